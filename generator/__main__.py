@@ -1,0 +1,3 @@
+from generator.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,129 @@
+"""The print pipeline end to end: load, layout, impose, render and write one game."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from generator.errors import Location, UserError
+from generator.impose.grid import FitError
+from generator.impose.sheets import Page, SheetSettings, plan_pages
+from generator.impose.sizes import PAPER_SIZES
+from generator.layout.deck import CardFaces, items, layout_game
+from generator.load.game import load_game
+from generator.model.deck import Game
+from generator.write.atomic import write_bytes, write_text
+from generator.write.pdf import print_shop_pdf, sheets_pdf
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    paper: str | None = None  # None: the game's own setting
+    backs: str | None = None
+    back_offset: tuple[float, float] | None = None
+    bleed: float | None = None
+    png: bool = False
+    tts: bool = False
+    print_shop: bool = False
+    out: Path = Path("output")
+
+
+@dataclass
+class BuildResult:
+    game: Game
+    files: list[Path]
+    cards: int
+    pages: int
+
+
+def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
+    settings = game.spec.print
+    paper = options.paper or settings.paper
+    return SheetSettings(
+        paper=PAPER_SIZES[paper],
+        bleed=settings.bleed if options.bleed is None else options.bleed,
+        margin=settings.margin,
+        cut=settings.cut,
+        gutter=settings.gutter,
+        backs=options.backs or settings.backs,
+        back_offset=options.back_offset if options.back_offset is not None else settings.back_offset,
+        crop_marks=settings.crop_marks,
+    )
+
+
+def plan(game: Game, options: BuildOptions) -> tuple[list[CardFaces], list[Page], SheetSettings]:
+    settings = sheet_settings(game, options)
+    laid = layout_game(game, settings.bleed)
+    try:
+        pages = plan_pages(items(laid), settings, title=game.name)
+    except FitError as exc:
+        raise UserError.at(game.location, f"print settings: {exc}") from None
+    return laid, pages, settings
+
+
+def check(folder: Path, options: BuildOptions = BuildOptions()) -> Game:
+    """Everything a build does short of writing files."""
+    game = load_game(folder)
+    plan(game, options)
+    return game
+
+
+def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
+    game = load_game(folder)
+    laid, pages, settings = plan(game, options)
+    paper = options.paper or game.spec.print.paper
+    out = options.out / game.id
+    pdf_path = out / f"{game.id}-{paper}.pdf"
+    write_bytes(pdf_path, sheets_pdf(pages, game.name))
+    files = [pdf_path]
+    manifest_path = out / "manifest.json"
+    write_text(manifest_path, json.dumps(manifest(game, laid, pages, settings, pdf_path.name, paper), indent=1))
+    files.append(manifest_path)
+    if options.print_shop:
+        shop = out / f"{game.id}-print-shop.pdf"
+        write_bytes(shop, print_shop_pdf([(f.front, f.back) for f in laid for _ in range(f.card.count)], game.name))
+        files.append(shop)
+    if options.png or options.tts:
+        from generator.write.raster import write_pngs, write_tts
+
+        faces = laid
+        if options.png:
+            files.extend(write_pngs(faces, out / "png", game.name))
+        if options.tts:
+            files.extend(write_tts(faces, out / "tts", game.name))
+    return BuildResult(game, files, sum(f.card.count for f in laid), len(pages))
+
+
+def manifest(game: Game, laid: list[CardFaces], pages: list[Page], settings: SheetSettings, pdf: str, paper: str) -> dict:
+    where: dict[tuple[str, str, int], list[dict]] = {}
+    for number, page in enumerate(pages, start=1):
+        for placed in page.placed:
+            key = (placed.item.component, placed.item.card, placed.item.copy)
+            where.setdefault(key, []).append(
+                {"side": placed.side, "page": number, "row": placed.slot.row, "column": placed.slot.col,
+                 "x_mm": round(placed.slot.x, 3), "y_mm": round(placed.slot.y, 3)}
+            )
+    components = []
+    for component in game.components:
+        cards = []
+        for faces in (f for f in laid if f.component.id == component.id):
+            card = faces.card
+            copies = [{"copy": n, "placements": where.get((component.id, card.id, n), [])} for n in range(1, card.count + 1)]
+            cards.append({"id": card.id, "count": card.count, "fields": _plain(card.fields), "copies": copies})
+        components.append({"id": component.id, "name": component.name, "kind": component.kind,
+                           "size_mm": list(component.size), "copies": component.copies, "cards": cards})
+    return {
+        "game": game.id, "name": game.name, "pdf": pdf, "paper": paper,
+        "paper_mm": list(settings.paper), "bleed_mm": settings.bleed, "backs": settings.backs,
+        "back_offset_mm": list(settings.back_offset), "cut": settings.cut, "pages": len(pages),
+        "page_kinds": [page.kind for page in pages], "components": components,
+    }
+
+
+def _plain(value):
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value

@@ -1,0 +1,189 @@
+"""The `spellpress` command: build, check and list games (and later analyse and simulate them)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from generator import __version__
+from generator.errors import Location, UserError
+from generator.units import UnitError, parse_length
+
+EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _length_arg(text: str) -> float:
+    try:
+        value = parse_length(text)
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must not be negative")
+    return value
+
+
+def _offset_arg(text: str) -> tuple[float, float]:
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError("expected X,Y such as 0.5,-0.3 or 0.5mm,-0.3mm")
+    try:
+        return parse_length(parts[0]), parse_length(parts[1])
+    except UnitError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse exits 2 on usage errors already; keep its format
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USER, f"{self.prog}: error: {message}\n")
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _Parser(prog="spellpress", description="Print-and-play decks, letter analysis and balance checks for word card games.")
+    top.add_argument("--version", action="version", version=f"spellpress {__version__}")
+    commands = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    build = commands.add_parser("build", help="build print-ready PDFs (and PNG/TTS exports) for games",
+                                description="Build each game into OUT/<game>/: <game>-<paper>.pdf and manifest.json.")
+    build.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: all)")
+    build.add_argument("--paper", choices=["a4", "letter", "a3", "legal", "tabloid"], help="paper size (default: the game's print.paper)")
+    build.add_argument("--backs", choices=["none", "duplex-long", "duplex-short", "fold"],
+                       help="none; duplex-long (flip on long edge); duplex-short; fold (fronts above, backs below the fold)")
+    build.add_argument("--back-offset", type=_offset_arg, metavar="X,Y",
+                       help="shift the backs to correct a printer's misregistration; mm unless a unit is given (see 'calibrate')")
+    build.add_argument("--bleed", type=_length_arg, metavar="LENGTH", help="bleed beyond the trim, e.g. 3mm or 0.125in (default 3mm)")
+    build.add_argument("--png", action="store_true", help="also write a PNG per card side, 300 dpi with bleed")
+    build.add_argument("--tts", action="store_true", help="also write Tabletop Simulator deck sheets (10 x 7) and back images")
+    build.add_argument("--print-shop", action="store_true", help="also write a one-card-a-page PDF with TrimBox and BleedBox, back then front")
+    build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
+
+    check = commands.add_parser("check", help="validate games without writing anything")
+    check.add_argument("games", nargs="*", metavar="GAME|PATH")
+
+    commands.add_parser("list", help="list the games under cards/")
+
+    calibrate = commands.add_parser("calibrate", help="write a duplex calibration page to measure a printer's back offset")
+    calibrate.add_argument("--paper", choices=["a4", "letter"], default="a4")
+    calibrate.add_argument("--backs", choices=["duplex-long", "duplex-short"], default="duplex-long")
+    calibrate.add_argument("--out", type=Path, default=Path("output"))
+
+    from generator.commands import register_extra
+
+    register_extra(commands)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.handler(args) if hasattr(args, "handler") else COMMANDS[args.command](args)
+    except UserError as exc:
+        for problem in exc.problems:
+            print(f"error: {problem}", file=sys.stderr)
+        count = len(exc.problems)
+        print(f"{count} error{'s' if count != 1 else ''}; nothing written.", file=sys.stderr)
+        return EXIT_USER
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except Exception:
+        traceback.print_exc()
+        print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
+        return EXIT_BUG
+
+
+def game_folders(names: list[str]) -> list[Path]:
+    from generator.load.paths import find_game_folder, list_game_folders
+
+    if names:
+        problems = []
+        folders = []
+        for name in names:
+            try:
+                folders.append(find_game_folder(name))
+            except UserError as exc:
+                problems.extend(exc.problems)
+        if problems:
+            raise UserError(problems)
+        return folders
+    folders = list_game_folders()
+    if not folders:
+        raise UserError.at(Location(Path("cards")), "no games found (a game is a folder with a game.yaml)")
+    return folders
+
+
+def cmd_build(args) -> int:
+    from generator.build import BuildOptions, build
+    from generator.errors import Problems
+
+    options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
+                           png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out)
+    problems = Problems()
+    for folder in game_folders(args.games):
+        started = time.perf_counter()
+        try:
+            result = build(folder, options)
+        except UserError as exc:
+            problems.extend(exc)
+            continue
+        seconds = time.perf_counter() - started
+        print(f"{result.game.id}: {result.cards} cards on {result.pages} pages in {seconds:.2f} s")
+        for path in result.files[:4]:
+            print(f"  {path}")
+        if len(result.files) > 4:
+            print(f"  ... and {len(result.files) - 4} more files")
+    problems.raise_if_any()
+    return EXIT_OK
+
+
+def cmd_check(args) -> int:
+    from generator.build import check
+    from generator.errors import Problems
+
+    problems = Problems()
+    for folder in game_folders(args.games):
+        try:
+            game = check(folder)
+        except UserError as exc:
+            problems.extend(exc)
+            continue
+        cards = sum(c.copies for c in game.components)
+        print(f"{game.id}: ok ({len(game.components)} components, {cards} cards)")
+    problems.raise_if_any()
+    return EXIT_OK
+
+
+def cmd_list(args) -> int:
+    from generator.load.game import load_game
+    from generator.load.paths import list_game_folders
+
+    for folder in list_game_folders():
+        try:
+            game = load_game(folder)
+        except UserError:
+            print(f"{folder.name:20} (has errors: run 'spellpress check {folder.name}')")
+            continue
+        players = game.spec.players
+        cards = sum(c.copies for c in game.components)
+        print(f"{game.id:20} {game.name} ({players.min}-{players.max} players, {cards} pieces)")
+    return EXIT_OK
+
+
+def cmd_calibrate(args) -> int:
+    from generator.write.calibration import write_calibration
+
+    path = write_calibration(args.paper, args.backs, args.out)
+    print(f"calibration page: {path}")
+    print("Print it duplex at actual size; hold it to the light; read the back offset on the scales;")
+    print("then build with --back-offset X,Y (mm), or set print.back_offset in game.yaml.")
+    return EXIT_OK
+
+
+COMMANDS = {"build": cmd_build, "check": cmd_check, "list": cmd_list, "calibrate": cmd_calibrate}

@@ -1,0 +1,71 @@
+"""User errors: every mistake in a definition names its file, line and column."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Location:
+    path: Path
+    line: int = 0  # 1-based; 0 when unknown
+    column: int = 0
+
+    def __str__(self) -> str:
+        shown = display_path(self.path)
+        if self.line:
+            return f"{shown}:{self.line}:{self.column}"
+        return shown
+
+
+def display_path(path: Path) -> str:
+    """The path relative to the working folder, as the user typed it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive on Windows
+        return str(path)
+
+
+@dataclass(frozen=True)
+class Problem:
+    location: Location
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.location}: {self.message}"
+
+
+class UserError(Exception):
+    """One or more mistakes in what the user wrote or asked for (exit code 2)."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = sorted(
+            set(problems), key=lambda p: (str(p.location.path), p.location.line, p.location.column, p.message)
+        )
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @classmethod
+    def at(cls, location: Location, message: str) -> "UserError":
+        return cls([Problem(location, message)])
+
+
+@dataclass
+class Problems:
+    """Collects every problem of a run so they are reported at once."""
+
+    items: list[Problem] = field(default_factory=list)
+
+    def add(self, location: Location, message: str) -> None:
+        self.items.append(Problem(location, message))
+
+    def extend(self, error: UserError) -> None:
+        self.items.extend(error.problems)
+
+    def raise_if_any(self) -> None:
+        if self.items:
+            raise UserError(self.items)
+
+    def __bool__(self) -> bool:
+        return bool(self.items)

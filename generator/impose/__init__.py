@@ -1,0 +1,1 @@
+"""Impose: card faces onto sheets (paper, grid, bleed, marks, back modes)."""

@@ -1,0 +1,169 @@
+"""Pure geometry of a sheet: how many cards fit, where each sits, where the marks go.
+
+All numbers are mm; the origin is the paper's bottom-left corner (PDF style).
+A slot's (x, y) is its trim's bottom-left corner. `clip` is the part of the
+face that may be inked: the trim plus bleed wherever no neighbour shares the
+cut line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MARK_GAP = 0.5  # between the outermost bleed and a crop mark
+MARK_LENGTH = 5.0
+MARK_EDGE = 2.0  # a mark stops this far from the paper's edge
+MARK_MIN = 1.0  # shorter than this, a mark is left out
+
+
+@dataclass(frozen=True)
+class Slot:
+    row: int  # 0 is the top row, as a person reads the sheet
+    col: int  # 0 is the left column
+    x: float
+    y: float
+    w: float
+    h: float
+    clip: tuple[float, float, float, float]
+    rotation: int = 0  # degrees; 180 for fold-over backs
+
+
+@dataclass(frozen=True)
+class Grid:
+    paper: tuple[float, float]
+    cols: int
+    rows: int
+    slots: tuple[Slot, ...]  # row by row, left to right
+    bleed: float
+    cut: str
+
+    @property
+    def capacity(self) -> int:
+        return self.cols * self.rows
+
+
+@dataclass(frozen=True)
+class Segment:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+class FitError(ValueError):
+    pass
+
+
+def count_fit(available: float, card: float, bleed: float, cut: str, gutter: float) -> int:
+    """How many cards fit in a line of `available` mm."""
+    if cut == "shared":
+        return max(0, int((available - 2 * bleed + 1e-9) // card))
+    pitch = card + 2 * bleed + gutter
+    return max(0, int((available + gutter + 1e-9) // pitch))
+
+
+def fit_grid(
+    paper: tuple[float, float],
+    card: tuple[float, float],
+    *,
+    bleed: float,
+    margin: float,
+    cut: str = "shared",
+    gutter: float = 0.0,
+    area: tuple[float, float, float, float] | None = None,
+) -> Grid:
+    """The largest grid of `card` on `paper`, centred in `area` (x, y, w, h; the whole sheet by default)."""
+    width, height = paper
+    ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
+    cw, ch = card
+    cols = count_fit(aw - 2 * margin, cw, bleed, cut, gutter)
+    rows = count_fit(ah - 2 * margin, ch, bleed, cut, gutter)
+    if cols < 1 or rows < 1:
+        raise FitError(
+            f"a {cw:g} x {ch:g} mm card with {bleed:g} mm bleed does not fit on "
+            f"{width:g} x {height:g} mm paper with {margin:g} mm margins"
+        )
+    pitch_x = cw if cut == "shared" else cw + 2 * bleed + gutter
+    pitch_y = ch if cut == "shared" else ch + 2 * bleed + gutter
+    used_w = cols * pitch_x - (0 if cut == "shared" else 2 * bleed + gutter)  # trim-to-trim extent
+    used_h = rows * pitch_y - (0 if cut == "shared" else 2 * bleed + gutter)
+    left = ax + (aw - used_w) / 2
+    top = ay + (ah + used_h) / 2
+    slots = []
+    for row in range(rows):
+        for col in range(cols):
+            x = left + col * pitch_x
+            y = top - row * pitch_y - ch
+            slots.append(Slot(row, col, x, y, cw, ch, _clip(x, y, cw, ch, bleed, cut, row, col, rows, cols)))
+    return Grid(paper, cols, rows, tuple(slots), bleed, cut)
+
+
+def _clip(x, y, w, h, bleed, cut, row, col, rows, cols) -> tuple[float, float, float, float]:
+    if cut != "shared":
+        return (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+    left = bleed if col == 0 else 0.0
+    right = bleed if col == cols - 1 else 0.0
+    top = bleed if row == 0 else 0.0
+    bottom = bleed if row == rows - 1 else 0.0
+    return (x - left, y - bottom, w + left + right, h + top + bottom)
+
+
+def mirror(slot: Slot, paper: tuple[float, float], mode: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+    """Where the back of `slot` goes so that it lands behind the front after the sheet is turned.
+
+    duplex-long: the sheet turns about its long (vertical) edge, so x mirrors.
+    duplex-short: it turns about its short edge, so y mirrors.
+    The printer's measured back offset (dx, dy) is added to the back.
+    """
+    width, height = paper
+    dx, dy = offset
+    cx, cy, cw, ch = slot.clip
+    if mode == "duplex-long":
+        x, clip_x = width - slot.x - slot.w, width - cx - cw
+        return Slot(slot.row, slot.col, x + dx, slot.y + dy, slot.w, slot.h, (clip_x + dx, cy + dy, cw, ch))
+    if mode == "duplex-short":
+        y, clip_y = height - slot.y - slot.h, height - cy - ch
+        return Slot(slot.row, slot.col, slot.x + dx, y + dy, slot.w, slot.h, (cx + dx, clip_y + dy, cw, ch))
+    raise ValueError(mode)
+
+
+def fold_back(slot: Slot, fold_y: float) -> Slot:
+    """The back's slot for fold-over sheets: mirrored across the fold line, turned 180 degrees."""
+    cx, cy, cw, ch = slot.clip
+    y = 2 * fold_y - slot.y - slot.h
+    return Slot(slot.row, slot.col, slot.x, y, slot.w, slot.h, (cx, 2 * fold_y - cy - ch, cw, ch), rotation=180)
+
+
+def cut_lines(slots: tuple[Slot, ...]) -> tuple[list[float], list[float]]:
+    """The distinct x positions of vertical cuts and y positions of horizontal cuts."""
+    xs = sorted({round(v, 4) for s in slots for v in (s.x, s.x + s.w)})
+    ys = sorted({round(v, 4) for s in slots for v in (s.y, s.y + s.h)})
+    return xs, ys
+
+
+def crop_marks(slots: tuple[Slot, ...], paper: tuple[float, float], length: float = MARK_LENGTH) -> list[Segment]:
+    """Marks on every cut line, outside all inked areas, never reaching the paper's edge."""
+    if not slots:
+        return []
+    width, height = paper
+    ink_left = min(s.clip[0] for s in slots)
+    ink_right = max(s.clip[0] + s.clip[2] for s in slots)
+    ink_bottom = min(s.clip[1] for s in slots)
+    ink_top = max(s.clip[1] + s.clip[3] for s in slots)
+    xs, ys = cut_lines(slots)
+    marks: list[Segment] = []
+    top_start, top_end = ink_top + MARK_GAP, min(ink_top + MARK_GAP + length, height - MARK_EDGE)
+    bottom_start, bottom_end = ink_bottom - MARK_GAP, max(ink_bottom - MARK_GAP - length, MARK_EDGE)
+    left_start, left_end = ink_left - MARK_GAP, max(ink_left - MARK_GAP - length, MARK_EDGE)
+    right_start, right_end = ink_right + MARK_GAP, min(ink_right + MARK_GAP + length, width - MARK_EDGE)
+    for x in xs:
+        if top_end - top_start >= MARK_MIN:
+            marks.append(Segment(x, top_start, x, top_end))
+        if bottom_start - bottom_end >= MARK_MIN:
+            marks.append(Segment(x, bottom_start, x, bottom_end))
+    for y in ys:
+        if left_start - left_end >= MARK_MIN:
+            marks.append(Segment(left_start, y, left_end, y))
+        if right_end - right_start >= MARK_MIN:
+            marks.append(Segment(right_start, y, right_end, y))
+    return marks

@@ -1,0 +1,105 @@
+"""Plan the pages: which face goes in which slot of which sheet, fronts and backs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import groupby
+
+from generator.impose.grid import Grid, Segment, Slot, crop_marks, fit_grid, fold_back, mirror
+from generator.layout.ops import FaceLayout
+
+
+@dataclass(frozen=True)
+class Item:
+    """One physical copy of a card."""
+
+    component: str
+    card: str
+    copy: int  # 1-based
+    front: FaceLayout
+    back: FaceLayout | None
+    size: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Placed:
+    slot: Slot
+    face: FaceLayout
+    item: Item
+    side: str  # "front" or "back"
+
+
+@dataclass
+class Page:
+    kind: str  # "fronts", "backs" or "fold"
+    paper: tuple[float, float]
+    placed: list[Placed] = field(default_factory=list)
+    marks: list[Segment] = field(default_factory=list)
+    fold_y: float | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class SheetSettings:
+    paper: tuple[float, float]
+    bleed: float
+    margin: float
+    cut: str
+    gutter: float
+    backs: str
+    back_offset: tuple[float, float]
+    crop_marks: bool
+
+
+def _grid(size: tuple[float, float], settings: SheetSettings) -> Grid:
+    width, height = settings.paper
+    area = None
+    if settings.backs == "fold":
+        # fronts use the top half; the fold line needs its own margin on each side
+        area = (0.0, height / 2, width, height / 2)
+    return fit_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin,
+                    cut=settings.cut, gutter=settings.gutter, area=area)
+
+
+def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> list[Page]:
+    """Sheets in order: cards grouped by size in order of first appearance."""
+    pages: list[Page] = []
+    order = {size: index for index, size in reversed(list(enumerate(item.size for item in items)))}
+    ordered = sorted(items, key=lambda item: order[item.size])  # stable: keeps the deck order
+    for size, group in groupby(ordered, key=lambda item: item.size):
+        group_items = list(group)
+        grid = _grid(size, settings)
+        for start in range(0, len(group_items), grid.capacity):
+            chunk = group_items[start : start + grid.capacity]
+            pages.extend(_sheet(chunk, grid, settings))
+    total = sum(1 for page in pages if page.kind != "backs")
+    sheet = 0
+    for page in pages:
+        if page.kind != "backs":
+            sheet += 1
+        components = sorted({p.item.component for p in page.placed})
+        page.label = f"{title} · {', '.join(components)} · sheet {sheet} of {total} · {page.kind} · print at actual size (100%)"
+    return pages
+
+
+def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings) -> list[Page]:
+    paper = settings.paper
+    fronts = Page("fold" if settings.backs == "fold" else "fronts", paper)
+    fronts.placed = [Placed(slot, item.front, item, "front") for slot, item in zip(grid.slots, chunk)]
+    if settings.backs == "fold":
+        fold_y = paper[1] / 2
+        fronts.fold_y = fold_y
+        fronts.placed += [
+            Placed(fold_back(slot, fold_y), item.back, item, "back")
+            for slot, item in zip(grid.slots, chunk) if item.back is not None
+        ]
+    if settings.crop_marks:
+        fronts.marks = crop_marks(tuple(p.slot for p in fronts.placed), paper)
+    if settings.backs not in ("duplex-long", "duplex-short"):
+        return [fronts]
+    backs = Page("backs", paper)
+    backs.placed = [
+        Placed(mirror(slot, paper, settings.backs, settings.back_offset), item.back, item, "back")
+        for slot, item in zip(grid.slots, chunk) if item.back is not None
+    ]
+    return [fronts, backs]

@@ -1,0 +1,1 @@
+"""Layout: a card's template and fields into pure geometry (boxes in mm, text runs, icons)."""

@@ -1,0 +1,181 @@
+"""Lay out one face: a template's boxes, resolved for one card, as drawing operations."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from pydantic import ValidationError
+
+from generator.errors import Location, UserError
+from generator.layout import fonts
+from generator.layout.expressions import ExpressionError, resolve_value
+from generator.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
+from generator.layout.text import TextFitError, fit_text, unknown_icons
+from generator.load.paths import inside
+from generator.load.templates import BOX_KINDS
+from generator.load.validate import describe
+from generator.model.deck import Game, RawBox, Template
+from generator.model.template import FillBox, IconBox, ImageBox, ShapeBox, TextBox
+
+TEXT_KEYS = {"text", "icon", "src", "font"}
+MUST_BE_SAFE = {"text", "icon", "image"}
+
+
+class FaceContext:
+    """What every face of one game needs: its sizes, fonts, icons, safe zone."""
+
+    def __init__(self, game: Game, bleed: float):
+        self.game = game
+        self.bleed = bleed
+        self.safe = game.spec.print.safe
+        self.fonts = {name: fonts.register(name, path) for name, path in game.fonts.items()}
+        self.icons = {name: str(path) for name, path in game.icons.items()}
+        self._cache: dict[Any, tuple] = {}
+
+
+def layout_face(
+    ctx: FaceContext,
+    template: Template,
+    fields: Mapping[str, Any],
+    size: tuple[float, float],
+    who: str,
+    where: Location,
+) -> FaceLayout:
+    """The face's drawing operations; a UserError naming the card and box if it cannot be drawn."""
+    width, height = size
+    context = {**fields, "card_width": width, "card_height": height, "game": ctx.game.name}
+    ops: list = []
+    for box in template.boxes:
+        try:
+            ops.extend(_layout_box(ctx, box, context, width, height))
+        except (ExpressionError, TextFitError, ValueError) as exc:
+            raise UserError.at(where, f"{who}: template '{template.name}', box '{box.name}' ({box.location}): {exc}") from None
+        except UserError as exc:
+            raise UserError.at(where, f"{who}: template '{template.name}', box '{box.name}': {exc.problems[0]}") from None
+    return FaceLayout(width, height, ctx.bleed, tuple(ops))
+
+
+def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
+    values = {key: resolve_value(value, context, text=key in TEXT_KEYS) for key, value in box.values.items()}
+    for key, reference in (("x", width), ("w", width), ("y", height), ("h", height)):
+        value = values.get(key)
+        if isinstance(value, str) and value.strip().endswith("%"):
+            values[key] = float(value.strip()[:-1]) / 100.0 * reference
+    return values
+
+
+def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width: float, height: float) -> tuple:
+    values = _resolved(box, context, width, height)
+    key = (box.name, tuple(sorted((k, repr(v)) for k, v in values.items())), width, height)
+    if key in ctx._cache:
+        return ctx._cache[key]
+    model = BOX_KINDS[values["kind"]]
+    try:
+        spec = model.model_validate(values)
+    except ValidationError as exc:
+        raise ValueError("; ".join(describe(error) for error in exc.errors())) from None
+    ops = _ops(ctx, spec, width, height) if spec.when else ()
+    ctx._cache[key] = ops
+    return ops
+
+
+def _rect(spec, width: float, height: float) -> tuple[float, float, float, float]:
+    w = spec.w if spec.w is not None else width - spec.x
+    h = spec.h if spec.h is not None else height - spec.y
+    is_line = getattr(spec, "shape", None) == "line"
+    if (w < 0 or h < 0 or (w == 0 and h == 0)) if is_line else (w <= 0 or h <= 0):
+        raise ValueError(f"box has no area ({w:.1f} x {h:.1f} mm)")
+    return spec.x, height - spec.y - h, w, h  # y flipped: the PDF's origin is bottom-left
+
+
+def _check_safe(ctx: FaceContext, spec, rect, width: float, height: float) -> None:
+    must = spec.safe if spec.safe is not None else spec.kind in MUST_BE_SAFE
+    if not must:
+        return
+    x, y, w, h = rect
+    s = ctx.safe - 1e-6
+    if x < s or y < s or x + w > width - s or y + h > height - s:
+        raise ValueError(
+            f"box ({x:.1f}, {height - y - h:.1f}, {w:.1f} x {h:.1f} mm) leaves the safe zone "
+            f"({ctx.safe:g} mm inside the trim); move it in or set safe: false"
+        )
+
+
+def _ops(ctx: FaceContext, spec, width: float, height: float) -> tuple:
+    if isinstance(spec, FillBox):
+        b = ctx.bleed
+        color = parse_color(spec.color)
+        return (Fill(-b, -b, width + 2 * b, height + 2 * b, color),) if color else ()
+    rect = _rect(spec, width, height)
+    _check_safe(ctx, spec, rect, width, height)
+    if isinstance(spec, ShapeBox):
+        x, y, w, h = rect
+        if spec.bleed:
+            x, y, w, h = _grow_to_bleed(rect, width, height, ctx.bleed)
+        return (Shape(spec.shape, x, y, w, h, spec.radius, parse_color(spec.fill), parse_color(spec.stroke), spec.stroke_width, spec.dash, spec.rows, spec.cols),)
+    if isinstance(spec, TextBox):
+        return _text(ctx, spec, rect)
+    if isinstance(spec, IconBox):
+        if not spec.icon:
+            return ()
+        if spec.icon not in ctx.icons:
+            raise ValueError(f"unknown icon '{spec.icon}' (known: {', '.join(sorted(ctx.icons))})")
+        x, y, w, h = rect
+        side = min(w, h)
+        icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_color(spec.color))
+        return _rotated((icon,), rect, spec.rotate)
+    if isinstance(spec, ImageBox):
+        return _image(ctx, spec, rect)
+    raise AssertionError(spec)
+
+
+def _grow_to_bleed(rect, width: float, height: float, bleed: float):
+    x, y, w, h = rect
+    eps = 1e-6
+    left = bleed if x <= eps else 0.0
+    bottom = bleed if y <= eps else 0.0
+    right = bleed if x + w >= width - eps else 0.0
+    top = bleed if y + h >= height - eps else 0.0
+    return x - left, y - bottom, w + left + right, h + bottom + top
+
+
+def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
+    if not spec.text.strip():
+        return ()
+    font = ctx.fonts.get(spec.font)
+    if font is None:
+        raise ValueError(f"unknown font '{spec.font}' (known: {', '.join(sorted(ctx.fonts))})")
+    missing = unknown_icons(spec.text, ctx.icons)
+    if missing:
+        raise ValueError(f"unknown inline icon ':{missing[0]}:' (known: {', '.join(sorted(ctx.icons))})")
+    x, y, w, h = rect
+    turned = spec.rotate in (90, 270)
+    inner = (x + (w - h) / 2, y + (h - w) / 2, h, w) if turned else rect
+    min_size = spec.min_size if spec.min_size is not None else spec.size * 0.5
+    ops, _ = fit_text(
+        spec.text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
+        leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_color(spec.color), icons=ctx.icons,
+    )
+    return _rotated(ops, rect, spec.rotate)
+
+
+def _rotated(ops: tuple, rect, angle: int) -> tuple:
+    if not angle or not ops:
+        return ops
+    x, y, w, h = rect
+    return (Group(x + w / 2, y + h / 2, angle, ops),)
+
+
+def _image(ctx: FaceContext, spec: ImageBox, rect) -> tuple:
+    path = inside(ctx.game.root, spec.src, ctx.game.location, "image")
+    from PIL import Image as PILImage  # only games with images pay for the import
+
+    with PILImage.open(path) as picture:
+        pw, ph = picture.size
+    x, y, w, h = rect
+    if spec.fit == "stretch":
+        return (Image(str(path), x, y, w, h),)
+    scale = (min if spec.fit == "contain" else max)(w / pw, h / ph)
+    iw, ih = pw * scale, ph * scale
+    clip = rect if spec.fit == "cover" else None
+    return (Image(str(path), x + (w - iw) / 2, y + (h - ih) / 2, iw, ih, clip),)

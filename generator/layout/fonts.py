@@ -1,0 +1,47 @@
+"""TrueType fonts: registered once with reportlab, for metrics (layout) and embedding (render)."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+
+
+class FontError(ValueError):
+    pass
+
+
+_registered: dict[str, Path] = {}
+
+
+def register(name: str, path: Path) -> str:
+    """Register `path` under `name`; a font's registered name is unique to its file."""
+    path = path.resolve()
+    if _registered.get(name) == path:
+        return name
+    if name in _registered:
+        # two games may use one name for different files: give this one its own name
+        name = f"{name}-{hashlib.sha1(path.read_bytes()).hexdigest()[:8]}"
+        if _registered.get(name) == path:
+            return name
+    try:
+        pdfmetrics.registerFont(TTFont(name, str(path)))
+    except TTFError as exc:
+        raise FontError(f"font {path.name} cannot be used: {exc} (TrueType .ttf with TrueType outlines needed)") from None
+    _registered[name] = path
+    return name
+
+
+def width(text: str, font: str, size_pt: float) -> float:
+    """Advance width of `text` in points."""
+    return pdfmetrics.stringWidth(text, font, size_pt)
+
+
+@lru_cache(maxsize=256)
+def vertical_metrics(font: str) -> tuple[float, float]:
+    """(ascent, descent) as fractions of the font size; descent is negative."""
+    face = pdfmetrics.getFont(font).face
+    return face.ascent / 1000.0, face.descent / 1000.0

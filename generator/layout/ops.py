@@ -1,0 +1,97 @@
+"""Drawing operations: what a face is made of, in mm from the trim's bottom-left corner.
+
+They are frozen and hashable, so two cards that lay out to the same operations
+share one PDF Form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Rgb = tuple[float, float, float, float]  # red, green, blue, alpha in 0..1
+
+
+@dataclass(frozen=True)
+class Fill:
+    x: float
+    y: float
+    w: float
+    h: float
+    color: Rgb
+
+
+@dataclass(frozen=True)
+class Shape:
+    shape: str  # rect, ellipse, line (from x,y to x+w,y+h), grid (rows x cols cells)
+    x: float
+    y: float
+    w: float
+    h: float
+    radius: float
+    fill: Rgb | None
+    stroke: Rgb | None
+    stroke_width_pt: float
+    dash: tuple[float, ...] = ()
+    rows: int = 1
+    cols: int = 1
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float  # start of the baseline
+    y: float
+    font: str
+    size_pt: float
+    color: Rgb
+    text: str
+
+
+@dataclass(frozen=True)
+class Icon:
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+    color: Rgb
+
+
+@dataclass(frozen=True)
+class Image:
+    path: str
+    x: float
+    y: float
+    w: float
+    h: float
+    clip: tuple[float, float, float, float] | None = None  # x, y, w, h
+
+
+@dataclass(frozen=True)
+class Group:
+    """Operations drawn rotated by `angle` degrees about (cx, cy)."""
+
+    cx: float
+    cy: float
+    angle: int
+    ops: tuple
+
+
+Op = Fill | Shape | Text | Icon | Image | Group
+
+
+@dataclass(frozen=True)
+class FaceLayout:
+    width: float  # trim size in mm
+    height: float
+    bleed: float
+    ops: tuple[Op, ...]
+
+
+def parse_color(value: str) -> Rgb | None:
+    """'#rrggbb' or '#rrggbbaa' as floats; 'none' as None."""
+    if value == "none":
+        return None
+    digits = value.lstrip("#")
+    red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
+    alpha = int(digits[6:8], 16) / 255 if len(digits) == 8 else 1.0
+    return (round(red, 4), round(green, 4), round(blue, 4), round(alpha, 4))

@@ -1,0 +1,149 @@
+"""Fit text into a box: wrap, shrink to fit, and set inline icons on the baseline.
+
+`:name:` in text is an inline icon: as tall as the font's cap-height band
+(ICON_EM of the size), square, with its bottom on the line's baseline.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+from generator.layout import fonts
+from generator.layout.ops import Icon, Rgb, Text
+from generator.units import MM_PER_POINT
+
+ICON_EM = 0.8
+_TOKEN = re.compile(r":([a-z0-9][a-z0-9-]*):")
+SHRINK_STEP_PT = 0.25
+
+
+class TextFitError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Piece:
+    text: str = ""
+    icon: str = ""  # icon name when this piece is an inline icon
+
+    def width_pt(self, font: str, size: float) -> float:
+        return size * ICON_EM if self.icon else fonts.width(self.text, font, size)
+
+
+Word = tuple[Piece, ...]
+
+
+def split_pieces(word: str, icons: Mapping[str, str]) -> Word:
+    pieces: list[Piece] = []
+    position = 0
+    for match in _TOKEN.finditer(word):
+        name = match.group(1)
+        if name not in icons:
+            continue  # plain text that happens to look like :this:
+        if match.start() > position:
+            pieces.append(Piece(text=word[position : match.start()]))
+        pieces.append(Piece(icon=name))
+        position = match.end()
+    if position < len(word):
+        pieces.append(Piece(text=word[position:]))
+    return tuple(pieces)
+
+
+def unknown_icons(text: str, icons: Mapping[str, str]) -> list[str]:
+    return [name for name in _TOKEN.findall(text) if name not in icons]
+
+
+def wrap(paragraphs: list[list[Word]], font: str, size: float, max_width_pt: float) -> list[list[Word]] | None:
+    """Greedy line breaking; None when a single word is wider than the box."""
+    space = fonts.width(" ", font, size)
+    lines: list[list[Word]] = []
+    for words in paragraphs:
+        line: list[Word] = []
+        line_width = 0.0
+        for word in words:
+            word_width = sum(piece.width_pt(font, size) for piece in word)
+            if word_width > max_width_pt + 1e-6:
+                return None
+            added = word_width if not line else line_width + space + word_width
+            if line and added > max_width_pt + 1e-6:
+                lines.append(line)
+                line, line_width = [word], word_width
+            else:
+                line, line_width = line + [word], added
+        lines.append(line)
+    return lines
+
+
+def block_height_pt(lines: int, font: str, size: float, leading: float) -> float:
+    ascent, descent = fonts.vertical_metrics(font)
+    return (lines - 1) * size * leading + (ascent - descent) * size
+
+
+def fit_text(
+    text: str,
+    *,
+    box: tuple[float, float, float, float],
+    font: str,
+    size: float,
+    min_size: float,
+    leading: float,
+    align: str,
+    valign: str,
+    color: Rgb,
+    icons: Mapping[str, str],
+) -> tuple[tuple, float]:
+    """Operations drawing `text` inside `box` (x, y, w, h in mm, y up), and the size used."""
+    x, y, w, h = box
+    paragraphs = [[split_pieces(word, icons) for word in line.split()] for line in text.split("\n")]
+    width_pt, height_pt = w / MM_PER_POINT, h / MM_PER_POINT
+    current = size
+    while True:
+        lines = wrap(paragraphs, font, current, width_pt)
+        if lines is not None and block_height_pt(len(lines), font, current, leading) <= height_pt + 1e-6:
+            return _place(lines, x, y, w, h, font, current, leading, align, valign, color, icons), current
+        if current - SHRINK_STEP_PT < min_size - 1e-9:
+            raise TextFitError(
+                f"text does not fit in {w:.1f} x {h:.1f} mm even at {min_size:g} pt: {text[:40]!r}"
+            )
+        current = round(current - SHRINK_STEP_PT, 4)
+
+
+def _place(lines, x, y, w, h, font, size, leading, align, valign, color, icons) -> tuple:
+    ascent, _ = fonts.vertical_metrics(font)
+    block = block_height_pt(len(lines), font, size, leading) * MM_PER_POINT
+    top = y + h
+    if valign == "middle":
+        top = y + (h + block) / 2
+    elif valign == "bottom":
+        top = y + block
+    space = fonts.width(" ", font, size)
+    ops: list = []
+    for index, line in enumerate(lines):
+        baseline = top - (ascent * size + index * size * leading) * MM_PER_POINT
+        line_width = sum(p.width_pt(font, size) for word in line for p in word) + space * max(len(line) - 1, 0)
+        cursor = x
+        if align == "center":
+            cursor = x + (w - line_width * MM_PER_POINT) / 2
+        elif align == "right":
+            cursor = x + w - line_width * MM_PER_POINT
+        run = ""
+        run_start = cursor
+        for word_index, word in enumerate(line):
+            pieces = ((Piece(text=" "),) if word_index else ()) + word
+            for piece in pieces:
+                piece_width = piece.width_pt(font, size) * MM_PER_POINT
+                if piece.icon:
+                    if run:
+                        ops.append(Text(round(run_start, 4), round(baseline, 4), font, size, color, run))
+                    side = size * ICON_EM * MM_PER_POINT
+                    ops.append(Icon(icons[piece.icon], round(cursor, 4), round(baseline, 4), round(side, 4), round(side, 4), color))
+                    run = ""
+                    run_start = cursor + piece_width
+                else:
+                    run += piece.text
+                cursor += piece_width
+        if run.strip():
+            ops.append(Text(round(run_start, 4), round(baseline, 4), font, size, color, run))
+    return tuple(ops)

@@ -1,0 +1,1 @@
+"""Load: YAML definitions into a validated, immutable model."""

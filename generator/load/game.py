@@ -1,0 +1,180 @@
+"""Read a game folder (game.yaml and its component files) into a `Game`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from generator.errors import Location, Problems, UserError
+from generator.impose.sizes import CARD_SIZES
+from generator.load.paths import SHARED_FONTS, SHARED_ICONS, inside
+from generator.load.templates import TemplateLoader
+from generator.load.validate import validated
+from generator.load.yamlsrc import Document, read_yaml
+from generator.model.deck import BackFace, Card, Component, Game, freeze
+from generator.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
+
+_TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
+
+
+def builtin_fonts() -> dict[str, Path]:
+    return {path.stem: path for path in sorted(SHARED_FONTS.glob("*.ttf"))}
+
+
+def builtin_icons() -> dict[str, Path]:
+    return {path.stem: path for path in sorted(SHARED_ICONS.glob("*.svg"))}
+
+
+def load_game(folder: Path) -> Game:
+    """The validated game, or a UserError listing every problem found."""
+    problems = Problems()
+    doc = read_yaml(folder / "game.yaml")
+    spec = validated(GameSpec, doc.data, doc, (), problems)
+    if spec is None:
+        problems.raise_if_any()
+    assert spec is not None
+    game_id = spec.id or folder.resolve().name
+
+    fonts = builtin_fonts()
+    for name, relative in spec.fonts.items():
+        try:
+            path = inside(folder, relative, doc.locate(("fonts", name)), "font")
+        except UserError as exc:
+            problems.extend(exc)
+            continue
+        if path.suffix.lower() != ".ttf":
+            problems.add(doc.locate(("fonts", name)), f"font '{relative}' must be a TrueType .ttf file")
+        fonts[name] = path
+    icons = builtin_icons()
+    for name, relative in spec.icons.items():
+        try:
+            icons[name] = inside(folder, relative, doc.locate(("icons", name)), "icon")
+        except UserError as exc:
+            problems.extend(exc)
+
+    templates = TemplateLoader(folder, problems)
+    for back_name, back in spec.backs.items():
+        templates.get(back.template, doc.locate(("backs", back_name, "template")))
+
+    components: list[Component] = []
+    seen_ids: dict[str, Location] = {}
+    for index, relative in enumerate(spec.components):
+        where = doc.locate(("components", index))
+        try:
+            path = inside(folder, relative, where, "component file")
+            component = _load_component(path, folder, spec, templates, problems)
+        except UserError as exc:
+            problems.extend(exc)
+            continue
+        if component is None:
+            continue
+        if component.id in seen_ids:
+            problems.add(component.location, f"component id '{component.id}' is already used at {seen_ids[component.id]}")
+        seen_ids[component.id] = component.location
+        components.append(component)
+
+    problems.raise_if_any()
+    loaded = {name: template for name, template in templates.loaded.items() if template is not None}
+    return Game(
+        id=game_id,
+        root=folder,
+        spec=spec,
+        components=tuple(components),
+        templates=loaded,
+        fonts=fonts,
+        icons=icons,
+        location=doc.locate(),
+    )
+
+
+def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader, problems: Problems) -> Component | None:
+    doc = read_yaml(path)
+    spec = validated(ComponentSpec, doc.data, doc, (), problems)
+    if spec is None:
+        return None
+    component_id = spec.id or path.stem
+    size = _size(spec, game, doc, problems)
+    templates.get(spec.template, doc.locate(("template",)))
+    back: BackFace | None = None
+    if spec.back_template:
+        templates.get(spec.back_template, doc.locate(("back_template",)))
+        back = BackFace(spec.back_template, freeze({}), per_card=True)
+    elif spec.back:
+        named = game.backs.get(spec.back)
+        if named is None:
+            known = ", ".join(sorted(game.backs)) or "none defined in game.yaml"
+            problems.add(doc.locate(("back",)), f"unknown back '{spec.back}' (backs: {known})")
+        else:
+            back = BackFace(named.template, freeze(named.fields), per_card=False)
+    cards = tuple(_cards(spec, component_id, doc, problems))
+    if size is None:
+        return None
+    return Component(
+        id=component_id,
+        name=spec.name,
+        kind=spec.kind,
+        size=size,
+        template=spec.template,
+        back=back,
+        letters=spec.letters,
+        cards=cards,
+        location=doc.locate(),
+    )
+
+
+def _size(spec: ComponentSpec, game: GameSpec, doc: Document, problems: Problems) -> tuple[float, float] | None:
+    if not isinstance(spec.size, str):
+        return (spec.size.width, spec.size.height)
+    if spec.size in game.sizes:
+        custom = game.sizes[spec.size]
+        return (custom.width, custom.height)
+    if spec.size in CARD_SIZES:
+        return CARD_SIZES[spec.size]
+    known = ", ".join([*CARD_SIZES, *game.sizes])
+    problems.add(doc.locate(("size",)), f"unknown size '{spec.size}' (known: {known}; or give width and height)")
+    return None
+
+
+def _cards(spec: ComponentSpec, component_id: str, doc: Document, problems: Problems):
+    schema = spec.fields
+    for index, raw in enumerate(spec.cards):
+        key = ("cards", index)
+        where = doc.locate(key)
+        if not isinstance(raw, dict):
+            problems.add(where, "a card must be a mapping of fields")
+            continue
+        count = raw.get("count", 1)
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            problems.add(doc.locate((*key, "count")), f"count must be a whole number of at least 1, got {count!r}")
+            continue
+        card_id = raw.get("id", f"{component_id}-{index + 1:03d}")
+        if not isinstance(card_id, str):
+            problems.add(doc.locate((*key, "id")), "id must be text")
+            continue
+        back_fields = raw.get("back", {})
+        if not isinstance(back_fields, dict):
+            problems.add(doc.locate((*key, "back")), "back must be a mapping of the back side's fields")
+            continue
+        fields = {**spec.defaults, **{k: v for k, v in raw.items() if k not in RESERVED_CARD_KEYS}}
+        if schema:
+            _check_fields(fields, schema, doc, key, problems)
+            _check_fields(back_fields, schema, doc, (*key, "back"), problems, partial=True)
+        yield Card(card_id, freeze(fields), count, freeze({**fields, **back_fields}), where)
+
+
+def _check_fields(fields: dict[str, Any], schema: dict[str, str], doc: Document, key: tuple, problems: Problems, partial: bool = False) -> None:
+    for name, value in fields.items():
+        declared = schema.get(name)
+        if declared is None:
+            problems.add(doc.locate((*key, name), at_key=True), f"unknown field '{name}' (fields: {', '.join(schema)})")
+            continue
+        optional = declared.endswith("?")
+        if value is None and optional:
+            continue
+        kinds = _TYPES[declared.rstrip("?")]
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            problems.add(doc.locate((*key, name)), f"field '{name}' must be {declared.rstrip('?')}, got {value!r}")
+    if not partial:
+        for name, declared in schema.items():
+            if not declared.endswith("?") and name not in fields:
+                problems.add(doc.locate(key), f"missing field '{name}'")

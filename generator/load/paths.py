@@ -1,0 +1,48 @@
+"""Where things live: the project's shared folders, game folders, and safe paths."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from generator.errors import Location, UserError
+
+PROJECT_ROOT = Path(os.environ.get("SPELLPRESS_HOME", Path(__file__).resolve().parents[2]))
+SHARED_TEMPLATES = PROJECT_ROOT / "templates"
+SHARED_ICONS = SHARED_TEMPLATES / "icons"
+SHARED_FONTS = PROJECT_ROOT / "fonts"
+GAMES_FOLDER = PROJECT_ROOT / "cards"
+
+
+def inside(root: Path, relative: str, location: Location, what: str) -> Path:
+    """Resolve a path written in a game's YAML; it must exist and stay inside the game folder."""
+    if not isinstance(relative, str) or not relative.strip():
+        raise UserError.at(location, f"expected a {what} path, got {relative!r}")
+    if os.path.isabs(relative):
+        raise UserError.at(location, f"{what} path '{relative}' must be relative to the game folder")
+    base = root.resolve()
+    target = (base / relative).resolve()
+    if target != base and base not in target.parents:
+        raise UserError.at(location, f"{what} path '{relative}' leaves the game folder")
+    if not target.is_file():
+        raise UserError.at(location, f"{what} '{relative}' does not exist")
+    return target
+
+
+def find_game_folder(name_or_path: str) -> Path:
+    """A game id (a folder under cards/) or a path to a folder holding game.yaml."""
+    candidates = [Path(name_or_path), Path("cards") / name_or_path, GAMES_FOLDER / name_or_path]
+    for candidate in candidates:
+        if (candidate / "game.yaml").is_file():
+            return candidate
+    known = ", ".join(sorted(p.name for p in list_game_folders())) or "none"
+    raise UserError.at(
+        Location(Path(name_or_path)), f"no game here: expected a folder with game.yaml or a game id ({known})"
+    )
+
+
+def list_game_folders(root: Path | None = None) -> list[Path]:
+    folder = root or (Path("cards") if Path("cards").is_dir() else GAMES_FOLDER)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if (p / "game.yaml").is_file())

@@ -1,0 +1,1 @@
+"""The validated definitions: what game.yaml, component files and templates may say."""

@@ -1,0 +1,109 @@
+"""Schema of game.yaml and of component files."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from generator.model.types import Mm, Strict
+
+BackMode = Literal["none", "duplex-long", "duplex-short", "fold"]
+CutMode = Literal["shared", "gutter"]
+
+
+class Players(Strict):
+    min: int = Field(ge=1)
+    max: int = Field(ge=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "Players":
+        if self.max < self.min:
+            raise ValueError("max must be at least min")
+        return self
+
+
+class PrintSettings(Strict):
+    paper: Literal["a4", "letter", "a3", "legal", "tabloid"] = "a4"
+    bleed: Mm = Field(default=3.0, ge=0, le=12)
+    margin: Mm = Field(default=5.0, ge=0, le=40)
+    safe: Mm = Field(default=3.0, ge=0, le=20)
+    cut: CutMode = "shared"
+    gutter: Mm = Field(default=0.0, ge=0, le=40)
+    backs: BackMode = "duplex-long"
+    back_offset: tuple[Mm, Mm] = (0.0, 0.0)
+    crop_marks: bool = True
+
+
+class SizeSpec(Strict):
+    width: Mm = Field(gt=0, le=1000)
+    height: Mm = Field(gt=0, le=1000)
+
+
+class FaceSpec(Strict):
+    """A face drawn from a template with its own fields (a deck back, say)."""
+
+    template: str
+    fields: dict[str, Any] = {}
+
+
+class WordsSpec(Strict):
+    """How the game's words are judged (letter analysis and rules engines)."""
+
+    min_length: int = Field(default=2, ge=1, le=15)
+    allow: list[str] = []
+    deny: list[str] = []
+    syllables: dict[str, int] = {}
+    hand: int | None = Field(default=None, ge=1, le=30)
+    wilds: int = Field(default=0, ge=0, le=10)
+
+
+class GameSpec(Strict):
+    name: str
+    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    description: str = ""
+    players: Players
+    minutes: tuple[int, int] | None = None
+    print: PrintSettings = PrintSettings()
+    sizes: dict[str, SizeSpec] = {}
+    backs: dict[str, FaceSpec] = {}
+    fonts: dict[str, str] = {}
+    icons: dict[str, str] = {}
+    components: list[str] = Field(min_length=1)
+    words: WordsSpec = WordsSpec()
+    rules: dict[str, Any] = {}
+
+
+FieldType = Literal["str", "int", "float", "bool", "list", "map", "str?", "int?", "float?", "bool?", "list?", "map?"]
+LetterRole = Literal["auto", "deck", "dice", "tiles", "market", "none"]
+
+
+class ComponentSpec(Strict):
+    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str
+    kind: Literal["card", "tile", "die", "sheet", "token", "board"] = "card"
+    size: str | SizeSpec = "poker"
+    template: str
+    back: str | None = None
+    back_template: str | None = None
+    fields: dict[str, FieldType] = {}
+    defaults: dict[str, Any] = {}
+    letters: LetterRole = "auto"
+    cards: list[dict[str, Any]] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _one_back(self) -> "ComponentSpec":
+        if self.back and self.back_template:
+            raise ValueError("give either back (a deck back) or back_template (double-sided), not both")
+        return self
+
+    @field_validator("defaults")
+    @classmethod
+    def _no_reserved(cls, value: dict[str, Any]) -> dict[str, Any]:
+        for key in RESERVED_CARD_KEYS:
+            if key in value:
+                raise ValueError(f"'{key}' cannot have a default")
+        return value
+
+
+RESERVED_CARD_KEYS = ("count", "id", "back")

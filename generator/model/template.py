@@ -1,0 +1,89 @@
+"""Schema of a card template: a named list of boxes drawn in order.
+
+Coordinates are measured from the top-left corner of the trim, in mm (or any
+unit); "50%" is a share of the card's width (x, w) or height (y, h). Values may
+contain Jinja2 expressions over the card's fields; they are resolved per card,
+then validated here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, field_validator
+
+from generator.model.types import Mm, Pt, Strict
+
+Color = Annotated[str, Field(pattern=r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|none)$")]
+
+
+class BoxBase(Strict):
+    when: bool = True
+    x: Mm = 0.0
+    y: Mm = 0.0
+    w: Mm | None = None
+    h: Mm | None = None
+    safe: bool | None = None  # None: the kind's default (text, icon, image must stay in the safe zone)
+
+
+class FillBox(BoxBase):
+    """Paints the whole face, bleed included."""
+
+    kind: Literal["fill"]
+    color: Color
+
+
+class ShapeBox(BoxBase):
+    kind: Literal["shape"]
+    shape: Literal["rect", "ellipse", "line", "grid"] = "rect"
+    rows: int = Field(default=1, ge=1, le=200)  # grid only: a table of rows x cols cells
+    cols: int = Field(default=1, ge=1, le=200)
+    radius: Mm = 0.0
+    fill: Color = "none"
+    stroke: Color = "none"
+    stroke_width: Pt = 0.5
+    dash: tuple[float, ...] = ()
+    bleed: bool = False  # grow to the bleed edge on every side that touches the trim
+
+
+class TextBox(BoxBase):
+    kind: Literal["text"]
+    text: str
+    font: str = "EBGaramond-Regular"
+    size: Pt = Field(default=10.0, gt=0, le=400)
+    min_size: Pt | None = Field(default=None, gt=0)
+    leading: float = Field(default=1.15, gt=0.5, le=3)
+    align: Literal["left", "center", "right"] = "left"
+    valign: Literal["top", "middle", "bottom"] = "top"
+    color: Color = "#000000"
+    rotate: Literal[0, 90, 180, 270] = 0
+
+
+class IconBox(BoxBase):
+    kind: Literal["icon"]
+    icon: str
+    color: Color = "#000000"
+    rotate: Literal[0, 90, 180, 270] = 0
+
+
+class ImageBox(BoxBase):
+    kind: Literal["image"]
+    src: str
+    fit: Literal["contain", "cover", "stretch"] = "contain"
+
+
+Box = Annotated[Union[FillBox, ShapeBox, TextBox, IconBox, ImageBox], Field(discriminator="kind")]
+
+
+class TemplateSpec(Strict):
+    extends: str | None = None
+    description: str = ""
+    boxes: dict[str, Box | None] = {}
+
+    @field_validator("boxes")
+    @classmethod
+    def _names(cls, value: dict) -> dict:
+        for name in value:
+            if not isinstance(name, str) or not name:
+                raise ValueError("box names must be non-empty strings")
+        return value

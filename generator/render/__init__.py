@@ -1,0 +1,1 @@
+"""Render: drawing operations into reportlab, each distinct face once as a Form."""

@@ -1,0 +1,91 @@
+"""Draw layout operations on a reportlab canvas (mm in, points out)."""
+
+from __future__ import annotations
+
+from reportlab.graphics import renderPDF
+from reportlab.lib.colors import Color
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.layout.ops import Fill, Group, Icon, Image, Shape, Text
+from generator.render.icons import coloured
+from generator.units import mm_to_pt
+
+
+def _colour(rgba) -> Color:
+    return Color(rgba[0], rgba[1], rgba[2], alpha=rgba[3])
+
+
+def draw_ops(canvas: Canvas, ops) -> None:
+    for op in ops:
+        DRAWERS[type(op)](canvas, op)
+
+
+def _fill(canvas: Canvas, op: Fill) -> None:
+    canvas.setFillColor(_colour(op.color))
+    canvas.rect(mm_to_pt(op.x), mm_to_pt(op.y), mm_to_pt(op.w), mm_to_pt(op.h), stroke=0, fill=1)
+
+
+def _shape(canvas: Canvas, op: Shape) -> None:
+    fill, stroke = op.fill is not None, op.stroke is not None
+    if not (fill or stroke):
+        return
+    canvas.saveState()
+    if fill:
+        canvas.setFillColor(_colour(op.fill))
+    if stroke:
+        canvas.setStrokeColor(_colour(op.stroke))
+        canvas.setLineWidth(op.stroke_width_pt)
+        if op.dash:
+            canvas.setDash(list(op.dash))
+    x, y, w, h = (mm_to_pt(v) for v in (op.x, op.y, op.w, op.h))
+    if op.shape == "ellipse":
+        canvas.ellipse(x, y, x + w, y + h, stroke=int(stroke), fill=int(fill))
+    elif op.shape == "line":
+        canvas.line(x, y, x + w, y + h)
+    elif op.shape == "grid":
+        if fill:
+            canvas.rect(x, y, w, h, stroke=0, fill=1)
+        if stroke:
+            canvas.grid([x + w * c / op.cols for c in range(op.cols + 1)], [y + h * r / op.rows for r in range(op.rows + 1)])
+    elif op.radius > 0:
+        canvas.roundRect(x, y, w, h, mm_to_pt(op.radius), stroke=int(stroke), fill=int(fill))
+    else:
+        canvas.rect(x, y, w, h, stroke=int(stroke), fill=int(fill))
+    canvas.restoreState()
+
+
+def _text(canvas: Canvas, op: Text) -> None:
+    canvas.setFillColor(_colour(op.color))
+    canvas.setFont(op.font, op.size_pt)
+    canvas.drawString(mm_to_pt(op.x), mm_to_pt(op.y), op.text)
+
+
+def _icon(canvas: Canvas, op: Icon) -> None:
+    drawing = coloured(op.path, op.color)
+    canvas.saveState()
+    canvas.translate(mm_to_pt(op.x), mm_to_pt(op.y))
+    canvas.scale(mm_to_pt(op.w) / drawing.width, mm_to_pt(op.h) / drawing.height)
+    renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.restoreState()
+
+
+def _image(canvas: Canvas, op: Image) -> None:
+    canvas.saveState()
+    if op.clip:
+        path = canvas.beginPath()
+        path.rect(*(mm_to_pt(v) for v in op.clip))
+        canvas.clipPath(path, stroke=0, fill=0)
+    canvas.drawImage(op.path, mm_to_pt(op.x), mm_to_pt(op.y), mm_to_pt(op.w), mm_to_pt(op.h), mask="auto")
+    canvas.restoreState()
+
+
+def _group(canvas: Canvas, op: Group) -> None:
+    canvas.saveState()
+    canvas.translate(mm_to_pt(op.cx), mm_to_pt(op.cy))
+    canvas.rotate(op.angle)
+    canvas.translate(-mm_to_pt(op.cx), -mm_to_pt(op.cy))
+    draw_ops(canvas, op.ops)
+    canvas.restoreState()
+
+
+DRAWERS = {Fill: _fill, Shape: _shape, Text: _text, Icon: _icon, Image: _image, Group: _group}

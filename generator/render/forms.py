@@ -1,0 +1,34 @@
+"""Each distinct face drawn once as a PDF Form (XObject) and placed by name."""
+
+from __future__ import annotations
+
+import hashlib
+
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.layout.ops import FaceLayout
+from generator.render.draw import draw_ops
+from generator.units import mm_to_pt
+
+
+def form_name(face: FaceLayout) -> str:
+    return "F" + hashlib.sha1(repr(face).encode()).hexdigest()[:16]
+
+
+class FormBook:
+    """Defines Forms on a canvas on first use; placing a face twice costs one reference."""
+
+    def __init__(self, canvas: Canvas):
+        self.canvas = canvas
+        self.defined: set[str] = set()
+
+    def name(self, face: FaceLayout) -> str:
+        name = form_name(face)
+        if name not in self.defined:
+            b = face.bleed
+            bbox = (mm_to_pt(-b), mm_to_pt(-b), mm_to_pt(face.width + b), mm_to_pt(face.height + b))
+            self.canvas.beginForm(name, lowerx=bbox[0], lowery=bbox[1], upperx=bbox[2], uppery=bbox[3])
+            draw_ops(self.canvas, face.ops)
+            self.canvas.endForm()
+            self.defined.add(name)
+        return name

