@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+from importlib import import_module
+
+EXTRA = ["generator.simulate.command", "generator.analysis.command"]
+
 
 def register_extra(commands) -> None:
-    """Add the analysis and simulation sub-commands, when their packages are present."""
+    for name in EXTRA:
+        try:
+            module = import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name is None or not name.startswith(exc.name):
+                raise
+            continue  # that part of the project is not there yet
+        module.register(commands)

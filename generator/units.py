@@ -13,7 +13,7 @@ MM_PER_POINT = MM_PER_INCH / 72.0
 DEFAULT_DPI = 300
 
 _LENGTH = re.compile(
-    r"^\s*(?P<value>[-+]?(\d+(\.\d*)?|\.\d+))\s*(?P<unit>mm|cm|in|inch|inches|\"|pt|px(@(?P<dpi>\d+))?|%)?\s*$"
+    r"^\s*(?P<value>[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?)\s*(?P<unit>mm|cm|in|inch|inches|\"|pt|px(@(?P<dpi>\d+))?|%)?\s*$"
 )
 
 

@@ -10,6 +10,9 @@ from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib.colors import Color
 
 
+DRAWING_FONT = "EBGaramond-Regular"  # registered by every face context (a shared font)
+
+
 class IconError(ValueError):
     pass
 
@@ -31,6 +34,8 @@ def load_icon(path: str) -> Drawing:
 @lru_cache(maxsize=2048)
 def coloured(path: str, rgba: tuple[float, float, float, float]) -> Drawing:
     drawing = copy.deepcopy(load_icon(path))
+    # renderPDF otherwise opens each drawing with an unembedded Helvetica
+    drawing.initialFontName = DRAWING_FONT
     colour = Color(*rgba[:3], alpha=rgba[3])
     _paint(drawing, colour)
     return drawing

@@ -1,6 +1,9 @@
 """Extract game-icons.net icons into templates/icons/ and keep their credits.
 
-Usage: python -m generator.tools.icons ICONS_JSON AUTHOR/NAME [AUTHOR/NAME ...]
+Usage: python -m generator.tools.icons [--dest FOLDER] ICONS_JSON AUTHOR/NAME [AUTHOR/NAME ...]
+
+FOLDER defaults to templates/icons (shared by every game); a game keeps its own
+icons in cards/<game>/icons and names them under `icons:` in its game.yaml.
 
 ICONS_JSON is icons.json from the npm package @iconify-json/game-icons
 (`npm pack @iconify-json/game-icons`). AUTHOR is the icon's folder in the
@@ -15,7 +18,6 @@ from pathlib import Path
 
 from generator.load.paths import SHARED_ICONS
 
-CREDITS = SHARED_ICONS / "CREDITS.md"
 HEADER = """# Icon credits
 
 Icons from game-icons.net, licensed under CC BY 3.0
@@ -40,21 +42,26 @@ def svg(body: str, width: int, height: int) -> str:
 
 
 def main(argv: list[str]) -> int:
+    dest = SHARED_ICONS
+    if argv and argv[0] == "--dest":
+        dest, argv = Path(argv[1]), argv[2:]
+    dest.mkdir(parents=True, exist_ok=True)
+    credits = dest / "CREDITS.md"
     icons_json, wanted = Path(argv[0]), argv[1:]
     data = json.loads(icons_json.read_text())
     width, height = data.get("width", 512), data.get("height", 512)
     rows = {}
-    if CREDITS.exists():
-        for line in CREDITS.read_text().splitlines():
+    if credits.exists():
+        for line in credits.read_text().splitlines():
             if line.startswith("| ") and not line.startswith("| icon") and not line.startswith("| ---"):
                 rows[line.split("|")[1].strip()] = line
     for item in wanted:
         author, name = item.split("/")
         icon = data["icons"][name]
-        (SHARED_ICONS / f"{name}.svg").write_text(svg(icon["body"], icon.get("width", width), icon.get("height", height)))
+        (dest / f"{name}.svg").write_text(svg(icon["body"], icon.get("width", width), icon.get("height", height)))
         shown = AUTHORS.get(author, author)
         rows[name] = f"| {name} | {shown} | https://game-icons.net/1x1/{author}/{name}.html |"
-    CREDITS.write_text(HEADER + "\n".join(rows[k] for k in sorted(rows)) + "\n")
+    credits.write_text(HEADER + "\n".join(rows[k] for k in sorted(rows)) + "\n")
     return 0
 
 

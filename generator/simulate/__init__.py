@@ -1,0 +1,1 @@
+"""Simulate: play many seeded games of a rules engine and measure balance."""

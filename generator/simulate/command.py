@@ -1,0 +1,178 @@
+"""`spellpress simulate` and `spellpress report`: run games, print or draw the balance figures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.errors import Location, UserError
+from generator.progress import LazyProgress
+from generator.simulate.metrics import summary
+from generator.simulate.runner import RunSpec, Seat, run
+
+BALANCE_TOLERANCE_POINTS = 3.0
+
+
+def add_arguments(parser, default_games: int) -> None:
+    parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
+    parser.add_argument("--games", type=int, default=default_games, help=f"games to play (default {default_games})")
+    parser.add_argument("--players", type=int, help="players per game (default: the game's minimum; report: every count)")
+    parser.add_argument("--seed", type=int, default=1, help="run seed: the same seed gives the same figures (default 1)")
+    parser.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    parser.add_argument("--dask", metavar="ADDRESS", help="run the batches on a Dask scheduler at ADDRESS, or 'local' for a local cluster")
+    parser.add_argument("--check", action="store_true", help="verify legality and invariants after every action (slower)")
+    parser.add_argument("--skill", type=float, default=1.0, help="skill of every heuristic player, 0 to 1 (default 1)")
+    parser.add_argument("--luck-games", type=int, help="games of a skill-1 player against skill-0.3 players for the luck figure (default games/5; 0 skips)")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rules option for the engine (e.g. challenges=false); repeatable")
+
+
+def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
+    options = []
+    for pair in pairs:
+        if "=" not in pair:
+            raise UserError.at(Location(Path("--option")), f"expected KEY=VALUE, got {pair!r}")
+        key, value = pair.split("=", 1)
+        lowered = value.strip().lower()
+        parsed: object = value
+        if lowered in ("true", "yes", "on"):
+            parsed = True
+        elif lowered in ("false", "no", "off"):
+            parsed = False
+        else:
+            try:
+                parsed = int(value)
+            except ValueError:
+                try:
+                    parsed = float(value)
+                except ValueError:
+                    pass
+        options.append((key.strip(), parsed))
+    return tuple(options)
+
+
+def simulate(folder: Path, players: int, args) -> dict:
+    from generator.load.game import load_game
+    from generator.rules import ENGINES, engine_for
+
+    game = load_game(folder)
+    engine = game.spec.rules.get("engine", game.id)
+    if engine not in ENGINES:
+        raise UserError.at(game.location, f"no rules engine '{engine}' (known: {', '.join(sorted(ENGINES))}); set rules.engine in game.yaml")
+    rules = engine_for(engine)
+    if players not in rules.players_allowed(game):
+        allowed = rules.players_allowed(game)
+        raise UserError.at(Location(Path("--players")), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
+    if args.games < 1:
+        raise UserError.at(Location(Path("--games")), "must be at least 1")
+    if not 0.0 <= args.skill <= 1.0:
+        raise UserError.at(Location(Path("--skill")), "must be between 0 and 1")
+    options = _options(args.option)
+    spec = RunSpec(str(folder.resolve()), players, args.games, args.seed, args.check,
+                   tuple(Seat("heuristic", args.skill) for _ in range(players)), options)
+    luck_games = args.games // 5 if args.luck_games is None else args.luck_games
+    with LazyProgress(f"{game.id}, {players} players", args.games + luck_games) as bar:
+        result = run(spec, workers=args.workers, dask=args.dask, progress=bar.advance)
+        luck = None
+        note = ""
+        if luck_games > 0:
+            lineup = (Seat("heuristic", 1.0),) + tuple(Seat("heuristic", 0.3) for _ in range(players - 1))
+            luck_spec = RunSpec(spec.folder, players, luck_games, args.seed + 1, False, lineup, options)
+            luck = run(luck_spec, workers=args.workers, dask=args.dask, progress=bar.advance)
+            note = "one skill-1.0 player against skill-0.3 players, rotating seats"
+    report = summary(result, luck, note)
+    report["game"] = game.id
+    report["name"] = game.name
+    report["length_unit"] = rules.length_unit
+    report["seconds_per_turn"] = rules.seconds_per_turn
+    report["minutes_mean"] = round(report["length"].get("mean", 0) * rules.seconds_per_turn / 60, 1)
+    report["balanced"] = report["max_seat_deviation_points"] <= BALANCE_TOLERANCE_POINTS and report["stalls"] == 0
+    return report
+
+
+def print_report(report: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"[bold]{report['name']}[/bold]: {report['games']} games, {report['players']} players, seed {report['seed']}")
+    seats = Table("seat", "win rate", "95% CI", "vs fair share", "mean score", title="Seats")
+    for row in report["seats"]:
+        low, high = row["ci95"]
+        seats.add_row(str(row["seat"]), f"{100 * row['win_rate']:.1f}%", f"{100 * low:.1f}-{100 * high:.1f}%",
+                      f"{100 * (row['win_rate'] - row['fair_share']):+.1f} pts", f"{row['mean_score']:.1f}")
+    console.print(seats)
+    length = report["length"]
+    unit = report["length_unit"]
+    console.print(f"Length ({unit}): mean {length.get('mean', 0):.1f}, median {length.get('median', 0)}, "
+                  f"10-90% {length.get('p10', 0)}-{length.get('p90', 0)}; about {report['minutes_mean']} min "
+                  f"at {report['seconds_per_turn']:g} s per {unit[:-1]}")
+    console.print(f"Stalls: {report['stalls']}")
+    spread = report["score_spread"]
+    console.print(f"Score margin first-second: {spread['mean_margin_first_second']:.1f}; first-last: {spread['mean_spread_first_last']:.1f}")
+    components = sorted(report["components"], key=lambda row: -abs(row["win_rate_difference"]))
+    if components:
+        table = Table("played", "play rate", "win rate played", "not played", "difference", title="Cards and letters (largest effect first)")
+        for row in components[:15]:
+            table.add_row(row["key"], f"{100 * row['play_rate']:.1f}%", f"{100 * row['win_rate_played']:.1f}%",
+                          f"{100 * row['win_rate_not_played']:.1f}%", f"{100 * row['win_rate_difference']:+.1f} pts")
+        console.print(table)
+    if report["figures"]:
+        console.print("Per game: " + ", ".join(f"{k} {v:.2f}" for k, v in report["figures"].items()))
+    if "luck" in report:
+        luck = report["luck"]
+        console.print(f"Luck: the better player won {100 * luck['better_player_win_rate']:.1f}% "
+                      f"(fair share {100 * luck['fair_share']:.0f}%; {luck['lineup']})")
+    verdict = "balanced" if report["balanced"] else "NOT balanced"
+    console.print(f"Verdict: {verdict} (every seat within {BALANCE_TOLERANCE_POINTS:g} points of its fair share, no stalls): "
+                  f"worst seat {report['max_seat_deviation_points']:.1f} points off")
+
+
+def cmd_simulate(args) -> int:
+    from generator.cli import game_folders
+
+    folder = game_folders([args.game])[0]
+    players = args.players or _default_players(folder)
+    report = simulate(folder, players, args)
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print_report(report)
+    return 0
+
+
+def _default_players(folder: Path) -> int:
+    from generator.load.game import load_game
+
+    return load_game(folder).spec.players.min
+
+
+def cmd_report(args) -> int:
+    from generator.cli import game_folders
+    from generator.load.game import load_game
+    from generator.simulate.report_pdf import balance_pdf
+    from generator.write.atomic import write_bytes
+
+    folder = game_folders([args.game])[0]
+    game = load_game(folder)
+    counts = [args.players] if args.players else list(range(game.spec.players.min, min(game.spec.players.max, 6) + 1))
+    reports = [simulate(folder, players, args) for players in counts]
+    out = args.out / game.id / f"{game.id}-balance.pdf"
+    write_bytes(out, balance_pdf(game.name, reports))
+    write_bytes(out.with_suffix(".json"), json.dumps(reports, indent=1).encode())
+    for report in reports:
+        print(f"{report['players']} players: worst seat {report['max_seat_deviation_points']:.1f} points off, "
+              f"{report['stalls']} stalls, mean length {report['length'].get('mean', 0):.1f} {report['length_unit']}")
+    print(out)
+    return 0
+
+
+def register(commands) -> None:
+    simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance")
+    add_arguments(simulate_parser, default_games=2000)
+    simulate_parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    simulate_parser.set_defaults(handler=cmd_simulate)
+    report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts")
+    add_arguments(report_parser, default_games=1000)
+    report_parser.add_argument("--out", type=Path, default=Path("output"))
+    report_parser.set_defaults(handler=cmd_report)

@@ -1,0 +1,41 @@
+"""The balance report as a PDF: one section per player count."""
+
+from __future__ import annotations
+
+from generator.write.report import Report
+
+
+def balance_pdf(name: str, reports: list[dict]) -> bytes:
+    doc = Report(f"{name}: balance report")
+    for report in reports:
+        players = report["players"]
+        doc.heading(f"{players} players · {report['games']} games · seed {report['seed']}")
+        verdict = "balanced" if report["balanced"] else "not balanced"
+        doc.text(f"Verdict: <b>{verdict}</b>. Worst seat {report['max_seat_deviation_points']:.1f} points from its fair "
+                 f"share of {100 / players:.0f}%; {report['stalls']} stalled games.")
+        seats = report["seats"]
+        doc.bars([f"seat {row['seat']}" for row in seats], [[row["win_rate"] for row in seats]],
+                 reference=1 / players, errors=[tuple(row["ci95"]) for row in seats], percent=True,
+                 value_max=min(1.0, max(row["ci95"][1] for row in seats) * 1.3),
+                 caption="Win rate per seat with 95% confidence interval; dashed: fair share")
+        length = report["length"]
+        histogram = length.get("histogram", {})
+        if histogram:
+            keys = sorted(int(k) for k in histogram)
+            labels = [str(k) if (k - keys[0]) % max(1, len(keys) // 12) == 0 else "" for k in keys]
+            doc.bars(labels, [[histogram[k] if k in histogram else histogram[str(k)] for k in keys]],
+                     caption=f"Game length in {report['length_unit']}: mean {length['mean']:.1f}, "
+                             f"10-90% {length['p10']}-{length['p90']}; about {report['minutes_mean']} minutes")
+        rows = sorted(report["components"], key=lambda row: -abs(row["win_rate_difference"]))[:25]
+        if rows:
+            doc.table(["played", "play rate", "win rate when played", "when not", "difference"],
+                      [[r["key"], f"{100 * r['play_rate']:.1f}%", f"{100 * r['win_rate_played']:.1f}%",
+                        f"{100 * r['win_rate_not_played']:.1f}%", f"{100 * r['win_rate_difference']:+.1f}"] for r in rows],
+                      widths=[60, 25, 35, 25, 25])
+        if report["figures"]:
+            doc.table(["figure (per game)", "mean"], [[k, f"{v:.2f}"] for k, v in report["figures"].items()], widths=[90, 30])
+        if "luck" in report:
+            luck = report["luck"]
+            doc.text(f"Luck: the better player won {100 * luck['better_player_win_rate']:.1f}% of {luck['games']} games "
+                     f"({luck['lineup']}); a fair share is {100 * luck['fair_share']:.0f}%.")
+    return doc.pdf()

@@ -1,0 +1,117 @@
+"""A table of user mistakes: each exits 2, names file:line:col and what was expected, writes nothing."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from tests.conftest import WISE
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(7)
+)
+
+
+def replace(old, new):
+    def edit(text):
+        assert old in text, old
+        return text.replace(old, new, 1)
+    return edit
+
+
+def append(extra):
+    return lambda text: text + extra
+
+
+CASES = [
+    # (file, edit, "file:line:col" expected, words expected in the message)
+    ("game.yaml", replace("players: {min: 2, max: 8}", "players: {min: 2, max: 8"), "game.yaml:4:", "YAML syntax error"),
+    ("game.yaml", replace("minutes: [15, 30]", "minutes: [15, 30]\nname: Again"), "game.yaml:5:1", "duplicate key 'name'"),
+    ("game.yaml", replace("minutes: [15, 30]", "minutes: [15, 30]\ncolour: blue"), "game.yaml:5:1", "unknown key 'colour'"),
+    ("game.yaml", replace("players: {min: 2, max: 8}", "players: {min: two, max: 8}"), "game.yaml:3:16", "min"),
+    ("game.yaml", replace("  paper: a4", "  paper: a5"), "game.yaml:8:10", "'a5' is not allowed"),
+    ("game.yaml", replace("  bleed: 3mm", "  bleed: 3 miles"), "game.yaml:9:10", "expected a length"),
+    ("consonants.yaml", replace("{letter: L, points: 1, count: 7}", "{letter: L, points: 1, count: 0}"), "consonants.yaml:11:35", "count must be a whole number of at least 1"),
+    ("consonants.yaml", replace("{letter: L, points: 1, count: 7}", "{letter: L, points: one, count: 7}"), "consonants.yaml:11:25", "field 'points' must be int"),
+    ("consonants.yaml", replace("{letter: L, points: 1, count: 7}", "{letter: L, points: 1, colour: red}"), "consonants.yaml:11:28", "unknown field 'colour'"),
+    ("consonants.yaml", replace("template: consonant-card", "template: no-such-card"), "consonants.yaml:6:11", "template 'no-such-card' not found"),
+    ("consonants.yaml", replace("back: deck", "back: mystery"), "consonants.yaml:7:7", "unknown back 'mystery'"),
+    ("game.yaml", replace("  - consonants.yaml", "  - ../../../etc/passwd"), "game.yaml:22:5", "leaves the game folder"),
+    ("game.yaml", replace("  - consonants.yaml", "  - missing.yaml"), "game.yaml:22:5", "does not exist"),
+    ("game.yaml", append("fonts: {Fancy: fonts/missing.ttf}\n"), "game.yaml:{end}:16", "font 'fonts/missing.ttf' does not exist"),
+    ("game.yaml", append("icons: {star: /etc/hosts}\n"), "game.yaml:{end}:15", "must be relative"),
+    ("consonants.yaml", append(BOMB), "consonants.yaml:", "alias bomb"),
+    ("templates/consonant-card.yaml", append("  hack: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{{ letter.__class__.__mro__ }}\"}\n"), "consonants.yaml:11:5", "not allowed"),
+    ("templates/consonant-card.yaml", append("  long: {kind: text, x: 5mm, y: 5mm, w: 10mm, h: 4mm, size: 12, min_size: 10, text: \"far too much text for this box\"}\n"), "consonants.yaml:11:5", "box 'long'"),
+    ("templates/consonant-card.yaml", append("  edge: {kind: icon, x: 0.5mm, y: 5mm, w: 5mm, h: 5mm, icon: owl}\n"), "consonants.yaml:11:5", "leaves the safe zone"),
+    ("templates/consonant-card.yaml", append("  ghost: {kind: icon, x: 5mm, y: 5mm, w: 5mm, h: 5mm, icon: no-such-icon}\n"), "consonants.yaml:11:5", "unknown icon 'no-such-icon'"),
+    ("templates/consonant-card.yaml", append("  typo: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{{ leter }}\"}\n"), "consonants.yaml:11:5", "'leter' is undefined"),
+    ("templates/consonant-card.yaml", append("  odd: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: hi, colour: red}\n"), "consonant-card.yaml:{end}:64", "unknown key 'colour'"),
+    ("templates/consonant-card.yaml", append("  odd: {kind: sparkle}\n"), "consonant-card.yaml:{end}:15", "kind must be one of"),
+    ("templates/consonant-card.yaml", append("  bad: {kind: text, text: \"{{ letter \"}\n"), "consonant-card.yaml:{end}:27", "template expression error"),
+]
+
+
+@pytest.mark.parametrize("file, edit, where, words", CASES, ids=[f"{c[0]}:{c[3]}" for c in CASES])
+def test_mistake_exits_2_with_its_location(game_copy, tmp_path, capsys, monkeypatch, file, edit, where, words):
+    folder = game_copy(WISE)
+    target = folder / file
+    original = target.read_text()
+    target.write_text(edit(original))
+    where = where.replace("{end}", str(original.count("\n") + 1))
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out"
+    code = main(["build", str(folder.relative_to(tmp_path)), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert where in err, err
+    assert words in err, err
+    assert "Traceback" not in err
+    assert not out.exists(), "a failed build must write nothing"
+
+
+def test_all_errors_of_a_run_are_reported_together(game_copy, tmp_path, capsys, monkeypatch):
+    folder = game_copy(WISE)
+    consonants = folder / "consonants.yaml"
+    text = consonants.read_text()
+    text = text.replace("{letter: L, points: 1, count: 7}", "{letter: L, points: 1, count: 0}")
+    text = text.replace("{letter: N, points: 1, count: 12}", "{letter: N, points: x, count: 12}")
+    consonants.write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", str(folder.relative_to(tmp_path))]) == 2
+    err = capsys.readouterr().err
+    assert "consonants.yaml:11:" in err and "consonants.yaml:12:" in err
+    assert "2 errors" in err
+
+
+def test_paths_are_shown_relative_to_the_working_folder(game_copy, tmp_path, capsys, monkeypatch):
+    folder = game_copy(WISE)
+    (folder / "game.yaml").write_text((folder / "game.yaml").read_text() + "oops: 1\n")
+    monkeypatch.chdir(folder)
+    assert main(["check", "."]) == 2
+    assert capsys.readouterr().err.startswith("error: game.yaml:")
+
+
+def test_an_unknown_game_is_a_user_error(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "no-such-game", "--out", str(tmp_path / "o")]) == 2
+    assert "no game here" in capsys.readouterr().err
+
+
+def test_a_bad_option_is_a_user_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["build", "--bleed", "lots"])
+    assert exit_info.value.code == 2
+
+
+def test_an_interrupted_write_leaves_no_file(tmp_path):
+    from generator.write.atomic import atomic_path
+
+    target = tmp_path / "deck.pdf"
+    with pytest.raises(RuntimeError):
+        with atomic_path(target) as temporary:
+            temporary.write_bytes(b"half a pdf")
+            raise RuntimeError("disk full")
+    assert not target.exists()
+    assert os.listdir(tmp_path) == []

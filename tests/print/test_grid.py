@@ -1,0 +1,117 @@
+"""Pure imposition geometry, with hypothesis over papers, cards and settings."""
+
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+from generator.impose.grid import MARK_EDGE, FitError, crop_marks, fit_grid, fold_back, mirror
+from generator.impose.sizes import CARD_SIZES, PAPER_SIZES
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_nine_poker_cards_fit_with_shared_cut_lines(paper):
+    grid = fit_grid(PAPER_SIZES[paper], CARD_SIZES["poker"], bleed=3, margin=4, cut="shared")
+    assert (grid.cols, grid.rows) == (3, 3)
+
+
+def test_gutters_drop_to_fewer_cards_on_a4():
+    grid = fit_grid(PAPER_SIZES["a4"], CARD_SIZES["poker"], bleed=3, margin=4, cut="gutter", gutter=2)
+    assert grid.cols == 2 and grid.rows == 3
+
+
+def test_a_card_larger_than_the_paper_is_an_error():
+    with pytest.raises(FitError):
+        fit_grid(PAPER_SIZES["a4"], (300, 300), bleed=3, margin=4)
+
+
+papers = st.sampled_from(sorted(PAPER_SIZES))
+cards = st.tuples(st.floats(15, 150), st.floats(15, 150))
+bleeds = st.floats(0, 6)
+cuts = st.sampled_from(["shared", "gutter"])
+
+
+def overlaps(a, b):
+    ax, ay, aw, ah = a
+    bx, by, bw, bh = b
+    return ax < bx + bw - 1e-6 and bx < ax + aw - 1e-6 and ay < by + bh - 1e-6 and by < ay + ah - 1e-6
+
+
+@settings(max_examples=150, deadline=None)
+@given(papers, cards, bleeds, cuts, st.floats(0, 10), st.floats(2, 12))
+def test_grid_invariants(paper, card, bleed, cut, gutter, margin):
+    size = PAPER_SIZES[paper]
+    try:
+        grid = fit_grid(size, card, bleed=bleed, margin=margin, cut=cut, gutter=gutter)
+    except FitError:
+        assume(False)
+    width, height = size
+    for slot in grid.slots:
+        cx, cy, cw, ch = slot.clip
+        # ink stays inside the margins
+        assert cx >= margin - 1e-6 and cy >= margin - 1e-6
+        assert cx + cw <= width - margin + 1e-6 and cy + ch <= height - margin + 1e-6
+        # the clip contains the trim
+        assert cx <= slot.x + 1e-9 and cx + cw >= slot.x + slot.w - 1e-9
+    # no two inked areas overlap
+    clips = [s.clip for s in grid.slots]
+    for i, a in enumerate(clips):
+        for b in clips[i + 1:]:
+            assert not overlaps(a, b)
+    # and one more column or row would not have fitted
+    wider = fit_grid((width + 0, height), card, bleed=bleed, margin=margin, cut=cut, gutter=gutter)
+    assert wider.capacity == grid.capacity
+
+
+@settings(max_examples=100, deadline=None)
+@given(papers, cards, bleeds, cuts, st.sampled_from(["duplex-long", "duplex-short"]),
+       st.tuples(st.floats(-3, 3), st.floats(-3, 3)))
+def test_backs_land_behind_fronts_after_the_flip(paper, card, bleed, cut, mode, offset):
+    size = PAPER_SIZES[paper]
+    try:
+        grid = fit_grid(size, card, bleed=bleed, margin=4, cut=cut)
+    except FitError:
+        assume(False)
+    width, height = size
+    for slot in grid.slots:
+        back = mirror(slot, size, mode, offset)
+        # physically flipping the back page maps its point (x, y) to the front at (W - x, y) or (x, H - y)
+        if mode == "duplex-long":
+            flipped_x, flipped_y = width - (back.x - offset[0]) - back.w, back.y - offset[1]
+        else:
+            flipped_x, flipped_y = back.x - offset[0], height - (back.y - offset[1]) - back.h
+        assert flipped_x == pytest.approx(slot.x) and flipped_y == pytest.approx(slot.y)
+
+
+@settings(max_examples=100, deadline=None)
+@given(papers, cards, bleeds, cuts)
+def test_crop_marks_never_cross_a_face_or_reach_the_edge(paper, card, bleed, cut):
+    size = PAPER_SIZES[paper]
+    try:
+        grid = fit_grid(size, card, bleed=bleed, margin=4, cut=cut)
+    except FitError:
+        assume(False)
+    width, height = size
+    for mark in crop_marks(grid.slots, size):
+        segment = (min(mark.x1, mark.x2), min(mark.y1, mark.y2), abs(mark.x2 - mark.x1) or 1e-3, abs(mark.y2 - mark.y1) or 1e-3)
+        for slot in grid.slots:
+            assert not overlaps(segment, slot.clip)
+        for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
+            assert MARK_EDGE - 1e-6 <= x <= width - MARK_EDGE + 1e-6
+            assert MARK_EDGE - 1e-6 <= y <= height - MARK_EDGE + 1e-6
+
+
+def test_every_cut_line_has_a_mark_on_a4_poker():
+    grid = fit_grid(PAPER_SIZES["a4"], CARD_SIZES["poker"], bleed=3, margin=4)
+    marks = crop_marks(grid.slots, PAPER_SIZES["a4"])
+    vertical = {round(m.x1, 3) for m in marks if m.x1 == m.x2}
+    horizontal = {round(m.y1, 3) for m in marks if m.y1 == m.y2}
+    assert len(vertical) == 4 and len(horizontal) == 4
+
+
+def test_fold_backs_are_mirrored_across_the_fold_and_turned():
+    size = PAPER_SIZES["a4"]
+    grid = fit_grid(size, CARD_SIZES["poker"], bleed=3, margin=4, area=(0, size[1] / 2, size[0], size[1] / 2))
+    for slot in grid.slots:
+        back = fold_back(slot, size[1] / 2)
+        assert back.rotation == 180
+        assert back.y + back.h <= size[1] / 2 and slot.y >= size[1] / 2
+        assert (slot.y + back.y + back.h) / 2 == pytest.approx(size[1] / 2)
