@@ -35,6 +35,7 @@ class RunSpec:
     check: bool = False
     lineup: tuple[Seat, ...] = ()  # one per player; rotated one seat per game. Empty: all heuristic at skill 1
     options: tuple[tuple[str, Any], ...] = ()
+    engine: str | None = None  # a rules module path that overrides the game's own (tests, experiments)
 
 
 @dataclass
@@ -57,23 +58,29 @@ def game_seed(run_seed: int, index: int) -> int:
 _CACHE: dict[str, Any] = {}
 
 
-def _load(folder: str):
+def _load(folder: str, engine_module: str | None):
     """The game and its rules, loaded once per worker process."""
-    if folder not in _CACHE:
+    key = f"{folder}|{engine_module}"
+    if key not in _CACHE:
+        from importlib import import_module
+
         from generator.load.game import load_game
         from generator.rules import engine_for
 
         game = load_game(Path(folder))
-        engine = game.spec.rules.get("engine", game.id)
-        _CACHE[folder] = (game, engine_for(engine))
-    return _CACHE[folder]
+        if engine_module:
+            rules = import_module(engine_module).RULES
+        else:
+            rules = engine_for(game.spec.rules.get("engine", game.id))
+        _CACHE[key] = (game, rules)
+    return _CACHE[key]
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     from generator.rules.protocol import RandomPlayer
     from generator.simulate.play import play_game
 
-    game, rules = _load(spec.folder)
+    game, rules = _load(spec.folder, spec.engine)
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
     built = [RandomPlayer() if seat.kind == "random" else rules.heuristic_player(seat.skill) for seat in lineup]
     options = dict(spec.options)
