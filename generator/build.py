@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import Location, UserError
+from generator.errors import UserError
 from generator.impose.grid import FitError
 from generator.impose.sheets import Page, SheetSettings, plan_pages
 from generator.impose.sizes import PAPER_SIZES
@@ -87,11 +87,10 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     if options.png or options.tts:
         from generator.write.raster import write_pngs, write_tts
 
-        faces = laid
         if options.png:
-            files.extend(write_pngs(faces, out / "png", game.name))
+            files.extend(write_pngs(laid, out / "png", game.name))
         if options.tts:
-            files.extend(write_tts(faces, out / "tts", game.name))
+            files.extend(write_tts(laid, out / "tts", game.name))
     return BuildResult(game, files, sum(f.card.count for f in laid), len(pages))
 
 

@@ -122,11 +122,13 @@ def game_folders(names: list[str]) -> list[Path]:
 def cmd_build(args) -> int:
     from generator.build import BuildOptions, build
     from generator.errors import Problems
+    from generator.progress import track
 
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
                            png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out)
     problems = Problems()
-    for folder in game_folders(args.games):
+    folders = game_folders(args.games)
+    for folder in track(folders, "building", len(folders)):
         started = time.perf_counter()
         try:
             result = build(folder, options)

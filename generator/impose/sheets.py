@@ -51,10 +51,10 @@ class SheetSettings:
     crop_marks: bool
 
 
-def _grid(size: tuple[float, float], settings: SheetSettings) -> Grid:
+def _grid(size: tuple[float, float], settings: SheetSettings, fold: bool) -> Grid:
     width, height = settings.paper
     area = None
-    if settings.backs == "fold":
+    if fold:
         # fronts use the top half; the fold line needs its own margin on each side
         area = (0.0, height / 2, width, height / 2)
     return fit_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin,
@@ -68,10 +68,12 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
     ordered = sorted(items, key=lambda item: order[item.size])  # stable: keeps the deck order
     for size, group in groupby(ordered, key=lambda item: item.size):
         group_items = list(group)
-        grid = _grid(size, settings)
+        # fold-over halves the sheet; cards with no back (a score pad) use the whole sheet
+        fold = settings.backs == "fold" and any(item.back is not None for item in group_items)
+        grid = _grid(size, settings, fold)
         for start in range(0, len(group_items), grid.capacity):
             chunk = group_items[start : start + grid.capacity]
-            pages.extend(_sheet(chunk, grid, settings))
+            pages.extend(_sheet(chunk, grid, settings, fold))
     total = sum(1 for page in pages if page.kind != "backs")
     sheet = 0
     for page in pages:
@@ -82,11 +84,11 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
     return pages
 
 
-def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings) -> list[Page]:
+def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -> list[Page]:
     paper = settings.paper
-    fronts = Page("fold" if settings.backs == "fold" else "fronts", paper)
+    fronts = Page("fold" if fold else "fronts", paper)
     fronts.placed = [Placed(slot, item.front, item, "front") for slot, item in zip(grid.slots, chunk)]
-    if settings.backs == "fold":
+    if fold:
         fold_y = paper[1] / 2
         fronts.fold_y = fold_y
         fronts.placed += [

@@ -10,9 +10,10 @@ from PIL import Image
 
 from generator.layout.deck import CardFaces
 from generator.layout.ops import FaceLayout
+from generator.progress import track
 from generator.render.forms import FormBook
 from generator.units import MM_PER_INCH, mm_to_px
-from generator.write.atomic import atomic_folder, write_bytes
+from generator.write.atomic import atomic_folder
 from generator.write.canvas import new_canvas
 from generator.write.pdf import single_face_page
 
@@ -39,7 +40,7 @@ def rasterize(faces: list[FaceLayout], title: str, dpi: int = PNG_DPI) -> list[I
     document = pdfium.PdfDocument(faces_pdf(unique, title))
     images: dict[FaceLayout, Image.Image] = {}
     try:
-        for face, page in zip(unique, document):
+        for face, page in zip(unique, track(document, f"rasterizing {title}", len(unique))):
             width = mm_to_px(face.width + 2 * face.bleed, dpi)
             height = mm_to_px(face.height + 2 * face.bleed, dpi)
             bitmap = page.render(scale=dpi / 72.0, draw_annots=False)

@@ -127,7 +127,7 @@ def test_every_back_mode_builds(build_game, backs):
     if backs == "none":
         assert set(kinds) == {"fronts"}
     elif backs == "fold":
-        assert set(kinds) == {"fold"}
+        assert set(kinds) == {"fold"}  # every fixture card has a back
     else:
         assert kinds[::2] == ["fronts"] * (len(kinds) // 2) and kinds[1::2] == ["backs"] * (len(kinds) // 2)
     assert len(PdfReader(pdf).pages) == manifest["pages"]
