@@ -5,7 +5,6 @@ Only the project's embedded TrueType fonts are used, so no base-14 font sneaks i
 
 from __future__ import annotations
 
-from functools import partial
 from io import BytesIO
 
 from reportlab import rl_config
@@ -15,7 +14,6 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
-from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from generator.layout import fonts
@@ -117,7 +115,6 @@ class Report:
         buffer = BytesIO()
         document = SimpleDocTemplate(buffer, pagesize=A4, title=self.title, author="Spellpress",
                                      leftMargin=18 * mm, rightMargin=18 * mm, topMargin=16 * mm, bottomMargin=16 * mm,
-                                     invariant=1)
-        maker = partial(Canvas, initialFontName=BODY, initialFontSize=10, invariant=1)
-        document.build(self.story, canvasmaker=maker)
+                                     invariant=1, initialFontName=BODY, initialFontSize=10)
+        document.build(self.story)
         return buffer.getvalue()

@@ -20,7 +20,7 @@ class ToyState(State):
         self.seat = 0
 
     def current_player(self) -> int:
-        if self.turns >= self.turns_each * self.players:
+        if self.turns >= self.turns_each * self.players or (self.drawn is None and not self.deck):
             return TERMINAL
         return CHANCE if self.drawn is None else self.seat
 
