@@ -1,0 +1,55 @@
+"""Simulation benchmark: games per second on one worker and on two, in the same run.
+
+    python bench/simulate.py [--game word-to-the-wise] [--players 4] [--games 2000] [--full]
+
+--full also times the issue's reference run: 10,000 four-player games on every core.
+Targets (A Word to the Wise): 10,000 four-player games in under 60 s on 2 cores,
+and at least 1.7x from one worker to two.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from generator.simulate.runner import RunSpec, run  # noqa: E402
+
+
+def timed(spec: RunSpec, workers: int) -> float:
+    started = time.perf_counter()
+    run(spec, workers=workers)
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="word-to-the-wise")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--full", action="store_true", help="also time 10,000 games on two workers")
+    args = parser.parse_args()
+    folder = str((ROOT / "cards" / args.game).resolve())
+    spec = RunSpec(folder, args.players, args.games, seed=1)
+    timed(RunSpec(folder, args.players, 20, seed=99), 1)  # warm the caches and imports
+    one = timed(spec, 1)
+    two = timed(spec, 2)
+    print(f"{args.game}, {args.players} players, {args.games} games")
+    print(f"  1 worker : {one:6.2f} s = {args.games / one:7.0f} games/s")
+    print(f"  2 workers: {two:6.2f} s = {args.games / two:7.0f} games/s")
+    speedup = one / two
+    print(f"  speed-up : {speedup:.2f}x (target >= 1.7x: {'met' if speedup >= 1.7 else 'NOT met'})")
+    estimate = 10_000 / (args.games / two)
+    print(f"  10,000 games on 2 workers: about {estimate:.0f} s (target < 60 s: {'met' if estimate < 60 else 'NOT met'})")
+    if args.full:
+        full = timed(RunSpec(folder, args.players, 10_000, seed=1), 2)
+        print(f"  measured 10,000 games on 2 workers: {full:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
