@@ -1,0 +1,41 @@
+"""`spellpress letters`: the letter analysis of a game, as tables, JSON and a PDF."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from generator.errors import Location
+
+
+def cmd_letters(args) -> int:
+    from generator.analysis.report import analyse, letters_pdf, print_report
+    from generator.cli import game_folders
+    from generator.load.game import load_game
+    from generator.write.atomic import write_bytes
+
+    folder = game_folders([args.game])[0]
+    game = load_game(folder)
+    report = analyse(game, hand=args.hand, samples=args.samples, seed=args.seed,
+                     hand_location=Location(Path("--hand")) if args.hand else None)
+    out = args.out / game.id
+    write_bytes(out / f"{game.id}-letters.pdf", letters_pdf(report))
+    write_bytes(out / f"{game.id}-letters.json", json.dumps(report, indent=1).encode())
+    if args.json:
+        print(json.dumps(report, indent=1))
+    else:
+        print_report(report)
+        print(out / f"{game.id}-letters.pdf")
+    return 0
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("letters", help="analyse a game's letter mix: playability, distance from English, fair points",
+                                 description="Write OUT/<game>/<game>-letters.pdf and .json, and print the figures.")
+    parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
+    parser.add_argument("--hand", type=int, help="cards in a hand (default: words.hand in game.yaml, else 7)")
+    parser.add_argument("--samples", type=int, default=4000, help="hands to sample when exact odds are too costly (default 4000)")
+    parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
+    parser.set_defaults(handler=cmd_letters)
