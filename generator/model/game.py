@@ -26,7 +26,7 @@ class Players(Strict):
 class PrintSettings(Strict):
     paper: Literal["a4", "letter", "a3", "legal", "tabloid"] = "a4"
     bleed: Mm = Field(default=3.0, ge=0, le=12)
-    margin: Mm = Field(default=5.0, ge=0, le=40)
+    margin: Mm = Field(default=4.0, ge=0, le=40)
     safe: Mm = Field(default=3.0, ge=0, le=20)
     cut: CutMode = "shared"
     gutter: Mm = Field(default=0.0, ge=0, le=40)

@@ -1,0 +1,840 @@
+"""Spelled (Tom Allen, 2022): a deck-building word duel.
+
+Every card (starter vowels, vowel reserve, the 78 market cards) is read from
+cards/spelled/*.yaml; its abilities are data in a small vocabulary interpreted
+here (ABILITIES). Numbers (health, hand size, market row, the spelled bonus,
+the first player's discard, the game modes) come from game.yaml `rules:`.
+
+Turn: recover shields and totems (after any forced discards), main phase
+(fragments, spells, abilities, acquiring, attacks, in any order), discard
+phase, draw up to the hand size. The two-player game ends when a side reaches
+0 Health. Multi-player modes (game.yaml `modes`) have two sides, one per
+scoring set: each side shares a deck, a discard pile and a Health total; each
+seat has its own hand. See cards/spelled/README.md for every reading of the
+rulebook made here.
+
+Chance: a deck is a known top part (cards put on top by abilities) over an
+unordered pool; drawing from the pool is a chance event over its cards, so a
+shuffle needs no random numbers of its own. The market deck is drawn likewise.
+
+Actions (tuples):
+  ("drop", uid)               discard a card (the first player's setup discard, a forced discard)
+  ("fragment", uid)           play one card: its top box
+  ("spell", uids)             play 3+ cards (sorted uids) whose letters make a word: all boxes
+  ("scrapself", uid)          scrap a card played this turn for its scrap box
+  ("buy", uid)                acquire a market-row or reserve card with energy
+  ("free", uid)               acquire one free with an `acquire` ability (cost up to its value)
+  ("scrap", uid)              scrap a card from your hand, your discard pile or the market row
+  ("force", side)             an opponent of that side must discard a card before their next turn
+  ("destroy", uid)            destroy an opponent's shield or totem in play
+  ("attack", i, target)       send pending attack i to a card uid (target >= 0) or to side -1 - target
+  ("end", keep)               end the main phase; keep (True) or discard (False) the cards left in hand
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any, Sequence
+
+from generator.model.deck import Game
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, Player, Rules, State
+from generator.words.finder import WordFinder
+from generator.words.index import key as letter_key
+from generator.words.lexicon import Lexicon
+
+# The effect vocabulary: ability name -> what gaining it does (see State._gain).
+ABILITIES = ("energy", "damage", "heal", "draw", "scrap_hand", "scrap_discard", "scrap_market",
+             "acquire", "to_hand", "to_top", "discard", "destroy")
+TOKENS = ("scrap_hand", "scrap_discard", "scrap_market", "to_hand", "to_top", "discard", "destroy")
+KINDS = ("effect", "shield", "totem")
+LASTING = ("shield", "totem")
+
+
+@dataclass(frozen=True)
+class CardDef:
+    key: str          # the card's id in its YAML file
+    origin: str       # starter, reserve or market
+    letter: str       # lower case
+    cost: int
+    damage: int
+    kind: str         # effect, shield, totem
+    strength: int
+    fragment: tuple   # ((ability, amount), ...)
+    spelled: tuple    # (box, ...)
+    scrap: tuple | None
+
+
+def _box(raw: Any, where: str) -> tuple:
+    if raw is None:
+        return ()
+    items = tuple((str(k), int(v)) for k, v in dict(raw).items())
+    for name, amount in items:
+        if name not in ABILITIES:
+            raise ValueError(f"{where}: unknown ability '{name}' (known: {', '.join(ABILITIES)})")
+        if amount < 1:
+            raise ValueError(f"{where}: ability '{name}' needs a positive amount")
+    return items
+
+
+def _card_def(card, origin: str) -> CardDef:
+    f = card.fields
+    kind = f.get("type", "effect")
+    if kind not in KINDS:
+        raise ValueError(f"{card.id}: type must be one of {KINDS}")
+    scrap = f.get("scrap")
+    return CardDef(
+        key=card.id, origin=origin, letter=str(f["letter"]).lower(), cost=int(f.get("cost", 0)),
+        damage=int(f.get("damage", 0)), kind=kind, strength=int(f.get("strength") or 0),
+        fragment=_box(f.get("fragment"), card.id),
+        spelled=tuple(_box(b, card.id) for b in (f.get("spelled") or ())),
+        scrap=_box(scrap, card.id) if scrap else None)
+
+
+class Catalog:
+    """Every physical card of one game as a uid -> CardDef table, and the word finder."""
+
+    def __init__(self, game: Game):
+        spec = game.spec
+        self.rules = dict(spec.rules)
+        self.sides = int(self.rules.get("sides", 2))
+        self.defs: list[CardDef] = []
+        self.starters: list[list[int]] = [[] for _ in range(self.sides)]
+        for card in game.component("starter").cards:
+            d = _card_def(card, "starter")
+            if card.count % self.sides:
+                raise ValueError(f"{card.id}: starter count {card.count} must divide among {self.sides} sides")
+            for side in range(self.sides):
+                for _ in range(card.count // self.sides):
+                    self.starters[side].append(self._add(d))
+        self.reserve = [self._add(_card_def(c, "reserve")) for c in game.component("reserve").cards for _ in range(c.count)]
+        self.market = [self._add(_card_def(c, "market")) for c in game.component("market").cards for _ in range(c.count)]
+        self.market_keys = sorted({self.defs[u].key for u in self.market})
+        words = spec.words
+        self.min_letters = int(self.rules.get("spell_min_letters", 3))
+        self.finder = WordFinder(Lexicon(min_length=max(words.min_length, self.min_letters), allow=words.allow, deny=words.deny))
+        self.keys = self.finder.index.by_key
+
+    def _add(self, d: CardDef) -> int:
+        self.defs.append(d)
+        return len(self.defs) - 1
+
+
+_CATALOGS: dict[int, tuple[Game, Catalog]] = {}
+
+
+def catalog(game: Game) -> Catalog:
+    hit = _CATALOGS.get(id(game))
+    if hit is None or hit[0] is not game:
+        hit = _CATALOGS[id(game)] = (game, Catalog(game))
+    return hit[1]
+
+
+class SpelledState(State):
+    def __init__(self, cat: Catalog, players: int, mode: str | None = None):
+        r = cat.rules
+        modes = r["modes"]
+        mode = mode or r.get("default_mode", {}).get(players) or next(m for m, v in modes.items() if v["players"] == players)
+        spec = modes[mode]
+        if spec["players"] != players:
+            raise ValueError(f"mode {mode} is for {spec['players']} players, not {players}")
+        self.cat, self.defs, self.mode, self.players = cat, cat.defs, mode, players
+        self.side_seats = [list(s) for s in spec["sides"]]
+        self.side_of = [0] * players
+        for side, seats in enumerate(self.side_seats):
+            for seat in seats:
+                self.side_of[seat] = side
+        self.order = list(spec["order"])
+        self.start_health = list(spec["health"])
+        self.health = list(self.start_health)
+        self.healed = [0] * cat.sides
+        self.damaged = [0] * cat.sides
+        self.hand_size = int(r["hand_size"])
+        self.row_size = int(r["market_row"])
+        self.bonus_letters = int(r["spelled_bonus_letters"])
+        self.bonus_damage = int(r["spelled_bonus_damage"])
+        self.setup_scrap_cost = int(r["setup_scrap_cost"])
+        # card places
+        self.hand: list[list[int]] = [[] for _ in range(players)]
+        self.inplay: list[list[int]] = [[] for _ in range(players)]
+        self.top: list[list[int]] = [[] for _ in range(cat.sides)]
+        self.pool: list[list[int]] = [list(s) for s in cat.starters]
+        self.discard: list[list[int]] = [[] for _ in range(cat.sides)]
+        self.row: list[int | None] = [None] * self.row_size
+        self.market_pool = list(cat.market)
+        self.reserve = list(cat.reserve)
+        self.scrapped: list[int] = []
+        self.played: list[int] = []
+        # turn state
+        self.turn_index = 0
+        self.turns = 0
+        self.phase = "setup"
+        self.to_drop = 0
+        self.energy = 0
+        self.tokens = dict.fromkeys(TOKENS, 0)
+        self.free: list[int] = []
+        self.attacks: list[int] = []
+        self.in_spell: set[int] = set()
+        self.hits: dict[int, int] = {}
+        self.forced = [0] * cat.sides
+        self.draws: list[tuple[str, int]] = [("market", i) for i in range(self.row_size)]
+        for seat in self.order_unique():
+            self.draws += [("hand", seat)] * self.hand_size
+        self.winner_side: int | None = None
+        # statistics
+        self.acquired: dict[str, set[int]] = {}
+        self.figures = Counter()
+        self.turn_damage = 0
+        self.damage_by_turn: list[int] = []
+        self._settle()
+
+    # -- helpers ---------------------------------------------------------
+    def order_unique(self) -> list[int]:
+        seen: list[int] = []
+        for seat in self.order:
+            if seat not in seen:
+                seen.append(seat)
+        return seen
+
+    @property
+    def seat(self) -> int:
+        return self.order[self.turn_index % len(self.order)]
+
+    def enemies(self, side: int) -> list[int]:
+        return [s for s in range(len(self.side_seats)) if s != side]
+
+    def shields_of(self, side: int) -> list[int]:
+        return [u for seat in self.side_seats[side] for u in self.inplay[seat] if self.defs[u].kind == "shield"]
+
+    def lasting_of(self, side: int) -> list[int]:
+        return [u for seat in self.side_seats[side] for u in self.inplay[seat]]
+
+    def owner(self, uid: int) -> int | None:
+        for seat in range(self.players):
+            if uid in self.inplay[seat]:
+                return seat
+        return None
+
+    def deck_cards(self, side: int) -> list[int]:
+        """Every card a side owns (deck, discard, hands, in play, played this turn)."""
+        cards = self.top[side] + self.pool[side] + self.discard[side]
+        for seat in self.side_seats[side]:
+            cards = cards + self.hand[seat] + self.inplay[seat]
+        if self.side_of[self.seat] == side:
+            cards = cards + self.played
+        return cards
+
+    # -- protocol ----------------------------------------------------------
+    def current_player(self) -> int:
+        if self.winner_side is not None:
+            return TERMINAL
+        if self.draws:
+            return CHANCE
+        return self.seat
+
+    def chance_outcomes(self) -> Sequence[tuple[int, float]]:
+        kind, who = self.draws[0]
+        pool = self.market_pool if kind == "market" else self.pool[self.side_of[who]]
+        p = 1.0 / len(pool)
+        return [(u, p) for u in pool]
+
+    def legal_actions(self) -> list:
+        if self.current_player() == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.current_player() == TERMINAL:
+            return []
+        seat = self.seat
+        side = self.side_of[seat]
+        hand = self.hand[seat]
+        if self.phase in ("setup-drop", "drop"):
+            return [("drop", u) for u in hand]
+        acts: list = [("fragment", u) for u in hand]
+        for n in range(self.cat.min_letters, len(hand) + 1):
+            for combo in combinations(sorted(hand), n):
+                if letter_key("".join(self.defs[u].letter for u in combo)) in self.cat.keys:
+                    acts.append(("spell", combo))
+        acts += [("scrapself", u) for u in self.played if self.defs[u].scrap is not None]
+        shop = [u for u in self.row if u is not None] + self.reserve
+        acts += [("buy", u) for u in shop if self.defs[u].cost <= self.energy]
+        if self.free:
+            acts += [("free", u) for u in shop if self.defs[u].cost <= max(self.free)]
+        if self.tokens["scrap_hand"]:
+            acts += [("scrap", u) for u in hand]
+        if self.tokens["scrap_discard"]:
+            acts += [("scrap", u) for u in self.discard[side]]
+        if self.tokens["scrap_market"]:
+            acts += [("scrap", u) for u in self.row if u is not None]
+        if self.tokens["discard"]:
+            acts += [("force", s) for s in self.enemies(side)]
+        if self.tokens["destroy"]:
+            acts += [("destroy", u) for s in self.enemies(side) for u in self.lasting_of(s)]
+        for i in range(len(self.attacks)):
+            acts += [("attack", i, t) for t in self.targets(side)]
+        acts += [("end", False), ("end", True)]
+        return acts
+
+    def targets(self, side: int) -> list[int]:
+        """Where damage may go: enemy shields while any stand, else enemy totems and sides."""
+        out: list[int] = []
+        for s in self.enemies(side):
+            shields = self.shields_of(s)
+            if shields:
+                out += shields
+            else:
+                out += self.lasting_of(s)
+                out.append(-1 - s)
+        return out
+
+    def apply(self, action) -> None:
+        if self.current_player() == CHANCE:
+            self._resolve_draw(action)
+        else:
+            self._act(action)
+        self._settle()
+
+    def returns(self) -> list[float]:
+        return [float(self.health[self.side_of[seat]]) for seat in range(self.players)]
+
+    def outcome(self, stalled: bool = False) -> Outcome:
+        out = super().outcome(stalled)
+        out.played = {k: set(v) for k, v in self.acquired.items()}
+        figures = dict(self.figures)
+        figures["turns"] = self.turns
+        for i, dmg in enumerate(self.damage_by_turn):
+            figures[f"damage_turn_{i + 1:02d}"] = dmg
+        out.figures = figures
+        return out
+
+    def check_invariants(self) -> None:
+        places = [*self.hand, *self.inplay, *self.top, *self.pool, *self.discard,
+                  [u for u in self.row if u is not None], self.market_pool, self.reserve, self.scrapped, self.played]
+        seen = Counter(u for place in places for u in place)
+        total = len(self.defs)
+        if len(seen) != total or any(n != 1 for n in seen.values()):
+            lost = sorted(set(range(total)) - set(seen))
+            twice = sorted(u for u, n in seen.items() if n != 1)
+            raise InvariantError(f"cards lost {lost} or duplicated {twice}")
+        for side in range(len(self.health)):
+            if self.health[side] != self.start_health[side] + self.healed[side] - self.damaged[side]:
+                raise InvariantError(f"side {side} health {self.health[side]} does not add up")
+        for seat in range(self.players):
+            for u in self.inplay[seat]:
+                if self.defs[u].kind not in LASTING:
+                    raise InvariantError(f"card {u} in play is not a shield or totem")
+        if any(self.defs[u].origin != "reserve" for u in self.reserve):
+            raise InvariantError("a non-reserve card is in the vowel reserve")
+        if any(self.defs[u].origin == "reserve" for u in self.scrapped):
+            raise InvariantError("a reserve vowel was scrapped instead of returning to the reserve")
+
+    # -- chance --------------------------------------------------------------
+    def _resolve_draw(self, uid: int) -> None:
+        kind, who = self.draws.pop(0)
+        if kind == "market":
+            self.market_pool.remove(uid)
+            self.row[who] = uid
+            if self.phase == "setup" and self.defs[uid].cost >= self.setup_scrap_cost:
+                self.row[who] = None
+                self.scrapped.append(uid)
+                self.draws.insert(0, ("market", who))
+        else:
+            pool = self.pool[self.side_of[who]]
+            pool.remove(uid)
+            self.hand[who].append(uid)
+
+    def _settle(self) -> None:
+        """Resolve what needs no choice: known draws, reshuffles, impossible draws, phase changes."""
+        while True:
+            if self.winner_side is not None:
+                return
+            while self.draws:
+                kind, who = self.draws[0]
+                if kind == "market":
+                    if self.market_pool:
+                        break
+                    self.draws.pop(0)  # the market deck is empty: the slot stays empty
+                    continue
+                side = self.side_of[who]
+                if self.top[side]:
+                    self.draws.pop(0)
+                    self.hand[who].append(self.top[side].pop())
+                    continue
+                if not self.pool[side] and self.discard[side]:
+                    self.pool[side] = self.discard[side]  # shuffle the discard pile into a new deck
+                    self.discard[side] = []
+                if self.pool[side]:
+                    break
+                self.draws.pop(0)  # nothing left to draw
+            if self.draws:
+                return
+            if self.phase == "setup":
+                first = self.order[0]
+                self.to_drop = min(int(self.cat.rules.get("first_player_discards", 0)), len(self.hand[first]))
+                self.phase = "setup-drop" if self.to_drop else "start"
+                continue
+            if self.phase == "setup-drop" and self.to_drop == 0:
+                self.phase = "start"
+                continue
+            if self.phase == "start":
+                side = self.side_of[self.seat]
+                if self.forced[side] and self.hand[self.seat]:
+                    self.phase = "drop"
+                    return
+                self.forced[side] = 0
+                self._recover()
+                self.phase = "main"
+                continue
+            if self.phase == "drop" and (self.forced[self.side_of[self.seat]] == 0 or not self.hand[self.seat]):
+                self.phase = "start"
+                continue
+            if self.phase == "drawn":
+                self.turns += 1
+                self.turn_index += 1
+                self.phase = "start"
+                continue
+            return
+
+    def _recover(self) -> None:
+        """Phase 1: surviving shields and totems come back to their owner's hand."""
+        seat = self.seat
+        self.hand[seat].extend(self.inplay[seat])
+        self.inplay[seat] = []
+
+    # -- choices -------------------------------------------------------------
+    def _act(self, action) -> None:
+        if not isinstance(action, tuple) or not action:
+            raise IllegalAction(f"not an action: {action!r}")
+        verb = action[0]
+        seat, side = self.seat, self.side_of[self.seat]
+        hand = self.hand[seat]
+        if self.phase in ("setup-drop", "drop"):
+            if verb != "drop" or action[1] not in hand:
+                raise IllegalAction(f"{action!r}: a card from hand must be discarded first")
+            hand.remove(action[1])
+            self.discard[side].append(action[1])
+            if self.phase == "setup-drop":
+                self.to_drop -= 1
+            else:
+                self.forced[side] -= 1
+            return
+        if self.phase != "main":
+            raise IllegalAction(f"{action!r} outside the main phase")
+        if verb == "fragment":
+            uid = self._take_from_hand(action[1])
+            self.played.append(uid)
+            self.figures["fragments"] += 1
+            self._gain(self.defs[uid].fragment, None)
+        elif verb == "spell":
+            uids = tuple(action[1])
+            if len(uids) < self.cat.min_letters or len(set(uids)) != len(uids) or any(u not in hand for u in uids):
+                raise IllegalAction(f"{action!r}: a spell needs {self.cat.min_letters}+ distinct cards from hand")
+            if letter_key("".join(self.defs[u].letter for u in uids)) not in self.cat.keys:
+                raise IllegalAction(f"{action!r}: those letters make no word")
+            for u in uids:
+                hand.remove(u)
+                self.played.append(u)
+                self.in_spell.add(u)
+            self.figures["spells"] += 1
+            self.figures["spell_letters"] += len(uids)
+            index = len(self.attacks)
+            self.attacks.append(sum(self.defs[u].damage for u in uids))
+            for u in uids:
+                d = self.defs[u]
+                self._gain(d.fragment, index)
+                for box in d.spelled:
+                    self._gain(box, index)
+            if len(uids) >= self.bonus_letters:
+                self.figures["spelled_bonus"] += 1
+                self.attacks.append(self.bonus_damage)
+        elif verb == "scrapself":
+            uid = action[1]
+            if uid not in self.played or self.defs[uid].scrap is None:
+                raise IllegalAction(f"{action!r}: only a card played this turn with a scrap box")
+            self.played.remove(uid)
+            self.in_spell.discard(uid)
+            self._to_scrap(uid)
+            self.figures["scrap_abilities"] += 1
+            self._gain(self.defs[uid].scrap, None)
+        elif verb == "buy":
+            uid = action[1]
+            if not self._in_shop(uid) or self.defs[uid].cost > self.energy:
+                raise IllegalAction(f"{action!r}: not in the market row or reserve, or too dear")
+            self.energy -= self.defs[uid].cost
+            self._acquire(uid)
+        elif verb == "free":
+            uid = action[1]
+            fits = [m for m in self.free if m >= self.defs[uid].cost]
+            if not self._in_shop(uid) or not fits:
+                raise IllegalAction(f"{action!r}: no free acquisition covers it")
+            self.free.remove(min(fits))
+            self._acquire(uid)
+        elif verb == "scrap":
+            uid = action[1]
+            if uid in hand and self.tokens["scrap_hand"]:
+                self.tokens["scrap_hand"] -= 1
+                hand.remove(uid)
+            elif uid in self.discard[side] and self.tokens["scrap_discard"]:
+                self.tokens["scrap_discard"] -= 1
+                self.discard[side].remove(uid)
+            elif uid in self.row and self.tokens["scrap_market"]:
+                self.tokens["scrap_market"] -= 1
+                self._leave_row(uid)
+            else:
+                raise IllegalAction(f"{action!r}: no scrap ability reaches that card")
+            self.figures["scraps"] += 1
+            self._to_scrap(uid)
+        elif verb == "force":
+            if not self.tokens["discard"] or action[1] not in self.enemies(side):
+                raise IllegalAction(f"{action!r}")
+            self.tokens["discard"] -= 1
+            self.forced[action[1]] += 1
+            self.figures["forced_discards"] += 1
+        elif verb == "destroy":
+            uid = action[1]
+            owner = self.owner(uid)
+            if not self.tokens["destroy"] or owner is None or self.side_of[owner] == side:
+                raise IllegalAction(f"{action!r}: no destroy ability, or not an opponent's shield or totem")
+            self.tokens["destroy"] -= 1
+            self._destroy(uid, owner)
+        elif verb == "attack":
+            i, target = action[1], action[2]
+            if not (0 <= i < len(self.attacks)) or target not in self.targets(side):
+                raise IllegalAction(f"{action!r}: no such attack or target")
+            amount = self.attacks.pop(i)
+            self.figures["damage_dealt"] += amount
+            if target < 0:
+                victim = -1 - target
+                self.health[victim] -= amount
+                self.damaged[victim] += amount
+                self.turn_damage += amount
+                self.figures["damage_to_health"] += amount
+                if self.health[victim] <= 0:
+                    self._end_of_turn_stats()
+                    self.winner_side = side
+            else:
+                self.hits[target] = self.hits.get(target, 0) + amount
+                self.figures["damage_to_cards"] += amount
+                if self.hits[target] >= self.defs[target].strength:
+                    self._destroy(target, self.owner(target))
+        elif verb == "end":
+            self._end_turn(bool(action[1]))
+        else:
+            raise IllegalAction(f"unknown action {action!r}")
+
+    def _take_from_hand(self, uid: int) -> int:
+        hand = self.hand[self.seat]
+        if uid not in hand:
+            raise IllegalAction(f"card {uid} is not in hand")
+        hand.remove(uid)
+        return uid
+
+    def _in_shop(self, uid: int) -> bool:
+        return uid in self.row or uid in self.reserve
+
+    def _gain(self, box: tuple, spell: int | None) -> None:
+        """Gain one ability box into the pool; energy, heal and draw are used at once."""
+        seat, side = self.seat, self.side_of[self.seat]
+        for name, amount in box:
+            if name == "energy":
+                self.energy += amount
+                self.figures["energy"] += amount
+            elif name == "heal":
+                self.health[side] += amount
+                self.healed[side] += amount
+                self.figures["healed"] += amount
+            elif name == "draw":
+                self.draws += [("hand", seat)] * amount
+            elif name == "damage":
+                if spell is None:
+                    self.attacks.append(amount)
+                else:
+                    self.attacks[spell] += amount
+            elif name == "acquire":
+                self.free.append(amount)
+            else:
+                self.tokens[name] += amount
+
+    def _acquire(self, uid: int) -> None:
+        seat, side = self.seat, self.side_of[self.seat]
+        if uid in self.reserve:
+            self.reserve.remove(uid)
+        else:
+            self._leave_row(uid)
+        if self.tokens["to_hand"]:
+            self.tokens["to_hand"] -= 1
+            self.hand[seat].append(uid)
+        elif self.tokens["to_top"]:
+            self.tokens["to_top"] -= 1
+            self.top[side].append(uid)
+        else:
+            self.discard[side].append(uid)
+        d = self.defs[uid]
+        if d.origin == "market":
+            self.acquired.setdefault(d.key, set()).add(seat)
+        self.figures["acquired"] += 1
+
+    def _leave_row(self, uid: int) -> None:
+        slot = self.row.index(uid)
+        self.row[slot] = None
+        self.draws.append(("market", slot))
+
+    def _to_scrap(self, uid: int) -> None:
+        if self.defs[uid].origin == "reserve":
+            self.reserve.append(uid)  # a scrapped reserve vowel returns to the reserve
+        else:
+            self.scrapped.append(uid)
+
+    def _destroy(self, uid: int, owner: int) -> None:
+        self.inplay[owner].remove(uid)
+        self.discard[self.side_of[owner]].append(uid)
+        self.hits.pop(uid, None)
+        self.figures["destroyed"] += 1
+
+    def _end_turn(self, keep: bool) -> None:
+        """Discard phase and draw phase."""
+        seat, side = self.seat, self.side_of[self.seat]
+        for uid in self.played:
+            if uid in self.in_spell and self.defs[uid].kind in LASTING:
+                self.inplay[seat].append(uid)  # played in a spell: stays in play
+            else:
+                self.discard[side].append(uid)
+        self.played = []
+        self.in_spell = set()
+        if not keep:
+            self.discard[side].extend(self.hand[seat])
+            self.hand[seat] = []
+        self.energy = 0
+        self.tokens = dict.fromkeys(TOKENS, 0)
+        self.free = []
+        self.attacks = []
+        self.hits = {}
+        self._end_of_turn_stats()
+        self.draws += [("hand", seat)] * max(0, self.hand_size - len(self.hand[seat]))
+        self.phase = "drawn"
+
+    def _end_of_turn_stats(self) -> None:
+        self.damage_by_turn.append(self.turn_damage)
+        self.turn_damage = 0
+
+
+# -- players -------------------------------------------------------------------
+WEIGHTS = {"energy": 1.0, "damage": 1.0, "heal": 0.8, "draw": 1.6, "scrap_hand": 0.8, "scrap_discard": 0.8,
+           "scrap_market": 0.2, "acquire": 0.8, "to_hand": 0.8, "to_top": 0.5, "discard": 1.0, "destroy": 1.2}
+
+
+def box_value(box: tuple | None) -> float:
+    return sum(WEIGHTS[name] * amount for name, amount in box or ())
+
+
+def _usefulness(cat: Catalog) -> dict[str, float]:
+    """How readily each letter joins words: its share of the lexicon's letter keys, to the power 0.75, 1 at the top."""
+    useful = cat.__dict__.get("_useful")
+    if useful is None:
+        counts = Counter()
+        for k in cat.keys:
+            counts.update(k)
+        top = max(counts.values())
+        useful = cat.__dict__["_useful"] = {c: (counts[c] / top) ** 0.75 for c in "abcdefghijklmnopqrstuvwxyz"}
+    return useful
+
+
+class SpelledHeuristic(Player):
+    """A deck-builder: plays its strongest spell (found with the word finder), the
+    rest as fragments, uses its abilities, attacks, then buys by priority.
+
+    Buy priority: a card's abilities weighted by WEIGHTS, its damage weighted by
+    how easily its letter joins words (dictionary letter frequency), plus its
+    lasting value as a shield or totem; vowels gain weight when the deck runs
+    short of them. `skill` < 1 makes some decisions at random."""
+
+    def __init__(self, skill: float = 1.0):
+        self.skill = skill
+        self.name = f"heuristic({skill:g})"
+
+    # value of a card in a deck (buy priority and scrap choice), cached on the catalog
+    def card_value(self, state: SpelledState, d: CardDef) -> float:
+        cache = state.cat.__dict__.setdefault("_values", {})
+        value = cache.get(d)
+        if value is None:
+            useful = _usefulness(state.cat)[d.letter]
+            spelled = d.damage + sum(box_value(b) for b in d.spelled)
+            value = box_value(d.fragment) + useful * spelled * 0.7 + box_value(d.scrap) * 0.3
+            if d.kind == "shield":
+                value += 0.5 + 0.25 * d.strength
+            elif d.kind == "totem":
+                value += 0.5 + 0.15 * d.strength
+            cache[d] = value
+        return value
+
+    def vowel_share(self, state: SpelledState, side: int) -> float:
+        cards = state.deck_cards(side)
+        return sum(state.defs[u].letter in "aeiou" for u in cards) / max(1, len(cards))
+
+    def act(self, state: SpelledState, seat: int, rng: random.Random) -> Any:
+        side = state.side_of[seat]
+        hand = state.hand[seat]
+        defs = state.defs
+        explore = self.skill < 1.0 and rng.random() > self.skill
+        if state.phase in ("setup-drop", "drop"):
+            return ("drop", min(hand, key=lambda u: (self.card_value(state, defs[u]), u)) if not explore else rng.choice(hand))
+        # 1. draw fragments not needed for the best spell, then the best spell
+        spell = self.best_spell(state, hand, rng, explore)
+        spell_cards = set(spell or ())
+        for u in hand:
+            if u not in spell_cards and any(n == "draw" for n, _ in defs[u].fragment):
+                return ("fragment", u)
+        if spell:
+            return ("spell", spell)
+        # 2. scrap weak cards from hand before playing them
+        if state.tokens["scrap_hand"] and hand:
+            target = self.scrap_choice(state, side, hand)
+            if target is not None:
+                return ("scrap", target)
+        # 3. the rest as fragments (ones that might want keeping are kept only if no use)
+        if hand:
+            return ("fragment", max(hand, key=lambda u: (box_value(defs[u].fragment), -u)))
+        # 4. abilities
+        if state.tokens["destroy"]:
+            lasting = [u for s in state.enemies(side) for u in state.lasting_of(s)]
+            if lasting:
+                return ("destroy", max(lasting, key=lambda u: (defs[u].kind == "shield", defs[u].strength, u)))
+        if state.tokens["discard"]:
+            return ("force", min(state.enemies(side), key=lambda s: state.health[s]))
+        if state.tokens["scrap_discard"] and state.discard[side]:
+            target = self.scrap_choice(state, side, state.discard[side])
+            if target is not None:
+                return ("scrap", target)
+        if state.free:
+            shop = [u for u in state.row if u is not None and defs[u].cost <= max(state.free)]
+            if shop:
+                return ("free", max(shop, key=lambda u: (self.card_value(state, defs[u]), defs[u].cost, -u)))
+        if state.tokens["scrap_market"]:
+            row = [u for u in state.row if u is not None]
+            if row:
+                return ("scrap", min(row, key=lambda u: (self.card_value(state, defs[u]), u)))
+        # 5. scrap boxes of played cards: when lethal, or when the card is cheap
+        for u in state.played:
+            d = defs[u]
+            if d.scrap is None:
+                continue
+            gain = box_value(d.scrap)
+            dmg = sum(a for n, a in d.scrap if n == "damage")
+            enemy = min(state.enemies(side), key=lambda s: state.health[s])
+            lethal = dmg and not state.shields_of(enemy) and sum(state.attacks) + dmg >= state.health[enemy]
+            if lethal or gain >= self.card_value(state, d) + 0.5:
+                return ("scrapself", u)
+        # 6. attacks
+        if state.attacks:
+            return self.attack(state, side, rng, explore)
+        # 7. buys
+        buy = self.buy_choice(state, side, rng, explore)
+        if buy is not None:
+            return ("buy", buy)
+        return ("end", False)
+
+    def best_spell(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
+        if len(hand) < state.cat.min_letters:
+            return None
+        defs = state.defs
+        by_letter: dict[str, list[int]] = {}
+        for u in hand:
+            by_letter.setdefault(defs[u].letter, []).append(u)
+        for cards in by_letter.values():
+            cards.sort(key=lambda u: (-(defs[u].damage + sum(box_value(b) for b in defs[u].spelled)), u))
+        seen: set = set()
+        options: list[tuple[float, tuple]] = []
+        for m in state.cat.finder.find("".join(defs[u].letter for u in hand), min_length=state.cat.min_letters):
+            if m.cards in seen:
+                continue
+            seen.add(m.cards)
+            picked, taken = [], Counter()
+            for c in m.cards:
+                picked.append(by_letter[c][taken[c]])
+                taken[c] += 1
+            gain = sum(defs[u].damage + sum(box_value(b) for b in defs[u].spelled) for u in picked)
+            if len(picked) >= state.bonus_letters:
+                gain += state.bonus_damage
+            gain += 0.01 * len(picked)
+            options.append((gain, tuple(sorted(picked))))
+        if not options:
+            return None
+        if explore:
+            return rng.choice(options)[1]
+        return max(options)[1]
+
+    def scrap_choice(self, state: SpelledState, side: int, cards: list[int]) -> int | None:
+        """The weakest card worth losing: a starter, and never a vowel the deck needs."""
+        defs = state.defs
+        share = self.vowel_share(state, side)
+        size = len(state.deck_cards(side))
+        for u in sorted(cards, key=lambda u: (self.card_value(state, defs[u]), u)):
+            d = defs[u]
+            if d.origin != "starter" or size <= 8:
+                return None
+            if d.letter in "aeiou" and (share * size - 1) / (size - 1) < 0.45:
+                continue
+            return u
+        return None
+
+    def attack(self, state: SpelledState, side: int, rng: random.Random, explore: bool) -> tuple:
+        defs = state.defs
+        i = max(range(len(state.attacks)), key=lambda j: state.attacks[j])
+        amount = state.attacks[i]
+        targets = state.targets(side)
+        if explore:
+            return ("attack", i, rng.choice(targets))
+        sides = [t for t in targets if t < 0]
+        if not sides:  # shields stand: hit the one closest to breaking
+            return ("attack", i, min(targets, key=lambda u: (defs[u].strength - state.hits.get(u, 0), u)))
+        victim = min(sides, key=lambda t: state.health[-1 - t])
+        total = sum(state.attacks)
+        if total >= state.health[-1 - victim]:
+            return ("attack", i, victim)
+        totems = [u for u in targets if u >= 0 and defs[u].strength - state.hits.get(u, 0) <= amount <= 3]
+        if totems:
+            return ("attack", i, totems[0])
+        return ("attack", i, victim)
+
+    def buy_choice(self, state: SpelledState, side: int, rng: random.Random, explore: bool) -> int | None:
+        defs = state.defs
+        shop = [u for u in state.row if u is not None and defs[u].cost <= state.energy]
+        vowels_low = self.vowel_share(state, side) < 0.33
+        reserve = [u for u in state.reserve if defs[u].cost <= state.energy]
+        if explore:
+            options = shop + reserve
+            return rng.choice(options) if options else None
+        best, best_score = None, 0.0
+        for u in shop:
+            d = defs[u]
+            score = self.card_value(state, d) + 0.35 * d.cost
+            if d.letter in "aeiou" and vowels_low:
+                score += 1.5
+            if score > best_score:
+                best, best_score = u, score
+        # a card weaker than the deck's average only dilutes it
+        cards = state.deck_cards(side)
+        average = sum(self.card_value(state, defs[u]) for u in cards) / max(1, len(cards))
+        if best is not None and self.card_value(state, defs[best]) >= max(2.2, average):
+            return best
+        if vowels_low and reserve:
+            return reserve[0]
+        if best is not None and self.card_value(state, defs[best]) >= 1.6:
+            return best
+        return None
+
+
+class SpelledRules(Rules):
+    id = "spelled"
+    turn_cap = 200
+    seconds_per_turn = 45.0  # a word search and a few abilities per turn
+
+    def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> SpelledState:
+        options = options or {}
+        return SpelledState(catalog(game), players, options.get("mode"))
+
+    def heuristic_player(self, skill: float = 1.0) -> Player:
+        return SpelledHeuristic(skill)
+
+
+RULES = SpelledRules()
