@@ -170,8 +170,11 @@ def _image(ctx: FaceContext, spec: ImageBox, rect) -> tuple:
     path = inside(ctx.game.root, spec.src, ctx.game.location, "image")
     from PIL import Image as PILImage  # only games with images pay for the import
 
-    with PILImage.open(path) as picture:
-        pw, ph = picture.size
+    try:
+        with PILImage.open(path) as picture:
+            pw, ph = picture.size
+    except OSError as exc:
+        raise ValueError(f"image '{spec.src}' cannot be read: {exc}") from None
     x, y, w, h = rect
     if spec.fit == "stretch":
         return (Image(str(path), x, y, w, h),)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -77,7 +77,6 @@ class Game:
     fonts: Mapping[str, Path]
     icons: Mapping[str, Path]
     location: Location
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -66,3 +66,24 @@ def test_build_writes_the_manifest_beside_the_pdf(tmp_path, capsys):
     manifest = json.loads((tmp_path / "word-to-the-wise" / "manifest.json").read_text())
     assert manifest["paper"] == "letter" and manifest["backs"] == "duplex-short"
     assert (tmp_path / "word-to-the-wise" / "word-to-the-wise-letter.pdf").exists()
+
+
+def test_an_image_box_is_drawn_and_embedded_once(game_copy, tmp_path):
+    from generator.build import BuildOptions, build
+    from tests.conftest import DUPLEX
+
+    folder = game_copy(DUPLEX)
+    Image.new("RGB", (40, 20), (0, 200, 0)).save(folder / "green.png")
+    template = folder / "templates" / "marker-front.yaml"
+    template.write_text(template.read_text() + "  pic: {kind: image, x: 10mm, y: 12mm, w: 16mm, h: 8mm, src: green.png}\n")
+    result = build(folder, BuildOptions(out=tmp_path / "out", png=True))
+    reader = PdfReader(result.files[0])
+    images = set()
+    for page in reader.pages:
+        for form in (page["/Resources"].get("/XObject") or {}).values():
+            inner = form.get_object().get("/Resources", {}).get("/XObject") or {}
+            images.update(ref.idnum for ref in inner.values())
+    assert len(images) == 1
+    png = next(p for p in result.files if p.name == "cards-001-front.png")
+    pixel = Image.open(png).convert("RGB").getpixel((mm_to_px(3 + 18), mm_to_px(3 + 16)))
+    assert pixel == (0, 200, 0)
