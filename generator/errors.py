@@ -46,6 +46,10 @@ class UserError(Exception):
         )
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self):
+        # an error raised in a worker process must reach the parent whole
+        return (UserError, (self.problems,))
+
     @classmethod
     def at(cls, location: Location, message: str) -> "UserError":
         return cls([Problem(location, message)])

@@ -112,3 +112,13 @@ def test_wilson_interval_matches_known_values():
     low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
     assert wilson(0, 10)[0] == 0.0
+
+
+def test_a_user_error_in_a_worker_reaches_the_parent_whole():
+    import pickle
+
+    from generator.errors import Location, UserError
+
+    error = UserError.at(Location(TOY / "game.yaml", 3, 4), "bad option")
+    copy = pickle.loads(pickle.dumps(error))
+    assert copy.problems == error.problems and str(copy) == str(error)

@@ -1,0 +1,478 @@
+"""A Word to the Wise: one test per rule of the rulebook (004_e1bbc6cabe8c03a7.txt), plus the engine's invariants."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from generator.load.game import load_game
+from generator.rules import engine_for
+from generator.rules import word_to_the_wise as W
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
+from generator.simulate.play import play_game
+from generator.words.finder import WordFinder
+
+GAME_DIR = Path(__file__).resolve().parents[2] / "cards" / "word-to-the-wise"
+SLOW, FAST = 50, 5  # search-time quantiles: 0 is the quickest of 64, 63 the slowest
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAME_DIR)
+
+
+@pytest.fixture(scope="module")
+def defs(game):
+    return W.definitions(game)
+
+
+def arrange(game, hands, players=None, deck=None, starter=0, options=None):
+    """A state at the start of a round: these hands, this deck (default: every other card), the rest discarded."""
+    players = players or len(hands)
+    state = W.RULES.new_state(game, players, options)
+    totals = Counter(state.defs.totals)
+    state.hands = [list(hand) for hand in hands] + [[] for _ in range(players - len(hands))]
+    rest = totals - Counter("".join(hands))
+    assert sum(rest.values()) == sum(totals.values()) - sum(map(len, hands)), "more cards than the deck holds"
+    if deck is None:
+        state.deck, state.discard = dict(rest), Counter()
+    else:
+        state.deck = {letter: 0 for letter in totals}
+        state.deck.update(Counter(deck))
+        state.discard = rest - Counter(deck)
+    state.deck_size = sum(state.deck.values())
+    state.starter = starter
+    state.phase, state.roll = W.ROLL, []
+    state.check_invariants()
+    return state
+
+
+def roll(state, *faces):
+    for face in faces:
+        assert state.current_player() == CHANCE and state.phase == W.ROLL
+        state.apply(("die", face))
+        state.check_invariants()
+
+
+def race(state, targets, quantiles=None, challenges=None):
+    """Play the round's decisions: targets[seat] is the action, quantiles[seat] its search-time draw."""
+    quantiles = quantiles or {}
+    while state.phase in (W.CHOOSE, W.TIME, W.CHALLENGE, W.TIEBREAK):
+        if state.phase == W.CHOOSE:
+            state.apply(targets.get(state.current_player(), W.PASS))
+        elif state.phase == W.TIME:
+            state.apply(("time", quantiles.get(state.chance_seat(), 30)))
+        elif state.phase == W.CHALLENGE:
+            state.apply(("challenge", tuple((challenges or {}).get(state.current_player(), ()))))
+        else:
+            return
+        state.check_invariants()
+
+
+def draw(state, letter):
+    seat = state.chance_seat()
+    state.apply(("draw", letter))
+    state.check_invariants()
+    return seat
+
+
+def word(text):
+    return ("word", text)
+
+
+# -- setup and the dice ---------------------------------------------------------------
+
+def test_setup_deals_five_cards_to_each_player_and_leaves_the_rest_as_the_deck(game):
+    state = W.RULES.new_state(game, 4)
+    rng = random.Random(3)
+    while state.phase == W.DEAL:
+        actions, weights = zip(*state.chance_outcomes())
+        state.apply(rng.choices(actions, weights)[0])
+    assert [len(hand) for hand in state.hands] == [5, 5, 5, 5]
+    assert state.deck_size == sum(card.count for card in game.component("consonants").cards) - 20
+    assert state.phase == W.ROLL and state.current_player() == CHANCE
+    state.check_invariants()
+
+
+def test_dice_roll_is_a_chance_event_over_each_die_faces(game):
+    state = arrange(game, ["ctsss", "tnlll"])
+    first = dict(state.chance_outcomes())
+    assert first == {("die", v): pytest.approx(1 / 6) for v in ["a", "e", "i", "o", "u", W.WILD]}
+    state.apply(("die", "a"))
+    second = dict(state.chance_outcomes())
+    assert second[("die", "e")] == pytest.approx(2 / 6)  # die 2 doubles E (dice.yaml)
+    assert ("die", "u") not in second
+    with pytest.raises(IllegalAction):
+        state.apply(("die", "u"))
+
+
+# -- racing ------------------------------------------------------------------------------
+
+def test_racing_order_follows_the_search_times(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: SLOW, 1: FAST, 2: 30})
+    log = state.logs[-1]
+    assert [p.seat for p in log.placed] == [1, 2]  # fastest, then middle; the slowest is last
+    assert log.last == [0]
+
+
+def test_longer_words_take_longer_to_find(game):
+    state = arrange(game, ["hnstt", "tnlll"])
+    roll(state, "a", "e")
+    race(state, {0: word("tenths"), 1: word("ten")}, {0: 30, 1: 30})
+    assert [p.seat for p in state.logs[-1].placed] == [1]
+    assert state.logs[-1].last == [0]
+
+
+def test_equal_search_times_are_settled_by_a_chance_event(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: W.PASS}, {0: 20, 1: 20})
+    assert state.phase == W.TIEBREAK and state.current_player() == CHANCE
+    assert dict(state.chance_outcomes()) == {("first", 0): 0.5, ("first", 1): 0.5}
+    state.apply(("first", 1))
+    state.check_invariants()
+    race(state, {})
+    assert [p.seat for p in state.logs[-1].placed] == [1, 0]
+
+
+def test_a_faster_player_finds_the_same_word_sooner(game):
+    state = arrange(game, ["ctsss", "tnlll"], options={"speeds": [1.0, 0.5]})
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten")}, {0: 20, 1: 20})
+    assert [p.seat for p in state.logs[-1].placed] == [1]
+
+
+# -- first and last words ---------------------------------------------------------------------
+
+def test_first_word_of_three_or_more_letters_gets_three_bonus_points(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW})
+    first, second = state.logs[-1].placed
+    assert (first.word, first.first_bonus) == ("cat", 3) and second.first_bonus == 0
+    assert state.scores[0] == 3 + 1 + 1 + 3  # C3 A1 T1 + bonus
+    assert state.scores[1] == 1 + 1 + 1
+
+
+def test_two_letter_words_get_no_first_word_bonus(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    race(state, {0: word("at"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW})
+    at, ten = state.logs[-1].placed
+    assert at.first_bonus == 0 and ten.first_bonus == 3  # the first word of 3+ letters takes it
+    assert state.scores[:2] == [2, 3 + 3]
+
+
+def test_last_player_plays_no_word_and_scores_one_point(game):
+    state = arrange(game, ["ctsss", "tnlll"])
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten")}, {0: SLOW, 1: FAST})
+    assert state.logs[-1].last == [0]
+    assert state.scores[0] == 1
+    assert sorted(state.hands[0]) == sorted("ctsss")  # the last player's cards stay in hand
+
+
+def test_a_player_who_finds_no_word_is_last(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    race(state, {0: W.PASS, 1: word("ten"), 2: word("net")}, {1: FAST, 2: SLOW})
+    log = state.logs[-1]
+    assert [p.seat for p in log.placed] == [1, 2]  # everyone with a word plays it
+    assert log.last == [0] and state.scores[0] == 1
+
+
+def test_nobody_scores_the_last_point_when_nobody_makes_a_word(game):
+    state = arrange(game, ["ctsss", "tnlll"])
+    roll(state, "a", "e")
+    race(state, {})
+    assert state.logs[-1].placed == [] and state.scores == [0, 0]
+
+
+# -- words ------------------------------------------------------------------------------------------
+
+def test_no_duplicate_words_are_allowed_in_a_round(game):
+    state = arrange(game, ["tnsss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    race(state, {0: word("ten"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 20, 2: SLOW})
+    assert state.phase == W.RECHOOSE and state.current_player() == 1  # seat 0 placed TEN first
+    assert word("ten") not in state.legal_actions()
+    with pytest.raises(IllegalAction):
+        state.apply(word("ten"))
+    state.apply(word("tan"))
+    race(state, {}, {1: FAST})
+    log = state.logs[-1]
+    assert [p.word for p in log.placed] == ["ten", "tan"] and log.last == [2]
+
+
+def test_a_word_must_be_at_least_two_letters_long(game, defs):
+    assert min(map(len, defs.words)) >= 2
+    assert defs.letters_value("t", ["t"], ("a", "e")) is None
+    spec = game.spec.model_copy(update={"words": game.spec.words.model_copy(update={"min_length": 3})})
+    longer = dataclasses.replace(game, spec=spec)
+    state = arrange(longer, ["ctsss", "tnlll"])
+    roll(state, "a", "e")
+    assert word("at") not in state.legal_actions() and word("cat") in state.legal_actions()
+    with pytest.raises(IllegalAction):
+        state.apply(word("at"))
+
+
+def test_a_word_uses_consonant_cards_and_one_or_more_rolled_vowels(game, defs):
+    assert defs.build("cat", ["c", "t"], ("a", "e")) is not None
+    assert defs.build("aye", ["c", "t"], ("a", "e")) is None  # no consonant card
+    assert defs.build("shy", ["s", "h", "y"], ("a", "e")) is None  # no rolled vowel
+    assert defs.build("cot", ["c", "t"], ("a", "e")) is None  # O was not rolled
+    state = arrange(game, ["ctsss", "tnlll"])
+    roll(state, "a", "e")
+    with pytest.raises(IllegalAction):
+        state.apply(word("cot"))
+    with pytest.raises(IllegalAction):
+        state.apply(word("xyzzy"))
+
+
+def test_vowels_score_one_point_each(defs):
+    # the rulebook's example: with E and A, CRATE scores 7 and CREATE 8 (C3 R1 T1)
+    assert defs.build("crate", list("crt"), ("e", "a")) == (("c", "r", "t"), 7)
+    assert defs.build("create", list("crt"), ("e", "a")) == (("c", "r", "t"), 8)
+
+
+def test_a_rolled_vowel_may_be_used_any_number_of_times(defs):
+    assert defs.build("create", list("crt"), ("e", "a"))[1] == 3 + 1 + 1 + 1 + 1 + 1  # E twice
+    assert defs.build("teeth", list("tth"), ("e", "o")) == (("h", "t", "t"), 1 + 1 + 3 + 1 + 1)
+
+
+def test_wild_is_any_vowel_including_y_and_scores_nothing(defs):
+    assert defs.build("boat", list("bt"), ("o", W.WILD)) == (("b", "t"), 3 + 1 + 0 + 1)  # the rulebook's BOAT: 5
+    assert defs.build("sky", list("sk"), ("a", W.WILD)) == (("k", "s"), 1 + 5 + 0)  # WILD as Y
+    assert defs.build("sky", list("sk"), ("a", "e")) is None
+    assert defs.build("music", list("msc"), (W.WILD, W.WILD)) == (("c", "m", "s"), 3 + 0 + 1 + 0 + 3)
+    assert defs.build("mousse", list("mss"), (W.WILD, W.WILD)) is None  # two wilds name two vowels, not three
+
+
+def test_using_all_five_cards_scores_ten_bonus_points(game):
+    state = arrange(game, ["hnstt", "tnlll"])
+    roll(state, "a", "e")
+    race(state, {0: word("tenths"), 1: word("ten")}, {0: FAST, 1: SLOW})
+    tenths = state.logs[-1].placed[0]
+    assert tenths.all_bonus == 10 and tenths.first_bonus == 3
+    assert state.scores[0] == (1 + 1 + 1 + 1 + 3 + 1) + 10 + 3
+
+
+def test_words_challenged_correctly_cost_their_player_the_word_value(game, defs):
+    state = arrange(game, ["lltss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    bluff = defs.bluff_word("ll", ("a", "e"))
+    assert bluff not in defs.words
+    race(state, {0: ("bluff", "ll"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW}, {1: (0,)})
+    placed = state.logs[-1].placed[0]
+    assert (placed.word, placed.challenger, placed.valid) == (bluff, 1, False)
+    assert state.scores[0] == -(1 + 1 + 1 + 3)  # L1 A1 L1 and the first-word bonus it claimed
+    assert state.scores[1] == 3  # TEN; the bonus went with the invalid word
+    assert sorted(state.hands[0]) == sorted("lltss")  # the word is taken back
+
+
+def test_a_wrong_challenger_loses_the_word_value(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW}, {2: (0, 1), 1: (0,)})
+    cat, ten = state.logs[-1].placed
+    assert cat.challenger == 1  # the first challenger clockwise from CAT's player settles it
+    assert ten.challenger == 2
+    assert state.scores == [5 + 3, 3 - 8, 1 - 3]
+
+
+def test_challenges_can_be_switched_off(game):
+    state = arrange(game, ["ctsss", "tnlll"], options={"challenges": False})
+    roll(state, "a", "e")
+    assert not any(action[0] == "bluff" for action in state.legal_actions())
+    with pytest.raises(IllegalAction):
+        state.apply(("bluff", "ss"))
+    race(state, {0: word("cat"), 1: word("ten")}, {0: FAST, 1: SLOW})
+    assert state.phase == W.DEAL  # scored straight away: no challenge phase
+
+
+# -- between rounds ---------------------------------------------------------------------------------
+
+def test_played_cards_are_discarded_after_the_round(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"], deck="")
+    state.discard = Counter()  # only this round's cards will be in the pile
+    state.deck = {letter: 0 for letter in state.deck}
+    state.discard.update(Counter(state.defs.totals) - Counter("ctssstnlllntrrr"))
+    before = Counter(state.discard)
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW})
+    assert state.discard - before == Counter("ctnt")
+    assert not state.placed  # the table is clear for the next round
+
+
+def test_the_player_with_the_first_word_starts_the_next_round(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"], starter=0)
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: SLOW, 1: 30, 2: FAST})
+    assert state.starter == 2
+
+
+def test_refill_draws_one_card_at_a_time_from_the_starter_clockwise(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"])
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: SLOW, 1: 30, 2: FAST})
+    assert [len(hand) for hand in state.hands] == [5, 3, 3]
+    order = []
+    while state.phase == W.DEAL:
+        order.append(draw(state, "t"))
+    assert order == [2, 1, 2, 1]  # starter 2 first; seat 0 is full and is skipped
+    assert [len(hand) for hand in state.hands] == [5, 5, 5] and state.phase == W.ROLL
+
+
+def test_refill_stops_when_the_deck_is_empty(game):
+    state = arrange(game, ["ctsss", "tnlll", "ntrrr"], deck="tt")
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: SLOW, 1: 30, 2: FAST})
+    assert [draw(state, "t"), draw(state, "t")] == [2, 1]
+    assert state.phase == W.ROLL and [len(hand) for hand in state.hands] == [5, 4, 4]
+
+
+def test_game_ends_when_the_deck_is_empty_and_a_player_is_out_of_cards(game):
+    state = arrange(game, ["ct", "tnlll", "ntrrr"], deck="")
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW})
+    assert state.is_terminal() and state.current_player() == TERMINAL
+    assert state.ended_by == "deck empty and a player out of cards"
+
+
+def test_game_ends_when_a_player_has_no_card_to_begin_a_round(game):
+    state = arrange(game, ["ct", "tn", "ntrrr"], deck="s")
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW})
+    assert not state.is_terminal()  # one card left in the deck: the round ended normally
+    assert draw(state, "s") == 0  # the starter draws it; seat 1 gets nothing
+    assert state.is_terminal() and state.ended_by == "no card to begin a round"
+
+
+def test_the_game_goes_on_while_every_player_has_a_card(game):
+    state = arrange(game, ["ct", "tnlll", "ntrrr"], deck="s")
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW})
+    draw(state, "s")
+    assert state.phase == W.ROLL
+
+
+def test_points_left_in_hand_are_deducted_at_the_end(game):
+    state = arrange(game, ["ct", "tnlll", "qzrrr"], deck="")
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten"), 2: W.PASS}, {0: FAST, 1: SLOW})
+    assert state.is_terminal()
+    # seat 1 keeps L L L (3), seat 2 Q Z R R R (10 + 10 + 3) and scores the last point
+    assert state.scores == [3 + 1 + 1 + 3, 3 - 3, 1 - 23]
+    assert state.deducted == [0, 3, 23]
+
+
+def test_the_highest_score_wins_and_ties_share_the_win(game):
+    state = arrange(game, ["ct", "tnlll", "qzrrr"], deck="")
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten")}, {0: FAST, 1: SLOW})
+    assert state.outcome().winners == [0]
+    state.scores = [5, 5, 1]
+    assert state.outcome().winners == [0, 1]
+
+
+# -- the engine ----------------------------------------------------------------------------------------
+
+def test_the_registry_finds_the_engine(game):
+    assert engine_for(game.spec.rules.get("engine", game.id)) is W.RULES
+    assert W.RULES.id == "word-to-the-wise" and W.RULES.length_unit == "rounds"
+
+
+@pytest.mark.parametrize("players", [2, 4, 8])
+def test_invariants_hold_after_every_action(game, players):
+    for seed in range(3 if players != 2 else 1):
+        lineup = [W.RULES.heuristic_player(1.0), W.RULES.heuristic_player(0.0), RandomPlayer()] * 3
+        outcome = play_game(W.RULES, game, lineup[:players], seed, check=True)
+        assert not outcome.stalled and outcome.turns > 0
+
+
+def test_invariants_catch_a_lost_or_duplicated_card_and_a_wrong_score(game):
+    state = arrange(game, ["ctss", "tnlll"])
+    state.hands[0].append("q")
+    with pytest.raises(InvariantError, match="duplicated"):
+        state.check_invariants()
+    state = arrange(game, ["ctsss", "tnlll"])
+    state.hands[1].pop()
+    with pytest.raises(InvariantError, match="lost") as error:
+        state.check_invariants()
+    assert "duplicated" not in str(error.value)
+    state.hands[1].append("l")
+    state.discard["l"] += 1
+    with pytest.raises(InvariantError, match="duplicated"):
+        state.check_invariants()
+    state = arrange(game, ["ctsss", "tnlll"])
+    roll(state, "a", "e")
+    race(state, {0: word("cat"), 1: word("ten")}, {0: FAST, 1: SLOW})
+    state.scores[0] += 1
+    with pytest.raises(InvariantError, match="scores"):
+        state.check_invariants()
+    state.scores[0] -= 1
+    state.logs[-1].placed[0].first_bonus = 0
+    with pytest.raises(InvariantError, match="bonuses"):
+        state.check_invariants()
+
+
+def test_the_same_seed_gives_the_same_game(game):
+    seats = [W.RULES.heuristic_player(1.0), W.RULES.heuristic_player(0.5), RandomPlayer()]
+    first = play_game(W.RULES, game, seats, 11)
+    again = play_game(W.RULES, game, seats, 11)
+    other = play_game(W.RULES, game, seats, 12)
+    assert (first.scores, first.turns, first.figures) == (again.scores, again.turns, again.figures)
+    assert first.scores != other.scores
+
+
+def test_word_lists_agree_with_the_word_finder(game, defs):
+    finder = WordFinder(defs.words)
+    deck = [c for c, n in defs.totals.items() if c != "y" for _ in range(n)]
+    rng = random.Random(5)
+    for _ in range(40):
+        hand = "".join(sorted(rng.sample(deck, 5)))
+        faces = (rng.choice(defs.dice[0]), rng.choice(defs.dice[1]))
+        rolled, wilds = defs.roll_key(faces)
+        ours = {w for _, _, w in defs.all_words(hand, faces)}
+        # the engine's rules on top of the finder's: a card used, a die used, Y from a WILD only once
+        theirs = {m.word for m in finder.find(hand, reusable=rolled, reusable_wilds=wilds)
+                  if len([c for c in m.word if c not in W.DIE_VOWELS]) > m.word.count("y")
+                  and m.word.count("y") <= 1 and (set(m.word) & W.DIE_VOWELS or "y" in m.word)}
+        assert ours == theirs, (hand, faces)
+        for w in ours:
+            assert defs.build(w, list(hand), faces) is not None
+
+
+def test_every_legal_word_can_be_played(game):
+    state = arrange(game, ["hnstt", "ctsss"])
+    roll(state, "a", W.WILD)
+    for action in state.legal_actions():
+        if action[0] == "word":
+            assert state._target(0, action) is not None
+
+
+def test_outcome_reports_letters_played_and_round_figures(game):
+    seats = [W.RULES.heuristic_player(1.0) for _ in range(4)]
+    outcome = play_game(W.RULES, game, seats, 2)
+    assert outcome.figures["rounds"] == outcome.turns
+    assert sum(outcome.figures[f"first_words_seat{s}"] for s in range(1, 5)) <= outcome.turns
+    assert outcome.played and all(key.startswith("letter:") and seats_ <= {0, 1, 2, 3}
+                                  for key, seats_ in outcome.played.items())
+    assert outcome.figures["ended_deck_empty"] + outcome.figures["ended_no_card_to_begin"] == 1
+
+
+def test_a_skilled_player_beats_unskilled_players_more_often_than_its_fair_share(game):
+    wins = 0.0
+    for seed in range(40):
+        offset = seed % 4
+        seats = [W.RULES.heuristic_player(0.0) for _ in range(4)]
+        seats[offset] = W.RULES.heuristic_player(1.0)
+        outcome = play_game(W.RULES, game, seats, seed)
+        wins += (offset in outcome.winners) / len(outcome.winners)
+    assert wins / 40 > 0.4
