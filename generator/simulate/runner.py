@@ -116,6 +116,11 @@ def run(
             if progress:
                 progress(stop - start)
         return result
+    if dask is None:
+        # build the game, its rules and their caches (word finders) once, before the pool
+        # forks, so every worker starts with them instead of building its own
+        game, rules = _load(spec.folder, spec.engine)
+        rules.new_state(game, spec.players, dict(spec.options))
     with _executor(workers, dask) as executor:
         futures = [executor.submit(play_batch, spec, start, stop) for start, stop in chunks]
         for future in futures:  # in index order, whatever order they finish in
