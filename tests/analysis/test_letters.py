@@ -100,11 +100,13 @@ def test_letters_command_is_reproducible_and_writes_pdf_and_json(tmp_path, capsy
 def test_an_unknown_letter_is_a_user_error(game_copy, tmp_path, capsys, monkeypatch):
     folder = game_copy(WISE)
     path = folder / "consonants.yaml"
-    path.write_text(path.read_text().replace("{letter: L, points: 1, count: 7}", "{letter: 'L!', points: 1, count: 7}"))
+    text = path.read_text()
+    line = text[: text.index("{letter: N, points: 1, count: 12}")].count("\n") + 1
+    path.write_text(text.replace("{letter: N, points: 1, count: 12}", "{letter: 'N!', points: 1, count: 12}"))
     monkeypatch.chdir(tmp_path)
     assert main(["letters", "word-to-the-wise", "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
-    assert "consonants.yaml:11:5" in err and "letter must be" in err
+    assert f"consonants.yaml:{line}:5" in err and "letter must be" in err
     assert not (tmp_path / "o").exists()
 
 
@@ -117,7 +119,9 @@ def test_a_hand_larger_than_the_deck_is_a_user_error(capsys, tmp_path):
 def test_a_negative_count_is_a_user_error(game_copy, tmp_path, capsys, monkeypatch):
     folder = game_copy(WISE)
     path = folder / "consonants.yaml"
-    path.write_text(path.read_text().replace("{letter: L, points: 1, count: 7}", "{letter: L, points: 1, count: -2}"))
+    text = path.read_text()
+    line = text[: text.index("{letter: N, points: 1, count: 12}")].count("\n") + 1
+    path.write_text(text.replace("{letter: N, points: 1, count: 12}", "{letter: N, points: 1, count: -2}"))
     monkeypatch.chdir(tmp_path)
     assert main(["letters", "word-to-the-wise"]) == 2
-    assert "consonants.yaml:11:35" in capsys.readouterr().err
+    assert f"consonants.yaml:{line}:35" in capsys.readouterr().err

@@ -17,7 +17,16 @@ def replace(old, new):
     def edit(text):
         assert old in text, old
         return text.replace(old, new, 1)
+    edit.old = old
     return edit
+
+
+def line_of(text: str, fragment: str) -> int:
+    return text[: text.index(fragment)].count("\n") + 1
+
+
+FIRST = "{letter: N, points: 1, count: 12}"  # the first card of consonants.yaml
+SECOND = "{letter: R, points: 1, count: 12}"
 
 
 def append(extra):
@@ -32,21 +41,21 @@ CASES = [
     ("game.yaml", replace("players: {min: 2, max: 8}", "players: {min: two, max: 8}"), "game.yaml:3:16", "min"),
     ("game.yaml", replace("  paper: a4", "  paper: a5"), "game.yaml:8:10", "'a5' is not allowed"),
     ("game.yaml", replace("  bleed: 3mm", "  bleed: 3 miles"), "game.yaml:9:10", "expected a length"),
-    ("consonants.yaml", replace("{letter: L, points: 1, count: 7}", "{letter: L, points: 1, count: 0}"), "consonants.yaml:11:35", "count must be a whole number of at least 1"),
-    ("consonants.yaml", replace("{letter: L, points: 1, count: 7}", "{letter: L, points: one, count: 7}"), "consonants.yaml:11:25", "field 'points' must be int"),
-    ("consonants.yaml", replace("{letter: L, points: 1, count: 7}", "{letter: L, points: 1, colour: red}"), "consonants.yaml:11:28", "unknown field 'colour'"),
-    ("consonants.yaml", replace("template: consonant-card", "template: no-such-card"), "consonants.yaml:6:11", "template 'no-such-card' not found"),
-    ("consonants.yaml", replace("back: deck", "back: mystery"), "consonants.yaml:7:7", "unknown back 'mystery'"),
+    ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, count: 0}"), "consonants.yaml:{line}:35", "count must be a whole number of at least 1"),
+    ("consonants.yaml", replace(FIRST, "{letter: N, points: one, count: 12}"), "consonants.yaml:{line}:25", "field 'points' must be int"),
+    ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, colour: red}"), "consonants.yaml:{line}:28", "unknown field 'colour'"),
+    ("consonants.yaml", replace("template: consonant-card", "template: no-such-card"), "consonants.yaml:{line}:11", "template 'no-such-card' not found"),
+    ("consonants.yaml", replace("back: deck", "back: mystery"), "consonants.yaml:{line}:7", "unknown back 'mystery'"),
     ("game.yaml", replace("  - consonants.yaml", "  - ../../../etc/passwd"), "game.yaml:22:5", "leaves the game folder"),
     ("game.yaml", replace("  - consonants.yaml", "  - missing.yaml"), "game.yaml:22:5", "does not exist"),
     ("game.yaml", append("fonts: {Fancy: fonts/missing.ttf}\n"), "game.yaml:{end}:16", "font 'fonts/missing.ttf' does not exist"),
     ("game.yaml", append("icons: {star: /etc/hosts}\n"), "game.yaml:{end}:15", "must be relative"),
     ("consonants.yaml", append(BOMB), "consonants.yaml:", "alias bomb"),
-    ("templates/consonant-card.yaml", append("  hack: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{{ letter.__class__.__mro__ }}\"}\n"), "consonants.yaml:11:5", "not allowed"),
-    ("templates/consonant-card.yaml", append("  long: {kind: text, x: 5mm, y: 5mm, w: 10mm, h: 4mm, size: 12, min_size: 10, text: \"far too much text for this box\"}\n"), "consonants.yaml:11:5", "box 'long'"),
-    ("templates/consonant-card.yaml", append("  edge: {kind: icon, x: 0.5mm, y: 5mm, w: 5mm, h: 5mm, icon: owl}\n"), "consonants.yaml:11:5", "leaves the safe zone"),
-    ("templates/consonant-card.yaml", append("  ghost: {kind: icon, x: 5mm, y: 5mm, w: 5mm, h: 5mm, icon: no-such-icon}\n"), "consonants.yaml:11:5", "unknown icon 'no-such-icon'"),
-    ("templates/consonant-card.yaml", append("  typo: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{{ leter }}\"}\n"), "consonants.yaml:11:5", "'leter' is undefined"),
+    ("templates/consonant-card.yaml", append("  hack: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{{ letter.__class__.__mro__ }}\"}\n"), "consonants.yaml:{first}:5", "not allowed"),
+    ("templates/consonant-card.yaml", append("  long: {kind: text, x: 5mm, y: 5mm, w: 10mm, h: 4mm, size: 12, min_size: 10, text: \"far too much text for this box\"}\n"), "consonants.yaml:{first}:5", "box 'long'"),
+    ("templates/consonant-card.yaml", append("  edge: {kind: icon, x: 0.5mm, y: 5mm, w: 5mm, h: 5mm, icon: owl}\n"), "consonants.yaml:{first}:5", "leaves the safe zone"),
+    ("templates/consonant-card.yaml", append("  ghost: {kind: icon, x: 5mm, y: 5mm, w: 5mm, h: 5mm, icon: no-such-icon}\n"), "consonants.yaml:{first}:5", "unknown icon 'no-such-icon'"),
+    ("templates/consonant-card.yaml", append("  typo: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{{ leter }}\"}\n"), "consonants.yaml:{first}:5", "'leter' is undefined"),
     ("templates/consonant-card.yaml", append("  odd: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: hi, colour: red}\n"), "consonant-card.yaml:{end}:64", "unknown key 'colour'"),
     ("templates/consonant-card.yaml", append("  odd: {kind: sparkle}\n"), "consonant-card.yaml:{end}:15", "kind must be one of"),
     ("templates/consonant-card.yaml", append("  bad: {kind: text, text: \"{{ letter \"}\n"), "consonant-card.yaml:{end}:27", "template expression error"),
@@ -60,6 +69,10 @@ def test_mistake_exits_2_with_its_location(game_copy, tmp_path, capsys, monkeypa
     original = target.read_text()
     target.write_text(edit(original))
     where = where.replace("{end}", str(original.count("\n") + 1))
+    if hasattr(edit, "old"):
+        where = where.replace("{line}", str(line_of(original, edit.old)))
+    consonants = (WISE / "consonants.yaml").read_text()
+    where = where.replace("{first}", str(line_of(consonants, FIRST)))
     monkeypatch.chdir(tmp_path)
     out = tmp_path / "out"
     code = main(["build", str(folder.relative_to(tmp_path)), "--out", str(out)])
@@ -75,13 +88,14 @@ def test_all_errors_of_a_run_are_reported_together(game_copy, tmp_path, capsys, 
     folder = game_copy(WISE)
     consonants = folder / "consonants.yaml"
     text = consonants.read_text()
-    text = text.replace("{letter: L, points: 1, count: 7}", "{letter: L, points: 1, count: 0}")
-    text = text.replace("{letter: N, points: 1, count: 12}", "{letter: N, points: x, count: 12}")
+    first, second = line_of(text, FIRST), line_of(text, SECOND)
+    text = text.replace(FIRST, "{letter: N, points: 1, count: 0}")
+    text = text.replace(SECOND, "{letter: R, points: x, count: 12}")
     consonants.write_text(text)
     monkeypatch.chdir(tmp_path)
     assert main(["check", str(folder.relative_to(tmp_path))]) == 2
     err = capsys.readouterr().err
-    assert "consonants.yaml:11:" in err and "consonants.yaml:12:" in err
+    assert f"consonants.yaml:{first}:" in err and f"consonants.yaml:{second}:" in err
     assert "2 errors" in err
 
 

@@ -247,10 +247,11 @@ def test_a_rolled_vowel_may_be_used_any_number_of_times(defs):
 
 
 def test_wild_is_any_vowel_including_y_and_scores_nothing(defs):
-    assert defs.build("boat", list("bt"), ("o", W.WILD)) == (("b", "t"), 3 + 1 + 0 + 1)  # the rulebook's BOAT: 5
-    assert defs.build("sky", list("sk"), ("a", W.WILD)) == (("k", "s"), 1 + 5 + 0)  # WILD as Y
+    p = defs.points  # card points come from consonants.yaml
+    assert defs.build("boat", list("bt"), ("o", W.WILD)) == (("b", "t"), p["b"] + 1 + 0 + p["t"])  # the rulebook's BOAT
+    assert defs.build("sky", list("sk"), ("a", W.WILD)) == (("k", "s"), p["s"] + p["k"] + 0)  # WILD as Y
     assert defs.build("sky", list("sk"), ("a", "e")) is None
-    assert defs.build("music", list("msc"), (W.WILD, W.WILD)) == (("c", "m", "s"), 3 + 0 + 1 + 0 + 3)
+    assert defs.build("music", list("msc"), (W.WILD, W.WILD)) == (("c", "m", "s"), p["m"] + 0 + p["s"] + 0 + p["c"])
     assert defs.build("mousse", list("mss"), (W.WILD, W.WILD)) is None  # two wilds name two vowels, not three
 
 
@@ -271,7 +272,7 @@ def test_words_challenged_correctly_cost_their_player_the_word_value(game, defs)
     race(state, {0: ("bluff", "ll"), 1: word("ten"), 2: word("net")}, {0: FAST, 1: 30, 2: SLOW}, {1: (0,)})
     placed = state.logs[-1].placed[0]
     assert (placed.word, placed.challenger, placed.valid) == (bluff, 1, False)
-    assert state.scores[0] == -(1 + 1 + 1 + 3)  # L1 A1 L1 and the first-word bonus it claimed
+    assert state.scores[0] == -(2 * defs.points["l"] + 1 + 3)  # L, A, L and the first-word bonus it claimed
     assert state.scores[1] == 3  # TEN; the bonus went with the invalid word
     assert sorted(state.hands[0]) == sorted("lltss")  # the word is taken back
 
@@ -362,14 +363,16 @@ def test_the_game_goes_on_while_every_player_has_a_card(game):
     assert state.phase == W.ROLL
 
 
-def test_points_left_in_hand_are_deducted_at_the_end(game):
+def test_points_left_in_hand_are_deducted_at_the_end(game, defs):
     state = arrange(game, ["ct", "tnlll", "qzrrr"], deck="")
     roll(state, "a", "e")
     race(state, {0: word("cat"), 1: word("ten"), 2: W.PASS}, {0: FAST, 1: SLOW})
     assert state.is_terminal()
-    # seat 1 keeps L L L (3), seat 2 Q Z R R R (10 + 10 + 3) and scores the last point
-    assert state.scores == [3 + 1 + 1 + 3, 3 - 3, 1 - 23]
-    assert state.deducted == [0, 3, 23]
+    # seat 1 keeps L L L, seat 2 Q Z R R R and scores the last point
+    p = defs.points
+    kept_1, kept_2 = 3 * p["l"], p["q"] + p["z"] + 3 * p["r"]
+    assert state.scores == [p["c"] + 1 + p["t"] + 3, 3 - kept_1, 1 - kept_2]
+    assert state.deducted == [0, kept_1, kept_2]
 
 
 def test_the_highest_score_wins_and_ties_share_the_win(game):

@@ -1,0 +1,367 @@
+"""Evocabulary rules: one test per rule, on states set up by hand, plus seeded full games."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from generator.load.game import load_game
+from generator.rules.evocabulary import RULES, WILD, EvoState
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, RandomPlayer
+from generator.simulate.play import play_game
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(ROOT / "cards" / "evocabulary")
+
+
+def fresh(game, players: int = 2) -> EvoState:
+    """A state after setup, chance resolved with the first outcome each time."""
+    st = RULES.new_state(game, players)
+    while st.current_player() == CHANCE:
+        st.apply(st.chance_outcomes()[0][0])
+    for seat in range(players):
+        set_hand(st, seat, "")
+    for seat in range(1, players):
+        set_hand(st, seat, "iiioouu"[: 7])
+    return st
+
+
+def set_hand(st: EvoState, seat: int, letters: str) -> None:
+    """Swap the seat's hand for these letters ('?' = wild), taken from the deck or wild pile."""
+    for i in st.hands[seat]:
+        (st.wild_pile if st.c.letter[i] == WILD else st.deck.setdefault(st.c.letter[i], [])).append(i)
+        if st.c.letter[i] != WILD:
+            st.deck_n += 1
+    st.hands[seat] = []
+    for letter in letters:
+        if letter == WILD:
+            st.hands[seat].append(st.wild_pile.pop())
+        else:
+            st.hands[seat].append(st.deck[letter].pop())
+            st.deck_n -= 1
+    st.check_invariants()
+
+
+def hire_to(st: EvoState, seat: int, team: int, fam_id: str, side: int = 0) -> list:
+    """Put a familiar of this definition (from the familiar deck or market) into a team."""
+    d = next(i for i, (cid, _) in enumerate(st.c.fam_defs) if cid == fam_id)
+    fid = st.fam_deck[d].pop()
+    if not st.fam_deck[d]:
+        del st.fam_deck[d]
+    fam = [fid, side, []]
+    st.teams[seat][team].append(fam)
+    return fam
+
+
+def empty_deck(st: EvoState) -> None:
+    for letter, ids in list(st.deck.items()):
+        st.discard.extend(ids)
+    st.deck, st.deck_n = {}, 0
+
+
+def slot_of(st: EvoState, action: str) -> int:
+    return next(i for i, (_, a) in enumerate(st.slots) if a == action and i not in st.used)
+
+
+# -- components ----------------------------------------------------------------
+def test_components_match_the_published_counts(game):
+    letters = game.component("letters").copies
+    wilds = game.component("wilds").copies
+    assert letters + wilds == 126 and wilds == 12
+    assert game.component("familiars").copies == 72
+    assert game.component("leaders").copies == 24
+    assert game.component("achievements").copies == 34
+    for card in game.component("familiars").cards:  # the other side is always "draw a letter"
+        assert list(card.back_fields["actions"]) == ["draw"]
+
+
+@pytest.mark.parametrize("players,used", [(2, 18), (3, 24), (4, 30), (5, 34), (6, 34)])
+def test_achievements_used_depend_on_player_count(game, players, used):
+    st = RULES.new_state(game, players)
+    assert sum(len(p) for p in st.piles.values()) == used
+    for pile, ids in st.piles.items():  # piles keep the written (falling) order
+        values = [st.c.ach_by_id[a].points or 100 * st.c.ach_by_id[a].multiplier for a in ids]
+        assert values == sorted(values, reverse=True), pile
+
+
+def test_setup_deals_seven_letters_and_three_market_familiars(game):
+    st = RULES.new_state(game, 4)
+    while st.current_player() == CHANCE:
+        st.apply(st.chance_outcomes()[-1][0])
+    assert [len(h) for h in st.hands] == [7] * 4
+    assert len(st.market) == 3
+    assert st.deck_n == 114 - 28 and len(st.wild_pile) == 12
+
+
+# -- starting and modifying spells ----------------------------------------------
+def test_start_spell_needs_three_letters_and_goes_to_the_team_of_its_length(game):
+    st = fresh(game)
+    set_hand(st, 0, "catsxyz")
+    with pytest.raises(IllegalAction):
+        st.apply(("start", "at", "hh"))
+    st.apply(("start", "cats", "hhhh"))
+    assert st.spells[0][4][0] == "cats" and st.phase == "team" and st.active == 4
+
+
+def test_six_or_more_letter_spells_go_to_the_six_plus_team(game):
+    st = fresh(game)
+    set_hand(st, 0, "strange")
+    st.apply(("start", "strange", "hhhhhhh"))
+    assert 6 in st.spells[0]
+
+
+def test_only_one_spell_per_team(game):
+    st = fresh(game)
+    set_hand(st, 0, "catdogs")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("end",))
+    st.apply(("discard", ""))  # seat 1 passes
+    with pytest.raises(IllegalAction):
+        st.apply(("start", "dog", "hhh"))
+
+
+def test_modify_needs_a_new_letter_from_the_hand_even_for_the_same_word(game):
+    st = fresh(game)
+    set_hand(st, 0, "catcxyz")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("end",))
+    st.apply(("discard", ""))
+    with pytest.raises(IllegalAction):
+        st.apply(("modify", 3, "act", "sss"))  # only rearranged: no new letter
+    st.apply(("modify", 3, "cat", "hss"))  # the same spell, a new C replacing the old
+    assert st.spells[0][3][0] == "cat" and st.hand_letters(0).count("c") == 1
+
+
+def test_modify_moves_the_spell_and_returns_removed_letters_to_the_hand(game):
+    st = fresh(game)
+    set_hand(st, 0, "catsxyz")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("end",))
+    st.apply(("discard", ""))
+    st.apply(("modify", 3, "cats", "ssss".replace("ssss", "sssh")))
+    assert 4 in st.spells[0] and 3 not in st.spells[0] and st.active == 4
+    st.apply(("end",))
+    st.apply(("discard", ""))
+    st.apply(("modify", 4, "cays", "ssh" + "s"))  # t back to the hand, y in
+    assert "t" in st.hand_letters(0) and st.spells[0][4][0] == "cays"
+
+
+def test_modified_spell_team_acts_even_if_length_is_unchanged(game):
+    st = fresh(game)
+    set_hand(st, 0, "catbxyz")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("end",))
+    st.apply(("discard", ""))
+    st.apply(("modify", 3, "bat", "hss"))
+    assert st.phase == "team" and st.active == 3 and [a for _, a in st.slots] == list(st.c.leaders[3].actions)
+
+
+def test_wilds_may_be_repicked_when_modifying(game):
+    st = fresh(game)
+    set_hand(st, 0, "ca?sxyz")
+    st.apply(("start", "cat", "hhw"))
+    st.apply(("end",))
+    st.apply(("discard", ""))
+    st.apply(("modify", 3, "cars", "sswh"))  # the wild was a T, now an R
+    assert st.spells[0][4][0] == "cars" and st.spell_wilds(st.spells[0][4]) == 1
+
+
+def test_discard_any_then_draw_back_to_seven(game):
+    st = fresh(game)
+    set_hand(st, 0, "qqzxbcd"[:0] + "zxbcdfg")
+    st.apply(("discard", "bxz"))
+    assert st.current_player() == CHANCE
+    while st.current_player() == CHANCE:
+        st.apply(st.chance_outcomes()[0][0])
+    assert len(st.hands[0]) == 7 and st.seat == 1
+
+
+def test_empty_hand_draws_seven_at_once(game):
+    st = fresh(game)
+    set_hand(st, 0, "cat")
+    st.apply(("start", "cat", "hhh"))
+    assert st.current_player() == CHANCE and st.pending == [(0, 7)]
+    while st.current_player() == CHANCE:
+        st.apply(st.chance_outcomes()[0][0])
+    assert len(st.hands[0]) == 7 and st.seat == 0 and st.phase == "team"
+
+
+def test_no_draws_from_an_empty_deck(game):
+    st = fresh(game)
+    set_hand(st, 0, "catbdef")
+    empty_deck(st)
+    hire_to(st, 0, 3, "imp")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("use", slot_of(st, "draw")))
+    assert st.current_player() == 0 and len(st.hands[0]) == 4
+
+
+# -- familiar and leader actions --------------------------------------------------
+def test_publish_scores_unlocked_letters_and_discards_them(game):
+    st = fresh(game)
+    set_hand(st, 0, "sxzcaby")
+    fam = hire_to(st, 0, 3, "toad")
+    fam[2].append(st.deck["a"].pop())
+    st.deck_n -= 1
+    hire_to(st, 0, 3, "raven")
+    st.apply(("start", "sax", "hlh"))  # the A is the locked letter
+    before = len(st.discard)
+    st.apply(("use", slot_of(st, "publish"), 3, ""))
+    assert st.scores[0] == st.c.letter_points["s"] + st.c.letter_points["x"]
+    assert len(st.discard) == before + 2 and 3 not in st.spells[0]
+    assert st.c.letter[fam[2][0]] == "a"  # the locked letter stays
+    st.check_invariants()
+
+
+def test_lock_tucks_a_letter_when_the_familiar_is_gained(game):
+    st = fresh(game)
+    set_hand(st, 0, "catsxyz")
+    d = next(i for i, (cid, _) in enumerate(st.c.fam_defs) if cid == "toad")
+    old = st.market[0]
+    st.market[0] = st.fam_deck[d].pop()
+    st.fam_deck.setdefault(st.c.fam_def_of[old], []).append(old)
+    st.check_invariants()
+    st.apply(("start", "cat", "hhh"))  # leader 3 (side A) hires
+    with pytest.raises(IllegalAction):
+        st.apply(("use", slot_of(st, "hire"), 0, 4, 0, ""))  # a lock must take a letter
+    st.apply(("use", slot_of(st, "hire"), 0, 4, 0, "s"))
+    assert [st.c.letter[i] for i in st.teams[0][4][0][2]] == ["s"] and "s" not in st.hand_letters(0)
+    st.check_invariants()
+
+
+def test_achievements_only_with_at_most_one_wild(game):
+    st = fresh(game)
+    set_hand(st, 0, "sto??xz")
+    st.apply(("start", "stone", "hhhww"))  # 5 letters, 2 wilds
+    assert st._claimable(st.spells[0][5]) == []
+    with pytest.raises(IllegalAction):
+        st.apply(("use", slot_of(st, "publish"), 5, st.piles["5 letters"][0]))
+    st.apply(("use", slot_of(st, "publish"), 5, ""))
+    assert st.claimed[0] == [] and st.scores[0] == 3
+
+
+def test_one_achievement_per_publish_and_multiplier_scores_one_letter(game):
+    st = fresh(game)
+    set_hand(st, 0, "wordyxz")
+    st.apply(("start", "wordy", "hhhhh"))  # 5 letters and 2 syllables
+    options = st._claimable(st.spells[0][5])
+    assert set(options) == {st.piles["5 letters"][0], st.piles["2 syllables"][0]}
+    st.apply(("use", slot_of(st, "publish"), 5, st.piles["2 syllables"][0]))  # x3 on one letter
+    points = sum(st.c.letter_points[l] for l in "wordy")
+    assert st.scores[0] == points + 2 * 4  # W or Y (4 points) scores three times
+    assert len(st.claimed[0]) == 1 and st.piles["5 letters"]
+
+
+def test_burn_discards_a_letter_for_its_points(game):
+    st = fresh(game)
+    set_hand(st, 0, "catzxyq")
+    hire_to(st, 0, 3, "salamander")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("use", slot_of(st, "burn"), "z"))
+    assert st.scores[0] == 10 and "z" not in st.hand_letters(0)
+
+
+def test_draw_a_wild_takes_one_from_the_wild_pile(game):
+    st = fresh(game)
+    set_hand(st, 0, "catzxyq")
+    hire_to(st, 0, 3, "fox")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("use", slot_of(st, "wild")))
+    assert st.hand_letters(0).count(WILD) == 1 and len(st.wild_pile) == 11
+
+
+def test_hire_respects_the_leader_limit(game):
+    st = fresh(game)
+    set_hand(st, 0, "catzxyq")
+    for _ in range(3):
+        hire_to(st, 0, 3, "imp", side=1)
+    st.apply(("start", "cat", "hhh"))
+    hires = [a for a in st.legal_actions() if a[0] == "use" and st.slots[a[1]][1] == "hire"]
+    assert hires and all(a[3] != 3 for a in hires)
+    with pytest.raises(IllegalAction):
+        st.apply(("use", slot_of(st, "hire"), 0, 3, 0, ""))
+
+
+def test_teamwork_never_copies_a_leader(game):
+    st = fresh(game)
+    set_hand(st, 0, "catzxyq")
+    hire_to(st, 0, 3, "mice")
+    hire_to(st, 0, 4, "toad")
+    hire_to(st, 0, 5, "salamander")
+    st.apply(("start", "cat", "hhh"))
+    copies = {a[2] for a in st.legal_actions() if a[0] == "use" and st.slots[a[1]][1] == "teamwork"}
+    assert copies == {(5, 0, 0)}  # the burn familiar; not the leaders, not the lock, not itself
+    st.apply(("use", slot_of(st, "teamwork"), (5, 0, 0), "z"))
+    assert st.scores[0] == 10
+
+
+def test_pickup_takes_a_spell_back_into_the_hand(game):
+    st = fresh(game)
+    set_hand(st, 0, "catdogs")
+    hire_to(st, 0, 4, "magpie")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("end",))
+    st.apply(("discard", ""))
+    st.apply(("start", "dogs", "hhhh"))
+    assert st.current_player() == CHANCE  # the hand is empty: draw 7 first
+    while st.current_player() == CHANCE:
+        st.apply(st.chance_outcomes()[0][0])
+    st.apply(("use", slot_of(st, "pickup"), 3))
+    assert 3 not in st.spells[0] and Counter("cat") <= Counter(st.hand_letters(0)) and len(st.hands[0]) == 10
+
+
+def test_effects_come_from_the_yaml_data(game):
+    st = fresh(game)
+    for fid, (cid, sides) in enumerate(st.c.fam_defs):
+        raw = next(c for c in game.component("familiars").cards if c.id == cid)
+        assert sides == (tuple(raw["actions"]), tuple(raw.back_fields["actions"]))
+    assert st.c.leaders[5].actions == tuple(next(c for c in game.component("leaders").cards if c["length"] == 5)["actions"])
+
+
+# -- the end -----------------------------------------------------------------------
+def test_game_ends_when_deck_is_empty_and_nobody_can_burn_or_publish(game):
+    st = fresh(game)
+    set_hand(st, 0, "xyz")
+    set_hand(st, 1, "qqq"[:1] + "zj"[:0] + "vw")
+    empty_deck(st)
+    st.apply(("discard", ""))
+    assert st.current_player() == TERMINAL
+
+
+def test_game_goes_on_while_someone_can_publish(game):
+    st = fresh(game)
+    set_hand(st, 0, "xyz")
+    set_hand(st, 1, "stone")  # a 5-letter spell reaches the 5 leader's publish
+    empty_deck(st)
+    st.apply(("discard", ""))
+    assert st.current_player() == 1 and st.can_score(1) and not st.can_score(0)
+
+
+def test_tie_break_on_achievements(game):
+    st = fresh(game, 3)
+    st.scores = [20, 20, 20]
+    st.ledger[0]["publish"] = st.ledger[1]["publish"] = st.ledger[2]["publish"] = 20
+    st.claimed[1] = ["x"]
+    assert st.outcome().winners == [1]
+    st.claimed[2] = ["y"]
+    assert st.outcome().winners == [1, 2]  # still tied: they share the victory
+
+
+# -- whole games ----------------------------------------------------------------------
+def test_full_games_keep_every_card_in_one_place(game):
+    outcome = play_game(RULES, game, [RULES.heuristic_player(1.0), RandomPlayer()], seed=7, check=True)
+    assert not outcome.stalled and outcome.figures["deck_left"] == 0
+
+
+def test_heuristic_games_are_reproducible_and_end(game):
+    seats = [RULES.heuristic_player(1.0), RULES.heuristic_player(0.5), RULES.heuristic_player(1.0)]
+    a = play_game(RULES, game, seats, seed=11)
+    b = play_game(RULES, game, seats, seed=11)
+    assert a.scores == b.scores and a.turns == b.turns and not a.stalled
+    assert a.figures["publishes"] > 0 and max(a.scores) > 20
