@@ -1,0 +1,458 @@
+"""The Lost Words card game (cards/lost-words, generator/rules/lost_words.py): one test per rule.
+
+Situations are arranged from the real cards (`arrange` takes cards by their type
+key, e.g. "spell:fern", "special:the-acorn", so a test names the cards it is
+about); chance draws are applied by hand (`deal`), and the engine's invariants
+are checked after every step that matters.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from generator.errors import UserError
+from generator.load.game import load_game
+from generator.rules import engine_for
+from generator.rules import lost_words as L
+from generator.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
+from generator.simulate.play import play_game
+
+ROOT = Path(__file__).resolve().parents[2]
+GAME_DIR = ROOT / "cards" / "lost-words"
+WORDS = ["acorn", "adder", "bluebell", "bramble", "conker", "dandelion", "fern", "heather", "heron", "ivy",
+         "kingfisher", "lark", "magpie", "newt", "otter", "raven", "starling", "weasel", "willow", "wren"]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(GAME_DIR)
+
+
+def _take(pool: list[int], defs: L.Defs, key: str) -> int:
+    for index, card in enumerate(pool):
+        if defs.type_key[card] == key:
+            return pool.pop(index)
+    raise AssertionError(f"no {key} left")
+
+
+def arrange(game, players=2, rows=None, hands=None, spares=("fern", "ivy"), discard=("spell:wren",),
+            seat=0, phase=L.DRAW, deck=None):
+    """A state at `phase` for `seat`: rows[seat] lists words, "word*" for a covered one (by its Spell),
+    "word!" for one covered by The Wild One, "word*#" for a covered one behind a Wall."""
+    state = L.RULES.new_state(game, players)
+    defs = state.defs
+    state.owed = []
+    natures, spells = list(defs.nature_ids), list(defs.spell_ids)
+    state.rows = [[] for _ in range(players)]
+    for s, words in (rows or {}).items():
+        for text in words:
+            word = text.rstrip("*#!")
+            slot = [_take(natures, defs, f"nature:{word}"), L.NONE, L.NONE]
+            if "*" in text:
+                slot[1] = _take(spells, defs, f"spell:{word}")
+            if "!" in text:
+                slot[1] = _take(spells, defs, "special:the-wild-one")
+            if "#" in text:
+                slot[2] = _take(spells, defs, "special:the-wall")
+            state.rows[s].append(slot)
+    filler = [w for w in WORDS if all(w != t.rstrip("*#!") for ws in (rows or {}).values() for t in ws) and w not in spares]
+    for s in range(players):
+        while len(state.rows[s]) < state.each:
+            state.rows[s].append([_take(natures, defs, f"nature:{filler.pop()}"), L.NONE, L.NONE])
+    state.spares = [_take(natures, defs, f"nature:{w}") for w in spares]
+    state.box, state.nature_deck = natures, []
+    state.hands = [[_take(spells, defs, key) for key in (hands or {}).get(s, [])] for s in range(players)]
+    state.discard = [_take(spells, defs, key) for key in discard]
+    if deck is not None:
+        state.deck = [_take(spells, defs, key) for key in deck]
+        state.discard = spells + state.discard  # the rest lies under the named top card(s)
+    else:
+        state.deck = spells
+    state.seat, state.phase = seat, phase
+    state.actions_left = defs.params["actions"] if phase == L.ACTION else 0
+    state.check_invariants()
+    return state
+
+
+def deal(state, key):
+    assert state.current_player() == CHANCE
+    assert ("deal", key) in [a for a, _ in state.chance_outcomes()]
+    state.apply(("deal", key))
+    state.check_invariants()
+
+
+def keys(state, seat):
+    return sorted(state.defs.type_key[c] for c in state.hands[seat])
+
+
+def top(state):
+    return state.defs.type_key[state.discard[-1]]
+
+
+def settle(state, rng=None):
+    rng = rng or random.Random(0)
+    while state.current_player() == CHANCE:
+        outcomes = state.chance_outcomes()
+        state.apply(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+
+
+# --------------------------------------------------------------------------- components
+
+
+def test_components_twenty_nature_forty_spells_twenty_specials(game):
+    nature, spells, specials = game.component("nature"), game.component("spells"), game.component("specials")
+    assert sorted(c["word"] for c in nature.cards) == WORDS and nature.copies == 20
+    assert sorted(c["word"] for c in spells.cards) == WORDS and all(c.count == 2 for c in spells.cards)
+    assert spells.copies == 40
+    counts = {c["name"]: c.count for c in specials.cards}
+    assert counts == {"The Acorn": 3, "The Conker": 3, "The Heron": 3, "The Lark": 3, "The Magpie": 3,
+                      "The Wall": 4, "The Wild One": 1}
+    assert all(c["power"].strip() for c in specials.cards)
+
+
+def test_two_decks_have_different_backs(game):
+    nature, spells, specials = game.component("nature"), game.component("spells"), game.component("specials")
+    assert spells.back == specials.back
+    assert nature.back is not None and spells.back is not None and nature.back != spells.back
+    assert nature.back.fields["color"] != spells.back.fields["color"]
+
+
+def test_player_aid_has_the_turn_and_the_specials(game):
+    aid = game.component("player-aid")
+    card = aid.cards[0]
+    assert aid.back is not None and aid.back.per_card
+    assert "Draw" in card["body"] and "Spell" in card["body"]
+    back = card.back_fields["body"]
+    for name in ("Acorn", "Conker", "Heron", "Lark", "Magpie", "Wall", "Wild One"):
+        assert name in back
+
+
+def test_special_effects_are_data_read_by_the_effect_vocabulary(game):
+    defs = L.definitions(game)
+    kinds = {key: effect.kind for key, effect in defs.effects.items()}
+    assert kinds == {"the-acorn": "draw", "the-conker": "knock-off", "the-heron": "ask-everyone",
+                     "the-lark": "extra-actions", "the-magpie": "swap-pair", "the-wall": "protect",
+                     "the-wild-one": "wild-spell"}
+    source = Path(L.__file__).read_text()
+    assert not any(f'"{word}"' in source for word in WORDS)  # no card data in Python
+
+
+def test_unknown_effect_kind_is_an_error(game, tmp_path):
+    import shutil
+    folder = tmp_path / "lost-words"
+    shutil.copytree(GAME_DIR, folder)
+    path = folder / "specials.yaml"
+    path.write_text(path.read_text().replace("kind: draw, cards: 2", "kind: teleport"))
+    with pytest.raises(UserError, match="unknown effect kind 'teleport'"):
+        L.definitions(load_game(folder))
+
+
+def test_components_print_with_both_backs_on_a4_and_letter(build_game):
+    for paper in ("a4", "letter"):
+        _, manifest, _ = build_game(GAME_DIR, paper=paper, backs="duplex-short")
+        for component in manifest["components"]:
+            for card in component["cards"]:
+                for copy in card["copies"]:
+                    sides = sorted(p["side"] for p in copy["placements"])
+                    assert sides == ["back", "front"], (component, card)
+
+
+# --------------------------------------------------------------------------- setup
+
+
+@pytest.mark.parametrize("players,each", [(2, 6), (3, 5), (4, 4)])
+def test_setup_deals_nature_cards_by_player_count_and_two_spares(game, players, each):
+    state = L.RULES.new_state(game, players)
+    settle(state, random.Random(players))
+    assert [len(row) for row in state.rows] == [each] * players
+    assert all(slot[1] == L.NONE for row in state.rows for slot in row)
+    assert len(state.spares) == 2
+    assert len(state.box) == 20 - players * each - 2  # the rest go back to the box
+    state.check_invariants()
+
+
+def test_setup_deals_hands_of_three_and_turns_up_the_first_discard(game):
+    state = L.RULES.new_state(game, 4)
+    settle(state, random.Random(1))
+    assert [len(h) for h in state.hands] == [3, 3, 3, 3]
+    assert len(state.discard) == 1
+    assert len(state.deck) == 60 - 12 - 1
+
+
+def test_youngest_player_goes_first(game):
+    state = L.RULES.new_state(game, 3)
+    settle(state)
+    assert state.phase == L.DRAW and state.current_player() == 0
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+def test_draw_from_the_deck_or_the_discard_pile(game):
+    state = arrange(game, hands={0: ["spell:adder", "spell:otter", "spell:raven"]}, discard=("spell:newt", "spell:lark"))
+    assert set(state.legal_actions()) == {L.DRAW_DECK, L.DRAW_DISCARD}
+    state.apply(L.DRAW_DISCARD)
+    assert "spell:lark" in keys(state, 0) and top(state) == "spell:newt"
+    other = arrange(game, hands={0: ["spell:adder"]})
+    other.apply(L.DRAW_DECK)
+    deal(other, "spell:heron")
+    assert keys(other, 0) == ["spell:adder", "spell:heron"]
+
+
+def test_never_draw_a_special_from_the_discard_pile(game):
+    state = arrange(game, discard=("spell:newt", "special:the-acorn"))
+    assert state.legal_actions() == [L.DRAW_DECK]
+    with pytest.raises(IllegalAction):
+        state.apply(L.DRAW_DISCARD)
+
+
+def test_place_a_spell_on_its_matching_nature_card(game):
+    state = arrange(game, rows={0: ["otter", "raven"]}, hands={0: ["spell:otter", "spell:adder", "spell:newt", "spell:lark"]},
+                    phase=L.ACTION)
+    assert ("place", "otter") in state.legal_actions()
+    assert ("place", "adder") not in state.legal_actions()
+    with pytest.raises(IllegalAction):
+        state.apply(("place", "raven"))  # no raven Spell in hand
+    state.apply(("place", "otter"))
+    state.check_invariants()
+    assert state.covered(0) == 1 and state.defs.type_key[state.rows[0][0][1]] == "spell:otter"
+
+
+def test_only_one_action_a_turn(game):
+    state = arrange(game, rows={0: ["otter", "raven"]},
+                    hands={0: ["spell:otter", "spell:raven", "spell:newt", "spell:lark"]}, phase=L.ACTION)
+    state.apply(("place", "otter"))
+    assert state.phase == L.DRAW and state.seat == 1  # hand back at three: the turn is over
+    assert state.covered(0) == 1
+
+
+def test_exchange_a_nature_card_with_a_spare(game):
+    state = arrange(game, rows={0: ["otter", "raven*"]}, hands={0: ["spell:fern", "spell:adder", "spell:newt", "spell:lark"]},
+                    spares=("fern", "ivy"), phase=L.ACTION)
+    assert ("exchange", "raven", "fern") not in state.legal_actions()  # a covered card stays
+    state.apply(("exchange", "otter", "fern"))
+    words = [state.defs.word[s[0]] for s in state.rows[0]]
+    assert "fern" in words and "otter" not in words
+    assert sorted(state.defs.word[c] for c in state.spares) == ["ivy", "otter"]
+
+
+def test_taking_no_action_is_allowed(game):
+    state = arrange(game, hands={0: ["spell:adder", "spell:newt", "spell:lark", "spell:heron"]}, phase=L.ACTION)
+    assert L.PASS in state.legal_actions()
+    state.apply(L.PASS)
+    assert state.phase == L.DISCARD and state.current_player() == 0
+
+
+def test_end_of_turn_discard_down_to_three(game):
+    state = arrange(game, hands={0: ["spell:adder", "spell:newt", "spell:lark", "spell:heron"]}, phase=L.ACTION)
+    state.apply(L.PASS)
+    state.apply(("discard", "spell:newt"))
+    state.check_invariants()
+    assert keys(state, 0) == ["spell:adder", "spell:heron", "spell:lark"] and top(state) == "spell:newt"
+    assert state.seat == 1 and state.phase == L.DRAW
+
+
+def test_end_of_turn_draw_up_to_three(game):
+    state = arrange(game, rows={0: ["otter", "raven", "newt"]}, phase=L.ACTION,
+                    hands={0: ["special:the-lark", "spell:otter", "spell:raven"]})
+    state.apply(("play", "the-lark"))
+    state.apply(("place", "otter"))
+    state.apply(("place", "raven"))
+    assert state.current_player() == CHANCE  # down to no cards: draw three
+    for key in ("spell:adder", "spell:heron", "spell:willow"):
+        deal(state, key)
+    assert keys(state, 0) == ["spell:adder", "spell:heron", "spell:willow"]
+    assert state.seat == 1
+
+
+# --------------------------------------------------------------------------- the specials
+
+
+def test_played_special_is_the_card_discarded_at_the_end_of_the_turn(game):
+    state = arrange(game, hands={0: ["special:the-acorn", "spell:adder", "spell:newt", "spell:heron"]}, phase=L.ACTION)
+    state.apply(("play", "the-acorn"))
+    deal(state, "spell:lark")
+    deal(state, "spell:willow")
+    assert state.phase == L.DISCARD and len(state.hands[0]) == 5
+    state.apply(("discard", "spell:newt"))
+    state.apply(("discard", "spell:adder"))
+    assert top(state) == "special:the-acorn"  # the Special lies on top of the turn's discards
+    assert state.seat == 1 and len(state.hands[0]) == 3
+
+
+def test_acorn_draws_two_extra_cards(game):
+    state = arrange(game, hands={0: ["special:the-acorn", "spell:adder", "spell:newt", "spell:heron"]}, phase=L.ACTION)
+    state.apply(("play", "the-acorn"))
+    assert [o[1] for o in state.owed] == [L.TO_HAND, L.TO_HAND]
+    deal(state, "spell:lark")
+    deal(state, "spell:willow")
+    assert keys(state, 0) == ["spell:adder", "spell:heron", "spell:lark", "spell:newt", "spell:willow"]
+
+
+def test_lark_gives_one_more_action(game):
+    state = arrange(game, rows={0: ["otter", "raven", "newt"]}, phase=L.ACTION,
+                    hands={0: ["special:the-lark", "spell:otter", "spell:raven", "spell:adder"]})
+    state.apply(("play", "the-lark"))
+    assert state.actions_left == 2  # the Lark costs no action
+    state.apply(("place", "otter"))
+    assert state.phase == L.ACTION
+    state.apply(("place", "raven"))
+    assert state.covered(0) == 2
+
+
+def test_heron_takes_the_spell_from_the_first_player_who_has_it(game):
+    state = arrange(game, players=3, rows={0: ["otter"]}, phase=L.ACTION,
+                    hands={0: ["special:the-heron", "spell:adder", "spell:newt", "spell:lark"],
+                           1: ["spell:heron"], 2: ["spell:otter", "spell:otter"]})
+    state.apply(("play", "the-heron", "otter"))
+    assert "spell:otter" in keys(state, 0) and keys(state, 2) == ["spell:otter"]
+    assert state.miss == [0, 0, 0]
+
+
+def test_heron_misses_next_turn_when_nobody_has_the_card(game):
+    state = arrange(game, players=3, rows={0: ["otter"]}, phase=L.ACTION,
+                    hands={0: ["special:the-heron", "spell:adder", "spell:newt"], 1: ["spell:heron"], 2: ["spell:lark"]})
+    state.apply(("play", "the-heron", "otter"))
+    assert state.miss[0] == 1 and state.figures["heron_fails"] == 1
+    settle(state)
+    for seat in (1, 2):  # seats 1 and 2 play; seat 0's next turn is skipped
+        assert state.seat == seat
+        state.apply(L.DRAW_DECK)
+        settle(state)
+        state.apply(L.PASS)
+        state.apply(state.legal_actions()[0])
+        settle(state)
+    assert state.seat == 1 and state.miss[0] == 0 and state.figures["skipped_turns"] == 1
+
+
+def test_conker_sends_a_matched_spell_to_the_discard_pile(game):
+    state = arrange(game, rows={1: ["otter*", "raven*#", "newt!"]}, phase=L.ACTION,
+                    hands={0: ["special:the-conker", "spell:adder", "spell:lark"], 1: ["spell:heron"]})
+    moves = [a for a in state.legal_actions() if a[:2] == ("play", "the-conker")]
+    assert moves == [("play", "the-conker", 1, "otter")]  # walled and wild pairs cannot be touched
+    state.apply(("play", "the-conker", 1, "otter"))
+    assert state.covered(1) == 2 and top(state) == "spell:otter"
+    assert state.phase != L.REPLY  # the victim has no copy: nothing to decide
+    settle(state)
+    assert top(state) == "special:the-conker" and state.seat == 1
+
+
+def test_conker_victim_may_replace_with_the_duplicate_and_draw(game):
+    state = arrange(game, rows={1: ["otter*"]}, phase=L.ACTION,
+                    hands={0: ["special:the-conker", "spell:adder", "spell:lark"], 1: ["spell:otter", "spell:heron"]})
+    state.apply(("play", "the-conker", 1, "otter"))
+    assert state.phase == L.REPLY and state.current_player() == 1
+    assert set(state.legal_actions()) == {L.REPLACE, L.DECLINE}
+    state.apply(L.REPLACE)
+    assert state.covered(1) == 1 and keys(state, 1) == ["spell:heron"]
+    deal(state, "spell:willow")  # ... then draws another card
+    assert keys(state, 1) == ["spell:heron", "spell:willow"]
+
+
+def test_magpie_steals_a_completed_pair_for_an_uncompleted_nature_card(game):
+    state = arrange(game, rows={0: ["adder", "newt*"], 1: ["otter*", "raven"]}, phase=L.ACTION,
+                    hands={0: ["special:the-magpie", "spell:lark", "spell:heron"]})
+    assert ("play", "the-magpie", 1, "otter", "newt") not in state.legal_actions()  # give an uncovered card
+    state.apply(("play", "the-magpie", 1, "otter", "adder"))
+    mine = {state.defs.word[s[0]]: s[1] != L.NONE for s in state.rows[0]}
+    theirs = {state.defs.word[s[0]]: s[1] != L.NONE for s in state.rows[1]}
+    assert mine["otter"] and "adder" not in mine
+    assert theirs["adder"] is False and "otter" not in theirs
+    assert state.covered(0) == 2 and state.covered(1) == 0
+
+
+def test_wall_protects_a_completed_pair(game):
+    state = arrange(game, rows={0: ["otter*", "adder"]}, phase=L.ACTION,
+                    hands={0: ["special:the-wall", "spell:lark", "spell:heron"]})
+    assert ("play", "the-wall", "adder") not in state.legal_actions()  # only a completed pair
+    state.apply(("play", "the-wall", "otter"))
+    assert state.rows[0][0][2] != L.NONE and state.protected(state.rows[0][0])
+    assert state.attackable(1) == []
+    assert all(state.defs.special[c] != "the-wall" for c in state.discard)  # the Wall stays on its pair
+
+
+def test_wild_one_pairs_with_any_nature_card_and_is_untouchable(game):
+    state = arrange(game, rows={0: ["kingfisher", "adder"]}, phase=L.ACTION,
+                    hands={0: ["special:the-wild-one", "spell:lark", "spell:heron"]})
+    state.apply(("play", "the-wild-one", "kingfisher"))
+    assert state.covered(0) == 1 and state.attackable(1) == []
+    assert ("play", "the-wall", "kingfisher") not in state._special_moves("the-wall", [])
+
+
+def test_discard_pile_always_holds_a_card(game):
+    state = arrange(game, hands={0: ["spell:adder"]}, discard=("spell:lark",))
+    state.apply(L.DRAW_DISCARD)
+    assert not state.discard and state.current_player() == CHANCE  # turn the top of the deck over
+    deal(state, "spell:newt")
+    assert top(state) == "spell:newt"
+
+
+def test_deck_reshuffles_from_the_discard_pile(game):
+    state = arrange(game, hands={0: ["spell:adder", "spell:otter"]}, deck=["spell:raven"], discard=("spell:lark",))
+    under = len(state.discard)
+    state.apply(L.DRAW_DECK)
+    deal(state, "spell:raven")  # the last card: the discard pile becomes the deck ...
+    assert len(state.deck) == under and state.figures["reshuffles"] == 1
+    assert state.current_player() == CHANCE  # ... and a new first card is turned up
+    outcome = state.chance_outcomes()[0][0]
+    state.apply(outcome)
+    assert len(state.discard) == 1 and len(state.deck) == under - 1
+
+
+def test_first_player_to_complete_all_nature_cards_wins(game):
+    state = arrange(game, players=3, rows={0: ["otter", "raven*", "newt*", "adder*", "lark*"]}, phase=L.ACTION,
+                    hands={0: ["spell:otter", "spell:heron", "spell:wren", "spell:willow"]})
+    state.apply(("place", "otter"))
+    assert state.is_terminal() and state.winner == 0
+    outcome = state.outcome()
+    assert outcome.winners == [0] and outcome.scores[0] == 5.0
+
+
+# --------------------------------------------------------------------------- engine
+
+
+def test_invariants_catch_a_lost_or_duplicated_card(game):
+    state = arrange(game, hands={0: ["spell:adder"]})
+    state.hands[0].append(state.deck.pop())
+    state.check_invariants()
+    state.hands[1].append(state.hands[0][0])
+    with pytest.raises(InvariantError):
+        state.check_invariants()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_seeded_games_keep_every_invariant(game, players):
+    rules = engine_for("lost-words")
+    for seed in range(12):
+        seats = [rules.heuristic_player(1.0) if (seat + seed) % 2 else RandomPlayer() for seat in range(players)]
+        outcome = play_game(rules, game, seats, seed, check=True)
+        assert not outcome.stalled
+        assert len(outcome.winners) == 1
+        assert outcome.figures["minutes_model"] > 2
+
+
+def test_same_seed_same_game(game):
+    players = [L.RULES.heuristic_player(0.7) for _ in range(3)]
+    first = play_game(L.RULES, game, players, 77)
+    second = play_game(L.RULES, game, players, 77)
+    assert first == second
+
+
+def test_heuristic_beats_random(game):
+    wins = 0
+    for seed in range(40):
+        seats = [L.RULES.heuristic_player(1.0), RandomPlayer()] if seed % 2 == 0 else [RandomPlayer(), L.RULES.heuristic_player(1.0)]
+        outcome = play_game(L.RULES, game, seats, seed)
+        wins += (seed % 2) in outcome.winners
+    assert wins >= 36
+
+
+def test_options_override_rule_numbers(game):
+    state = L.RULES.new_state(game, 2, {"spares": 3, "hand": 4})
+    settle(state)
+    assert len(state.spares) == 3 and [len(h) for h in state.hands] == [4, 4]
+    with pytest.raises(L.LostWordsError):
+        L.RULES.new_state(game, 2, {"nonsense": 1})
