@@ -1,0 +1,1161 @@
+"""Magic Spell (Jonathan Leistiko, 2005): weave ingredient tiles into magic words.
+
+Every number and every card comes from `cards/magic-spell/`: the tile letters
+and counts (ingredients.yaml), the spells with their credits, costs and effects
+(spells.yaml) and the rule parameters (game.yaml `rules:`). This module holds
+only the rules and a small effect vocabulary that interprets the spells' data:
+
+cast effects (`effects:`, applied in order; victims are `who:` "target" or "others")
+    spirit N     gain N spirit
+    draw N       take N face-down laboratory ingredients into your cabinet
+    scrounge N   scrounge N times
+    weaves N     weave up to N times without paying spirit
+    research N   draw N spells
+    transmute N  return up to N cabinet ingredients, take as many face-down ones
+    steal N      take N random ingredients from each victim's cabinet
+    swap N       give each victim N of your ingredients, take N random ones of theirs
+    drain N      each victim loses N spirit
+    siphon N     each victim loses N spirit, you gain what they lose
+    scatter N    each victim drops N random cabinet ingredients into the laboratory
+    unweave N    each victim returns N woven ingredients (from their fullest spell)
+    tamper N     N woven ingredients of each victim's fullest spell are swapped for
+                 face-down laboratory ones (a misspelling waiting to happen)
+lasting effects (`always:`, while the spell is in your spellbook)
+    cabinet N, homework N   raise your limits
+    rest N, regen N          more spirit when resting / at the end of each turn
+    research_discount N      research costs N less
+    free_weave N             your first N extra weaves each turn are free
+    second_look N            N times a turn, after returning a scrounged tile, scrounge again
+    ward N                   other students' spells cannot affect you
+
+The laboratory is modelled exactly for a memory game: tiles never revealed since
+the initial mix are one indistinguishable pool (a scrounge there is a chance
+event over its letters); a tile returned face up sits at a known spot whose
+letter every student saw. Players differ in how much of that they remember
+(the memory knob of the heuristic player). Chance is explicit: the state never
+draws random numbers.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from generator.model.deck import Game
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, Player, Rules, State
+
+CAST_EFFECTS = ("spirit", "draw", "scrounge", "weaves", "research", "transmute",
+                "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")
+VICTIM_EFFECTS = ("steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")
+LASTING_EFFECTS = ("cabinet", "homework", "rest", "regen", "research_discount", "free_weave", "second_look", "ward")
+MIXED = "mixed"  # the scrounge slot meaning "a tile nobody has seen since the mix"
+STUCK_TURNS = 20  # a heuristic gives up on a spell after this many of its own turns without progress
+MEMORY_SPANS = {"none": 0, "partial": 6, "perfect": None}
+
+
+# --------------------------------------------------------------------------- catalog
+
+@dataclass(frozen=True)
+class Spell:
+    index: int
+    id: str
+    word: str  # lower case
+    need: tuple[tuple[str, int], ...]  # letter counts of the word
+    credits: int
+    cost: int
+    who: str | None
+    effects: tuple[tuple[str, int], ...]
+    always: tuple[tuple[str, int], ...]
+
+    @property
+    def castable(self) -> bool:
+        return bool(self.effects)
+
+
+class Catalog:
+    """The game's cards and numbers, read once from the loaded YAML."""
+
+    def __init__(self, game: Game):
+        rules = game.spec.rules
+        self.params = {key: rules[key] for key in (
+            "start_ingredients", "start_spells", "start_spirit", "homework_limit", "cabinet_limit", "goal",
+            "research_cost", "rest_gain", "recover_below", "extra_weave_cost", "move_weave_cost",
+            "stone_credit", "stones_per_spell")}
+        self.letters: list[str] = []  # tile id -> letter ("*", "!", "?" for stones)
+        self.stone: list[bool] = []
+        for card in game.component("ingredients").cards:
+            for _ in range(card.count):
+                self.letters.append(str(card["letter"]).lower())
+                self.stone.append(bool(card.get("stone", False)))
+        self.spells: list[Spell] = []
+        for card in game.component("spells").cards:
+            if card.count != 1:
+                raise ValueError(f"spell {card.id}: every spell is a single card")
+            effects = tuple((str(k), int(v)) for k, v in (card.get("effects") or {}).items())
+            always = tuple((str(k), int(v)) for k, v in (card.get("always") or {}).items())
+            for key, _ in effects:
+                if key not in CAST_EFFECTS:
+                    raise ValueError(f"spell {card.id}: unknown effect '{key}' (known: {', '.join(CAST_EFFECTS)})")
+            for key, _ in always:
+                if key not in LASTING_EFFECTS:
+                    raise ValueError(f"spell {card.id}: unknown lasting effect '{key}' (known: {', '.join(LASTING_EFFECTS)})")
+            who = card.get("who")
+            if any(key in VICTIM_EFFECTS for key, _ in effects) and who not in ("target", "others"):
+                raise ValueError(f"spell {card.id}: effects on other students need who: target or others")
+            word = str(card["word"]).lower()
+            self.spells.append(Spell(len(self.spells), card.id, word, tuple(sorted(Counter(word).items())),
+                                     int(card["credits"]), int(card.get("cost") or 0), who, effects, always))
+        demand = Counter()
+        for spell in self.spells:
+            demand.update(spell.word)
+        total = sum(demand.values()) or 1
+        self.demand = {letter: demand[letter] / total for letter in set(self.letters)}
+
+
+_CATALOGS: dict[int, tuple[Game, Catalog]] = {}
+
+
+def catalog(game: Game) -> Catalog:
+    cached = _CATALOGS.get(id(game))
+    if cached is None or cached[0] is not game:
+        cached = (game, Catalog(game))
+        _CATALOGS[id(game)] = cached
+    return cached[1]
+
+
+# --------------------------------------------------------------------------- state
+
+class MagicSpellState(State):
+    def __init__(self, cat: Catalog, players: int, options: dict[str, Any]):
+        p = cat.params
+        self.cat = cat
+        self.players = players
+        self.options = options
+        self.goal = int(options.get("goal", p["goal"]))
+        self.trading = bool(options.get("trading", True))
+        self.stones = bool(options.get("stones", False))
+        self.open_research = bool(options.get("open_research", False))
+        self.turns = 0
+        # laboratory
+        self.mixed: dict[str, list[int]] = {}
+        self.mixed_count = 0
+        self.known: dict[int, int] = {}  # tile -> reveal serial (face down, letter seen by all)
+        self.serial = 0
+        self.removed: list[int] = []
+        for tile, letter in enumerate(cat.letters):
+            if cat.stone[tile] and not self.stones:
+                self.removed.append(tile)
+            else:
+                self.mixed.setdefault(letter, []).append(tile)
+                self.mixed_count += 1
+        # players
+        self.cabinet: list[list[int]] = [[] for _ in range(players)]
+        self.homework: list[list[int]] = [[] for _ in range(players)]
+        self.spellbook: list[list[int]] = [[] for _ in range(players)]
+        self.woven: dict[int, list[tuple[int, str]]] = {}  # homework spell -> (tile, letter it stands for)
+        self.spirit = [int(p["start_spirit"])] * players
+        self.deck_mixed: list[int] = [s.index for s in cat.spells]
+        self.deck_bottom: list[int] = []
+        self.looking: int | None = None  # a scrounged tile in the hand of the active student
+        # turn machinery
+        self.seat = 0
+        self.phase = "setup"
+        self.queue: list[tuple] = []
+        self.chance: tuple | None = None
+        self.free_weaves = 0
+        self.free_weave_used = 0
+        self.second_looks_used = 0
+        self.final_left: int | None = None
+        self.done = False
+        # statistics
+        self.held: list[set[int]] = [set() for _ in range(players)]
+        self.completed: dict[int, int] = {}  # spell -> seat
+        self._left: dict[int, Counter] = {}  # cache of remaining(); dropped whenever a spell's tiles change
+        self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
+        self.stats: Counter = Counter()
+        for seat in range(players):
+            self.queue += [("deal_tile", seat)] * int(p["start_ingredients"])
+            self.queue += [("deal_spell", seat)] * int(p["start_spells"])
+        self.queue.append(("begin_turn",))
+        self._advance()
+
+    # ---- derived values ---------------------------------------------------
+    def lasting(self, seat: int, key: str) -> int:
+        total = 0
+        for sid in self.spellbook[seat]:
+            for k, v in self.cat.spells[sid].always:
+                if k == key:
+                    total += v
+        return total
+
+    def cabinet_limit(self, seat: int) -> int:
+        return self.cat.params["cabinet_limit"] + self.lasting(seat, "cabinet")
+
+    def homework_limit(self, seat: int) -> int:
+        return self.cat.params["homework_limit"] + self.lasting(seat, "homework")
+
+    def research_cost(self, seat: int) -> int:
+        return max(0, self.cat.params["research_cost"] - self.lasting(seat, "research_discount"))
+
+    def credits(self, seat: int) -> int:
+        return sum(self.cat.spells[s].credits for s in self.spellbook[seat])
+
+    def stones_held(self, seat: int) -> int:
+        return sum(1 for t in self.cabinet[seat] if self.cat.stone[t])
+
+    def remaining(self, sid: int) -> Counter:
+        """Letters the spell still needs (by what its tiles claim to be); cached, do not modify."""
+        left = self._left.get(sid)
+        if left is None:
+            left = Counter(dict(self.cat.spells[sid].need))
+            for _, letter in self.woven.get(sid, ()):
+                left[letter] -= 1
+            left = +left
+            self._left[sid] = left
+        return left
+
+    def lab_size(self) -> int:
+        return self.mixed_count + len(self.known)
+
+    def lab_letters(self) -> Counter:
+        counts = Counter({letter: len(tiles) for letter, tiles in self.mixed.items() if tiles})
+        for tile in self.known:
+            counts[self.cat.letters[tile]] += 1
+        return counts
+
+    def warded(self, seat: int) -> bool:
+        return self.lasting(seat, "ward") > 0
+
+    # ---- protocol ---------------------------------------------------------
+    def current_player(self) -> int:
+        if self.done:
+            return TERMINAL
+        if self.chance is not None:
+            return CHANCE
+        return self.seat
+
+    def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
+        kind = self.chance[0]
+        if kind == "lab":
+            total = self.mixed_count
+            return [(("lab", letter), len(tiles) / total) for letter, tiles in sorted(self.mixed.items()) if tiles]
+        if kind == "spell":
+            return [(("spell", sid), 1 / len(self.deck_mixed)) for sid in self.deck_mixed]
+        if kind == "pick":  # a random tile among a list
+            tiles = self.chance[2]
+            return [(("pick", t), 1 / len(tiles)) for t in tiles]
+        raise AssertionError(kind)
+
+    def returns(self) -> list[float]:
+        credit = self.cat.params["stone_credit"] if self.stones else 0
+        return [float(self.credits(s) + credit * self.stones_held(s)) for s in range(self.players)]
+
+    def observation(self, seat: int) -> "MagicSpellState":
+        return self  # heuristics read only public data and their own seat (see MagicSpellPlayer)
+
+    # ---- legal actions -----------------------------------------------------
+    def legal_actions(self) -> Sequence[Any]:
+        if self.done or self.chance is not None:
+            return []
+        seat, phase = self.seat, self.phase
+        if phase == "action":
+            acts = self._weave_actions(seat, paid=False)
+            for sid in self.spellbook[seat]:
+                spell = self.cat.spells[sid]
+                if spell.castable:
+                    if spell.who == "target":
+                        acts += [("cast", sid, other) for other in range(self.players) if other != seat]
+                    else:
+                        acts.append(("cast", sid, -1))
+            acts += self._scrounge_slots("scrounge")
+            if self.spirit[seat] >= self.research_cost(seat) and (self.deck_mixed or self.deck_bottom):
+                acts.append(("research",))
+            acts.append(("rest",))
+            return acts
+        if phase == "scrounged":
+            return self._weave_actions(seat, paid=False, only=self.looking) + [("keep",), ("return",)]
+        if phase == "extra":
+            return self._weave_actions(seat, paid=True) + [("stop",)]
+        if phase in ("scrounge", "pick"):
+            return self._scrounge_slots(phase)
+        if phase == "give":
+            return [("give", t) for t in self.cabinet[seat]]
+        if phase == "transmute":
+            return [("return_tile", t) for t in self.cabinet[seat]] + [("stop",)]
+        if phase == "trim_tiles":
+            return [("discard", t) for t in self.cabinet[seat]]
+        if phase == "trim_spells":
+            return [("drop", s) for s in self.homework[seat]]
+        raise AssertionError(phase)
+
+    def _scrounge_slots(self, verb: str) -> list:
+        slots = [(verb, t) for t in self.known]
+        if self.mixed_count:
+            slots.append((verb, MIXED))
+        return slots
+
+    def weave_cost(self, seat: int, tile: int, paid: bool) -> int:
+        cost = 0
+        if paid and self.free_weaves == 0 and self.free_weave_used >= self.lasting(seat, "free_weave"):
+            cost += self.cat.params["extra_weave_cost"]
+        if tile in self.tile_spell(seat):
+            cost += self.cat.params["move_weave_cost"]
+        return cost
+
+    def tile_spell(self, seat: int) -> dict[int, int]:
+        """Tiles on the seat's partially woven spells -> spell."""
+        return {t: sid for sid in self.homework[seat] for t, _ in self.woven.get(sid, ())}
+
+    def can_weave(self, seat: int, tile: int, sid: int, letter: str) -> bool:
+        if sid not in self.homework[seat]:
+            return False
+        if self.remaining(sid)[letter] <= 0:
+            return False
+        if self.cat.stone[tile]:
+            stones = sum(1 for t, _ in self.woven.get(sid, ()) if self.cat.stone[t])
+            return stones < self.cat.params["stones_per_spell"]
+        return self.cat.letters[tile] == letter
+
+    def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
+        acts = []
+        on_spells = self.tile_spell(seat)
+        sources = [only] if only is not None else self.cabinet[seat] + list(on_spells)
+        for tile in sources:
+            if only is None and self.weave_cost(seat, tile, paid) > self.spirit[seat]:
+                continue
+            for sid in self.homework[seat]:
+                if on_spells.get(tile) == sid:
+                    continue
+                left = self.remaining(sid)
+                letters = sorted(left) if self.cat.stone[tile] else [self.cat.letters[tile]]
+                for letter in letters:
+                    if self.can_weave(seat, tile, sid, letter):
+                        acts.append(("weave", tile, sid, letter))
+        return acts
+
+    # ---- applying actions -----------------------------------------------------
+    def apply(self, action: Any) -> None:
+        if self.done:
+            raise IllegalAction("the game is over")
+        if self.chance is not None:
+            self._apply_chance(action)
+        else:
+            self._apply_move(action)
+        self._advance()
+
+    def _apply_move(self, action) -> None:
+        seat, phase, verb = self.seat, self.phase, action[0]
+        if phase == "action":
+            if verb == "weave":
+                self._weave(seat, action, paid=False)
+            elif verb == "cast":
+                self._cast(seat, action)
+            elif verb == "scrounge":
+                self.stats["scrounges"] += 1
+                self._look(seat, action[1], "scrounge")
+            elif verb == "research":
+                cost = self.research_cost(seat)
+                if self.spirit[seat] < cost or not (self.deck_mixed or self.deck_bottom):
+                    raise IllegalAction("research needs spirit and a spell to draw")
+                self.spirit[seat] -= cost
+                self.stats["researches"] += 1
+                self.queue.insert(0, ("draw_spell", seat))
+            elif verb == "rest":
+                self.spirit[seat] += self.cat.params["rest_gain"] + self.lasting(seat, "rest")
+                self.stats["rests"] += 1
+            else:
+                raise IllegalAction(action)
+            return
+        if phase == "scrounged":
+            tile = self.looking
+            if verb == "weave" and action[1] == tile:
+                self._weave(seat, action, paid=False)
+            elif verb == "keep":
+                self.looking = None
+                self.cabinet[seat].append(tile)
+            elif verb == "return":
+                self.looking = None
+                self._to_lab(tile)
+                if self.second_looks_used < self.lasting(seat, "second_look"):
+                    self.second_looks_used += 1
+                    self.queue.insert(0, ("scrounge_again", seat))
+            else:
+                raise IllegalAction(action)
+            return
+        if phase == "extra":
+            if verb == "weave":
+                self._weave(seat, action, paid=True)
+            elif verb == "stop":
+                self.free_weaves = 0
+            else:
+                raise IllegalAction(action)
+            return
+        if phase in ("scrounge", "pick") and verb == phase:
+            if phase == "scrounge":
+                self.stats["scrounges"] += 1
+            self._look(seat, action[1], phase)
+            return
+        if phase == "give" and verb == "give":
+            tile, victim = action[1], self.pending
+            if tile not in self.cabinet[seat]:
+                raise IllegalAction(action)
+            self.cabinet[seat].remove(tile)
+            self.cabinet[victim].append(tile)
+            self.queue.insert(0, ("take_random", seat, victim, tile))
+            return
+        if phase == "transmute":
+            if verb == "return_tile" and action[1] in self.cabinet[seat] and self.pending > 0:
+                self.cabinet[seat].remove(action[1])
+                self._to_lab(action[1])
+                self.pending -= 1
+                self.queue.insert(0, ("draw", seat))
+                if self.pending > 0:
+                    self.queue.insert(1, ("transmute", seat, self.pending))
+            elif verb != "stop":
+                raise IllegalAction(action)
+            return
+        if phase == "trim_tiles" and verb == "discard" and action[1] in self.cabinet[seat]:
+            self.cabinet[seat].remove(action[1])
+            self._to_lab(action[1])
+            return
+        if phase == "trim_spells" and verb == "drop" and action[1] in self.homework[seat]:
+            self._drop_spell(seat, action[1])
+            return
+        raise IllegalAction(action)
+
+    def _look(self, seat: int, slot, purpose: str) -> None:
+        if slot == MIXED:
+            if not self.mixed_count:
+                raise IllegalAction("no unseen tile is left in the laboratory")
+            self.chance = ("lab", purpose, seat)
+            return
+        if slot not in self.known:
+            raise IllegalAction(("scrounge", slot))
+        del self.known[slot]
+        self.stats["scrounges_known"] += purpose == "scrounge"
+        self._arrive(seat, slot, purpose)
+
+    def _arrive(self, seat: int, tile: int, purpose: str) -> None:
+        """A tile just taken from the laboratory by the active student."""
+        if purpose in ("scrounge", "scrounge_again"):
+            self.looking = tile
+            self.queue.insert(0, ("decide_scrounge",))
+        else:
+            self.cabinet[seat].append(tile)
+
+    def _weave(self, seat: int, action, paid: bool) -> None:
+        if len(action) != 4:
+            raise IllegalAction(action)
+        _, tile, sid, letter = action
+        on_spells = self.tile_spell(seat)
+        if tile == self.looking and self.phase == "scrounged":
+            source = "looking"
+        elif tile in self.cabinet[seat]:
+            source = "cabinet"
+        elif tile in on_spells and on_spells[tile] != sid:
+            source = "spell"
+        else:
+            raise IllegalAction(action)
+        if not self.can_weave(seat, tile, sid, letter):
+            raise IllegalAction(action)
+        cost = self.weave_cost(seat, tile, paid) if source != "looking" else 0
+        if cost > self.spirit[seat]:
+            raise IllegalAction(f"{action}: costs {cost} spirit")
+        self.spirit[seat] -= cost
+        if paid:
+            if self.free_weaves:
+                self.free_weaves -= 1
+            elif self.free_weave_used < self.lasting(seat, "free_weave"):
+                self.free_weave_used += 1
+        if source == "looking":
+            self.looking = None
+        elif source == "cabinet":
+            self.cabinet[seat].remove(tile)
+        else:
+            old = on_spells[tile]
+            self.woven[old] = [(t, l) for t, l in self.woven[old] if t != tile]
+            self._left.pop(old, None)
+        self.woven.setdefault(sid, []).append((tile, letter))
+        self._left.pop(sid, None)
+        self.progress[sid] = self.turns
+        self.stats["weaves"] += 1
+        if not self.remaining(sid):
+            if not self._complete(seat, sid):
+                self.queue = [step for step in self.queue if step[0] in ("begin_turn",)]
+                self.queue.insert(0, ("end_turn",))
+                self.free_weaves = 0
+                return
+        self.queue.insert(0, ("extra",))
+
+    def _complete(self, seat: int, sid: int) -> bool:
+        """The last letter is on: reveal. False when misspelled (wrong tiles go back)."""
+        tiles = self.woven[sid]
+        self._left.pop(sid, None)
+        wrong = [(t, l) for t, l in tiles if not self.cat.stone[t] and self.cat.letters[t] != l]
+        if wrong:
+            self.stats["misspellings"] += 1
+            self.woven[sid] = [pair for pair in tiles if pair not in wrong]
+            for t, _ in wrong:
+                self._to_lab(t)
+            return False
+        del self.woven[sid]
+        for t, _ in tiles:
+            self._to_lab(t)
+        self.homework[seat].remove(sid)
+        self.spellbook[seat].append(sid)
+        self.completed[sid] = seat
+        return True
+
+    def _to_lab(self, tile: int) -> None:
+        """Returned face up for all to see (a stone leaves the game instead)."""
+        if self.cat.stone[tile]:
+            self.removed.append(tile)
+            return
+        self.serial += 1
+        self.known[tile] = self.serial
+
+    def _drop_spell(self, seat: int, sid: int) -> None:
+        self.homework[seat].remove(sid)
+        self._left.pop(sid, None)
+        for t, _ in self.woven.pop(sid, ()):
+            self._to_lab(t)
+        self.deck_bottom.append(sid)
+
+    def _cast(self, seat: int, action) -> None:
+        if len(action) != 3:
+            raise IllegalAction(action)
+        _, sid, target = action
+        if sid not in self.spellbook[seat] or not self.cat.spells[sid].castable:
+            raise IllegalAction(action)
+        spell = self.cat.spells[sid]
+        if spell.who == "target":
+            if target == seat or not 0 <= target < self.players:
+                raise IllegalAction(action)
+            victims = [target]
+        else:
+            victims = [s for s in range(self.players) if s != seat] if spell.who == "others" else []
+        victims = [v for v in victims if not self.warded(v)]
+        self.stats["casts"] += 1
+        if self.spirit[seat] < spell.cost:  # fill the requirement as far as you can; the spell fizzles
+            self.spirit[seat] = 0
+            self.stats["fizzles"] += 1
+            return
+        self.spirit[seat] -= spell.cost
+        steps: list[tuple] = []
+        for key, n in spell.effects:
+            if key == "spirit":
+                steps.append(("gain", seat, n))
+            elif key == "draw":
+                steps += [("draw", seat)] * n
+            elif key == "scrounge":
+                steps += [("scrounge_step", seat)] * n
+            elif key == "weaves":
+                steps.append(("free_weaves", seat, n))
+            elif key == "research":
+                steps += [("draw_spell", seat)] * n
+            elif key == "transmute":
+                steps.append(("transmute", seat, n))
+            else:
+                for victim in victims:
+                    if key in ("drain", "siphon"):
+                        steps.append((key, seat, victim, n))
+                    else:
+                        steps += [(key, seat, victim)] * n
+        self.queue[0:0] = steps
+
+    def _apply_chance(self, action) -> None:
+        chance, self.chance = self.chance, None
+        kind = chance[0]
+        if kind == "lab":
+            if action[0] != "lab" or not self.mixed.get(action[1]):
+                raise IllegalAction(action)
+            tile = self.mixed[action[1]].pop()
+            self.mixed_count -= 1
+            purpose, seat = chance[1], chance[2]
+            if purpose == "deal":
+                self.cabinet[seat].append(tile)
+            elif purpose == "tamper":
+                sid = chance[3]
+                self._left.pop(sid, None)
+                self.woven[sid].append((tile, chance[4]))
+                if self.open_research and self.cat.letters[tile] != chance[4] and not self.cat.stone[tile]:
+                    self.woven[sid].pop()  # face up: the owner sees the wrong tile and sends it back
+                    self._to_lab(tile)
+            else:
+                self._arrive(seat, tile, purpose)
+        elif kind == "spell":
+            if action[0] != "spell" or action[1] not in self.deck_mixed:
+                raise IllegalAction(action)
+            self.deck_mixed.remove(action[1])
+            self._receive_spell(chance[1], action[1])
+        elif kind == "pick":
+            if action[0] != "pick" or action[1] not in chance[2]:
+                raise IllegalAction(action)
+            self._picked(chance[1], action[1])
+        else:
+            raise AssertionError(kind)
+
+    def _receive_spell(self, seat: int, sid: int) -> None:
+        self.homework[seat].append(sid)
+        self.held[seat].add(sid)
+        self.progress[sid] = self.turns
+
+    def _picked(self, step: tuple, tile: int) -> None:
+        kind = step[0]
+        if kind == "take_random":  # steal / swap
+            _, seat, victim, _ = step
+            self.cabinet[victim].remove(tile)
+            self.cabinet[seat].append(tile)
+        elif kind == "scatter":
+            victim = step[2]
+            self.cabinet[victim].remove(tile)
+            self._to_lab(tile)
+        elif kind in ("unweave", "tamper"):
+            victim, sid = step[2], step[3]
+            pairs = self.woven[sid]
+            letter = next(l for t, l in pairs if t == tile)
+            self.woven[sid] = [(t, l) for t, l in pairs if t != tile]
+            self._left.pop(sid, None)
+            self._to_lab(tile)
+            if kind == "tamper":
+                if self.mixed_count:
+                    self.chance = ("lab", "tamper", victim, sid, letter)
+                else:  # nothing unseen to swap in: the tile is simply lost from the spell
+                    pass
+        else:
+            raise AssertionError(kind)
+
+    # ---- the engine loop ---------------------------------------------------------
+    def _advance(self) -> None:
+        """Run queued steps until a decision or a chance event is needed."""
+        while self.chance is None and not self.done:
+            if not self.queue:
+                self.phase = "action"
+                return
+            step = self.queue.pop(0)
+            kind = step[0]
+            if kind == "deal_tile":
+                self.chance = ("lab", "deal", step[1])
+            elif kind in ("deal_spell", "draw_spell"):
+                if self.deck_mixed:
+                    self.chance = ("spell", step[1])
+                elif self.deck_bottom:
+                    self._receive_spell(step[1], self.deck_bottom.pop(0))
+            elif kind == "begin_turn":
+                self._begin_turn()
+                return
+            elif kind == "decide_scrounge":
+                self.phase = "scrounged"
+                return
+            elif kind == "extra":
+                self.phase = "extra"
+                return
+            elif kind in ("scrounge_step", "scrounge_again"):
+                if self.lab_size():
+                    self.phase = "scrounge"
+                    return
+            elif kind == "draw":
+                if self.lab_size():
+                    self.phase = "pick"
+                    return
+            elif kind == "free_weaves":
+                self.free_weaves = step[2]
+                self.phase = "extra"
+                return
+            elif kind == "transmute":
+                if self.cabinet[step[1]] and self.lab_size():
+                    self.pending = step[2]
+                    self.phase = "transmute"
+                    return
+            elif kind == "gain":
+                self.spirit[step[1]] += step[2]
+            elif kind in ("drain", "siphon"):
+                _, seat, victim, n = step
+                lost = min(n, self.spirit[victim])
+                self.spirit[victim] -= lost
+                if kind == "siphon":
+                    self.spirit[seat] += lost
+            elif kind == "steal":
+                if self.cabinet[step[2]]:
+                    self.chance = ("pick", ("take_random", step[1], step[2], None), tuple(self.cabinet[step[2]]))
+            elif kind == "take_random":  # the second half of a swap: never the tile just given
+                tiles = tuple(t for t in self.cabinet[step[2]] if t != step[3])
+                if tiles:
+                    self.chance = ("pick", step, tiles)
+            elif kind == "swap":
+                if self.cabinet[step[1]] and self.cabinet[step[2]]:
+                    self.pending = step[2]
+                    self.phase = "give"
+                    return
+            elif kind == "scatter":
+                if self.cabinet[step[2]]:
+                    self.chance = ("pick", step, tuple(self.cabinet[step[2]]))
+            elif kind in ("unweave", "tamper"):
+                victim = step[2]
+                sid = self._fullest(victim)
+                if sid is not None:
+                    self.chance = ("pick", (kind, step[1], victim, sid), tuple(t for t, _ in self.woven[sid]))
+            elif kind == "end_turn":
+                self._end_turn()
+            elif kind == "trim":
+                seat = self.seat
+                if len(self.cabinet[seat]) > self.cabinet_limit(seat):
+                    self.queue.insert(0, step)
+                    self.phase = "trim_tiles"
+                    return
+                if len(self.homework[seat]) > self.homework_limit(seat):
+                    self.queue.insert(0, step)
+                    self.phase = "trim_spells"
+                    return
+            elif kind == "next_turn":
+                self._next_turn()
+            else:
+                raise AssertionError(kind)
+        if self.chance is None and not self.done and not self.queue:
+            self.phase = "action"
+
+    def _fullest(self, victim: int) -> int | None:
+        best, most = None, 0
+        for sid in self.homework[victim]:
+            n = len(self.woven.get(sid, ()))
+            if n > most:
+                best, most = sid, n
+        return best
+
+    def _begin_turn(self) -> None:
+        seat = self.seat
+        self.phase = "action"
+        self.free_weaves = self.free_weave_used = self.second_looks_used = 0
+        if self.trading:
+            window = range(self.players) if self.players == 2 else [s for s in range(self.players) if s != seat]
+            self._trade_window(list(window))
+        # letters the laboratory has run out of, for the student about to play
+        lab = self.lab_letters()
+        for sid in self.homework[seat]:
+            for letter in self.remaining(sid):
+                if not lab[letter]:
+                    self.stats["short:" + letter] += 1
+        # the end-of-turn steps run after the action (queue is empty now)
+        self.queue = [("end_turn",)]
+
+    def needs(self, seat: int) -> Counter:
+        total = Counter()
+        for sid in self.homework[seat]:
+            total.update(self.remaining(sid))
+        return total
+
+    def _trade_window(self, seats: list[int]) -> None:
+        """The trading policy: one-for-one swaps that help both students (see README)."""
+        for i, a in enumerate(seats):
+            for b in seats[i + 1:]:
+                for _ in range(3):
+                    if not self._one_trade(a, b):
+                        break
+
+    def _one_trade(self, a: int, b: int) -> bool:
+        need_a, need_b = self.needs(a), self.needs(b)
+        spare_a = _spares(self.cabinet[a], need_a, self.cat)
+        spare_b = _spares(self.cabinet[b], need_b, self.cat)
+        give_a = next((t for t in spare_a if need_b[self.cat.letters[t]] > _have(self.cabinet[b], self.cat.letters[t], self.cat)), None)
+        give_b = next((t for t in spare_b if need_a[self.cat.letters[t]] > _have(self.cabinet[a], self.cat.letters[t], self.cat)), None)
+        if give_a is None or give_b is None:
+            return False
+        self.cabinet[a].remove(give_a)
+        self.cabinet[b].remove(give_b)
+        self.cabinet[a].append(give_b)
+        self.cabinet[b].append(give_a)
+        self.stats["trades"] += 1
+        return True
+
+    def _end_turn(self) -> None:
+        seat = self.seat
+        if self.looking is not None:  # never left in hand, but be safe
+            self.cabinet[seat].append(self.looking)
+            self.looking = None
+        if self.spirit[seat] < self.cat.params["recover_below"]:
+            self.spirit[seat] += 1
+        self.spirit[seat] += self.lasting(seat, "regen")
+        self.queue[0:0] = [("trim",), ("next_turn",)]
+
+    def _next_turn(self) -> None:
+        seat = self.seat
+        self.turns += 1
+        if self.final_left is not None:
+            self.final_left -= 1
+        elif self.credits(seat) >= self.goal:
+            self.final_left = self.players - 1
+        if self.final_left is not None and self.final_left <= 0:
+            self.done = True
+            self.phase = "over"
+            return
+        self.seat = (seat + 1) % self.players
+        self.queue.insert(0, ("begin_turn",))
+
+    # ---- invariants and results -----------------------------------------------------
+    def check_invariants(self) -> None:
+        places: dict[int, str] = {}
+
+        def put(tile: int, where: str) -> None:
+            if tile in places:
+                raise InvariantError(f"tile {tile} is both in {places[tile]} and {where}")
+            places[tile] = where
+
+        for letter, tiles in self.mixed.items():
+            for t in tiles:
+                if self.cat.letters[t] != letter:
+                    raise InvariantError(f"tile {t} filed under {letter}")
+                put(t, "laboratory (unseen)")
+        if sum(len(v) for v in self.mixed.values()) != self.mixed_count:
+            raise InvariantError("laboratory count is off")
+        for t in self.known:
+            put(t, "laboratory (seen)")
+        for t in self.removed:
+            put(t, "out of the game")
+        for seat in range(self.players):
+            for t in self.cabinet[seat]:
+                put(t, f"cabinet {seat}")
+        for sid, pairs in self.woven.items():
+            owner = [s for s in range(self.players) if sid in self.homework[s]]
+            if len(owner) != 1:
+                raise InvariantError(f"woven spell {sid} is not in exactly one homework")
+            claimed = Counter(l for _, l in pairs)
+            need = Counter(dict(self.cat.spells[sid].need))
+            if claimed - need:
+                raise InvariantError(f"spell {sid} has tiles claiming letters it does not need")
+            for t, _ in pairs:
+                put(t, f"spell {sid}")
+        if self.looking is not None:
+            put(self.looking, "hand")
+        if len(places) != len(self.cat.letters):
+            raise InvariantError(f"{len(self.cat.letters) - len(places)} tiles are missing")
+        spells = self.deck_mixed + self.deck_bottom + [s for h in self.homework for s in h] + [s for b in self.spellbook for s in b]
+        if sorted(spells) != list(range(len(self.cat.spells))):
+            raise InvariantError("a spell is lost or duplicated")
+        if any(s < 0 for s in self.spirit):
+            raise InvariantError("negative spirit")
+        for seat in range(self.players):
+            if self.credits(seat) != sum(self.cat.spells[s].credits for s in self.spellbook[seat]):
+                raise InvariantError("credits do not match the spellbook")
+            if seat != self.seat and self.phase != "setup" and len(self.homework[seat]) > self.homework_limit(seat):
+                raise InvariantError(f"seat {seat} ended its turn over the homework limit")
+
+    def outcome(self, stalled: bool = False) -> Outcome:
+        out = super().outcome(stalled)
+        for seat in range(self.players):
+            for sid in self.held[seat]:
+                out.played.setdefault("spell:" + self.cat.spells[sid].id, set()).add(seat)
+        figures = {key: float(value) for key, value in self.stats.items()}
+        figures["turns_per_player"] = self.turns / self.players
+        figures["spells_completed"] = float(len(self.completed))
+        for sid, seat in self.completed.items():
+            figures["completed:" + self.cat.spells[sid].id] = 1.0
+        out.figures = figures
+        return out
+
+
+def _have(tiles: list[int], letter: str, cat: Catalog) -> int:
+    return sum(1 for t in tiles if cat.letters[t] == letter)
+
+
+def _spares(tiles: list[int], needs: Counter, cat: Catalog) -> list[int]:
+    """Cabinet tiles beyond what the student's homework still needs (never a stone)."""
+    left = Counter(needs)
+    spares = []
+    for t in tiles:
+        letter = cat.letters[t]
+        if cat.stone[t]:
+            continue
+        if left[letter] > 0:
+            left[letter] -= 1
+        else:
+            spares.append(t)
+    return spares
+
+
+# --------------------------------------------------------------------------- players
+
+class MagicSpellPlayer(Player):
+    """Picks spells it can finish, scrounges with memory, casts when a spell is worth it.
+
+    `memory` is how many of the most recent face-up returns it remembers: 0 (none),
+    a span (partial, 6 by default) or None (perfect). It reads only public facts
+    (face-up returns, spellbooks, spirit, cabinet sizes) and its own cabinet and homework.
+    """
+
+    def __init__(self, memory: int | None = None, name: str | None = None):
+        self.memory = memory
+        self.name = name or ("heuristic-" + ("perfect" if memory is None else "none" if memory == 0 else f"memory{memory}"))
+
+    # ---- memory ------------------------------------------------------------------
+    def remembered(self, state: MagicSpellState, seat: int) -> dict[int, str]:
+        span = state.options.get("memory")
+        span = MEMORY_SPANS[span] if isinstance(span, str) else self.memory
+        if span is None:
+            return {t: state.cat.letters[t] for t in state.known}
+        if span == 0:
+            return {}
+        cutoff = state.serial - span
+        return {t: state.cat.letters[t] for t, serial in state.known.items() if serial > cutoff}
+
+    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Counter, verb: str):
+        memory = self.remembered(state, seat)
+        wanted = [t for t, letter in memory.items() if needs[letter] > 0]
+        if wanted:
+            return (verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
+        unknown = [t for t in state.known if t not in memory]
+        total = state.mixed_count + len(unknown)
+        if total == 0:  # everything left is remembered and useless: take the most useful letter
+            return (verb, max(state.known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
+        if rng.random() * total < state.mixed_count:
+            return (verb, MIXED)
+        return (verb, unknown[int(rng.random() * len(unknown))])
+
+    # ---- evaluation -----------------------------------------------------------------
+    def best_spell_for(self, state: MagicSpellState, seat: int, letter: str, exclude: int | None = None):
+        best, key = None, None
+        for sid in state.homework[seat]:
+            if sid == exclude:
+                continue
+            left = state.remaining(sid)
+            if left[letter] <= 0:
+                continue
+            rank = (sum(left.values()), -state.cat.spells[sid].credits)
+            if key is None or rank < key:
+                best, key = sid, rank
+        return best
+
+    def _weave_rank(self, state, seat, letter, needs) -> int:
+        return -needs[letter]
+
+    def cabinet_weave(self, state: MagicSpellState, seat: int):
+        """The best weave from the cabinet (completing spells first), or None."""
+        best, key = None, None
+        for tile in state.cabinet[seat]:
+            if state.cat.stone[tile]:
+                continue
+            letter = state.cat.letters[tile]
+            sid = self.best_spell_for(state, seat, letter)
+            if sid is None:
+                continue
+            rank = sum(state.remaining(sid).values())
+            if key is None or rank < key:
+                best, key = ("weave", tile, sid, letter), rank
+        if best is None and state.stones:
+            for tile in state.cabinet[seat]:
+                if state.cat.stone[tile]:
+                    for sid in state.homework[seat]:
+                        left = state.remaining(sid)
+                        if sum(left.values()) == 1:
+                            letter = next(iter(left))
+                            if state.can_weave(seat, tile, sid, letter):
+                                return ("weave", tile, sid, letter)
+        return best
+
+    def cast_value(self, state: MagicSpellState, seat: int, sid: int) -> tuple[float, int]:
+        spell = state.cat.spells[sid]
+        if spell.cost > state.spirit[seat]:
+            return -1.0, -1
+        others = [s for s in range(state.players) if s != seat and not state.warded(s)]
+        if spell.who == "target":
+            if not others:
+                return -1.0, -1
+            leader = max(others, key=lambda s: (state.credits(s), len(state.cabinet[s]), -s))
+            victims = [leader]
+        else:
+            victims = others if spell.who == "others" else []
+        needs = state.needs(seat)
+        matches = sum(1 for t in state.cabinet[seat] if needs[state.cat.letters[t]] > 0)
+        spirit = state.spirit[seat] - spell.cost
+        value = -0.25 * spell.cost
+        memory = self.remembered(state, seat)
+        useful = sum(1 for letter in memory.values() if needs[letter] > 0)
+        unknown = len(state.known) - len(memory)
+        lab = min(state.lab_size(), useful + (state.mixed_count + unknown) // 3)
+        for key, n in spell.effects:
+            if key == "spirit":
+                value += (0.3 if spirit < 4 else 0.12 if spirit < 8 else 0.0) * n
+            elif key == "draw":
+                room = max(0, state.cabinet_limit(seat) - len(state.cabinet[seat]))
+                value += 0.6 * min(n, lab, room)
+            elif key == "scrounge":
+                value += 0.75 * min(n, lab)
+            elif key == "weaves":
+                value += 0.9 * min(n, matches)
+            elif key == "research":
+                value += 0.6 * n if len(state.homework[seat]) < 3 else 0.1 * n
+            elif key == "transmute":
+                value += 0.5 * min(n, lab, len(_spares(state.cabinet[seat], needs, state.cat)))
+            else:
+                for v in victims:
+                    lead = 1.0 + 0.1 * max(0, state.credits(v) - state.credits(seat))
+                    if key == "steal":
+                        value += 0.6 * lead * min(n, len(state.cabinet[v]))
+                    elif key == "swap":
+                        value += 0.45 * lead * min(n, len(state.cabinet[v]), len(_spares(state.cabinet[seat], needs, state.cat)))
+                    elif key == "drain":
+                        value += 0.12 * lead * min(n, state.spirit[v])
+                    elif key == "siphon":
+                        value += 0.3 * lead * min(n, state.spirit[v])
+                    elif key == "scatter":
+                        value += 0.3 * lead * min(n, len(state.cabinet[v]))
+                    elif key in ("unweave", "tamper"):
+                        full = state._fullest(v)
+                        woven = len(state.woven.get(full, ())) if full is not None else 0
+                        value += 0.35 * lead * min(n, woven)
+        return value, (victims[0] if spell.who == "target" else -1)
+
+    # ---- the policy -------------------------------------------------------------------
+    def act(self, state: MagicSpellState, seat: int, rng: random.Random):
+        phase = state.phase
+        if phase == "action":
+            return self.main_action(state, seat, rng)
+        if phase == "scrounged":
+            tile = state.looking
+            letter = state.cat.letters[tile]
+            if state.cat.stone[tile]:
+                return ("keep",)
+            sid = self.best_spell_for(state, seat, letter)
+            if sid is not None:
+                return ("weave", tile, sid, letter)
+            if len(state.cabinet[seat]) < state.cabinet_limit(seat):
+                return ("keep",)
+            worst = self.worst_tile(state, seat)
+            if worst is not None and self.tile_value(state, seat, tile) > self.tile_value(state, seat, worst):
+                return ("keep",)
+            return ("return",)
+        if phase == "extra":
+            weave = self.cabinet_weave(state, seat)
+            if weave is not None and state.weave_cost(seat, weave[1], paid=True) <= state.spirit[seat]:
+                return weave
+            return ("stop",)
+        if phase in ("scrounge", "pick"):
+            return self.pick_slot(state, seat, rng, state.needs(seat), phase)
+        if phase == "give":
+            return ("give", self.worst_tile(state, seat))
+        if phase == "transmute":
+            spares = _spares(state.cabinet[seat], state.needs(seat), state.cat)
+            if spares:
+                return ("return_tile", min(spares, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
+            return ("stop",)
+        if phase == "trim_tiles":
+            return ("discard", self.worst_tile(state, seat))
+        if phase == "trim_spells":
+            return ("drop", max(state.homework[seat], key=lambda s: (self.difficulty(state, seat, s), s)))
+        raise AssertionError(phase)
+
+    def stuck(self, state: MagicSpellState, seat: int, sid: int) -> bool:
+        """No progress on this spell for STUCK_TURNS of my own turns."""
+        return state.turns - state.progress.get(sid, state.turns) > STUCK_TURNS * state.players
+
+    def difficulty(self, state: MagicSpellState, seat: int, sid: int) -> float:
+        left = state.remaining(sid)
+        rare = sum(n for letter, n in left.items() if state.cat.demand.get(letter, 0) < 0.02)
+        return sum(left.values()) + rare + (20 if self.stuck(state, seat, sid) else 0) - 0.5 * state.cat.spells[sid].credits
+
+    def tile_value(self, state: MagicSpellState, seat: int, tile: int) -> float:
+        if state.cat.stone[tile]:
+            return 10.0
+        letter = state.cat.letters[tile]
+        return state.needs(seat)[letter] + state.cat.demand.get(letter, 0)
+
+    def worst_tile(self, state: MagicSpellState, seat: int):
+        cabinet = state.cabinet[seat]
+        if not cabinet:
+            return None
+        needs = state.needs(seat)
+        spares = _spares(cabinet, needs, state.cat)
+        pool = spares or [t for t in cabinet if not state.cat.stone[t]] or cabinet
+        return min(pool, key=lambda t: (state.cat.demand.get(state.cat.letters[t], 0), t))
+
+    def main_action(self, state: MagicSpellState, seat: int, rng: random.Random):
+        needs = state.needs(seat)
+        memory = self.remembered(state, seat)
+        wanted = [t for t, letter in memory.items() if needs[letter] > 0]
+        weave = self.cabinet_weave(state, seat)
+        homework = len(state.homework[seat])
+        cost = state.research_cost(seat)
+        can_research = state.spirit[seat] >= cost and (state.deck_mixed or state.deck_bottom)
+        stuck = any(self.stuck(state, seat, sid) for sid in state.homework[seat])
+        if stuck and can_research:  # give up on a hopeless spell: research, then drop it
+            return ("research",)
+        # what the plain turn is worth (in tiles woven), to beat with a cast
+        matches = sum(1 for t in state.cabinet[seat] if needs[state.cat.letters[t]] > 0)
+        plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted or weave is not None) else 0.6
+        best, best_value = None, plain + 0.25
+        for sid in state.spellbook[seat]:
+            if state.cat.spells[sid].castable:
+                value, target = self.cast_value(state, seat, sid)
+                if value > best_value:
+                    best, best_value = ("cast", sid, target), value
+        if best is not None:
+            return best
+        # 2. a remembered tile that one of my spells needs
+        if wanted:
+            return ("scrounge", wanted[0])
+        # 3. weave what the cabinet already holds
+        if weave is not None:
+            return weave
+        # 4. more homework when short of it
+        if can_research and (homework < 2 or stuck or (homework < state.homework_limit(seat) and state.spirit[seat] >= cost + 3)):
+            return ("research",)
+        # 5. look for ingredients
+        if state.lab_size() and (state.mixed_count or len(memory) < len(state.known)):
+            return self.pick_slot(state, seat, rng, needs, "scrounge")
+        if can_research:
+            return ("research",)
+        return ("rest",)
+
+
+class MagicSpellRules(Rules):
+    id = "magic-spell"
+    length_unit = "turns"
+    turn_cap = 1000
+    seconds_per_turn = 25.0  # a look at a tile or a weave or two: quick turns
+
+    def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> MagicSpellState:
+        if players not in self.players_allowed(game):
+            raise ValueError(f"Magic Spell takes {self.players_allowed(game).start} to {self.players_allowed(game).stop - 1} players")
+        return MagicSpellState(catalog(game), players, dict(options or {}))
+
+    def heuristic_player(self, skill: float = 1.0) -> Player:
+        """Skill is memory: 1 remembers every face-up return, 0 none, between a span of the latest ones."""
+        if skill >= 1.0:
+            return MagicSpellPlayer(None)
+        return MagicSpellPlayer(int(round(skill * 12)))
+
+
+RULES = MagicSpellRules()
+
+
+# --------------------------------------------------------------------------- tile mix from demand
+
+def letter_demand(game: Game) -> dict[str, dict[str, float]]:
+    """Per letter: its count over all spell words, the words using it, and its most in one word."""
+    cat = catalog(game)
+    rows: dict[str, dict[str, float]] = {}
+    for spell in cat.spells:
+        for letter, n in spell.need:
+            row = rows.setdefault(letter, {"letters": 0, "words": 0, "most_in_one_word": 0})
+            row["letters"] += n
+            row["words"] += 1
+            row["most_in_one_word"] = max(row["most_in_one_word"], n)
+    return dict(sorted(rows.items()))
+
+
+def suggest_tile_mix(game: Game, total: int, extra: dict[str, int] | None = None) -> dict[str, int]:
+    """Tiles per letter in proportion to demand (largest remainder), with a floor:
+    the most a single word needs, plus one when three or more words use the letter
+    (so two of its spells can be in progress at once); `extra` adds tuned tiles."""
+    demand = letter_demand(game)
+    letters_total = sum(row["letters"] for row in demand.values())
+    quota = {l: total * row["letters"] / letters_total for l, row in demand.items()}
+    floor = {l: int(row["most_in_one_word"]) + (1 if row["words"] >= 3 else 0) for l, row in demand.items()}
+    mix = {l: max(floor[l], int(quota[l])) for l in demand}
+    for letter, n in (extra or {}).items():
+        mix[letter] = mix.get(letter, 0) + n
+    while sum(mix.values()) < total:
+        letter = max(quota, key=lambda l: (quota[l] - mix[l], l))
+        mix[letter] += 1
+    return mix
