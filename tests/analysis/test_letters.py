@@ -97,12 +97,19 @@ def test_letters_command_is_reproducible_and_writes_pdf_and_json(tmp_path, capsy
     assert {row["letter"] for row in first["frequency"]} == set("BCDFGHJKLMNPQRSTVWXYZ")
 
 
-def test_an_unknown_letter_is_a_user_error(game_copy, tmp_path, capsys, monkeypatch):
-    folder = game_copy(WISE)
+FIRST_CARD = "{letter: N, points: 1, count: 12}"
+
+
+def rewrite_first_card(folder: Path, card: str) -> int:
+    """Replace consonants.yaml's first card; the line it is on."""
     path = folder / "consonants.yaml"
     text = path.read_text()
-    line = text[: text.index("{letter: N, points: 1, count: 12}")].count("\n") + 1
-    path.write_text(text.replace("{letter: N, points: 1, count: 12}", "{letter: 'N!', points: 1, count: 12}"))
+    path.write_text(text.replace(FIRST_CARD, card))
+    return text[: text.index(FIRST_CARD)].count("\n") + 1
+
+
+def test_an_unknown_letter_is_a_user_error(game_copy, tmp_path, capsys, monkeypatch):
+    line = rewrite_first_card(game_copy(WISE), "{letter: 'N!', points: 1, count: 12}")
     monkeypatch.chdir(tmp_path)
     assert main(["letters", "word-to-the-wise", "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
@@ -117,11 +124,7 @@ def test_a_hand_larger_than_the_deck_is_a_user_error(capsys, tmp_path):
 
 
 def test_a_negative_count_is_a_user_error(game_copy, tmp_path, capsys, monkeypatch):
-    folder = game_copy(WISE)
-    path = folder / "consonants.yaml"
-    text = path.read_text()
-    line = text[: text.index("{letter: N, points: 1, count: 12}")].count("\n") + 1
-    path.write_text(text.replace("{letter: N, points: 1, count: 12}", "{letter: N, points: 1, count: -2}"))
+    line = rewrite_first_card(game_copy(WISE), "{letter: N, points: 1, count: -2}")
     monkeypatch.chdir(tmp_path)
     assert main(["letters", "word-to-the-wise"]) == 2
     assert f"consonants.yaml:{line}:35" in capsys.readouterr().err
