@@ -77,9 +77,10 @@ def simulate(folder: Path, players: int, args) -> dict:
         note = ""
         if luck_games > 0:
             lineup = (Seat("heuristic", 1.0),) + tuple(Seat("heuristic", 0.3) for _ in range(players - 1))
-            luck_spec = RunSpec(spec.folder, players, luck_games, args.seed + 1, False, lineup, options)
+            luck_spec = RunSpec(spec.folder, players, luck_games, args.seed + 1, False, lineup, options,
+                                common_random_numbers=True)
             luck = run(luck_spec, workers=args.workers, dask=args.dask, progress=bar.advance)
-            note = "one skill-1.0 player against skill-0.3 players, rotating seats"
+            note = "one skill-1.0 player against skill-0.3 players, seats rotated over common random numbers"
     report = summary(result, luck, note)
     report["game"] = game.id
     report["name"] = game.name

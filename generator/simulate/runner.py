@@ -36,6 +36,7 @@ class RunSpec:
     lineup: tuple[Seat, ...] = ()  # one per player; rotated one seat per game. Empty: all heuristic at skill 1
     options: tuple[tuple[str, Any], ...] = ()
     engine: str | None = None  # a rules module path that overrides the game's own (tests, experiments)
+    common_random_numbers: bool = False  # each block of `players` games shares one seed, the lineup rotated
 
 
 @dataclass
@@ -89,7 +90,10 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
         offset = index % spec.players
         # seat s is played by lineup member (s - offset): every member visits every seat in turn
         seats = [built[(s - offset) % spec.players] for s in range(spec.players)]
-        outcome = play_game(rules, game, seats, game_seed(spec.seed, index), check=spec.check, options=options)
+        # with common random numbers the rotated lineups of one block face the same shuffles and
+        # rolls, so seat and skill differences are not drowned by the luck of the deal
+        seed_index = index // spec.players if spec.common_random_numbers else index
+        outcome = play_game(rules, game, seats, game_seed(spec.seed, seed_index), check=spec.check, options=options)
         records.append(GameRecord(index, offset, outcome))
     return records
 

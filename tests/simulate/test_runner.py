@@ -122,3 +122,16 @@ def test_a_user_error_in_a_worker_reaches_the_parent_whole():
     error = UserError.at(Location(TOY / "game.yaml", 3, 4), "bad option")
     copy = pickle.loads(pickle.dumps(error))
     assert copy.problems == error.problems and str(copy) == str(error)
+
+
+def test_common_random_numbers_deal_each_rotation_of_a_block_the_same_cards():
+    from generator.simulate.runner import play_batch
+
+    lineup = (Seat("heuristic", 1.0), Seat("random"), Seat("random"))
+    records = play_batch(spec(lineup=lineup, games=6, common_random_numbers=True), 0, 6)
+    # the toy's first chance event is the first card; a block of 3 rotations shares it
+    firsts = [record.outcome.figures.get("first_card") for record in records]
+    assert firsts[0] == firsts[1] == firsts[2] and firsts[3] == firsts[4] == firsts[5]
+    assert [r.lineup_offset for r in records] == [0, 1, 2, 0, 1, 2]
+    plain = play_batch(spec(lineup=lineup, games=6), 0, 6)
+    assert len({r.outcome.figures.get("first_card") for r in plain}) > 1

@@ -35,6 +35,8 @@ class ToyState(State):
 
     def apply(self, action) -> None:
         if self.current_player() == CHANCE:
+            if not hasattr(self, "first_card"):
+                self.first_card = action
             self.deck.remove(action)
             self.drawn = action
             return
@@ -59,6 +61,7 @@ class ToyState(State):
             for card in kept:
                 result.played.setdefault(f"card:{card}", set()).add(seat)
         result.figures["kept"] = sum(map(len, self.kept))
+        result.figures["first_card"] = int(self.first_card.rsplit("-", 1)[1])
         return result
 
 
