@@ -7,8 +7,9 @@ instead of a pass over the whole list.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 from itertools import groupby
 
 
@@ -21,11 +22,11 @@ def sub_multisets(sorted_letters: str) -> list[str]:
 
     The order is mixed-radix (last letter fastest), so the complement of
     subs[i] (what is left of the hand) is subs[len(subs) - 1 - i]. Built
-    from two halves of the hand, which halves the string work.
+    from two halves of the hand (their parts cached), which halves the string work.
     """
     head, tail = _halves(sorted_letters)
-    tails = _subs(tail)
-    return [h + t for h in _subs(head) for t in tails]
+    tails = subs_and_lefts(tail)[0]
+    return [h + t for h in subs_and_lefts(head)[0] for t in tails]
 
 
 def sub_multisets_and_masks(sorted_letters: str) -> tuple[list[str], list[int]]:
@@ -35,6 +36,26 @@ def sub_multisets_and_masks(sorted_letters: str) -> tuple[list[str], list[int]]:
     head_masks, tail_masks = [mask(h) for h in heads], [mask(t) for t in tails]
     return ([h + t for h in heads for t in tails],
             [hm | tm for hm in head_masks for tm in tail_masks])
+
+
+def sub_multisets_between(sorted_letters: str, at_least: str) -> list[str]:
+    """Every sub-multiset of a sorted string that contains the multiset
+    `at_least` (which must be part of it), as sorted strings."""
+    need = Counter(at_least)
+    subs = [""]
+    for letter, run in groupby(sorted_letters):
+        count = len(tuple(run))
+        subs = [s + letter * i for s in subs for i in range(need[letter], count + 1)]
+    return subs
+
+
+@lru_cache(maxsize=1 << 16)
+def subs_and_lefts(sorted_letters: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """Cached: the sub-multisets of a (short) sorted string, and beside each
+    the bit mask of the letters it leaves out."""
+    subs = _subs(sorted_letters)
+    # mixed-radix order: the complement of subs[i] is subs[-1 - i]
+    return tuple(subs), tuple(mask(s) for s in reversed(subs))
 
 
 def _halves(sorted_letters: str) -> tuple[str, str]:
@@ -70,6 +91,21 @@ class LetterIndex:
         self._one_short: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._one_short_upto = 0
         self._skeletons: dict[frozenset[str], dict[str, tuple]] = {}
+        self._containing: dict[str, LetterIndex] = {}
+
+    @property
+    def word_set(self) -> frozenset[str]:
+        if not hasattr(self, "_word_set"):
+            self._word_set = frozenset(self.words)
+        return self._word_set
+
+    def containing(self, text: str) -> LetterIndex:
+        """The index of the words that contain `text` (a multi-letter card),
+        made on first use."""
+        index = self._containing.get(text)
+        if index is None:
+            index = self._containing[text] = LetterIndex(w for w in self.words if text in w)
+        return index
 
     def one_short(self, max_length: int) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         """key minus one letter -> ((that letter, words), ...), for words up to max_length.
@@ -79,15 +115,22 @@ class LetterIndex:
         length n only adds keys of length n - 1, so growing never edits an entry.
         """
         if max_length > self._one_short_upto:
-            grouped: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+            grouped: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
             for k, words in self.by_key.items():
                 if self._one_short_upto < len(k) <= max_length:
+                    before = ""
                     for i, letter in enumerate(k):
-                        if not i or k[i - 1] != letter:
-                            grouped[k[:i] + k[i + 1:]][letter].extend(words)
-            self._one_short.update(
-                (short, tuple((letter, tuple(words)) for letter, words in sorted(by.items())))
-                for short, by in grouped.items())
+                        if letter != before:   # each (short key, letter) comes from one key
+                            short = k[:i] + k[i + 1:]
+                            pairs = grouped.get(short)
+                            if pairs is None:
+                                grouped[short] = [(letter, words)]
+                            else:
+                                pairs.append((letter, words))
+                            before = letter
+            for short, pairs in grouped.items():
+                pairs.sort()
+                self._one_short[short] = tuple(pairs)
             self._one_short_upto = max_length
         return self._one_short
 

@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 
 from words_reference import BAG, brute_builds, brute_find
+from generator.words.builds import Sources, new_match
+from generator.words.index import key, sub_multisets
 from generator.words.finder import Match, WordFinder
 
 CONSONANTS = "".join(c for c in BAG if c not in "aeiouy")
@@ -218,3 +220,151 @@ def test_accepts_custom_word_lists():
     finder = WordFinder(["cat", "act", "tack", "at"])
     assert {m.word for m in finder.find("tac")} == {"cat", "act", "at"}
     assert {m.word for m in finder.find("tac", wilds=1)} == {"cat", "act", "at", "tack"}
+
+
+# -- the fast paths give exactly what the plain search gives -----------------
+# find() answers most queries without builds()' depth-first search; the search
+# (candidates by letter counts, then builds() per word) stays as the reference,
+# itself checked against brute force above. Same Matches, same order, same layouts.
+
+MULTI = ["qu", "th", "er", "in", "st", "ch", "ss", "ee", "ing", "tt"]
+
+
+def full(matches):
+    return [(signature(m), m.parts) for m in matches]
+
+
+def assert_same_as_search(finder, in_order=True, **query):
+    src = Sources.make(query["hand"], query.get("wilds", 0), query.get("must_use", ()),
+                       query.get("may_use", ()), query.get("reusable", ()), query.get("reusable_wilds", 0))
+    got, expected = full(finder.find(**query)), full(finder._find_by_search(src, query.get("min_length", 2)))
+    if in_order:
+        assert got == expected, query
+    else:
+        assert len(got) == len(set(got)) and set(got) == set(expected), query
+    return finder.find(**query)
+
+
+def random_card_query(rng, i):
+    letters = hand_of(rng, rng.randint(2, 7))
+    hand = [*letters[: rng.randint(1, 6)], *rng.sample(MULTI, rng.randint(1, 2))]
+    if i % 7 == 0:
+        hand.append(hand[-1])                           # two of one multi-letter card
+    if i % 5 == 0:
+        hand.append(hand[-1][0])                        # and the single card of its first letter
+    rng.shuffle(hand)                                   # card order decides which layout comes first
+    query = dict(hand=hand, wilds=rng.choice([0, 1, 1, 2]), min_length=rng.choice([1, 2, 3]))
+    kind = i % 4
+    if kind in (1, 3):
+        query["must_use"] = list(hand_of(rng, rng.randint(1, 4))) + (
+            [rng.choice(MULTI)] if i % 3 == 0 else [])
+    if kind in (2, 3):
+        query["may_use"] = list(hand_of(rng, rng.randint(1, 3))) + (
+            [rng.choice(hand)] if i % 2 else [])           # a card that is also in the hand
+    return query
+
+
+def test_card_queries_match_the_search(finder):
+    rng = random.Random(41)
+    for i in range(120):
+        assert_same_as_search(finder, **random_card_query(rng, i))
+
+
+def test_card_order_decides_layout_and_order(finder):
+    for hand in (["t", "h", "th", "e"], ["th", "t", "h", "e"], ["th", "e", "t", "h", "th"],
+                 ["s", "ss", "e", "s", "l"], ["ss", "s", "s", "e", "l", "ee"]):
+        for wilds in (0, 1, 2):
+            found = assert_same_as_search(finder, hand=hand, wilds=wilds)
+            assert found
+    first = [m.parts for m in finder.find(["t", "h", "th", "e"]) if m.word == "the"]
+    second = [m.parts for m in finder.find(["th", "t", "h", "e"]) if m.word == "the"]
+    assert first == second[::-1] and len(first) == 2   # each hand's own card first
+
+
+def test_table_letters_shared_with_the_hand_match_the_search(finder):
+    rng = random.Random(43)
+    for i in range(40):
+        hand = hand_of(rng, rng.randint(3, 7))
+        table = list(hand_of(rng, rng.randint(1, 6)))
+        query = dict(hand=hand, wilds=i % 3)
+        if i % 2:
+            query["must_use"] = table
+        else:
+            query["may_use"] = table + [rng.choice(hand)]
+            query["must_use"] = [rng.choice(hand)] if i % 4 == 0 else []
+        assert_same_as_search(finder, **query)
+
+
+def test_two_and_three_wilds_match_the_search(finder):
+    rng = random.Random(47)
+    for i in range(25):
+        hand = hand_of(rng, rng.randint(1, 7))
+        assert_same_as_search(finder, hand=hand, wilds=2, min_length=rng.choice([1, 2, 4]))
+    for i in range(4):
+        assert_same_as_search(finder, hand=hand_of(rng, 3), wilds=3)
+        assert_same_as_search(finder, hand=[*hand_of(rng, 2), "qu"], wilds=3)
+
+
+def test_single_letter_hands_match_the_search_with_any_min_length(finder):
+    """The single-letter paths (cached entries, wild groups cut by letter)
+    against the search, for hands with repeated and rare letters. They list
+    the builds by sub-multiset of the hand (each sub's words, then the words
+    one letter longer), not A-Z."""
+    rng = random.Random(53)
+    hands = ["", "e", "zz", "aeiou", "ssstt", "qxjzk", "eeeeeee", "retains"]
+    hands += [hand_of(rng, rng.randint(2, 8)) for _ in range(20)]
+    for hand in hands:
+        for min_length in (1, 2, 3):
+            for wilds in (0, 1):
+                found = assert_same_as_search(finder, in_order=False, hand=hand, wilds=wilds,
+                                              min_length=min_length)
+                order = {sub: i for i, sub in enumerate(sub_multisets("".join(sorted(hand))))}
+                assert [order[key(m.cards)] for m in found] == sorted(order[key(m.cards)] for m in found)
+
+
+def test_results_stay_the_same_when_caches_start_over(lexicon, monkeypatch):
+    """Small cache limits: results are the same while the caches fill, clear and refill."""
+    import generator.words.finder as finder_module
+    monkeypatch.setattr(finder_module, "_KEPT_PER_ENTRY", 1)
+    monkeypatch.setattr(finder_module, "_HAND_MATCHES_LIMIT", 3)
+    monkeypatch.setattr(finder_module, "_TWO_WILD_MATCHES_LIMIT", 10)
+    small = WordFinder(lexicon)
+    rng = random.Random(59)
+    for i in range(12):
+        hand = hand_of(rng, 7)
+        for query in (dict(hand=hand, wilds=1, in_order=False), dict(hand=hand[:5], wilds=2),
+                      dict(hand=[*hand[:5], "th"], wilds=1)):
+            for _ in range(2):   # once filling the caches, once from them
+                assert_same_as_search(small, **query)
+
+
+def test_new_match_is_the_dataclass_match():
+    from dataclasses import fields
+    assert [f.name for f in fields(Match)] == ["word", "cards", "wilds", "reusable", "table",
+                                              "reusable_wilds", "parts"]
+    made = new_match("cat", ("a", "t"), ("c",), (), (), (), (("c", "wild"), ("a", "hand"), ("t", "hand")))
+    plain = Match("cat", ("a", "t"), ("c",), parts=(("c", "wild"), ("a", "hand"), ("t", "hand")))
+    assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
+    assert made.parts == plain.parts
+
+
+def test_index_tables():
+    from collections import defaultdict
+    from generator.words.index import LetterIndex, sub_multisets_between, subs_and_lefts
+    words = ["cat", "act", "tack", "at", "a", "stack", "tacks", "attack", "scat", "cast"]
+    index = LetterIndex(words)
+    expected = defaultdict(dict)
+    for w in words:
+        for letter in set(w):
+            expected[key(w.replace(letter, "", 1))][letter] = tuple(x for x in words if key(x) == key(w))
+    assert index.one_short(4) == {k: tuple(sorted(v.items())) for k, v in expected.items()
+                                  if len(k) <= 3}
+    assert index.one_short(9) == {k: tuple(sorted(v.items())) for k, v in expected.items()}
+    assert index.containing("ck").words == ("tack", "stack", "tacks", "attack")
+    assert index.containing("ck").word_set == {"tack", "stack", "tacks", "attack"}
+    assert sub_multisets_between("aabc", "ab") == ["ab", "abc", "aab", "aabc"]
+    subs, lefts = subs_and_lefts("aab")
+    assert set(subs) == set(sub_multisets("aab")) and len(subs) == 6
+    for sub, left in zip(subs, lefts):
+        rest = Counter("aab") - Counter(sub)
+        assert left == sum(1 << (ord(c) - 97) for c in rest)
