@@ -16,6 +16,8 @@ Actions (all tuples):
                 pickup: team; lock: letter; teamwork: (team, position, k), then the
                 copied action's params.
   chance        ("deal", letter) a letter card from the deck; ("reveal", familiar index).
+Setup catch-up (rules catch_up, catch_up_points / _letters / _wilds: a number a seat per
+player count; options override): later seats start with points (or extra cards).
 Choices where the rulebook is silent are documented in cards/evocabulary/README.md.
 """
 
@@ -249,7 +251,8 @@ def content_for(game: Game, side: str) -> Content:
 
 # ---------------------------------------------------------------- state ----
 class EvoState(State):
-    def __init__(self, content: Content, players: int):
+    def __init__(self, content: Content, players: int, extra_letters: Sequence[int] = (), extra_wilds: Sequence[int] = (),
+                 extra_points: Sequence[int] = ()):
         c = self.c = content
         self.players = players
         self.turns = 0
@@ -273,8 +276,18 @@ class EvoState(State):
         self.unused_achievements = [a.id for a in c.achievements if a.players > players]
         self.claimed: list[list[str]] = [[] for _ in range(players)]
         self.scores = [0] * players
-        self.ledger = [Counter() for _ in range(players)]  # publish, burn, achievement points
-        self.pending: list[tuple[int, int]] = [(s, c.hand_size) for s in range(players)]  # (seat, draws)
+        self.ledger = [Counter() for _ in range(players)]  # publish, burn, achievement (and setup) points
+        for s, pts in enumerate(extra_points):
+            if pts:
+                self.scores[s] += pts
+                self.ledger[s]["setup"] += pts
+        # setup: every seat draws its hand; the catch-up gives later seats extra letters and wilds
+        self.extra_letters = list(extra_letters) or [0] * players
+        self.extra_wilds = list(extra_wilds) or [0] * players
+        self.pending: list[tuple[int, int]] = [(s, c.hand_size + self.extra_letters[s]) for s in range(players)]  # (seat, draws)
+        for s in range(players):
+            for _ in range(min(self.extra_wilds[s], len(self.wild_pile))):
+                self.hands[s].append(self.wild_pile.pop())
         self.refills = c.market_size
         self.seat = 0
         self.phase = "main"  # main | team | over
@@ -284,7 +297,7 @@ class EvoState(State):
         self.played: dict[str, set[int]] = defaultdict(set)
         self.figures: Counter = Counter()
         self.quiet = 0  # turns in a row, deck empty, without a point scored
-        self.last_total = 0
+        self.last_total = sum(self.scores)
 
     # -- helpers --------------------------------------------------------
     def hand_letters(self, seat: int) -> list[str]:
@@ -1246,6 +1259,26 @@ def pubs_slots(st: EvoState, seat: int, team: int) -> list:
 
 
 # ----------------------------------------------------------------- rules ----
+def seat_table(value: Any, players: int, name: str) -> list[int]:
+    """A per-seat setup number for this player count, from game.yaml `rules:` (a map
+    players -> one number a seat, in turn order) or an --option ("0,1,1,2" or one number
+    for every seat). None: 0 for every seat."""
+    if value is None or value is False:
+        return [0] * players
+    if isinstance(value, dict):
+        value = {int(k): v for k, v in value.items()}.get(players)
+        if value is None:
+            return [0] * players
+    if isinstance(value, str):
+        value = [int(v) for v in value.replace(" ", "").split(",") if v]
+    if isinstance(value, (int, float)):
+        value = [int(value)] * players
+    table = [int(v) for v in value]
+    if len(table) != players or min(table) < 0:
+        raise ValueError(f"rules.{name}: {players} numbers of 0 or more, one a seat, got {table}")
+    return table
+
+
 class EvoRules(Rules):
     id = "evocabulary"
     length_unit = "turns"
@@ -1256,10 +1289,19 @@ class EvoRules(Rules):
 
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> EvoState:
         options = options or {}
-        side = str(options.get("leader_side", game.spec.rules.get("leader_side", "A")))
+        rules = game.spec.rules
+        side = str(options.get("leader_side", rules.get("leader_side", "A")))
         if not game.spec.players.min <= players <= game.spec.players.max:
             raise ValueError(f"Evocabulary is for {game.spec.players.min}-{game.spec.players.max} players")
-        return EvoState(content_for(game, side), players)
+        catch_up = options.get("catch_up", rules.get("catch_up", True))
+        if isinstance(catch_up, str):
+            catch_up = catch_up.strip().lower() not in ("false", "no", "off", "0")
+        extra = {}
+        for name in ("catch_up_letters", "catch_up_wilds", "catch_up_points"):
+            value = options.get(name, rules.get(name)) if catch_up else None
+            extra[name] = seat_table(value, players, name)
+        return EvoState(content_for(game, side), players, extra["catch_up_letters"], extra["catch_up_wilds"],
+                        extra["catch_up_points"])
 
     def heuristic_player(self, skill: float = 1.0) -> Player:
         return EvoPlayer(skill)

@@ -365,3 +365,40 @@ def test_heuristic_games_are_reproducible_and_end(game):
     b = play_game(RULES, game, seats, seed=11)
     assert a.scores == b.scores and a.turns == b.turns and not a.stalled
     assert a.figures["publishes"] > 0 and max(a.scores) > 20
+
+
+# -- setup catch-up (game.yaml rules: catch_up, catch_up_points; README "Setup catch-up") --
+def test_catch_up_points_later_seats_start_with_the_yaml_points(game):
+    for players in (2, 4, 6):
+        table = [int(v) for v in game.spec.rules["catch_up_points"][players]]
+        st = RULES.new_state(game, players)
+        assert st.scores == table and table[0] == 0 and table == sorted(table)
+        assert [st.ledger[s]["setup"] for s in range(players)] == table
+        st.check_invariants()  # the starting points are in the score ledger
+
+
+def test_catch_up_points_count_toward_the_win(game):
+    st = fresh(game, 2)
+    assert st.scores == [0, 5]
+    st.scores[0] += 5
+    st.ledger[0]["publish"] += 5
+    st.check_invariants()
+    assert st.outcome().winners == [0, 1]  # 5 earned = 5 from setup: a tie (no achievements): shared
+
+
+def test_catch_up_can_be_switched_off_or_changed_with_options(game):
+    assert RULES.new_state(game, 4, {"catch_up": False}).scores == [0, 0, 0, 0]
+    assert RULES.new_state(game, 4, {"catch_up": "off"}).scores == [0, 0, 0, 0]
+    assert RULES.new_state(game, 4, {"catch_up_points": "0,1,2,3"}).scores == [0, 1, 2, 3]
+    with pytest.raises(ValueError):
+        RULES.new_state(game, 4, {"catch_up_points": "0,1"})  # one number a seat
+
+
+def test_catch_up_letters_and_wilds_deal_extra_starting_cards(game):
+    st = RULES.new_state(game, 2, {"catch_up_letters": "0,1", "catch_up_wilds": "0,1"})
+    while st.current_player() == CHANCE:
+        st.apply(st.chance_outcomes()[0][0])
+    hand = st.c.hand_size
+    assert len(st.hands[0]) == hand and st.hand_letters(0).count(WILD) == 0
+    assert len(st.hands[1]) == hand + 2 and st.hand_letters(1).count(WILD) == 1
+    st.check_invariants()
