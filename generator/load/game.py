@@ -137,6 +137,7 @@ def _size(spec: ComponentSpec, game: GameSpec, doc: Document, problems: Problems
 
 def _cards(spec: ComponentSpec, component_id: str, doc: Document, problems: Problems):
     schema = spec.fields
+    seen: dict[str, int] = {}
     for index, raw in enumerate(spec.cards):
         key = ("cards", index)
         where = doc.locate(key)
@@ -151,6 +152,10 @@ def _cards(spec: ComponentSpec, component_id: str, doc: Document, problems: Prob
         if not isinstance(card_id, str):
             problems.add(doc.locate((*key, "id")), "id must be text")
             continue
+        if card_id in seen:
+            problems.add(doc.locate((*key, "id")), f"card id '{card_id}' is already used by card {seen[card_id] + 1} of this file")
+            continue
+        seen[card_id] = index
         back_fields = raw.get("back", {})
         if not isinstance(back_fields, dict):
             problems.add(doc.locate((*key, "back")), "back must be a mapping of the back side's fields")

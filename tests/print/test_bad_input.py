@@ -44,6 +44,7 @@ CASES = [
     ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, count: 0}"), "consonants.yaml:{line}:35", "count must be a whole number of at least 1"),
     ("consonants.yaml", replace(FIRST, "{letter: N, points: one, count: 12}"), "consonants.yaml:{line}:25", "field 'points' must be int"),
     ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, colour: red}"), "consonants.yaml:{line}:28", "unknown field 'colour'"),
+    ("rules-card.yaml", append("  - {id: rules-summary, title: Again, body: Twice}\n"), "rules-card.yaml:{end}:10", "card id 'rules-summary' is already used"),
     ("consonants.yaml", replace("template: consonant-card", "template: no-such-card"), "consonants.yaml:{line}:11", "template 'no-such-card' not found"),
     ("consonants.yaml", replace("back: deck", "back: mystery"), "consonants.yaml:{line}:7", "unknown back 'mystery'"),
     ("game.yaml", replace("  - consonants.yaml", "  - ../../../etc/passwd"), "game.yaml:22:5", "leaves the game folder"),
