@@ -150,7 +150,7 @@ class Playability:
         low, high = wilson(p * self.hands, self.hands)
         return {"p": p, "ci95": [low, high]}
 
-    def summary(self, max_length: int) -> dict:
+    def summary(self, max_length: int, min_length: int = 2) -> dict:
         t = self.tally
         mean = t.best_total / t.weight
         result = {
@@ -158,7 +158,8 @@ class Playability:
             "hands": self.hands,
             "word": self.probability(t.word),
             "all_cards": self.probability(t.all_cards),
-            "by_length": {str(n): self.probability(t.by_length[n]) for n in range(2, max_length + 1) if t.by_length[n] or n <= 7},
+            "by_length": {str(n): self.probability(t.by_length[n]) for n in range(min_length, max_length + 1)
+                          if t.by_length[n] or n <= 7},
             "expected_best_score": {"mean": mean},
             "dead_letters": sorted(
                 ({"letters": card, "dead_rate": t.dead[card] / t.dealt[card]} for card in t.dealt if t.dealt[card]),

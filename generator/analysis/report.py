@@ -54,7 +54,7 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
 
     with LazyProgress(f"{game.id}: dealing hands", samples) as bar:
         result = playability(mix, rules, finder, samples=samples, seed=seed, progress=bar.advance)
-    play = result.summary(max_length=size + 4)
+    play = result.summary(max_length=size + 4, min_length=words.min_length)
 
     printed = {k: v for k, v in mix.points().items() if len(k) == 1}
     measured = difficulty(lexicon.words, letters, size)
