@@ -144,7 +144,7 @@ def test_modify_moves_the_spell_and_returns_removed_letters_to_the_hand(game):
     st.apply(("start", "cat", "hhh"))
     st.apply(("end",))
     st.apply(("discard", ""))
-    st.apply(("modify", 3, "cats", "ssss".replace("ssss", "sssh")))
+    st.apply(("modify", 3, "cats", "sssh"))
     assert 4 in st.spells[0] and 3 not in st.spells[0] and st.active == 4
     st.apply(("end",))
     st.apply(("discard", ""))
