@@ -7,8 +7,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from generator.build import BuildOptions, build
+
+# property tests draw their examples from a fixed seed: every run checks the same cases
+settings.register_profile("seeded", derandomize=True, deadline=None)
+settings.load_profile("seeded")
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
