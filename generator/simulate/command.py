@@ -91,6 +91,17 @@ def simulate(folder: Path, players: int, args) -> dict:
     return report
 
 
+def effect_size(row: dict) -> float:
+    """Sort key: largest win-rate difference first, rows with too few samples last."""
+    difference = row["win_rate_difference"]
+    return 1.0 if difference is None else -abs(difference)
+
+
+def difference_text(row: dict) -> str:
+    difference = row["win_rate_difference"]
+    return "too few to compare" if difference is None else f"{100 * difference:+.1f} pts"
+
+
 def print_report(report: dict) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -111,12 +122,12 @@ def print_report(report: dict) -> None:
     console.print(f"Stalls: {report['stalls']}")
     spread = report["score_spread"]
     console.print(f"Score margin first-second: {spread['mean_margin_first_second']:.1f}; first-last: {spread['mean_spread_first_last']:.1f}")
-    components = sorted(report["components"], key=lambda row: -abs(row["win_rate_difference"]))
+    components = sorted(report["components"], key=effect_size)
     if components:
         table = Table("played", "play rate", "win rate played", "not played", "difference", title="Cards and letters (largest effect first)")
         for row in components[:15]:
             table.add_row(row["key"], f"{100 * row['play_rate']:.1f}%", f"{100 * row['win_rate_played']:.1f}%",
-                          f"{100 * row['win_rate_not_played']:.1f}%", f"{100 * row['win_rate_difference']:+.1f} pts")
+                          f"{100 * row['win_rate_not_played']:.1f}%", difference_text(row))
         console.print(table)
     if report["figures"]:
         console.print("Per game: " + ", ".join(f"{k} {v:.2f}" for k, v in report["figures"].items()))

@@ -9,6 +9,7 @@ from collections import defaultdict
 from generator.simulate.runner import RunResult
 
 Z95 = 1.959963984540054
+MIN_GROUP = 30  # seat-games on each side before a win-rate difference means anything
 
 
 def wilson(successes: float, trials: int) -> tuple[float, float]:
@@ -81,7 +82,8 @@ def component_figures(result: RunResult) -> list[dict]:
     """Per played thing: how often a seat played it, and its win-rate difference when played.
 
     The difference compares seats that played the thing with seats that did not,
-    over all finished games (as deck-builder simulators report a card's effect).
+    over all finished games (as deck-builder simulators report a card's effect);
+    it is left out (None) when either side has fewer than MIN_GROUP seat-games.
     """
     players = result.spec.players
     finished = [r for r in result.records if not r.outcome.stalled]
@@ -108,7 +110,8 @@ def component_figures(result: RunResult) -> list[dict]:
             "play_rate": played / seat_games if seat_games else 0.0,
             "win_rate_played": rate_played,
             "win_rate_not_played": rate_unplayed,
-            "win_rate_difference": rate_played - rate_unplayed if played and unplayed else 0.0,
+            # None when one side is too small to compare (a letter nearly every seat plays)
+            "win_rate_difference": rate_played - rate_unplayed if min(played, unplayed) >= MIN_GROUP else None,
         })
     return rows
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from generator.simulate.command import difference_text, effect_size
 from generator.write.report import Report
 
 
@@ -26,11 +27,11 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
             doc.bars(labels, [[histogram[k] if k in histogram else histogram[str(k)] for k in keys]],
                      caption=f"Game length in {report['length_unit']}: mean {length['mean']:.1f}, "
                              f"10-90% {length['p10']}-{length['p90']}; about {report['minutes_mean']} minutes")
-        rows = sorted(report["components"], key=lambda row: -abs(row["win_rate_difference"]))[:25]
+        rows = sorted(report["components"], key=effect_size)[:25]
         if rows:
             doc.table(["played", "play rate", "win rate when played", "when not", "difference"],
                       [[r["key"], f"{100 * r['play_rate']:.1f}%", f"{100 * r['win_rate_played']:.1f}%",
-                        f"{100 * r['win_rate_not_played']:.1f}%", f"{100 * r['win_rate_difference']:+.1f}"] for r in rows],
+                        f"{100 * r['win_rate_not_played']:.1f}%", difference_text(r)] for r in rows],
                       widths=[60, 25, 35, 25, 25])
         if report["figures"]:
             doc.table(["figure (per game)", "mean"], [[k, f"{v:.2f}"] for k, v in report["figures"].items()], widths=[90, 30])

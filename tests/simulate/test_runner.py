@@ -135,3 +135,13 @@ def test_common_random_numbers_deal_each_rotation_of_a_block_the_same_cards():
     assert [r.lineup_offset for r in records] == [0, 1, 2, 0, 1, 2]
     plain = play_batch(spec(lineup=lineup, games=6), 0, 6)
     assert len({r.outcome.figures.get("first_card") for r in plain}) > 1
+
+
+def test_a_difference_needs_enough_seat_games_on_both_sides():
+    report = summary(run(spec(games=40), workers=1))
+    for row in report["components"]:
+        played = row["play_rate"] * 40 * 3
+        if min(played, 120 - played) < 30:
+            assert row["win_rate_difference"] is None
+        else:
+            assert row["win_rate_difference"] is not None
