@@ -10,20 +10,7 @@ from generator.analysis.playability import HandRules, playability
 from generator.errors import Location, UserError
 from generator.model.deck import Game
 from generator.progress import LazyProgress
-from generator.words.finder import WordFinder
-from generator.words.lexicon import Lexicon
-
-_FINDERS: dict = {}
-
-
-def finder_for(game: Game) -> tuple[Lexicon, WordFinder]:
-    words = game.spec.words
-    key = (words.min_length, tuple(words.allow), tuple(words.deny))
-    if key not in _FINDERS:
-        lexicon = Lexicon(min_length=words.min_length, allow=words.allow, deny=words.deny)
-        _FINDERS[key] = (lexicon, WordFinder(lexicon))
-    return _FINDERS[key]
-
+from generator.words.finder import for_words
 
 def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int = 1, hand_location: Location | None = None) -> dict:
     mix = read_mix(game)
@@ -38,7 +25,7 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
         raise UserError.at(where, f"a hand of {size} is larger than the deck of {mix.deck_size} letter cards")
     if samples < 1:
         raise UserError.at(Location(Path("--samples")), "must be at least 1")
-    lexicon, finder = finder_for(game)
+    lexicon, finder = for_words(game.spec.words)
     rules = HandRules(size, words.min_length, words.wilds, float(game.spec.rules.get("vowel_points", 0)))
 
     counts = mix.letter_counts()

@@ -41,9 +41,8 @@ from typing import Any, Sequence
 
 from generator.model.deck import Game
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, Player, Rules, State
-from generator.words.finder import WordFinder
+from generator.words.finder import for_words
 from generator.words.index import key as letter_key
-from generator.words.lexicon import Lexicon
 
 # The effect vocabulary: ability name -> what gaining it does (see State._gain).
 ABILITIES = ("energy", "damage", "heal", "draw", "scrap_hand", "scrap_discard", "scrap_market",
@@ -114,7 +113,7 @@ class Catalog:
         self.market_keys = sorted({self.defs[u].key for u in self.market})
         words = spec.words
         self.min_letters = int(self.rules.get("spell_min_letters", 3))
-        self.finder = WordFinder(Lexicon(min_length=max(words.min_length, self.min_letters), allow=words.allow, deny=words.deny))
+        _, self.finder = for_words(words, min_length=self.min_letters)
         self.keys = self.finder.index.by_key
 
     def _add(self, d: CardDef) -> int:

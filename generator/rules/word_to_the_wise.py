@@ -43,9 +43,8 @@ from typing import Any
 from generator.errors import Location, UserError
 from generator.model.deck import Game
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, Player, Rules, State
-from generator.words.finder import WordFinder
+from generator.words.finder import WordFinder, for_words
 from generator.words.index import key, sub_multisets
-from generator.words.lexicon import Lexicon
 
 DIE_VOWELS = frozenset("aeiou")
 WILD = "*"  # a die showing WILD
@@ -143,8 +142,7 @@ def _finder(game: Game) -> tuple[WordFinder, dict, frozenset]:
     words = game.spec.words
     cache_key = (words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)))
     if cache_key not in _FINDERS:
-        lexicon = Lexicon(min_length=words.min_length, allow=words.allow, deny=words.deny)
-        finder = WordFinder(lexicon)
+        lexicon, finder = for_words(words)
         # Dice vowels are reusable letters: words keyed by the letters the cards
         # must supply. One table for every roll; the roll filters its vowels.
         skeleton = finder.index.skeleton(DIE_VOWELS)

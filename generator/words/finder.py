@@ -48,6 +48,21 @@ _KEPT_PER_ENTRY = 32       # cuts of one entry's wild Matches kept (see _keep)
 _KEPT_UP_TO_LETTERS = 6    # ... for entries with at most this many wild letters
 
 
+_FOR_WORDS: dict[tuple, tuple[Lexicon, "WordFinder"]] = {}
+
+
+def for_words(words, min_length: int | None = None) -> tuple[Lexicon, "WordFinder"]:
+    """The lexicon and finder for a game's `words:` settings (min_length, allow, deny),
+    built once per process and shared by everything that judges that game's words.
+    `min_length` raises the game's own minimum (a rule that wants longer words)."""
+    shortest = max(words.min_length, min_length or 0)
+    key = (shortest, tuple(sorted(words.allow)), tuple(sorted(words.deny)))
+    if key not in _FOR_WORDS:
+        lexicon = Lexicon(min_length=shortest, allow=words.allow, deny=words.deny)
+        _FOR_WORDS[key] = (lexicon, WordFinder(lexicon))
+    return _FOR_WORDS[key]
+
+
 class WordFinder:
     def __init__(self, lexicon: Lexicon | Iterable[str]):
         words = lexicon.words if isinstance(lexicon, Lexicon) else tuple(lexicon)
