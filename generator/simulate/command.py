@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from generator.errors import Location, UserError
+from generator.model.deck import Game
 from generator.progress import LazyProgress
 from generator.simulate.metrics import summary
 from generator.simulate.runner import RunSpec, Seat, run
@@ -51,11 +52,9 @@ def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
     return tuple(options)
 
 
-def simulate(folder: Path, players: int, args) -> dict:
-    from generator.load.game import load_game
+def simulate(game: Game, players: int, args) -> dict:
     from generator.rules import ENGINES, engine_for
 
-    game = load_game(folder)
     engine = game.spec.rules.get("engine", game.id)
     if engine not in ENGINES:
         raise UserError.at(game.location, f"no rules engine '{engine}' (known: {', '.join(sorted(ENGINES))}); set rules.engine in game.yaml")
@@ -68,7 +67,7 @@ def simulate(folder: Path, players: int, args) -> dict:
     if not 0.0 <= args.skill <= 1.0:
         raise UserError.at(Location(Path("--skill")), "must be between 0 and 1")
     options = _options(args.option)
-    spec = RunSpec(str(folder.resolve()), players, args.games, args.seed, args.check,
+    spec = RunSpec(str(game.root.resolve()), players, args.games, args.seed, args.check,
                    tuple(Seat("heuristic", args.skill) for _ in range(players)), options)
     luck_games = args.games // 5 if args.luck_games is None else args.luck_games
     with LazyProgress(f"{game.id}, {players} players", args.games + luck_games) as bar:
@@ -142,21 +141,16 @@ def print_report(report: dict) -> None:
 
 def cmd_simulate(args) -> int:
     from generator.cli import game_folders
+    from generator.load.game import load_game
 
     folder = game_folders([args.game])[0]
-    players = args.players or _default_players(folder)
-    report = simulate(folder, players, args)
+    game = load_game(folder)
+    report = simulate(game, args.players or game.spec.players.min, args)
     if args.json:
         print(json.dumps(report, indent=1))
     else:
         print_report(report)
     return 0
-
-
-def _default_players(folder: Path) -> int:
-    from generator.load.game import load_game
-
-    return load_game(folder).spec.players.min
 
 
 def cmd_report(args) -> int:
@@ -168,7 +162,7 @@ def cmd_report(args) -> int:
     folder = game_folders([args.game])[0]
     game = load_game(folder)
     counts = [args.players] if args.players else list(range(game.spec.players.min, min(game.spec.players.max, 6) + 1))
-    reports = [simulate(folder, players, args) for players in counts]
+    reports = [simulate(game, players, args) for players in counts]
     out = args.out / game.id / f"{game.id}-balance.pdf"
     write_bytes(out, balance_pdf(game.name, reports))
     write_bytes(out.with_suffix(".json"), json.dumps(reports, indent=1).encode())
