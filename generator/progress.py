@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Iterable, Iterator, TypeVar
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+if TYPE_CHECKING:
+    from rich.progress import Progress
 
 T = TypeVar("T")
 DELAY_S = 1.0
@@ -26,6 +26,9 @@ class LazyProgress:
     def advance(self, steps: int = 1) -> None:
         self.done += steps
         if self.bar is None and self.enabled and time.monotonic() - self.started > DELAY_S:
+            from rich.console import Console  # imported only when a bar is shown
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
             self.bar = Progress(
                 TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                 console=Console(stderr=True), transient=True,

@@ -28,9 +28,25 @@ class FaceContext:
         self.game = game
         self.bleed = bleed
         self.safe = game.spec.print.safe
-        self.fonts = {name: fonts.register(name, path) for name, path in game.fonts.items()}
+        self.fonts = _FontsOnFirstUse(game.fonts)
         self.icons = {name: str(path) for name, path in game.icons.items()}
         self._cache: dict[Any, tuple] = {}
+
+
+class _FontsOnFirstUse:
+    """Font name -> registered name; a font file is parsed only when a box first uses it."""
+
+    def __init__(self, paths: Mapping[str, Any]):
+        self.paths = paths
+        self.registered: dict[str, str] = {}
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if name not in self.registered and name in self.paths:
+            self.registered[name] = fonts.register(name, self.paths[name])
+        return self.registered.get(name, default)
+
+    def __iter__(self):
+        return iter(self.paths)
 
 
 def layout_face(

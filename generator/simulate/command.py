@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.errors import Location, UserError
-from generator.model.deck import Game
-from generator.progress import LazyProgress
-from generator.simulate.metrics import summary
-from generator.simulate.runner import RunSpec, Seat, run
+
+if TYPE_CHECKING:
+    from generator.model.deck import Game
 
 BALANCE_TOLERANCE_POINTS = 3.0
 
@@ -53,7 +53,10 @@ def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
 
 
 def simulate(game: Game, players: int, args) -> dict:
+    from generator.progress import LazyProgress
     from generator.rules import ENGINES, engine_for
+    from generator.simulate.metrics import summary
+    from generator.simulate.runner import RunSpec, Seat, run
 
     engine = game.spec.rules.get("engine", game.id)
     if engine not in ENGINES:

@@ -1,0 +1,42 @@
+"""Start-up: a command imports only what it needs (checked in a fresh interpreter)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import FIXTURES, ROOT
+
+# simulation, Dask, letter analysis and rasterizing code have no business in printing a deck
+HEAVY = ("generator.simulate.runner", "generator.simulate.metrics", "generator.rules", "dask", "distributed",
+         "generator.analysis.report", "generator.analysis.playability", "generator.words", "pypdfium2",
+         "generator.write.raster", "numpy", "starlette", "uvicorn", "watchfiles")
+
+PROBE = """
+import json, sys
+from generator.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def loaded_by(*argv: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("argv", [("--help",), ("check", "toy"), ("build", "toy", "--out", "OUT")], ids=["help", "check", "build"])
+def test_a_command_imports_only_what_it_needs(argv, tmp_path):
+    argv = tuple(str(FIXTURES / "toy-game") if a == "toy" else str(tmp_path) if a == "OUT" else a for a in argv)
+    modules = loaded_by(*argv)
+    heavy = sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+    assert heavy == []
+    if argv[0] == "build":
+        assert "generator.write.pdf" in modules  # the probe really ran the build
+        assert (tmp_path / "toy-game").is_dir()
