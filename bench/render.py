@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from generator.build import BuildOptions, build  # noqa: E402
 from generator.errors import UserError  # noqa: E402
-from generator.load.paths import list_game_folders  # noqa: E402
+from generator.paths import list_game_folders  # noqa: E402
 
 DECKSMITH_VENV = ROOT / "bench" / ".venv-decksmith"
 CARDS = 108
@@ -111,7 +111,7 @@ def decksmith_deck(folder: Path, icon_png: Path) -> None:
 
 def icon_png(target: Path) -> None:
     from generator.layout.ops import FaceLayout, Icon
-    from generator.load.paths import SHARED_ICONS
+    from generator.paths import SHARED_ICONS
     from generator.write.raster import rasterize
 
     face = FaceLayout(25.4, 25.4, 0.0, (Icon(str(SHARED_ICONS / "owl.svg"), 0, 0, 25.4, 25.4, (0.1, 0.1, 0.2, 1.0)),))

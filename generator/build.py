@@ -9,7 +9,7 @@ from pathlib import Path
 from generator.errors import UserError
 from generator.impose.grid import FitError
 from generator.impose.sheets import Page, SheetSettings, plan_pages
-from generator.impose.sizes import PAPER_SIZES
+from generator.model.sizes import PAPER_SIZES
 from generator.layout.deck import CardFaces, items, layout_game
 from generator.load.game import load_game
 from generator.model.deck import Game

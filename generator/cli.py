@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def game_folders(names: list[str]) -> list[Path]:
-    from generator.load.paths import find_game_folder, list_game_folders
+    from generator.paths import find_game_folder, list_game_folders
 
     if names:
         problems = []
@@ -164,7 +164,7 @@ def cmd_check(args) -> int:
 
 def cmd_list(args) -> int:
     from generator.load.game import load_game
-    from generator.load.paths import list_game_folders
+    from generator.paths import list_game_folders
 
     for folder in list_game_folders():
         try:

@@ -6,19 +6,7 @@ from dataclasses import dataclass, field
 from itertools import groupby
 
 from generator.impose.grid import Grid, Segment, Slot, crop_marks, fit_grid, fold_back, mirror
-from generator.layout.ops import FaceLayout
-
-
-@dataclass(frozen=True)
-class Item:
-    """One physical copy of a card."""
-
-    component: str
-    card: str
-    copy: int  # 1-based
-    front: FaceLayout
-    back: FaceLayout | None
-    size: tuple[float, float]
+from generator.layout.ops import FaceLayout, Item
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.errors import Problems, UserError
-from generator.impose.sheets import Item
 from generator.layout.face import FaceContext, layout_face
-from generator.layout.ops import FaceLayout
+from generator.layout.ops import FaceLayout, Item
 from generator.model.deck import Card, Component, Game
 
 

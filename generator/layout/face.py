@@ -8,14 +8,13 @@ from pydantic import ValidationError
 
 from generator.errors import Location, UserError
 from generator.layout import fonts
-from generator.layout.expressions import ExpressionError, resolve_value
 from generator.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
 from generator.layout.text import TextFitError, fit_text, unknown_icons
-from generator.load.paths import inside
-from generator.load.templates import BOX_KINDS
-from generator.load.validate import describe
 from generator.model.deck import Game, RawBox, Template
-from generator.model.template import FillBox, IconBox, ImageBox, ShapeBox, TextBox
+from generator.model.expressions import ExpressionError, resolve_value
+from generator.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
+from generator.model.types import describe
+from generator.paths import inside
 
 TEXT_KEYS = {"text", "icon", "src", "font"}
 MUST_BE_SAFE = {"text", "icon", "image"}

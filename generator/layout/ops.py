@@ -95,3 +95,15 @@ def parse_color(value: str) -> Rgb | None:
     red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
     alpha = int(digits[6:8], 16) / 255 if len(digits) == 8 else 1.0
     return (round(red, 4), round(green, 4), round(blue, 4), round(alpha, 4))
+
+
+@dataclass(frozen=True)
+class Item:
+    """One physical copy of a card."""
+
+    component: str
+    card: str
+    copy: int  # 1-based
+    front: FaceLayout
+    back: FaceLayout | None
+    size: tuple[float, float]

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, Problems, UserError
-from generator.impose.sizes import CARD_SIZES
-from generator.load.paths import SHARED_FONTS, SHARED_ICONS, inside
+from generator.model.sizes import CARD_SIZES
+from generator.paths import SHARED_FONTS, SHARED_ICONS, inside
 from generator.load.templates import TemplateLoader
 from generator.load.validate import validated
 from generator.load.yamlsrc import Document, read_yaml

@@ -6,13 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, Problems, UserError
-from generator.layout.expressions import ExpressionError, compiled, has_expression
-from generator.load.paths import SHARED_TEMPLATES
+from generator.model.expressions import ExpressionError, compiled, has_expression
+from generator.paths import SHARED_TEMPLATES
 from generator.load.yamlsrc import Document, read_yaml
 from generator.model.deck import RawBox, Template, freeze
-from generator.model.template import FillBox, IconBox, ImageBox, ShapeBox, TemplateSpec, TextBox
+from generator.model.template import BOX_KINDS, TemplateSpec
 
-BOX_KINDS = {"fill": FillBox, "shape": ShapeBox, "text": TextBox, "icon": IconBox, "image": ImageBox}
 TEMPLATE_KEYS = set(TemplateSpec.model_fields)
 
 

@@ -8,25 +8,9 @@ from pydantic import BaseModel, ValidationError
 
 from generator.errors import Problems
 from generator.load.yamlsrc import Document, Key
+from generator.model.types import describe
 
 M = TypeVar("M", bound=BaseModel)
-
-
-def describe(error: dict[str, Any]) -> str:
-    kind = error["type"]
-    field = error["loc"][-1] if error["loc"] else None
-    if kind == "extra_forbidden":
-        return f"unknown key '{field}'"
-    if kind == "missing":
-        return f"missing required key '{field}'"
-    message = error["msg"]
-    if message.startswith("Value error, "):
-        message = message[len("Value error, "):]
-    if kind == "literal_error":
-        return f"'{error.get('input')}' is not allowed: {message.lower()}"
-    if field is not None and not isinstance(field, int):
-        return f"{field}: {message}"
-    return message
 
 
 def validated(model: type[M], data: Any, doc: Document, key: Key, problems: Problems) -> M | None:

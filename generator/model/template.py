@@ -75,6 +75,10 @@ class ImageBox(BoxBase):
 Box = Annotated[Union[FillBox, ShapeBox, TextBox, IconBox, ImageBox], Field(discriminator="kind")]
 
 
+BOX_KINDS = {"fill": FillBox, "shape": ShapeBox, "text": TextBox, "icon": IconBox, "image": ImageBox}
+"""The `kind:` of a box in a template, and the model that checks it."""
+
+
 class TemplateSpec(Strict):
     extends: str | None = None
     description: str = ""

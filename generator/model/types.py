@@ -34,3 +34,21 @@ class Strict(BaseModel):
     """Every schema refuses unknown keys and is immutable once loaded."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def describe(error: dict[str, Any]) -> str:
+    """One pydantic error as a sentence for a person (which key, what was wrong)."""
+    kind = error["type"]
+    field = error["loc"][-1] if error["loc"] else None
+    if kind == "extra_forbidden":
+        return f"unknown key '{field}'"
+    if kind == "missing":
+        return f"missing required key '{field}'"
+    message = error["msg"]
+    if message.startswith("Value error, "):
+        message = message[len("Value error, "):]
+    if kind == "literal_error":
+        return f"'{error.get('input')}' is not allowed: {message.lower()}"
+    if field is not None and not isinstance(field, int):
+        return f"{field}: {message}"
+    return message

@@ -93,20 +93,11 @@ def simulate(game: Game, players: int, args) -> dict:
     return report
 
 
-def effect_size(row: dict) -> float:
-    """Sort key: largest win-rate difference first, rows with too few samples last."""
-    difference = row["win_rate_difference"]
-    return 1.0 if difference is None else -abs(difference)
-
-
-def difference_text(row: dict) -> str:
-    difference = row["win_rate_difference"]
-    return "too few to compare" if difference is None else f"{100 * difference:+.1f} pts"
-
-
 def print_report(report: dict) -> None:
     from rich.console import Console
     from rich.table import Table
+
+    from generator.simulate.metrics import difference_text, effect_size
 
     console = Console()
     console.print(f"[bold]{report['name']}[/bold]: {report['games']} games, {report['players']} players, seed {report['seed']}")

@@ -156,3 +156,14 @@ def summary(result: RunResult, luck: RunResult | None = None, lineup_note: str =
     if luck is not None:
         report["luck"] = {**luck_figure(luck), "lineup": lineup_note}
     return report
+
+
+def effect_size(row: dict) -> float:
+    """Sort key: largest win-rate difference first, rows with too few samples last."""
+    difference = row["win_rate_difference"]
+    return 1.0 if difference is None else -abs(difference)
+
+
+def difference_text(row: dict) -> str:
+    difference = row["win_rate_difference"]
+    return "too few to compare" if difference is None else f"{100 * difference:+.1f} pts"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.simulate.command import difference_text, effect_size
+from generator.simulate.metrics import difference_text, effect_size
 from generator.write.report import Report
 
 

@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from generator.load.paths import SHARED_ICONS
+from generator.paths import SHARED_ICONS
 
 HEADER = """# Icon credits
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from reportlab.lib.colors import black
 
-from generator.impose.sizes import PAPER_SIZES
+from generator.model.sizes import PAPER_SIZES
 from generator.units import mm_to_pt
 from generator.write.atomic import write_bytes
 from generator.write.canvas import LABEL_FONT, new_canvas

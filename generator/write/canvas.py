@@ -8,7 +8,7 @@ from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.layout import fonts
-from generator.load.paths import SHARED_FONTS
+from generator.paths import SHARED_FONTS
 from generator.units import mm_to_pt
 
 LABEL_FONT = "EBGaramond-Regular"

@@ -17,7 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 from generator.layout import fonts
-from generator.load.paths import SHARED_FONTS
+from generator.paths import SHARED_FONTS
 
 BODY, BOLD, TITLE = "EBGaramond-Regular", "EBGaramond-Bold", "Cinzel-Bold"
 INK = colors.HexColor("#22213b")

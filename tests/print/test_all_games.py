@@ -6,7 +6,7 @@ import pytest
 from pypdf import PdfReader
 
 from generator.load.game import load_game
-from generator.load.paths import list_game_folders
+from generator.paths import list_game_folders
 from tests.print.test_pdf import fonts_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from generator.impose.grid import MARK_EDGE, FitError, crop_marks, fit_grid, fold_back, mirror
-from generator.impose.sizes import CARD_SIZES, PAPER_SIZES
+from generator.model.sizes import CARD_SIZES, PAPER_SIZES
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -3,7 +3,7 @@
 import pytest
 from pypdf import PdfReader
 
-from generator.impose.sizes import PAPER_SIZES
+from generator.model.sizes import PAPER_SIZES
 from generator.units import MM_PER_POINT
 from tests.conftest import DUPLEX, WISE
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from generator.errors import Location, UserError
 
-PROJECT_ROOT = Path(os.environ.get("SPELLPRESS_HOME", Path(__file__).resolve().parents[2]))
+PROJECT_ROOT = Path(os.environ.get("SPELLPRESS_HOME", Path(__file__).resolve().parents[1]))
 SHARED_TEMPLATES = PROJECT_ROOT / "templates"
 SHARED_ICONS = SHARED_TEMPLATES / "icons"
 SHARED_FONTS = PROJECT_ROOT / "fonts"
