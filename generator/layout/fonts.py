@@ -45,3 +45,8 @@ def vertical_metrics(font: str) -> tuple[float, float]:
     """(ascent, descent) as fractions of the font size; descent is negative."""
     face = pdfmetrics.getFont(font).face
     return face.ascent / 1000.0, face.descent / 1000.0
+
+
+def font_file(name: str) -> Path | None:
+    """The file behind a registered font name (None for reportlab's built-in fonts)."""
+    return _registered.get(name)

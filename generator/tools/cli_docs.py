@@ -18,6 +18,7 @@ EXAMPLES = {
                  "spellpress simulate lost-words --players 3 --workers 2 --check --json",
                  "spellpress simulate spelled --dask local"],
     "report": ["spellpress report word-to-the-wise --games 2000"],
+    "serve": ["spellpress serve word-to-the-wise", "cd path/to/my-game && spellpress serve --port 8080"],
     "letters": ["spellpress letters word-to-the-wise", "spellpress letters evocabulary --hand 7 --samples 20000 --seed 3 --json"],
 }
 

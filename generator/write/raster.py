@@ -34,13 +34,13 @@ def faces_pdf(faces: list[FaceLayout], title: str) -> bytes:
     return buffer.getvalue()
 
 
-def rasterize(faces: list[FaceLayout], title: str, dpi: int = PNG_DPI) -> list[Image.Image]:
+def rasterize(faces: list[FaceLayout], title: str, dpi: int = PNG_DPI, progress: bool = True) -> list[Image.Image]:
     """Each face as an RGB image at `dpi`, bleed included; identical faces are drawn once."""
     unique = list(dict.fromkeys(faces))
     document = pdfium.PdfDocument(faces_pdf(unique, title))
     images: dict[FaceLayout, Image.Image] = {}
     try:
-        for face, page in zip(unique, track(document, f"rasterizing {title}", len(unique))):
+        for face, page in zip(unique, track(document, f"rasterizing {title}", len(unique), enabled=progress)):
             width = mm_to_px(face.width + 2 * face.bleed, dpi)
             height = mm_to_px(face.height + 2 * face.bleed, dpi)
             bitmap = page.render(scale=dpi / 72.0, draw_annots=False)
@@ -51,10 +51,23 @@ def rasterize(faces: list[FaceLayout], title: str, dpi: int = PNG_DPI) -> list[I
     return [images[face] for face in faces]
 
 
-def _png_bytes(image: Image.Image, dpi: int) -> bytes:
+def rasterize_pdf(pdf: bytes, dpi: int) -> list[Image.Image]:
+    """Every page of a PDF as an RGB image at `dpi`."""
+    document = pdfium.PdfDocument(pdf)
+    try:
+        return [page.render(scale=dpi / 72.0, draw_annots=False).to_pil().convert("RGB") for page in document]
+    finally:
+        document.close()
+
+
+def encode_png(image: Image.Image, dpi: int, level: int = 6) -> bytes:
     buffer = BytesIO()
-    image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False)
+    image.save(buffer, format="PNG", dpi=(dpi, dpi), optimize=False, compress_level=level)
     return buffer.getvalue()
+
+
+def _png_bytes(image: Image.Image, dpi: int) -> bytes:
+    return encode_png(image, dpi)
 
 
 def write_pngs(laid: list[CardFaces], folder: Path, title: str) -> list[Path]:

@@ -1,0 +1,1 @@
+"""`spellpress serve`: the live preview in the browser."""

@@ -1,0 +1,238 @@
+"""The preview's web application (Starlette): pages, face images, live events, builds.
+
+Nothing in a URL is used as a file path: faces and sheets are looked up by their
+content address in memory, static files come from a fixed table, and downloads
+are only the files the last build in this session wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from generator.build import BuildOptions, build
+from generator.errors import UserError
+from generator.serve import page
+from generator.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
+
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_FILES = {"preview.css": "text/css", "preview.js": "text/javascript"}
+KEY = re.compile(r"[0-9a-f]{32}")
+DIGEST = re.compile(r"[0-9a-f]{16}")
+KEEP_ALIVE_S = 15.0
+WATCH_DEBOUNCE_MS = 30
+
+log = logging.getLogger("spellpress.serve")
+
+
+class Hub:
+    """Fans a new version number out to every open event stream."""
+
+    def __init__(self):
+        self.queues: set[asyncio.Queue] = set()
+
+    def subscribe(self) -> asyncio.Queue:
+        queue: asyncio.Queue = asyncio.Queue(maxsize=16)
+        self.queues.add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue) -> None:
+        self.queues.discard(queue)
+
+    def publish(self, version: int) -> None:
+        for queue in list(self.queues):
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(version)
+
+
+async def watch(preview: Preview, hub: Hub, out: Path, stop: asyncio.Event) -> None:
+    """Refresh on every save in the game folder or the shared folders it uses; never gives up."""
+    from watchfiles import DefaultFilter, awatch
+
+    out = out.resolve()
+
+    class Relevant(DefaultFilter):
+        def __call__(self, change, path: str) -> bool:
+            return super().__call__(change, path) and out not in Path(path).parents
+
+    while not stop.is_set():
+        roots = preview.watch_roots()
+        try:
+            async for _ in awatch(*roots, watch_filter=Relevant(), debounce=WATCH_DEBOUNCE_MS, step=10,
+                                  stop_event=stop, rust_timeout=500, yield_on_timeout=False):
+                if await anyio.to_thread.run_sync(preview.refresh):
+                    hub.publish(preview.state.version)
+                if preview.watch_roots() != roots:
+                    break  # the game now uses other shared folders
+        except Exception:  # a folder removed while watched, for instance: look again shortly
+            log.exception("watching stopped; restarting")
+            if await anyio.to_thread.run_sync(preview.refresh):
+                hub.publish(preview.state.version)
+            await asyncio.sleep(0.5)
+
+
+def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
+    hub = Hub()
+    downloads: dict[str, Path] = {}
+
+    def render(view: str, request: Request) -> tuple[str, str, str | None]:
+        state = preview.state
+        if view == "sheets":
+            content = page.sheets_view(state)
+        elif view.startswith("card/"):
+            parts = view.split("/")
+            content = page.card_view(state, parts[1], parts[2]) if len(parts) == 3 else None
+        else:
+            content = page.cards_view(state)
+        return page.header(state, "sheets" if view == "sheets" else "cards"), page.errors_panel(state), content
+
+    def view_of(request: Request) -> str:
+        path = request.url.path
+        if path.startswith("/fragment"):
+            path = path[len("/fragment"):]
+        return path.strip("/")
+
+    async def html(request: Request) -> Response:
+        view = view_of(request)
+        head, errors, content = render(view, request)
+        if content is None:
+            return HTMLResponse(page.document("not found", head + errors + "<main id=content><p>No such card "
+                                              "(it may have been renamed). <a href='/'>All cards</a></p></main>",
+                                              preview.state.version), status_code=404)
+        title = preview.state.snapshot.game.name if preview.state.snapshot else "Spellpress preview"
+        return HTMLResponse(page.document(title, head + errors + content, preview.state.version))
+
+    async def fragment(request: Request) -> Response:
+        state = preview.state
+        _, errors, content = render(view_of(request), request)
+        counts = ""
+        if state.snapshot:
+            cards = sum(f.card.count for f in state.snapshot.laid)
+            counts = f"{len(state.snapshot.game.components)} components, {cards} cards, {len(state.snapshot.pages)} sheets"
+        return JSONResponse({"version": state.version, "errors": errors, "content": content, "counts": counts},
+                            headers={"Cache-Control": "no-store"})
+
+    async def face(request: Request) -> Response:
+        key = request.path_params["key"]
+        try:
+            dpi = int(request.query_params.get("dpi", PREVIEW_DPI))
+        except ValueError:
+            dpi = -1
+        if not KEY.fullmatch(key) or dpi not in (PREVIEW_DPI, FULL_DPI):
+            return Response("not found", status_code=404)
+        png = await anyio.to_thread.run_sync(preview.image, key, dpi)
+        if png is None:
+            return Response("not found", status_code=404)
+        # the address is the content: the browser may keep it for good
+        return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=31536000, immutable"})
+
+    async def sheet(request: Request) -> Response:
+        digest, number = request.path_params["digest"], request.path_params["number"]
+        if not DIGEST.fullmatch(digest):
+            return Response("not found", status_code=404)
+        png = await anyio.to_thread.run_sync(preview.sheet, digest, number)
+        if png is None:
+            return Response("not found", status_code=404)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=31536000, immutable"})
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC_FILES:
+            return Response("not found", status_code=404)
+        return FileResponse(STATIC / name, media_type=STATIC_FILES[name], headers={"Cache-Control": "no-cache"})
+
+    async def events(request: Request) -> Response:
+        queue = hub.subscribe()
+
+        async def stream():
+            try:
+                yield f"retry: 500\ndata: {preview.state.version}\n\n"
+                while True:
+                    try:
+                        version = await asyncio.wait_for(queue.get(), KEEP_ALIVE_S)
+                        yield f"data: {version}\n\n"
+                    except asyncio.TimeoutError:
+                        yield ": still here\n\n"
+            finally:
+                hub.unsubscribe(queue)
+
+        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    async def build_game(request: Request) -> Response:
+        try:
+            wanted = await request.json()
+        except ValueError:
+            wanted = None
+        if not isinstance(wanted, dict):
+            return JSONResponse({"errors": ["expected a JSON object such as {\"png\": true}"]}, status_code=400)
+        options = BuildOptions(out=out, png=wanted.get("png") is True, tts=wanted.get("tts") is True,
+                               print_shop=wanted.get("print_shop") is True)
+
+        def run():
+            with preview.lock:  # the preview and a build share reportlab's and pdfium's global state
+                started = time.perf_counter()
+                result = build(preview.folder, options)
+                return result, time.perf_counter() - started
+
+        try:
+            result, seconds = await anyio.to_thread.run_sync(run)
+        except UserError as exc:
+            return JSONResponse({"errors": [str(p) for p in exc.problems]})
+        except Exception as exc:
+            log.exception("build failed")
+            return JSONResponse({"errors": [f"spellpress hit a bug: {type(exc).__name__}: {exc} (see the server's log)"]})
+        game_out = (out / result.game.id).resolve()
+        downloads.clear()
+        names = []
+        for path in result.files:
+            name = path.resolve().relative_to(game_out).as_posix()
+            downloads[name] = path.resolve()
+            names.append(name)
+        return JSONResponse({"files": names, "seconds": round(seconds, 2)})
+
+    async def download(request: Request) -> Response:
+        name = request.path_params["name"]
+        path = downloads.get(name)  # only what the last build wrote: a URL never names a file by itself
+        if path is None or not path.is_file():
+            return Response("not found (build first)", status_code=404)
+        return FileResponse(path, filename=path.name)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        stop = asyncio.Event()
+        task = asyncio.create_task(watch(preview, hub, out, stop)) if watching else None
+        try:
+            yield
+        finally:
+            stop.set()
+            if task is not None:
+                task.cancel()
+
+    routes = [
+        Route("/", html),
+        Route("/sheets", html),
+        Route("/card/{component}/{card}", html),
+        Route("/fragment", fragment),
+        Route("/fragment/{view:path}", fragment),
+        Route("/face/{key}.png", face),
+        Route("/sheet/{digest}/{number:int}.png", sheet),
+        Route("/static/{name}", static),
+        Route("/events", events),
+        Route("/build", build_game, methods=["POST"]),
+        Route("/download/{name:path}", download),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.preview = preview
+    app.state.hub = hub
+    return app

@@ -1,0 +1,78 @@
+"""`spellpress serve`: a live preview of a game in the browser."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from generator.errors import Location, UserError
+
+DEFAULT_PORT = 8765
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "serve", help="live preview of a game in the browser, updated on every save",
+        description="Serve a page with every card (front and back), each card at actual size and at 300 dpi, "
+                    "and the imposed sheets. The page updates when a file of the game, or a shared template, "
+                    "font or icon it uses, is saved; definition errors show in the page.")
+    parser.add_argument("game", nargs="?", metavar="GAME|PATH",
+                        help="a game id under cards/ or a game folder (default: the current folder, if it holds game.yaml)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this computer only; other addresses expose the game to the network)")
+    parser.add_argument("--out", type=Path, default=Path("output"), help="output folder for the page's builds (default: output)")
+    parser.set_defaults(handler=cmd_serve)
+
+
+def game_folder(name: str | None) -> Path:
+    from generator.cli import game_folders
+
+    if name is None:
+        if Path("game.yaml").is_file():
+            return Path(".")
+        raise UserError.at(Location(Path(".")), "no game.yaml here: name a game id under cards/ or a game folder")
+    return game_folders([name])[0]
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    if not 0 <= port <= 65535:
+        raise UserError.at(Location(Path("--port")), f"port must be between 0 and 65535, not {port}")
+    try:
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        raise UserError.at(Location(Path("--host")), f"cannot listen on '{host}': {exc.strerror}") from None
+    sock = socket.socket(info[0], socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(info[4])
+    except OSError as exc:
+        sock.close()
+        raise UserError.at(Location(Path("--port")), f"cannot listen on {host}:{port}: {exc.strerror} "
+                                                     "(another server there? try --port 0)") from None
+    return sock
+
+
+def cmd_serve(args) -> int:
+    import uvicorn
+
+    from generator.build import BuildOptions
+    from generator.serve.app import create_app
+    from generator.serve.preview import Preview
+
+    folder = game_folder(args.game)
+    sock = listening_socket(args.host, args.port)
+    preview = Preview(folder, BuildOptions(out=args.out))
+    preview.refresh()
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"previewing {folder} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+    if args.host not in LOOPBACK:
+        print("warning: listening beyond this computer; anyone who can reach it can see the game", flush=True)
+    for problem in preview.state.errors:
+        print(f"error: {problem}", flush=True)
+    config = uvicorn.Config(create_app(preview, args.out), log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
+    server = uvicorn.Server(config)
+    server.run(sockets=[sock])
+    return 0

@@ -1,0 +1,145 @@
+"""The preview's HTML: plain markup, escaped, no front-end build."""
+
+from __future__ import annotations
+
+from html import escape
+from urllib.parse import quote
+
+from generator.layout.deck import CardFaces
+from generator.serve.preview import FULL_DPI, State
+
+
+def face_url(key: str, dpi: int | None = None) -> str:
+    return f"/face/{key}.png" + (f"?dpi={dpi}" if dpi else "")
+
+
+def card_url(faces: CardFaces) -> str:
+    return f"/card/{quote(faces.component.id, safe='')}/{quote(faces.card.id, safe='')}"
+
+
+def document(title: str, body: str, version: int) -> str:
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{escape(title)}</title>
+<link rel="stylesheet" href="/static/preview.css">
+<script src="/static/preview.js" defer></script>
+</head>
+<body data-version="{version}">
+{body}
+</body>
+</html>
+"""
+
+
+def header(state: State, view: str) -> str:
+    snapshot = state.snapshot
+    name = snapshot.game.name if snapshot else "Spellpress preview"
+    counts = ""
+    if snapshot:
+        cards = sum(f.card.count for f in snapshot.laid)
+        counts = f"{len(snapshot.game.components)} components, {cards} cards, {len(snapshot.pages)} sheets"
+    tabs = "".join(
+        f'<a href="{href}"{" aria-current=page" if view == key else ""}>{label}</a>'
+        for key, href, label in (("cards", "/", "Cards"), ("sheets", "/sheets", "Sheets"))
+    )
+    return f"""<header>
+<h1>{escape(name)}</h1><span class="counts" id="counts">{escape(counts)}</span>
+<nav>{tabs}</nav>
+<form class="build" id="build" method="post" action="/build">
+<label><input type="checkbox" name="png"> PNG</label>
+<label><input type="checkbox" name="tts"> TTS</label>
+<label><input type="checkbox" name="print_shop"> print shop</label>
+<button type="submit">Build PDF</button>
+</form>
+<span class="live" id="live" title="updates when a file of the game is saved">live</span>
+</header>
+<section id="downloads" class="downloads" hidden></section>
+"""
+
+
+def errors_panel(state: State) -> str:
+    if not state.errors:
+        return '<section id="errors" class="errors" hidden></section>'
+    items = "".join(f"<li><code>{escape(problem)}</code></li>" for problem in state.errors)
+    kept = "Showing the last good version below." if state.snapshot else "Nothing to show until the game loads."
+    count = len(state.errors)
+    return f"""<section id="errors" class="errors" role="alert">
+<h2>{count} error{'s' if count != 1 else ''}</h2><ul>{items}</ul><p>{kept}</p>
+</section>"""
+
+
+def cards_view(state: State) -> str:
+    snapshot = state.snapshot
+    if snapshot is None:
+        return '<main id="content"></main>'
+    parts = []
+    for component in snapshot.game.components:
+        group = [f for f in snapshot.laid if f.component.id == component.id]
+        w, h = component.size
+        figures = []
+        for faces in group:
+            images = []
+            for side, face in (("front", faces.front), ("back", faces.back)):
+                if face is None:
+                    continue
+                key = snapshot.keys[face]
+                images.append(f'<img class="face {side}" src="{face_url(key)}" data-key="{key}" '
+                              f'alt="{escape(faces.card.id)} {side}" loading="lazy">')
+            figures.append(
+                f'<figure class="card" id="card-{escape(component.id)}-{escape(faces.card.id)}" '
+                f'data-card="{escape(component.id)}/{escape(faces.card.id)}">'
+                f'<a href="{card_url(faces)}">{"".join(images)}</a>'
+                f'<figcaption><span class="id">{escape(faces.card.id)}</span> '
+                f'<span class="count">&times;{faces.card.count}</span></figcaption></figure>'
+            )
+        parts.append(
+            f'<section class="component" id="component-{escape(component.id)}">'
+            f'<h2>{escape(component.name)} <small>{escape(component.kind)}, {w:g} &times; {h:g} mm, '
+            f'{component.copies} pieces</small></h2><div class="grid">{"".join(figures)}</div></section>'
+        )
+    return f'<main id="content">{"".join(parts)}</main>'
+
+
+def sheets_view(state: State) -> str:
+    snapshot = state.snapshot
+    if snapshot is None:
+        return '<main id="content"></main>'
+    w, h = snapshot.pages[0].paper if snapshot.pages else (210, 297)
+    pages = "".join(
+        f'<figure class="sheet"><img src="/sheet/{snapshot.sheets_digest}/{n}.png" alt="sheet {n}" '
+        f'style="aspect-ratio: {w} / {h}" loading="lazy"><figcaption>{n} &middot; {escape(page.kind)}</figcaption></figure>'
+        for n, page in enumerate(snapshot.pages, start=1)
+    )
+    return f'<main id="content" class="sheets">{pages}</main>'
+
+
+def card_view(state: State, component_id: str, card_id: str) -> str | None:
+    snapshot = state.snapshot
+    if snapshot is None:
+        return None
+    for faces in snapshot.laid:
+        if faces.component.id == component_id and faces.card.id == card_id:
+            break
+    else:
+        return None
+    sides = []
+    for side, face in (("front", faces.front), ("back", faces.back)):
+        if face is None:
+            continue
+        key = snapshot.keys[face]
+        full_w, full_h, b = face.width + 2 * face.bleed, face.height + 2 * face.bleed, face.bleed
+        sides.append(
+            f'<figure class="actual"><div class="bleed" style="width:{full_w:g}mm;height:{full_h:g}mm">'
+            f'<img class="face {side}" src="{face_url(key)}" data-key="{key}" alt="{escape(card_id)} {side}" '
+            f'style="width:{full_w:g}mm;height:{full_h:g}mm">'
+            f'<div class="trim" style="left:{b:g}mm;top:{b:g}mm;width:{face.width:g}mm;height:{face.height:g}mm"></div></div>'
+            f'<figcaption>{side}: {face.width:g} &times; {face.height:g} mm + {b:g} mm bleed &middot; '
+            f'<a href="{face_url(key, FULL_DPI)}">{FULL_DPI} dpi PNG</a></figcaption></figure>'
+        )
+    return (f'<main id="content" class="detail"><p><a href="/">&larr; all cards</a> &middot; '
+            f'<strong>{escape(card_id)}</strong> of {escape(faces.component.name)}, &times;{faces.card.count}. '
+            f'Shown at actual size (CSS millimetres); the dashed line is the trim.</p>'
+            f'<div class="sides">{"".join(sides)}</div></main>')

@@ -1,0 +1,70 @@
+// Live preview: the server says when the game changed; the page swaps in the new parts.
+// Images are addressed by content, so only faces that changed are fetched again.
+"use strict";
+
+function swap(id, html) {
+  const old = document.getElementById(id);
+  if (!old || old.outerHTML === html) return;
+  const holder = document.createElement("div");
+  holder.innerHTML = html;
+  old.replaceWith(holder.firstElementChild);
+}
+
+async function update() {
+  const response = await fetch("/fragment" + location.pathname + location.search, { cache: "no-store" });
+  if (!response.ok) return;
+  const parts = await response.json();
+  swap("errors", parts.errors);
+  if (parts.content !== null) swap("content", parts.content);
+  document.getElementById("counts").textContent = parts.counts;
+  document.body.dataset.version = parts.version;
+}
+
+function listen() {
+  const live = document.getElementById("live");
+  const events = new EventSource("/events");
+  events.onopen = () => { live.className = "live on"; live.textContent = "live"; };
+  events.onerror = () => { live.className = "live off"; live.textContent = "reconnecting"; };
+  events.onmessage = (event) => {
+    if (event.data !== document.body.dataset.version) update();
+  };
+}
+
+function builds() {
+  const form = document.getElementById("build");
+  const out = document.getElementById("downloads");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = form.querySelector("button");
+    button.disabled = true;
+    out.hidden = false;
+    out.textContent = "building\u2026";
+    try {
+      const wanted = Object.fromEntries([...form.querySelectorAll("input[type=checkbox]")].map(i => [i.name, i.checked]));
+      const response = await fetch("/build", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(wanted),
+      });
+      const result = await response.json();
+      out.innerHTML = "";
+      if (result.errors) {
+        out.textContent = result.errors.join("\n");
+        out.className = "downloads failed";
+      } else {
+        out.className = "downloads";
+        out.append(`Built in ${result.seconds} s: `);
+        for (const file of result.files) {
+          const link = document.createElement("a");
+          link.href = "/download/" + file.split("/").map(encodeURIComponent).join("/");
+          link.textContent = file;
+          link.setAttribute("download", "");
+          out.append(link, " ");
+        }
+      }
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+listen();
+builds();

@@ -1,0 +1,119 @@
+"""The preview's routes without a browser: what it serves, what it refuses, what it redraws."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from starlette.testclient import TestClient
+
+from generator.build import BuildOptions
+from generator.serve.app import create_app
+from generator.serve.preview import Preview
+from tests.conftest import FIXTURES
+
+
+def copied(tmp_path, name: str) -> Preview:
+    game = tmp_path / name
+    shutil.copytree(FIXTURES / name, game)
+    preview = Preview(game, BuildOptions(out=tmp_path / "out"))
+    assert preview.refresh()
+    return preview
+
+
+@pytest.fixture
+def preview(tmp_path):
+    return copied(tmp_path, "duplex-game")
+
+
+@pytest.fixture
+def client(preview, tmp_path):
+    with TestClient(create_app(preview, tmp_path / "out", watching=False)) as client:
+        yield client
+
+
+def face_urls(html: str) -> list[str]:
+    return re.findall(r'src="(/face/[0-9a-f]{32}\.png)"', html)
+
+
+def test_page_lists_every_card_side_and_serves_pngs(client, preview):
+    html = client.get("/").text
+    cards = sum(len(c.cards) for c in preview.state.snapshot.game.components)
+    assert html.count('<figure class="card"') == cards
+    urls = face_urls(html)
+    assert len(urls) == 2 * cards  # every card of this game has a back
+    response = client.get(urls[0])
+    assert response.headers["content-type"] == "image/png" and response.content.startswith(b"\x89PNG")
+    full = client.get(urls[0] + "?dpi=300")
+    assert full.content.startswith(b"\x89PNG") and len(full.content) > len(response.content)
+
+
+@pytest.mark.parametrize("path", [
+    "/face/../../../etc/passwd", "/face/..%2F..%2Fgame.yaml", "/face/%2e%2e/game.yaml.png", "/static/../preview.py",
+    "/static/..%2Fpreview.py", "/static/%2e%2e%2fapp.py", "/download/../../game.yaml", "/download/%2e%2e/%2e%2e/etc/passwd",
+    "/download//etc/passwd", "/sheet/../1.png", "/face/" + "0" * 32 + ".png", "/face/abc.png?dpi=72",
+    "/card/../../game.yaml", "/fragment/../../etc/passwd",
+])
+def test_no_url_reaches_a_file_outside_what_the_page_shows(client, path):
+    response = client.get(path)
+    assert response.status_code == 404, path
+    assert b"Duplex Test" not in response.content or path.startswith(("/card", "/fragment"))
+    assert b"root:" not in response.content and b"players" not in response.content
+
+
+def test_an_edit_redraws_only_the_changed_face(tmp_path):
+    preview = copied(tmp_path, "toy-game")
+    with TestClient(create_app(preview, tmp_path / "out", watching=False)) as client:
+        before = face_urls(client.get("/").text)
+        for url in before:
+            client.get(url)
+        drawn = preview.renders
+        assert drawn == len(before) == 4
+        cards = preview.folder / "numbers.yaml"
+        cards.write_text(cards.read_text().replace('"Worth 5."', '"Worth five."'))
+        assert preview.refresh()
+        after = face_urls(client.get("/").text)
+        for url in after:
+            assert client.get(url).status_code == 200
+        assert [a == b for a, b in zip(before, after)] == [True, True, False, True]
+        assert preview.renders == drawn + 1
+        assert not preview.refresh()  # nothing changed since
+
+
+def test_errors_show_while_the_last_good_cards_stay_and_a_fix_clears_them(client, preview):
+    good = client.get("/fragment").json()
+    game = preview.folder / "game.yaml"
+    text = game.read_text()
+    game.write_text(text.replace("backs: duplex-long}", "backs: sideways}"))
+    assert preview.refresh()
+    broken = client.get("/fragment").json()
+    assert re.search(r"game\.yaml:\d+:\d+: ", broken["errors"])
+    assert broken["content"] == good["content"]
+    game.write_text("name: [unclosed\n")
+    preview.refresh()
+    assert "game.yaml:2:1: YAML syntax error" in client.get("/fragment").json()["errors"]
+    game.unlink()
+    preview.refresh()
+    assert "file not found" in client.get("/").text
+    game.write_text(text)
+    assert preview.refresh()
+    fixed = client.get("/fragment").json()
+    assert "hidden" in fixed["errors"] and fixed["content"] == good["content"]
+
+
+def test_build_links_download_only_what_was_built(client, tmp_path):
+    assert client.get("/download/duplex-game-a4.pdf").status_code == 404
+    result = client.post("/build", json={"png": True}).json()
+    assert "duplex-game-a4.pdf" in result["files"] and any(f.startswith("png/") for f in result["files"])
+    pdf = client.get("/download/duplex-game-a4.pdf")
+    assert pdf.content.startswith(b"%PDF") and "attachment" in pdf.headers["content-disposition"]
+    assert client.get("/download/png%2F..%2Fduplex-game-a4.pdf").status_code == 404
+
+
+def test_sheets_view_shows_every_imposed_page(client, preview):
+    html = client.get("/sheets").text
+    sheets = re.findall(r'src="(/sheet/[0-9a-f]{16}/\d+\.png)"', html)
+    assert len(sheets) == len(preview.state.snapshot.pages)
+    assert client.get(sheets[-1]).content.startswith(b"\x89PNG")
+    assert client.get(sheets[0].replace("/1.png", f"/{len(sheets) + 1}.png")).status_code == 404

@@ -1,0 +1,134 @@
+"""The live preview in a real headless Chromium: cards, a live edit, an error and its fix.
+
+Runs `spellpress serve` on a copy of A Word to the Wise and drives Debian's Chromium
+with Playwright. The edit-to-update time is printed, not asserted (speed lives in bench/).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.load.game import load_game
+from tests.conftest import WISE
+
+CHROMIUM = Path(os.environ.get("SPELLPRESS_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason="Chromium not installed")
+
+EDITED = "consonants-005"  # the L card: `{letter: L, points: 2, count: 9}`
+
+
+@pytest.fixture
+def server(tmp_path):
+    game = tmp_path / "word-to-the-wise"
+    shutil.copytree(WISE, game)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", str(game), "--port", "0", "--out", str(tmp_path / "out")],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    line = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    assert match, line
+    yield match.group(0), game
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    assert process.returncode in (0, -15), process.stdout.read()
+
+
+def card_images(page) -> dict[str, list[str]]:
+    return page.eval_on_selector_all(
+        "figure.card",
+        "els => Object.fromEntries(els.map(f => [f.dataset.card, [...f.querySelectorAll('img.face')].map(i => i.getAttribute('src'))]))")
+
+
+def image_loaded(page, selector: str) -> bool:
+    return page.eval_on_selector(selector, "img => img.complete && img.naturalWidth > 0")
+
+
+def wait_for(condition, timeout: float = 10.0, step: float = 0.01) -> float:
+    started = time.perf_counter()
+    while not condition():
+        if time.perf_counter() - started > timeout:
+            raise AssertionError("timed out")
+        time.sleep(step)
+    return time.perf_counter() - started
+
+
+def test_live_preview_in_chromium(server, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    url, game = server
+    cards_file = game / "consonants.yaml"
+    original = cards_file.read_text()
+    line_of_l = original.splitlines().index("  - {letter: L, points: 2, count: 9}") + 1
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(url)
+        page.wait_for_selector("#live.on")
+
+        # every card of every component, front and back, with its id and count
+        before = card_images(page)
+        game_model = load_game(game)
+        assert sorted(before) == sorted(f"{c.id}/{card.id}" for c in game_model.components for card in c.cards)
+        sides = sum(len(c.cards) * (2 if c.back else 1) for c in game_model.components)
+        assert len(page.query_selector_all("figure.card img.face")) == sides
+        assert len(before[f"consonants/{EDITED}"]) == 2  # front and back
+        assert page.inner_text(f"#card-consonants-{EDITED} figcaption") == f"{EDITED} \u00d79"
+        page.wait_for_function("[...document.querySelectorAll('#component-consonants img')].slice(0, 6)"
+                               ".every(i => i.complete && i.naturalWidth > 0)")
+        page.screenshot(path=str(tmp_path / "cards.png"))
+
+        # an edit changes that card's front image, and no other image
+        started = time.perf_counter()
+        cards_file.write_text(original.replace("{letter: L, points: 2, count: 9}", "{letter: L, points: 6, count: 9}"))
+        selector = f"#card-consonants-{EDITED} img.front"
+        wait_for(lambda: page.get_attribute(selector, "src") != before[f"consonants/{EDITED}"][0])
+        wait_for(lambda: image_loaded(page, selector))
+        print(f"\nserve: edit-to-update {1000 * (time.perf_counter() - started):.0f} ms (save to new image shown)")
+        after = card_images(page)
+        changed = sorted(card for card in before if before[card] != after[card])
+        assert changed == [f"consonants/{EDITED}"]
+        assert after[f"consonants/{EDITED}"][1] == before[f"consonants/{EDITED}"][1]  # the back is the same
+
+        # a broken file: the error panel names file:line:column, the last good cards stay
+        cards_file.write_text(original.replace("{letter: L, points: 2, count: 9}", "{letter: L, points: 2, count: 9"))
+        page.wait_for_selector("#errors:not([hidden])")
+        panel = page.inner_text("#errors")
+        assert re.search(rf"consonants\.yaml:{line_of_l + 1}:\d+: YAML syntax error", panel), panel
+        assert len(card_images(page)) == len(before)
+        page.screenshot(path=str(tmp_path / "error.png"), full_page=False)
+
+        # fixing the file clears the panel
+        cards_file.write_text(original)
+        page.wait_for_selector("#errors[hidden]", state="attached")
+        assert card_images(page) == before
+
+        # a card at actual size: CSS millimetres, bleed included, and a 300 dpi link
+        page.click(f"#card-consonants-{EDITED} a")
+        page.wait_for_selector(".actual img.front")
+        width_px = page.eval_on_selector(".actual img.front", "img => img.getBoundingClientRect().width")
+        assert width_px == pytest.approx((63 + 2 * 3) / 25.4 * 96, abs=1)
+        assert page.get_attribute(".actual figcaption a", "href").endswith("?dpi=300")
+        page.screenshot(path=str(tmp_path / "card.png"))
+
+        # the imposed sheets
+        page.goto(url + "sheets")
+        assert len(page.query_selector_all("figure.sheet img")) == 30
+        page.wait_for_function("document.querySelector('figure.sheet img').naturalWidth > 0")
+        page.screenshot(path=str(tmp_path / "sheets.png"))
+        browser.close()
+    print(f"screenshots: {tmp_path}")
