@@ -170,6 +170,9 @@ class Content:
         self.min_spell = int(rules.get("min_spell", 3))
         self.market_size = int(rules.get("market_size", 3))
         self.max_wilds = int(rules.get("achievement_max_wilds", 1))
+        self.spell_max_wilds = int(rules.get("spell_max_wilds", 2))
+        if not 0 <= self.spell_max_wilds <= 2:
+            raise ValueError(f"rules.spell_max_wilds: 0, 1 or 2 wilds in a spell, got {self.spell_max_wilds}")
         self.letter: list[str] = []  # per letter-card id: lowercase letter or "?"
         self.points: list[int] = []
         for component in ("letters", "wilds"):
@@ -296,7 +299,8 @@ class EvoState(State):
         self.used: set[int] = set()
         self.played: dict[str, set[int]] = defaultdict(set)
         self.figures: Counter = Counter()
-        self.quiet = 0  # turns in a row, deck empty, without a point scored
+        self.quiet = 0  # turns in a row that started with the deck empty, without a point scored
+        self.started_empty = False  # did the current turn start with the deck empty?
         self.last_total = sum(self.scores)
 
     # -- helpers --------------------------------------------------------
@@ -373,7 +377,7 @@ class EvoState(State):
         n_wild = hand.count(WILD)
         free = [t for t in c.teams if t not in self.spells[seat]]
         for teams, locked in self._lock_groups(seat, free):  # start a spell
-            for word, counts in _all_builds(c.words, {"l": locked, "h": letters}, n_wild, teams, c):
+            for word, counts in _all_builds(c.words, {"l": locked, "h": letters}, min(n_wild, c.spell_max_wilds), teams, c):
                 if sum(counts["h"].values()) + sum(counts["w"].values()) >= 1:
                     out.append(("start", word, make_src(word, counts)))
         for team, spell in sorted(self.spells[seat].items()):  # modify a spell
@@ -381,7 +385,8 @@ class EvoState(State):
             sw = self.spell_wilds(spell)
             dests = [t for t in c.teams if t == team or t not in self.spells[seat]]
             for teams, locked in self._lock_groups(seat, dests):
-                for word, counts in _all_builds(c.words, {"l": locked, "s": own, "h": letters}, n_wild + sw, teams, c):
+                for word, counts in _all_builds(c.words, {"l": locked, "s": own, "h": letters},
+                                               min(n_wild + sw, c.spell_max_wilds), teams, c):
                     if sum(counts["h"].values()) + max(0, sum(counts["w"].values()) - sw) >= 1:
                         out.append(("modify", team, word, make_src(word, counts)))
         for sub in subs_of(key("".join(hand))):
@@ -466,6 +471,7 @@ class EvoState(State):
             return
         kind = action[0]
         if self.phase == "main":
+            self.started_empty = self.deck_n == 0  # a main action is the first of a turn
             if kind == "start":
                 self._start(action[1], action[2])
             elif kind == "modify":
@@ -548,6 +554,8 @@ class EvoState(State):
             raise IllegalAction("a new spell has no spell cards")
         if not (Counter(counts["l"]) <= Counter(self.locked_letters(seat, team))):
             raise IllegalAction("not enough locked letters at that team")
+        if sum(counts["w"].values()) > c.spell_max_wilds:
+            raise IllegalAction(f"a spell holds at most {c.spell_max_wilds} wilds")
         need = list(counts["h"].elements()) + [WILD] * sum(counts["w"].values())
         if not need:
             raise IllegalAction("a spell needs at least one letter from the hand")
@@ -574,6 +582,8 @@ class EvoState(State):
         if not (counts["s"] <= own):
             raise IllegalAction("those letters are not in the spell")
         n_w = sum(counts["w"].values())
+        if n_w > c.spell_max_wilds:
+            raise IllegalAction(f"a spell holds at most {c.spell_max_wilds} wilds")
         from_spell_w = min(n_w, sw)
         hand_need = list(counts["h"].elements()) + [WILD] * (n_w - from_spell_w)
         if not hand_need:
@@ -759,10 +769,13 @@ class EvoState(State):
         self.phase = "main"
         self.slots, self.used = [], set()
         total = sum(self.scores)
-        if self.deck_n == 0 and not self.pending:
-            # a full round of turns with the deck empty and nobody scoring also ends
-            # the game: every player has shown they cannot (or will not) burn or publish
-            self.quiet = 0 if total != self.last_total else self.quiet + 1
+        # a full round of turns that start with the deck empty and score nothing also ends
+        # the game: every player has shown they cannot (or will not) burn or publish. The turn
+        # that empties the deck does not count: its player never had a turn without draws.
+        if self.started_empty and total == self.last_total:
+            self.quiet += 1
+        else:
+            self.quiet = 0
         self.last_total = total
         self.seat = (self.seat + 1) % self.players
         if self.deck_n == 0 and not self.pending and (

@@ -343,6 +343,115 @@ def test_game_goes_on_while_someone_can_publish(game):
     assert st.current_player() == 1 and st.can_score(1) and not st.can_score(0)
 
 
+def deck_of(st: EvoState, letters: str) -> None:
+    """Leave only these letters in the deck (the rest go to the discard pile)."""
+    empty_deck(st)
+    for letter in letters:
+        card = next(i for i in st.discard if st.c.letter[i] == letter)
+        st.discard.remove(card)
+        st.deck.setdefault(letter, []).append(card)
+        st.deck_n += 1
+    st.check_invariants()
+
+
+def test_the_turn_that_empties_the_deck_is_not_a_quiet_turn(game):
+    # seat 0 plays CAT with its last cards and draws the deck's last five letters;
+    # seat 1 cannot score and passes: seat 0 has never had a turn starting with
+    # an empty deck, and can publish STONE on its next one
+    st = fresh(game)
+    set_hand(st, 0, "cat")
+    set_hand(st, 1, "xyz")
+    deck_of(st, "stone")
+    st.apply(("start", "cat", "hhh"))
+    while st.current_player() == CHANCE:
+        st.apply(st.chance_outcomes()[0][0])
+    assert st.deck_n == 0 and sorted(st.hand_letters(0)) == sorted("stone")
+    if st.phase == "team":
+        st.apply(("end",))
+    assert st.current_player() == 1
+    st.apply(("discard", ""))
+    assert st.current_player() == 0 and st.can_score(0)
+    st.apply(("start", "stone", "hhhhh"))
+    st.apply(("use", slot_of(st, "publish"), 5, ""))
+    assert st.ledger[0]["publish"] == sum(st.c.letter_points[l] for l in "stone")
+
+
+def test_a_full_quiet_round_with_the_deck_empty_ends_the_game(game):
+    st = fresh(game)
+    set_hand(st, 0, "xyz")
+    set_hand(st, 1, "stone")  # seat 1 could publish, but passes
+    empty_deck(st)
+    st.apply(("discard", ""))
+    assert st.current_player() == 1 and st.quiet == 1
+    st.apply(("discard", ""))
+    assert st.current_player() == TERMINAL
+
+
+def test_a_scoring_turn_restarts_the_quiet_round(game):
+    st = fresh(game)
+    set_hand(st, 0, "catq")
+    set_hand(st, 1, "stone")
+    hire_to(st, 0, 3, "salamander")  # seat 0 could play CAT and burn the Q
+    empty_deck(st)
+    st.apply(("discard", ""))
+    assert st.quiet == 1
+    st.apply(("start", "stone", "hhhhh"))
+    st.apply(("use", slot_of(st, "publish"), 5, ""))
+    assert st.quiet == 0 and st.current_player() == 0  # seat 1 scored: the count starts again
+    st.apply(("discard", ""))
+    assert st.current_player() == 1 and st.quiet == 1
+
+
+def test_a_spell_holds_at_most_two_wilds(game):
+    assert game.spec.rules["spell_max_wilds"] == 2
+    st = fresh(game)
+    set_hand(st, 0, "ca???xz")
+    assert not any(a[0] == "start" and a[2].count("w") > 2 for a in st.legal_actions())
+    with pytest.raises(IllegalAction):
+        st.apply(("start", "cat", "www"))
+    st.apply(("start", "cat", "hww"))
+    st.apply(("end",))
+    st.apply(("discard", ""))
+    with pytest.raises(IllegalAction):
+        st.apply(("modify", 3, "cats", "wwww"))  # two wilds from the spell, two from the hand
+    with pytest.raises(IllegalAction):
+        st.apply(("modify", 3, "cat", "www"))  # a third wild from the hand
+    assert st.spell_wilds(st.spells[0][3]) == 2
+
+
+@pytest.mark.parametrize("word,piles", [
+    ("stone", {"5 letters"}), ("stones", {"6 letters"}), ("notables", {"8+ letters"}),
+    ("salamander", {"8+ letters"})])
+def test_letter_achievements_are_exact_except_eight_or_more(game, word, piles):
+    st = fresh(game)
+    met = {p for p in st.c.piles if "letters" in p and st.c.ach_by_id[st.piles[p][0]].met_by(word, st.c.words)}
+    assert met == piles
+
+
+def test_market_refills_from_the_familiar_deck_after_a_hire(game):
+    st = fresh(game)
+    set_hand(st, 0, "catxyzq")
+    hired = st.market[0]
+    st.apply(("start", "cat", "hhh"))  # leader 3 (side A) hires
+    st.apply(("use", slot_of(st, "hire"), 0, 4, 1, ""))
+    assert hired not in st.market and len(st.market) == 2 and st.current_player() == CHANCE
+    deck_before = sum(len(v) for v in st.fam_deck.values())
+    st.apply(st.chance_outcomes()[0][0])
+    assert len(st.market) == 3 and sum(len(v) for v in st.fam_deck.values()) == deck_before - 1
+    st.check_invariants()
+
+
+def test_market_stays_short_when_the_familiar_deck_is_empty(game):
+    st = fresh(game)
+    set_hand(st, 0, "catxyzq")
+    for d in list(st.fam_deck):  # every familiar not in the market goes to seat 1's 6+ team
+        for fid in st.fam_deck.pop(d):
+            st.teams[1][6].append([fid, 1, []])
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("use", slot_of(st, "hire"), 0, 4, 1, ""))
+    assert len(st.market) == 2 and st.current_player() != CHANCE and st.refills == 1
+
+
 def test_tie_break_on_achievements(game):
     st = fresh(game, 3)
     st.scores = [20, 20, 20]
