@@ -50,6 +50,8 @@ class Outcome:
     played: dict[str, set[int]] = field(default_factory=dict)
     # game-specific figures (totals for this game); summed or averaged by the report
     figures: dict[str, float] = field(default_factory=dict)
+    # seats that win and lose together (team modes), or None: balance is then judged per team
+    teams: list[list[int]] | None = None
 
 
 class State(ABC):

@@ -28,7 +28,13 @@ Actions (tuples):
   ("force", side)             an opponent of that side must discard a card before their next turn
   ("destroy", uid)            destroy an opponent's shield or totem in play
   ("attack", i, target)       send pending attack i to a card uid (target >= 0) or to side -1 - target
-  ("end", keep)               end the main phase; keep (True) or discard (False) the cards left in hand
+  ("end", keep)               end the main (or discard) phase; keep (True) or discard (False) the cards left in hand
+  ("toss", uid)               end the main phase and discard this card from hand (discard phase: any cards)
+
+A box that mixes an ability used at once (energy, heal, draw) with a choice (a
+scrap, a forced discard, destroy, damage) has been partly used when gained: the
+rulebook's "if you use any part of a box you must use all of it if possible"
+makes its choices owed, and the main phase cannot end while one can still be made.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from generator.words.index import key as letter_key
 ABILITIES = ("energy", "damage", "heal", "draw", "scrap_hand", "scrap_discard", "scrap_market",
              "acquire", "to_hand", "to_top", "discard", "destroy")
 TOKENS = ("scrap_hand", "scrap_discard", "scrap_market", "to_hand", "to_top", "discard", "destroy")
+AT_ONCE = ("energy", "heal", "draw")  # used the moment they are gained
 KINDS = ("effect", "shield", "totem")
 LASTING = ("shield", "totem")
 
@@ -173,8 +180,10 @@ class SpelledState(State):
         self.to_drop = 0
         self.energy = 0
         self.tokens = dict.fromkeys(TOKENS, 0)
+        self.owed = dict.fromkeys(TOKENS, 0)  # tokens from partly used boxes: to use if possible
         self.free: list[int] = []
         self.attacks: list[int] = []
+        self.attack_owed: list[bool] = []  # per attack: part of a partly used box
         self.in_spell: set[int] = set()
         self.hits: dict[int, int] = {}
         self.forced = [0] * cat.sides
@@ -249,6 +258,8 @@ class SpelledState(State):
         hand = self.hand[seat]
         if self.phase in ("setup-drop", "drop"):
             return [("drop", u) for u in hand]
+        if self.phase == "discard":
+            return [("toss", u) for u in hand] + [("end", False), ("end", True)]
         acts: list = [("fragment", u) for u in hand]
         for n in range(self.cat.min_letters, len(hand) + 1):
             for combo in combinations(sorted(hand), n):
@@ -271,8 +282,24 @@ class SpelledState(State):
             acts += [("destroy", u) for s in self.enemies(side) for u in self.lasting_of(s)]
         for i in range(len(self.attacks)):
             acts += [("attack", i, t) for t in self.targets(side)]
-        acts += [("end", False), ("end", True)]
+        if not self.owes():
+            acts += [("toss", u) for u in hand]
+            acts += [("end", False), ("end", True)]
         return acts
+
+    def owes(self) -> bool:
+        """Is a choice of a partly used box still owed and possible? Then the main phase cannot end."""
+        side = self.side_of[self.seat]
+        if any(self.attack_owed) and self.targets(side):
+            return True
+        possible = {
+            "scrap_hand": bool(self.hand[self.seat]),
+            "scrap_discard": bool(self.discard[side]),
+            "scrap_market": any(u is not None for u in self.row),
+            "discard": bool(self.enemies(side)),
+            "destroy": any(self.lasting_of(s) for s in self.enemies(side)),
+        }
+        return any(self.owed[name] and possible.get(name, False) for name in TOKENS)
 
     def targets(self, side: int) -> list[int]:
         """Where damage may go: enemy shields while any stand, else enemy totems and sides."""
@@ -299,6 +326,8 @@ class SpelledState(State):
     def outcome(self, stalled: bool = False) -> Outcome:
         out = super().outcome(stalled)
         out.played = {k: set(v) for k, v in self.acquired.items()}
+        if any(len(seats) > 1 for seats in self.side_seats):
+            out.teams = [list(seats) for seats in self.side_seats]
         figures = dict(self.figures)
         figures["turns"] = self.turns
         for i, dmg in enumerate(self.damage_by_turn):
@@ -417,6 +446,15 @@ class SpelledState(State):
             else:
                 self.forced[side] -= 1
             return
+        if self.phase == "discard":
+            if verb == "toss" and action[1] in hand:
+                hand.remove(action[1])
+                self.discard[side].append(action[1])
+            elif verb == "end":
+                self._draw_phase(bool(action[1]))
+            else:
+                raise IllegalAction(f"{action!r}: the discard phase takes ('toss', card) or ('end', keep)")
+            return
         if self.phase != "main":
             raise IllegalAction(f"{action!r} outside the main phase")
         if verb == "fragment":
@@ -438,6 +476,7 @@ class SpelledState(State):
             self.figures["spell_letters"] += len(uids)
             index = len(self.attacks)
             self.attacks.append(sum(self.defs[u].damage for u in uids))
+            self.attack_owed.append(False)
             for u in uids:
                 d = self.defs[u]
                 self._gain(d.fragment, index)
@@ -446,6 +485,7 @@ class SpelledState(State):
             if len(uids) >= self.bonus_letters:
                 self.figures["spelled_bonus"] += 1
                 self.attacks.append(self.bonus_damage)
+                self.attack_owed.append(False)
         elif verb == "scrapself":
             uid = action[1]
             if uid not in self.played or self.defs[uid].scrap is None:
@@ -473,20 +513,25 @@ class SpelledState(State):
             if uid in hand and self.tokens["scrap_hand"]:
                 self.tokens["scrap_hand"] -= 1
                 hand.remove(uid)
+                name = "scrap_hand"
             elif uid in self.discard[side] and self.tokens["scrap_discard"]:
                 self.tokens["scrap_discard"] -= 1
                 self.discard[side].remove(uid)
+                name = "scrap_discard"
             elif uid in self.row and self.tokens["scrap_market"]:
                 self.tokens["scrap_market"] -= 1
                 self._leave_row(uid)
+                name = "scrap_market"
             else:
                 raise IllegalAction(f"{action!r}: no scrap ability reaches that card")
+            self.owed[name] = min(self.owed[name], self.tokens[name])
             self.figures["scraps"] += 1
             self._to_scrap(uid)
         elif verb == "force":
             if not self.tokens["discard"] or action[1] not in self.enemies(side):
                 raise IllegalAction(f"{action!r}")
             self.tokens["discard"] -= 1
+            self.owed["discard"] = min(self.owed["discard"], self.tokens["discard"])
             self.forced[action[1]] += 1
             self.figures["forced_discards"] += 1
         elif verb == "destroy":
@@ -495,12 +540,14 @@ class SpelledState(State):
             if not self.tokens["destroy"] or owner is None or self.side_of[owner] == side:
                 raise IllegalAction(f"{action!r}: no destroy ability, or not an opponent's shield or totem")
             self.tokens["destroy"] -= 1
+            self.owed["destroy"] = min(self.owed["destroy"], self.tokens["destroy"])
             self._destroy(uid, owner)
         elif verb == "attack":
             i, target = action[1], action[2]
             if not (0 <= i < len(self.attacks)) or target not in self.targets(side):
                 raise IllegalAction(f"{action!r}: no such attack or target")
             amount = self.attacks.pop(i)
+            self.attack_owed.pop(i)
             self.figures["damage_dealt"] += amount
             if target < 0:
                 victim = -1 - target
@@ -517,7 +564,17 @@ class SpelledState(State):
                 if self.hits[target] >= self.defs[target].strength:
                     self._destroy(target, self.owner(target))
         elif verb == "end":
-            self._end_turn(bool(action[1]))
+            if self.owes():
+                raise IllegalAction(f"{action!r}: a partly used box must be used whole while it can")
+            self._end_main()
+            self._draw_phase(bool(action[1]))
+        elif verb == "toss":
+            if self.owes() or action[1] not in hand:
+                raise IllegalAction(f"{action!r}: not a card in hand, or a partly used box is still owed")
+            self._end_main()
+            self.phase = "discard"
+            hand.remove(action[1])
+            self.discard[side].append(action[1])
         else:
             raise IllegalAction(f"unknown action {action!r}")
 
@@ -532,8 +589,10 @@ class SpelledState(State):
         return uid in self.row or uid in self.reserve
 
     def _gain(self, box: tuple, spell: int | None) -> None:
-        """Gain one ability box into the pool; energy, heal and draw are used at once."""
+        """Gain one ability box into the pool; energy, heal and draw are used at once,
+        which makes the box's choices owed (see the module doc)."""
         seat, side = self.seat, self.side_of[self.seat]
+        partly_used = len(box) > 1 and any(name in AT_ONCE for name, _ in box)
         for name, amount in box:
             if name == "energy":
                 self.energy += amount
@@ -547,12 +606,16 @@ class SpelledState(State):
             elif name == "damage":
                 if spell is None:
                     self.attacks.append(amount)
+                    self.attack_owed.append(partly_used)
                 else:
                     self.attacks[spell] += amount
+                    self.attack_owed[spell] = self.attack_owed[spell] or partly_used
             elif name == "acquire":
                 self.free.append(amount)
             else:
                 self.tokens[name] += amount
+                if partly_used:
+                    self.owed[name] += amount
 
     def _acquire(self, uid: int) -> None:
         seat, side = self.seat, self.side_of[self.seat]
@@ -590,8 +653,8 @@ class SpelledState(State):
         self.hits.pop(uid, None)
         self.figures["destroyed"] += 1
 
-    def _end_turn(self, keep: bool) -> None:
-        """Discard phase and draw phase."""
+    def _end_main(self) -> None:
+        """The main phase ends: played cards go to discard (or stay in play), unused abilities are lost."""
         seat, side = self.seat, self.side_of[self.seat]
         for uid in self.played:
             if uid in self.in_spell and self.defs[uid].kind in LASTING:
@@ -600,15 +663,21 @@ class SpelledState(State):
                 self.discard[side].append(uid)
         self.played = []
         self.in_spell = set()
+        self.energy = 0
+        self.tokens = dict.fromkeys(TOKENS, 0)
+        self.owed = dict.fromkeys(TOKENS, 0)
+        self.free = []
+        self.attacks = []
+        self.attack_owed = []
+        self.hits = {}
+        self._end_of_turn_stats()
+
+    def _draw_phase(self, keep: bool) -> None:
+        """The rest of the discard phase (keep or discard the cards left in hand), then draw."""
+        seat, side = self.seat, self.side_of[self.seat]
         if not keep:
             self.discard[side].extend(self.hand[seat])
             self.hand[seat] = []
-        self.energy = 0
-        self.tokens = dict.fromkeys(TOKENS, 0)
-        self.free = []
-        self.attacks = []
-        self.hits = {}
-        self._end_of_turn_stats()
         self.draws += [("hand", seat)] * max(0, self.hand_size - len(self.hand[seat]))
         self.phase = "drawn"
 
@@ -675,6 +744,8 @@ class SpelledHeuristic(Player):
         hand = state.hand[seat]
         defs = state.defs
         explore = self.skill < 1.0 and rng.random() > self.skill
+        if state.phase == "discard":
+            return ("end", False)
         if state.phase in ("setup-drop", "drop"):
             return ("drop", min(hand, key=lambda u: (self.card_value(state, defs[u]), u)) if not explore else rng.choice(hand))
         # 1. draw fragments not needed for the best spell, then the best spell
@@ -730,6 +801,8 @@ class SpelledHeuristic(Player):
         buy = self.buy_choice(state, side, rng, explore)
         if buy is not None:
             return ("buy", buy)
+        if state.owes():  # the rest of a partly used box
+            return next(a for a in state.legal_actions() if a[0] in ("scrap", "force", "destroy", "attack"))
         return ("end", False)
 
     def best_spell(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:

@@ -107,6 +107,13 @@ def print_report(report: dict) -> None:
         seats.add_row(str(row["seat"]), f"{100 * row['win_rate']:.1f}%", f"{100 * low:.1f}-{100 * high:.1f}%",
                       f"{100 * (row['win_rate'] - row['fair_share']):+.1f} pts", f"{row['mean_score']:.1f}")
     console.print(seats)
+    if report.get("teams"):
+        teams = Table("team", "seats", "win rate", "95% CI", "vs fair share", title="Teams (seats that win together)")
+        for row in report["teams"]:
+            low, high = row["ci95"]
+            teams.add_row(str(row["team"]), ", ".join(map(str, row["seats"])), f"{100 * row['win_rate']:.1f}%",
+                          f"{100 * low:.1f}-{100 * high:.1f}%", f"{100 * (row['win_rate'] - row['fair_share']):+.1f} pts")
+        console.print(teams)
     length = report["length"]
     unit = report["length_unit"]
     console.print(f"Length ({unit}): mean {length.get('mean', 0):.1f}, median {length.get('median', 0)}, "
@@ -129,8 +136,9 @@ def print_report(report: dict) -> None:
         console.print(f"Luck: the better player won {100 * luck['better_player_win_rate']:.1f}% "
                       f"(fair share {100 * luck['fair_share']:.0f}%; {luck['lineup']})")
     verdict = "balanced" if report["balanced"] else "NOT balanced"
-    console.print(f"Verdict: {verdict} (every seat within {BALANCE_TOLERANCE_POINTS:g} points of its fair share, no stalls): "
-                  f"worst seat {report['max_seat_deviation_points']:.1f} points off")
+    judged = "team" if report.get("judged_by") == "teams" else "seat"
+    console.print(f"Verdict: {verdict} (every {judged} within {BALANCE_TOLERANCE_POINTS:g} points of its fair share, no stalls): "
+                  f"worst {judged} {report['max_seat_deviation_points']:.1f} points off")
 
 
 def cmd_simulate(args) -> int:

@@ -46,6 +46,30 @@ def seat_figures(result: RunResult) -> list[dict]:
     return rows
 
 
+def team_figures(result: RunResult) -> list[dict] | None:
+    """Win rates per team for games whose seats win and lose together (Outcome.teams), else None.
+
+    A team mode is judged per team: its fair share is one over the number of teams,
+    whatever the number of seats on each.
+    """
+    finished = [r for r in result.records if not r.outcome.stalled]
+    teams = next((r.outcome.teams for r in finished if r.outcome.teams), None)
+    if not teams:
+        return None
+    rows = []
+    for index, seats in enumerate(teams):
+        wins = sum(1.0 for r in finished if set(r.outcome.winners) & set(seats))
+        low, high = wilson(wins, len(finished))
+        rows.append({
+            "team": index + 1,
+            "seats": [s + 1 for s in seats],
+            "win_rate": wins / len(finished),
+            "ci95": [low, high],
+            "fair_share": 1 / len(teams),
+        })
+    return rows
+
+
 def length_figures(result: RunResult) -> dict:
     lengths = sorted(r.outcome.turns for r in result.records)
     if not lengths:
@@ -139,13 +163,17 @@ def luck_figure(result: RunResult, better: int = 0) -> dict:
 
 def summary(result: RunResult, luck: RunResult | None = None, lineup_note: str = "") -> dict:
     seats = seat_figures(result)
-    worst = max((abs(row["win_rate"] - row["fair_share"]) for row in seats), default=0.0)
+    teams = team_figures(result)
+    judged = teams if teams else seats  # a team mode is balanced when its teams are
+    worst = max((abs(row["win_rate"] - row["fair_share"]) for row in judged), default=0.0)
     stalls = sum(1 for r in result.records if r.outcome.stalled)
     report = {
         "games": len(result.records),
         "players": result.spec.players,
         "seed": result.spec.seed,
         "seats": seats,
+        "teams": teams,
+        "judged_by": "teams" if teams else "seats",
         "max_seat_deviation_points": round(100 * worst, 2),
         "length": length_figures(result),
         "stalls": stalls,

@@ -12,8 +12,19 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
         players = report["players"]
         doc.heading(f"{players} players · {report['games']} games · seed {report['seed']}")
         verdict = "balanced" if report["balanced"] else "not balanced"
-        doc.text(f"Verdict: <b>{verdict}</b>. Worst seat {report['max_seat_deviation_points']:.1f} points from its fair "
-                 f"share of {100 / players:.0f}%; {report['stalls']} stalled games.")
+        if not report.get("teams"):
+            doc.text(f"Verdict: <b>{verdict}</b>. Worst seat {report['max_seat_deviation_points']:.1f} points from its fair "
+                     f"share of {100 / players:.0f}%; {report['stalls']} stalled games.")
+        else:
+            doc.text(f"Verdict: <b>{verdict}</b> (judged per team); {report['stalls']} stalled games.")
+        if report.get("teams"):
+            teams = report["teams"]
+            doc.text("Seats that win together are judged as teams: each team's fair share is "
+                     f"{100 / len(teams):.0f}%, worst team {report['max_seat_deviation_points']:.1f} points off.")
+            doc.bars([f"team {row['team']} (seats {', '.join(map(str, row['seats']))})" for row in teams],
+                     [[row["win_rate"] for row in teams]], reference=1 / len(teams),
+                     errors=[tuple(row["ci95"]) for row in teams], percent=True, value_max=1.0,
+                     caption="Win rate per team with 95% confidence interval; dashed: fair share")
         seats = report["seats"]
         doc.bars([f"seat {row['seat']}" for row in seats], [[row["win_rate"] for row in seats]],
                  reference=1 / players, errors=[tuple(row["ci95"]) for row in seats], percent=True,

@@ -302,6 +302,7 @@ def test_shields_must_fall_before_the_player_or_totems_can_be_attacked(game):
     shield, totem = state.inplay[1]
     assert state.targets(0) == [shield]
     state.attacks = [3]
+    state.attack_owed = [False] * len(state.attacks)
     with pytest.raises(IllegalAction):
         state.apply(("attack", 0, -2))
     with pytest.raises(IllegalAction):
@@ -314,6 +315,7 @@ def test_shield_damage_adds_up_within_a_turn(game):
     state = shielded(game, ["b6"])  # strength 7
     shield = state.inplay[1][0]
     state.attacks = [4, 3]
+    state.attack_owed = [False] * len(state.attacks)
     state.apply(("attack", 0, shield))
     assert shield in state.inplay[1]
     state.apply(("attack", 0, shield))
@@ -324,6 +326,7 @@ def test_shield_damage_does_not_carry_over_to_the_next_turn(game):
     state = shielded(game, ["b6"])
     shield = state.inplay[1][0]
     state.attacks = [4]
+    state.attack_owed = [False] * len(state.attacks)
     state.apply(("attack", 0, shield))
     end_turn(state)
     assert state.hits == {}
@@ -380,6 +383,7 @@ def test_game_ends_when_a_health_reaches_zero(game):
     state.health[1] = 3
     state.damaged[1] = 22
     state.attacks = [4]
+    state.attack_owed = [False] * len(state.attacks)
     state.apply(("attack", 0, -2))
     assert state.current_player() == TERMINAL
     assert state.outcome().winners == [0]
@@ -404,6 +408,85 @@ def test_keeping_cards_in_hand_at_the_discard_phase(game):
     state.apply(("end", True))
     settle_chance(state)
     assert set(kept) <= set(state.hand[0]) and len(state.hand[0]) == 5
+
+
+def test_game_ends_at_exactly_zero_health(game):
+    state = to_main(game)
+    state.health[1] = 4
+    state.damaged[1] = 21
+    state.attacks = [4]
+    state.attack_owed = [False]
+    state.apply(("attack", 0, -2))
+    assert state.health[1] == 0 and state.current_player() == TERMINAL
+    assert state.outcome().winners == [0]
+
+
+def test_four_letters_cast_no_bonus_spell(game):
+    assert game.spec.rules["spelled_bonus_letters"] == 5
+    state = to_main(game, ["s1", "t1", "starter-a", "r1"])  # STAR: one letter short of the bonus
+    state.apply(("spell", uids(state, ["s1", "t1", "starter-a", "r1"])))
+    assert state.attacks == [4] and state.figures["spelled_bonus"] == 0
+
+
+def test_scrapping_with_an_ability_does_not_gain_the_scrapped_cards_box(game):
+    state = to_main(game, ["b2", "starter-a"])  # b2's scrap box: +3 damage
+    state.tokens["scrap_hand"] = 1
+    uid = uids(state, ["b2"])[0]
+    state.apply(("scrap", uid))
+    assert uid in state.scrapped and state.attacks == [] and state.energy == 0
+
+
+def test_a_partly_used_box_with_a_scrap_must_scrap_while_the_row_has_a_card(game):
+    state = to_main(game, ["l1", "starter-a"])  # fragment box: +1 energy and scrap a market card
+    state.apply(("fragment", uids(state, ["l1"])[0]))
+    assert state.energy == 1 and state.owes()
+    assert not any(a[0] in ("end", "toss") for a in state.legal_actions())
+    with pytest.raises(IllegalAction):
+        state.apply(("end", False))
+    state.apply(("scrap", state.row[0]))
+    settle_chance(state)
+    assert not state.owes() and ("end", False) in state.legal_actions()
+
+
+def test_a_partly_used_box_with_a_scrap_is_free_when_the_row_is_empty(game):
+    state = to_main(game, ["l1"])
+    state.market_pool.extend(u for u in state.row if u is not None)
+    state.row = [None] * len(state.row)
+    state.apply(("fragment", state.hand[0][0]))
+    assert not state.owes() and ("end", False) in state.legal_actions()
+
+
+def test_a_partly_used_box_with_damage_must_attack(game):
+    state = to_main(game, ["j6", "b2"])  # j6 fragment: +1 energy and 2 damage
+    state.apply(("fragment", uids(state, ["j6"])[0]))
+    with pytest.raises(IllegalAction):
+        state.apply(("end", True))
+    state.apply(("attack", 0, -2))
+    assert state.health[1] == 25 - 2
+    state.apply(("fragment", uids(state, ["b2"])[0]))  # b2's fragment is energy only:
+    state.apply(("scrapself", state.played[-1]))  # its scrap box, damage alone, may go unused
+    assert state.attacks == [3] and ("end", False) in state.legal_actions()
+    state.apply(("end", False))
+
+
+def test_the_discard_phase_discards_any_of_the_cards_left(game):
+    state = to_main(game, ["starter-a", "starter-e", "starter-o"])
+    a, e, o = uids(state, ["starter-a", "starter-e", "starter-o"])
+    state.apply(("toss", e))  # ends the main phase: only tosses and the end are left
+    assert state.phase == "discard" and e in state.discard[0]
+    assert {x[0] for x in state.legal_actions()} == {"toss", "end"}
+    state.apply(("toss", o))
+    state.apply(("end", True))  # keep the A
+    settle_chance(state)
+    assert a in state.hand[0] and o in state.discard[0] and len(state.hand[0]) == 5
+    state.check_invariants()
+
+
+def test_team_modes_report_each_sides_seats(game):
+    state = RULES.new_state(game, 3)
+    state.winner_side = 1
+    assert state.outcome().teams == [[0, 2], [1]]
+    assert RULES.new_state(game, 2).outcome().teams is None
 
 
 # -- whole games --------------------------------------------------------------------

@@ -145,3 +145,19 @@ def test_a_difference_needs_enough_seat_games_on_both_sides():
             assert row["win_rate_difference"] is None
         else:
             assert row["win_rate_difference"] is not None
+
+
+def test_a_team_mode_is_judged_per_team_not_per_seat():
+    from generator.rules.protocol import Outcome
+    from generator.simulate.runner import GameRecord, RunResult
+
+    result = RunResult(spec(games=200))
+    for index in range(200):  # seats 1+3 against seat 2, each side winning half the games
+        winners = [0, 2] if index % 2 else [1]
+        result.records.append(GameRecord(index, 0, Outcome([1.0, 0.0, 1.0], winners, 10, teams=[[0, 2], [1]])))
+    report = summary(result)
+    assert [round(row["win_rate"], 3) for row in report["seats"]] == [0.25, 0.5, 0.25]  # per seat: lopsided
+    assert report["judged_by"] == "teams" and [row["win_rate"] for row in report["teams"]] == [0.5, 0.5]
+    assert report["max_seat_deviation_points"] == 0.0
+    result.records = [GameRecord(r.index, 0, Outcome(r.outcome.scores, r.outcome.winners, 10)) for r in result.records]
+    assert summary(result)["judged_by"] == "seats" and summary(result)["max_seat_deviation_points"] > 8
