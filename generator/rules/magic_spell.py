@@ -155,6 +155,8 @@ class MagicSpellState(State):
         self.homework: list[list[int]] = [[] for _ in range(players)]
         self.spellbook: list[list[int]] = [[] for _ in range(players)]
         self.woven: dict[int, list[tuple[int, str]]] = {}  # homework spell -> (tile, letter it stands for)
+        self.tampered: set[int] = set()  # woven tiles swapped in face down by a tamper: their owner does not know them
+        self.given: list[int] = []  # tiles given away by the swap of the spell being cast (never taken back)
         self.spirit = [int(p["start_spirit"])] * players
         self.deck_mixed: list[int] = [s.index for s in cat.spells]
         self.deck_bottom: list[int] = []
@@ -308,15 +310,39 @@ class MagicSpellState(State):
         """Tiles on the seat's partially woven spells -> spell."""
         return {t: sid for sid in self.homework[seat] for t, _ in self.woven.get(sid, ())}
 
+    def known_stone(self, tile: int) -> bool:
+        """A stone its holder knows is one (a tampered-in stone passes for the letter it stands for)."""
+        return self.cat.stone[tile] and tile not in self.tampered
+
+    def shown_letter(self, seat: int, tile: int) -> str:
+        """The letter a tile is to its holder: a woven tile stands for its claimed letter."""
+        for sid in self.homework[seat]:
+            for t, letter in self.woven.get(sid, ()):
+                if t == tile:
+                    return letter
+        return self.cat.letters[tile]
+
     def can_weave(self, seat: int, tile: int, sid: int, letter: str) -> bool:
         if sid not in self.homework[seat]:
             return False
         if self.remaining(sid)[letter] <= 0:
             return False
-        if self.cat.stone[tile]:
-            stones = sum(1 for t, _ in self.woven.get(sid, ()) if self.cat.stone[t])
+        if self.known_stone(tile):
+            stones = sum(1 for t, _ in self.woven.get(sid, ()) if self.known_stone(t) and t != tile)
             return stones < self.cat.params["stones_per_spell"]
-        return self.cat.letters[tile] == letter
+        return self.shown_letter(seat, tile) == letter
+
+    def wrong_tiles(self, pairs: list[tuple[int, str]]) -> list[tuple[int, str]]:
+        """Woven tiles that are not what they stand for: a wrong letter, or a stone over the per-spell limit."""
+        wrong, stones = [], 0
+        for tile, letter in pairs:
+            if self.cat.stone[tile]:
+                stones += 1
+                if stones > self.cat.params["stones_per_spell"]:
+                    wrong.append((tile, letter))
+            elif self.cat.letters[tile] != letter:
+                wrong.append((tile, letter))
+        return wrong
 
     def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
         acts = []
@@ -329,7 +355,7 @@ class MagicSpellState(State):
                 if on_spells.get(tile) == sid:
                     continue
                 left = self.remaining(sid)
-                letters = sorted(left) if self.cat.stone[tile] else [self.cat.letters[tile]]
+                letters = sorted(left) if self.known_stone(tile) else [self.shown_letter(seat, tile)]
                 for letter in letters:
                     if self.can_weave(seat, tile, sid, letter):
                         acts.append(("weave", tile, sid, letter))
@@ -403,6 +429,7 @@ class MagicSpellState(State):
                 raise IllegalAction(action)
             self.cabinet[seat].remove(tile)
             self.cabinet[victim].append(tile)
+            self.given.append(tile)
             self.queue.insert(0, ("take_random", seat, victim, tile))
             return
         if phase == "transmute":
@@ -493,7 +520,7 @@ class MagicSpellState(State):
         """The last letter is on: reveal. False when misspelled (wrong tiles go back)."""
         tiles = self.woven[sid]
         self._left.pop(sid, None)
-        wrong = [(t, l) for t, l in tiles if not self.cat.stone[t] and self.cat.letters[t] != l]
+        wrong = self.wrong_tiles(tiles)
         if wrong:
             self.stats["misspellings"] += 1
             self.woven[sid] = [pair for pair in tiles if pair not in wrong]
@@ -510,6 +537,7 @@ class MagicSpellState(State):
 
     def _to_lab(self, tile: int) -> None:
         """Returned face up for all to see (a stone leaves the game instead)."""
+        self.tampered.discard(tile)
         if self.cat.stone[tile]:
             self.removed.append(tile)
             return
@@ -538,6 +566,7 @@ class MagicSpellState(State):
             victims = [s for s in range(self.players) if s != seat] if spell.who == "others" else []
         victims = [v for v in victims if not self.warded(v)]
         self.stats["casts"] += 1
+        self.given = []
         if self.spirit[seat] < spell.cost:  # fill the requirement as far as you can; the spell fizzles
             self.spirit[seat] = 0
             self.stats["fizzles"] += 1
@@ -580,7 +609,8 @@ class MagicSpellState(State):
                 sid = chance[3]
                 self._left.pop(sid, None)
                 self.woven[sid].append((tile, chance[4]))
-                if self.open_research and self.cat.letters[tile] != chance[4] and not self.cat.stone[tile]:
+                self.tampered.add(tile)
+                if self.open_research and (tile, chance[4]) in self.wrong_tiles(self.woven[sid]):
                     self.woven[sid].pop()  # face up: the owner sees the wrong tile and sends it back
                     self._to_lab(tile)
             else:
@@ -680,8 +710,8 @@ class MagicSpellState(State):
             elif kind == "steal":
                 if self.cabinet[step[2]]:
                     self.chance = ("pick", ("take_random", step[1], step[2], None), tuple(self.cabinet[step[2]]))
-            elif kind == "take_random":  # the second half of a swap: never the tile just given
-                tiles = tuple(t for t in self.cabinet[step[2]] if t != step[3])
+            elif kind == "take_random":  # the second half of a swap: never a tile this cast gave
+                tiles = tuple(t for t in self.cabinet[step[2]] if t not in self.given)
                 if tiles:
                     self.chance = ("pick", step, tiles)
             elif kind == "swap":
@@ -828,6 +858,8 @@ class MagicSpellState(State):
                 put(t, f"spell {sid}")
         if self.looking is not None:
             put(self.looking, "hand")
+        if not self.tampered <= {t for pairs in self.woven.values() for t, _ in pairs}:
+            raise InvariantError("a tampered tile is not on a spell")
         if len(places) != len(self.cat.letters):
             raise InvariantError(f"{len(self.cat.letters) - len(places)} tiles are missing")
         spells = self.deck_mixed + self.deck_bottom + [s for h in self.homework for s in h] + [s for b in self.spellbook for s in b]

@@ -266,6 +266,103 @@ def test_open_research_spots_a_tampered_tile_at_once(game):
     assert st.woven[victim] == [] and st.remaining(victim)["t"] == 1
 
 
+def _tamper_in(st, caster_spell, victim, victim_sid, pick, lab_letter):
+    """Seat 0 casts a tamper spell at `victim`: woven tile `pick` is swapped for an unseen `lab_letter` tile."""
+    st.apply(("cast", caster_spell, victim))
+    st.apply(("pick", pick))
+    before = {t for t, _ in st.woven[victim_sid]}
+    st.apply(("lab", lab_letter))
+    new = [t for t, _ in st.woven.get(victim_sid, ()) if t not in before]
+    finish_turn(st)
+    return new[0] if new else None
+
+
+def test_a_tampered_in_second_stone_misspells_the_spell(game):
+    st = fresh(game, players=2, stones=True, trading=False)
+    hoodwink = spell(st, 0, "hoodwink", place="spellbook")
+    victim = spell(st, 1, "torpor")
+    star, t, o = tiles(st, 1, "?to")
+    for tile in (star, t, o):
+        st.cabinet[1].remove(tile)
+    st.woven[victim] = [(star, "p"), (t, "t"), (o, "o")]
+    st._left.clear()
+    stone = _tamper_in(st, hoodwink, 1, victim, t, "?")
+    assert st.cat.stone[stone] and st.current_player() == 1
+    assert sum(st.cat.stone[x] for x, _ in st.woven[victim]) == 2
+    o2, r1, r2 = tiles(st, 1, "orr")
+    weave_all(st, 1, victim, [o2, r1, r2])
+    assert victim in st.homework[1] and victim not in st.spellbook[1]  # misspelled: one stone a spell
+    assert stone in st.removed and star in [x for x, _ in st.woven[victim]]
+    assert st.remaining(victim) == {"t": 1}
+    st.check_invariants()
+
+
+def test_open_research_sends_a_second_stone_back_at_once(game):
+    st = fresh(game, players=2, stones=True, trading=False, open_research=True)
+    hoodwink = spell(st, 0, "hoodwink", place="spellbook")
+    victim = spell(st, 1, "torpor")
+    star, t = tiles(st, 1, "?t")
+    for tile in (star, t):
+        st.cabinet[1].remove(tile)
+    st.woven[victim] = [(star, "p"), (t, "t")]
+    st._left.clear()
+    assert _tamper_in(st, hoodwink, 1, victim, t, "?") is None
+    assert st.woven[victim] == [(star, "p")] and st.remaining(victim)["t"] == 1
+    st.check_invariants()
+
+
+def test_a_tampered_tile_moves_as_the_letter_it_stands_for(game):
+    st = fresh(game, players=2, trading=False)
+    hoodwink = spell(st, 0, "hoodwink", place="spellbook")
+    torpor, forage = spell(st, 1, "torpor"), spell(st, 1, "forage")
+    (o,) = tiles(st, 1, "o")
+    st.cabinet[1].remove(o)
+    st.woven[torpor] = [(o, "o")]
+    st._left.clear()
+    fake = _tamper_in(st, hoodwink, 1, torpor, o, "e")  # an E posing as an O
+    assert st.cat.letters[fake] == "e" and st.current_player() == 1
+    moves = [a for a in st.legal_actions() if a[0] == "weave" and a[1] == fake]
+    assert moves == [("weave", fake, forage, "o")]  # its owner knows it only as an O
+    with pytest.raises(IllegalAction):
+        st.apply(("weave", fake, forage, "e"))
+    st.apply(("weave", fake, forage, "o"))
+    assert st.woven[forage] == [(fake, "o")] and st.remaining(forage)["e"] == 1
+
+
+def test_legerdemain_never_takes_back_a_tile_it_gave(game):
+    st = fresh(game, players=2, trading=False)
+    legerdemain = spell(st, 0, "legerdemain", place="spellbook")
+    a, b = tiles(st, 0, "ab")
+    (x,) = tiles(st, 1, "x")
+    st.apply(("cast", legerdemain, 1))
+    st.apply(("give", a))
+    assert st.chance_outcomes() == [(("pick", x), 1.0)]  # not the A just given
+    st.apply(("pick", x))
+    st.apply(("give", b))
+    finish_turn(st)  # seat 1 holds only the two given tiles: nothing is taken back
+    assert sorted(st.cabinet[1]) == sorted([a, b]) and st.cabinet[0] == [x]
+    st.check_invariants()
+
+
+def test_a_steal_takes_a_random_tile_from_the_victims_cabinet(game):
+    st = fresh(game)
+    pilfer = spell(st, 0, "pilfer", place="spellbook")
+    victim_tiles = tiles(st, 1, "abc")
+    st.apply(("cast", pilfer, 1))
+    assert sorted(a for a, _ in st.chance_outcomes()) == sorted(("pick", t) for t in victim_tiles)
+    st.apply(("pick", victim_tiles[1]))
+    finish_turn(st)
+    assert st.cabinet[0] == [victim_tiles[1]] and len(st.cabinet[1]) == 2
+    st.check_invariants()
+
+
+def test_a_steal_from_an_empty_cabinet_takes_nothing(game):
+    st = fresh(game)
+    pilfer = spell(st, 0, "pilfer", place="spellbook")
+    st.apply(("cast", pilfer, 1))
+    assert st.current_player() == 1 and st.cabinet[0] == [] and st.cabinet[1] == []
+
+
 # ---------------------------------------------------------------- scrounge, research, rest
 
 def test_scrounge_looks_at_one_tile_then_weave_keep_or_return_it(game):
@@ -373,6 +470,32 @@ def test_philosophers_stone_stands_for_any_letter_once_per_spell_and_leaves_when
     st.check_invariants()
 
 
+def test_stones_score_but_do_not_trigger_the_end(game):
+    st = fresh(game, players=2, stones=True, trading=False)
+    spell(st, 0, "torpor", place="spellbook")
+    st.goal = st.credits(0) + 1
+    tiles(st, 0, "?")
+    assert st.returns()[0] == st.goal  # the stone's credit reaches the goal as a score ...
+    for _ in range(4):
+        st.apply(("rest",))
+    assert not st.is_terminal() and st.final_left is None  # ... but is not a courseload credit
+
+
+def test_ties_share_the_win(game):
+    st = fresh(game, players=3, stones=True)
+    for sid in ("torpor", "pilfer"):
+        spell(st, 0, sid, place="spellbook")
+    for sid in ("purloin", "kismet"):
+        spell(st, 1, sid, place="spellbook")
+    spell(st, 2, "zephyr", place="spellbook")
+    assert st.returns() == [6.0, 6.0, 3.0] and st.outcome().winners == [0, 1]
+    spell(st, 2, "erudite", place="spellbook")
+    assert st.outcome().winners == [0, 1, 2]
+    st.spellbook[2].pop()
+    tiles(st, 2, "???")  # three stones score three
+    assert st.returns()[2] == 6.0 and st.outcome().winners == [0, 1, 2]
+
+
 def test_without_the_variant_the_stones_stay_in_the_box(game):
     st = fresh(game)
     assert not any(st.cat.stone[t] for tiles_ in st.mixed.values() for t in tiles_)
@@ -419,7 +542,20 @@ def test_memory_knob_perfect_remembers_every_return_none_forgets_partial_keeps_t
     assert set(MagicSpellPlayer(None).remembered(st, 0)) == set(returned)
     assert MagicSpellPlayer(0).remembered(st, 0) == {}
     assert set(MagicSpellPlayer(6).remembered(st, 0)) == set(returned[-6:])
-    assert MagicSpellPlayer(0).remembered(fresh(game, memory="perfect"), 0) == {}
+
+
+
+@pytest.mark.parametrize("option,player_memory,remembered", [
+    ("perfect", 0, 9), ("none", None, 0), ("partial", None, 6), ("partial", 0, 6)])
+def test_memory_option_overrides_every_players_memory(game, option, player_memory, remembered):
+    st = fresh(game, memory=option)
+    returned = tiles(st, 1, "abcdefghi")
+    for t in returned:
+        st.cabinet[1].remove(t)
+        st._to_lab(t)
+    memory = MagicSpellPlayer(player_memory).remembered(st, 0)
+    assert len(memory) == remembered and set(memory) <= set(returned)
+    assert set(memory) == set(returned[len(returned) - remembered:])
 
 
 def test_heuristic_scrounges_a_remembered_tile_it_needs(game):
