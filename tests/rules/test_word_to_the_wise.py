@@ -479,3 +479,22 @@ def test_a_skilled_player_beats_unskilled_players_more_often_than_its_fair_share
         outcome = play_game(W.RULES, game, seats, seed)
         wins += (offset in outcome.winners) / len(outcome.winners)
     assert wins / 40 > 0.4
+
+
+
+def test_the_readme_boat_and_boot_example_matches_the_card_points(game):
+    """The README works the rulebook's BOOT/BOAT example with the YAML's points: keep them in step."""
+    import re
+
+    readme = (game.root / "README.md").read_text()
+    defs = W.definitions(game)
+    worked = re.findall(r"(BOAT|BOOT) is ((?:[A-Z]\d )+)= (\d+)", readme)
+    assert {word for word, _, _ in worked} == {"BOAT", "BOOT"}
+    for word, spelled, total in worked:
+        letters = re.findall(r"([A-Z])(\d)", spelled)
+        assert "".join(letter for letter, _ in letters) == word
+        consonants = [letter.lower() for letter in word if letter not in "AEIOU"]
+        for letter, points in letters:
+            if letter.lower() in consonants:
+                assert int(points) == defs.points[letter.lower()], f"README {word}: {letter}{points}"
+        assert defs.build(word.lower(), consonants, ("o", W.WILD)) == (tuple(sorted(consonants)), int(total))
