@@ -584,3 +584,9 @@ def test_same_seed_same_game(game):
     a = play_game(RULES, game, seats, 42)
     b = play_game(RULES, game, seats, 42)
     assert a.scores == b.scores and a.turns == b.turns
+
+
+def test_the_heuristic_casts_spells_often_enough_to_exercise_their_effects(game):
+    seats = [RULES.heuristic_player(1.0) for _ in range(3)]
+    casts = [play_game(RULES, game, seats, seed).figures.get("casts", 0) for seed in range(40)]
+    assert sum(casts) / len(casts) >= 2.5  # the first heuristic cast about one spell a game
