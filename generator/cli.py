@@ -153,6 +153,10 @@ def cmd_check(args) -> int:
     for folder in game_folders(args.games):
         try:
             game = check(folder)
+            if game.spec.rules.get("engine") is not None:
+                from generator.rules.plugins import check_engine
+
+                check_engine(game)
         except UserError as exc:
             problems.extend(exc)
             continue

@@ -1300,6 +1300,12 @@ class EvoRules(Rules):
     # team's 1-4 actions (about 10 s): 30 s a turn, all players' turns counted.
     seconds_per_turn = 30.0
 
+    @property
+    def settings(self):
+        from generator.rules.evocabulary_settings import EvoSettings
+
+        return EvoSettings
+
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> EvoState:
         options = options or {}
         rules = game.spec.rules

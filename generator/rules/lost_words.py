@@ -37,8 +37,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from pydantic import NonNegativeInt, PositiveInt
+
 from generator.errors import UserError
 from generator.model.deck import Game
+from generator.rules.settings import OPTION, EngineSettings, Needs, settings_for
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, Player, Rules, State
 
 SETUP, DRAW, ACTION, REPLY, DISCARD, OVER = range(6)
@@ -142,24 +145,60 @@ def _effect(card) -> Effect:
     return Effect(kind, params, bool(raw.get("costs_action", True)), bool(raw.get("stays", False)))
 
 
+class LostWordsSettings(EngineSettings):
+    """game.yaml `rules:` for the lost-words engine (defaults: the rulebook's numbers)."""
+
+    nature_cards: dict[int, PositiveInt] | PositiveInt = {2: 6, 3: 5, 4: 4}  # per player count, or one number
+    spares: NonNegativeInt = RULE_DEFAULTS["spares"]
+    hand: PositiveInt = RULE_DEFAULTS["hand"]
+    draws: NonNegativeInt = RULE_DEFAULTS["draws"]
+    actions: PositiveInt = RULE_DEFAULTS["actions"]
+    nature_deck: list[str] = ["nature"]
+    spell_deck: list[str] = ["spells", "specials"]
+
+    def needs(self) -> list[Needs]:
+        nature = [Needs(c, {"word": str}, ("nature_deck", i)) for i, c in enumerate(self.nature_deck)]
+        spells = [Needs(c, {"word": str | None, "effect": dict | None, "name": str | None}, ("spell_deck", i))
+                  for i, c in enumerate(self.spell_deck)]
+        return nature + spells
+
+    def each(self, players: int) -> int | None:
+        return self.nature_cards if isinstance(self.nature_cards, int) else self.nature_cards.get(players)
+
+    def problems(self, game: Game) -> list[tuple[tuple[str | int, ...], str]]:
+        found = []
+        nature = sum(card.count for c in self.nature_deck for card in game.component(c).cards)
+        for players in range(game.spec.players.min, game.spec.players.max + 1):
+            each = self.each(players)
+            if each is None:
+                found.append((("nature_cards",), f"nature_cards gives no count for {players} players "
+                                                 f"(game.yaml players: {game.spec.players.min}-{game.spec.players.max})"))
+            elif players * each + self.spares > nature:
+                found.append((("nature_cards",), f"{players} players x {each} Nature cards + {self.spares} spares "
+                                                 f"need more than the {nature} Nature cards"))
+        for c in self.spell_deck:
+            for card in game.component(c).cards:
+                if "effect" not in card.fields and "word" not in card.fields:
+                    found.append((("spell_deck",), f"card '{card.id}' of '{c}' has neither a word nor an effect"))
+        return found
+
+
 def definitions(game: Game, options: Mapping[str, Any] | None = None) -> Defs:
     """The game's cards and rule numbers (options override game.yaml `rules:`)."""
     options = dict(options or {})
     key = (id(game), tuple(sorted((k, str(v)) for k, v in options.items())))
     if key in _DEFS_CACHE:
         return _DEFS_CACHE[key]
-    rules = dict(game.spec.rules)
-    params = {**RULE_DEFAULTS, **{k: v for k, v in rules.items() if k in RULE_DEFAULTS}}
-    nature_each = {int(k): int(v) for k, v in dict(rules.get("nature_cards", {})).items()}
-    for name, value in options.items():
-        if name in RULE_DEFAULTS:
-            params[name] = int(value)
-        elif name == "nature_cards":  # one number for every player count
-            nature_each = {players: int(value) for players in range(1, 11)}
-        else:
-            raise LostWordsError(f"unknown option {name!r} (options: {', '.join([*RULE_DEFAULTS, 'nature_cards'])})")
+    unknown = [name for name in options if name not in LostWordsSettings.model_fields]
+    if unknown:
+        raise UserError.at(OPTION, f"unknown option {unknown[0]!r} "
+                                   f"(options: {', '.join([*RULE_DEFAULTS, 'nature_cards'])})")
+    settings = settings_for(game, LostWordsSettings, LostWordsRules.id, options)
+    params = {name: getattr(settings, name) for name in RULE_DEFAULTS}
+    nature_each = (dict(settings.nature_cards) if isinstance(settings.nature_cards, dict)
+                   else {players: settings.nature_cards for players in range(1, 11)})
     defs = Defs(params=params, nature_each=nature_each)
-    for component_id in rules.get("nature_deck", ["nature"]):
+    for component_id in settings.nature_deck:
         for card in game.component(component_id).cards:
             for _ in range(card.count):
                 number = len(defs.kind)
@@ -168,7 +207,7 @@ def definitions(game: Game, options: Mapping[str, Any] | None = None) -> Defs:
                 defs.special.append(None)
                 defs.type_key.append(f"nature:{card['word']}")
                 defs.nature_ids.append(number)
-    for component_id in rules.get("spell_deck", ["spells", "specials"]):
+    for component_id in settings.spell_deck:
         for card in game.component(component_id).cards:
             if "effect" in card.fields:
                 effect = _effect(card)
@@ -886,6 +925,7 @@ class LostWordsRules(Rules):
     # 15 s a plain turn plus about 4 s a turn of Specials, asks, exchanges and extra discards on average
     # (see TIME_MODEL and the minutes_model figure, which also counts setup and reshuffles)
     seconds_per_turn = 19.0
+    settings = LostWordsSettings
 
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> LostWordsState:
         state = LostWordsState(definitions(game, options), players)

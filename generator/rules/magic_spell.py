@@ -1150,6 +1150,12 @@ class MagicSpellRules(Rules):
     turn_cap = 1000
     seconds_per_turn = 25.0  # a look at a tile or a weave or two: quick turns
 
+    @property
+    def settings(self):
+        from generator.rules.magic_spell_settings import MagicSpellSettings
+
+        return MagicSpellSettings
+
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> MagicSpellState:
         if players not in self.players_allowed(game):
             raise ValueError(f"Magic Spell takes {self.players_allowed(game).start} to {self.players_allowed(game).stop - 1} players")

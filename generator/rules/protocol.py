@@ -122,6 +122,9 @@ class Rules(ABC):
     length_unit: str = "turns"
     turn_cap: int = 1000  # a game still running after this many turns is a stall
     seconds_per_turn: float = 30.0  # for the minutes estimate; each game documents its model
+    # the `rules:` keys and components this engine reads (a generator.rules.settings.EngineSettings
+    # subclass); `spellpress check` and `simulate` validate a game against it before any play
+    settings: type | None = None
 
     @abstractmethod
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> State: ...

@@ -901,6 +901,12 @@ class SpelledRules(Rules):
     turn_cap = 200
     seconds_per_turn = 45.0  # a word search and a few abilities per turn
 
+    @property
+    def settings(self):
+        from generator.rules.spelled_settings import SpelledSettings
+
+        return SpelledSettings
+
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> SpelledState:
         options = options or {}
         return SpelledState(catalog(game), players, options.get("mode"))

@@ -40,8 +40,11 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
+from pydantic import Field
+
 from generator.errors import Location, UserError
 from generator.model.deck import Game
+from generator.rules.settings import EngineSettings, Needs, settings_for
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, Player, Rules, State
 from generator.words.finder import WordFinder, for_words
 from generator.words.index import key, sub_multisets
@@ -91,44 +94,70 @@ class Params:
     spread: float
     steps: int
     speeds: tuple[float, ...] | None = None
+    deck: str = "consonants"
+    dice: str = "dice"
 
     def seconds(self, letters: int) -> float:
         return self.base_seconds * self.growth ** (letters - 2)
 
 
+class RaceSettings(EngineSettings):
+    """The simulator's speed model (not a printed rule): how long finding a word takes."""
+
+    base_seconds: float = Field(RACE_DEFAULTS["base_seconds"], gt=0)
+    growth: float = Field(RACE_DEFAULTS["growth"], gt=0)
+    spread: float = Field(RACE_DEFAULTS["spread"], ge=0)
+    steps: int = Field(RACE_DEFAULTS["steps"], ge=1)
+
+
+class WiseSettings(EngineSettings):
+    """game.yaml `rules:` for the word-to-the-wise engine (defaults: the rulebook's numbers)."""
+
+    hand_size: int = Field(5, ge=1)
+    vowel_points: int = 1
+    wild_points: int = 0
+    first_word_bonus: int = 3
+    first_word_min_length: int = Field(3, ge=1)
+    all_cards_bonus: int = 10
+    last_player_points: int = 1
+    challenges: bool = True
+    race: RaceSettings = RaceSettings()
+    deck: str = "consonants"  # the component of consonant cards (fields letter, points)
+    dice: str = "dice"  # the component of vowel dice (field faces)
+
+    def needs(self) -> list[Needs]:
+        return [Needs(self.deck, {"letter": str, "points": int}, ("deck",)),
+                Needs(self.dice, {"faces": list[str]}, ("dice",))]
+
+
 def _params(game: Game, options: dict[str, Any]) -> Params:
-    rules = dict(game.spec.rules)
-    race = {**RACE_DEFAULTS, **dict(rules.get("race", {}))}
+    settings = settings_for(game, WiseSettings, WiseRules.id, options)
+    race = settings.race.model_dump()
     for name in RACE_DEFAULTS:
         if name in options:
             race[name] = options[name]
-
-    def number(name: str) -> int:
-        value = options.get(name, rules.get(name))
-        if value is None:
-            raise UserError.at(game.location, f"rules: needs '{name}' for the word-to-the-wise engine")
-        return int(value)
-
     speeds = options.get("speeds")  # one search-speed factor per seat (1 = the model's pace)
     if isinstance(speeds, str):  # from the command line: --option speeds=1,1,0.8
         speeds = [float(x) for x in speeds.split(",")]
     elif isinstance(speeds, (int, float)):
         speeds = [float(speeds)]
     return Params(
-        hand_size=number("hand_size"),
-        vowel_points=number("vowel_points"),
-        wild_points=number("wild_points"),
-        first_word_bonus=number("first_word_bonus"),
-        first_word_min_length=number("first_word_min_length"),
-        all_cards_bonus=number("all_cards_bonus"),
-        last_player_points=number("last_player_points"),
+        hand_size=settings.hand_size,
+        vowel_points=settings.vowel_points,
+        wild_points=settings.wild_points,
+        first_word_bonus=settings.first_word_bonus,
+        first_word_min_length=settings.first_word_min_length,
+        all_cards_bonus=settings.all_cards_bonus,
+        last_player_points=settings.last_player_points,
         min_length=game.spec.words.min_length,
-        challenges=bool(options.get("challenges", rules.get("challenges", True))),
+        challenges=settings.challenges,
         base_seconds=float(race["base_seconds"]),
         growth=float(race["growth"]),
         spread=float(race["spread"]),
         steps=int(race["steps"]),
         speeds=tuple(float(s) for s in speeds) if speeds else None,
+        deck=settings.deck,
+        dice=settings.dice,
     )
 
 
@@ -155,8 +184,7 @@ class Definitions:
 
     def __init__(self, game: Game, params: Params):
         self.game, self.p = game, params
-        rules = game.spec.rules
-        deck = game.component(rules.get("deck", "consonants"))
+        deck = game.component(params.deck)
         points: dict[str, int] = {}
         totals: Counter = Counter()
         for card in deck.cards:
@@ -173,7 +201,7 @@ class Definitions:
         self.totals = dict(totals)
         self.deck_cards = sum(totals.values())
         dice = []
-        for die in game.component(rules.get("dice", "dice")).cards:
+        for die in game.component(params.dice).cards:
             faces = []
             for face in die["faces"]:
                 face = str(face).lower()
@@ -1025,6 +1053,7 @@ class WiseRules(Rules):
     length_unit = "rounds"
     turn_cap = 200
     seconds_per_turn = 60.0  # a race of 5-20 s, then saying the words, scoring and refilling
+    settings = WiseSettings
 
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> WiseState:
         return WiseState(definitions(game, options), players)

@@ -54,14 +54,11 @@ def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
 
 def simulate(game: Game, players: int, args) -> dict:
     from generator.progress import LazyProgress
-    from generator.rules import ENGINES, engine_for
+    from generator.rules.plugins import checked_settings, rules_for
     from generator.simulate.metrics import summary
     from generator.simulate.runner import RunSpec, Seat, run
 
-    engine = game.spec.rules.get("engine", game.id)
-    if engine not in ENGINES:
-        raise UserError.at(game.location, f"no rules engine '{engine}' (known: {', '.join(sorted(ENGINES))}); set rules.engine in game.yaml")
-    rules = engine_for(engine)
+    rules = rules_for(game)
     if players not in rules.players_allowed(game):
         allowed = rules.players_allowed(game)
         raise UserError.at(Location(Path("--players")), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
@@ -70,6 +67,7 @@ def simulate(game: Game, players: int, args) -> dict:
     if not 0.0 <= args.skill <= 1.0:
         raise UserError.at(Location(Path("--skill")), "must be between 0 and 1")
     options = _options(args.option)
+    checked_settings(game, rules, dict(options))
     spec = RunSpec(str(game.root.resolve()), players, args.games, args.seed, args.check,
                    tuple(Seat("heuristic", args.skill) for _ in range(players)), options)
     luck_games = args.games // 5 if args.luck_games is None else args.luck_games

@@ -63,16 +63,11 @@ def _load(folder: str, engine_module: str | None):
     """The game and its rules, loaded once per worker process."""
     key = f"{folder}|{engine_module}"
     if key not in _CACHE:
-        from importlib import import_module
-
         from generator.load.game import load_game
-        from generator.rules import engine_for
+        from generator.rules.plugins import load_engine, rules_for
 
         game = load_game(Path(folder))
-        if engine_module:
-            rules = import_module(engine_module).RULES
-        else:
-            rules = engine_for(game.spec.rules.get("engine", game.id))
+        rules = load_engine(engine_module) if engine_module else rules_for(game)
         _CACHE[key] = (game, rules)
     return _CACHE[key]
 

@@ -454,5 +454,5 @@ def test_options_override_rule_numbers(game):
     state = L.RULES.new_state(game, 2, {"spares": 3, "hand": 4})
     settle(state)
     assert len(state.spares) == 3 and [len(h) for h in state.hands] == [4, 4]
-    with pytest.raises(L.LostWordsError):
+    with pytest.raises(UserError, match="unknown option 'nonsense'"):
         L.RULES.new_state(game, 2, {"nonsense": 1})

@@ -6,16 +6,10 @@ import pytest
 from pypdf import PdfReader
 
 from generator.cli import main
-from generator.rules import ENGINES
 from tests.conftest import FIXTURES
 from tests.print.test_pdf import fonts_of
 
 TOY = str(FIXTURES / "toy-game")
-
-
-@pytest.fixture(autouse=True)
-def toy_engine(monkeypatch):
-    monkeypatch.setitem(ENGINES, "toy", "tests.simulate.toy")
 
 
 def test_simulate_prints_json_with_seat_rates_and_a_verdict(capsys):
