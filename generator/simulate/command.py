@@ -24,6 +24,9 @@ def add_arguments(parser, default_games: int) -> None:
     parser.add_argument("--check", action="store_true", help="verify legality and invariants after every action (slower)")
     parser.add_argument("--skill", type=float, default=1.0, help="skill of every heuristic player, 0 to 1 (default 1)")
     parser.add_argument("--luck-games", type=int, help="games of a skill-1 player against skill-0.3 players for the luck figure (default games/5; 0 skips)")
+    parser.add_argument("--agents", metavar="A,B,...",
+                        help="players, one a seat, cycled over the seats: random, heuristic, ismcts (default: heuristic in every seat)")
+    parser.add_argument("--budget", type=int, default=64, help="IS-MCTS playouts a move (default 64)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rules option for the engine (e.g. challenges=false); repeatable")
 
@@ -52,6 +55,21 @@ def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
     return tuple(options)
 
 
+def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tuple[Seat, ...]:
+    """One Seat a player from --agents (cycled over the seats), or the heuristic everywhere."""
+    from generator.simulate.runner import AGENTS, Seat
+
+    if budget < 1:
+        raise UserError.at(Location(Path("--budget")), "must be at least 1 playout a move")
+    names = [name.strip().lower() for name in (agents or "heuristic").split(",") if name.strip()]
+    for name in names:
+        if name not in AGENTS:
+            raise UserError.at(Location(Path("--agents")), f"unknown player {name!r} (known: {', '.join(AGENTS)})")
+    if not names:
+        raise UserError.at(Location(Path("--agents")), f"name at least one player ({', '.join(AGENTS)})")
+    return tuple(Seat(names[s % len(names)], skill, budget) for s in range(players))
+
+
 def simulate(game: Game, players: int, args) -> dict:
     from generator.progress import LazyProgress
     from generator.rules.plugins import checked_settings, rules_for
@@ -68,9 +86,11 @@ def simulate(game: Game, players: int, args) -> dict:
         raise UserError.at(Location(Path("--skill")), "must be between 0 and 1")
     options = _options(args.option)
     checked_settings(game, rules, dict(options))
-    spec = RunSpec(str(game.root.resolve()), players, args.games, args.seed, args.check,
-                   tuple(Seat("heuristic", args.skill) for _ in range(players)), options)
+    lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
+    spec = RunSpec(str(game.root.resolve()), players, args.games, args.seed, args.check, lineup, options)
     luck_games = args.games // 5 if args.luck_games is None else args.luck_games
+    if getattr(args, "agents", None) and args.luck_games is None:
+        luck_games = 0  # the luck figure is about heuristic skill; ask for it with --luck-games
     with LazyProgress(f"{game.id}, {players} players", args.games + luck_games) as bar:
         result = run(spec, workers=args.workers, dask=args.dask, progress=bar.advance)
         luck = None
@@ -129,6 +149,13 @@ def print_report(report: dict) -> None:
         console.print(table)
     if report["figures"]:
         console.print("Per game: " + ", ".join(f"{k} {v:.2f}" for k, v in report["figures"].items()))
+    if report.get("agents"):
+        agents = Table("player", "seats a game", "win rate", "95% CI", "vs a seat's fair share", title="Players (wherever they sat)")
+        for row in report["agents"]:
+            low, high = row["ci95"]
+            agents.add_row(row["agent"], str(row["seats"]), f"{100 * row['win_rate']:.1f}%", f"{100 * low:.1f}-{100 * high:.1f}%",
+                           f"{100 * (row['win_rate'] - row['fair_share']):+.1f} pts")
+        console.print(agents)
     if "luck" in report:
         luck = report["luck"]
         console.print(f"Luck: the better player won {100 * luck['better_player_win_rate']:.1f}% "

@@ -161,6 +161,29 @@ def luck_figure(result: RunResult, better: int = 0) -> dict:
             "fair_share": 1 / result.spec.players, "games": len(finished)}
 
 
+def agent_figures(result: RunResult) -> list[dict] | None:
+    """Win rate of each kind of player in the lineup, wherever it sat (None when every seat plays alike).
+
+    Lineup member m sits in seat (m + offset) % players; members with the same label are pooled,
+    and a member's fair share is one seat's: 1 / players.
+    """
+    lineup = result.spec.lineup
+    labels = [seat.label for seat in lineup]
+    if len(set(labels)) < 2:
+        return None
+    finished = [r for r in result.records if not r.outcome.stalled]
+    players = result.spec.players
+    rows = []
+    for label in dict.fromkeys(labels):
+        members = [m for m, name in enumerate(labels) if name == label]
+        wins = sum(_win_share(r.outcome, (m + r.lineup_offset) % players) for r in finished for m in members)
+        trials = len(finished) * len(members)
+        low, high = wilson(wins, trials)
+        rows.append({"agent": label, "seats": len(members), "win_rate": wins / trials if trials else 0.0,
+                     "ci95": [low, high], "fair_share": 1 / players, "seat_games": trials})
+    return rows
+
+
 def summary(result: RunResult, luck: RunResult | None = None, lineup_note: str = "") -> dict:
     seats = seat_figures(result)
     teams = team_figures(result)
@@ -173,6 +196,7 @@ def summary(result: RunResult, luck: RunResult | None = None, lineup_note: str =
         "seed": result.spec.seed,
         "seats": seats,
         "teams": teams,
+        "agents": agent_figures(result),
         "judged_by": "teams" if teams else "seats",
         "max_seat_deviation_points": round(100 * worst, 2),
         "length": length_figures(result),

@@ -18,12 +18,35 @@ from generator.rules.protocol import Outcome
 SEED_STRIDE = 10_000_019  # a prime: seeds of different runs do not overlap for any sane game count
 
 
+AGENTS = ("random", "heuristic", "ismcts")
+
+
 @dataclass(frozen=True)
 class Seat:
-    """Who sits in a seat: the game's heuristic player at a skill, or the random player."""
+    """Who sits in a seat: the game's heuristic player at a skill, the random player, or the
+    IS-MCTS search player with `budget` playouts a move."""
 
-    kind: str = "heuristic"  # "heuristic" or "random"
+    kind: str = "heuristic"  # one of AGENTS
     skill: float = 1.0
+    budget: int = 64
+
+    @property
+    def label(self) -> str:
+        if self.kind == "ismcts":
+            return f"ismcts-{self.budget}"
+        return "random" if self.kind == "random" else f"heuristic-{self.skill:g}"
+
+
+def make_player(seat: Seat, rules):
+    from generator.rules.protocol import RandomPlayer
+
+    if seat.kind == "random":
+        return RandomPlayer()
+    if seat.kind == "ismcts":
+        from generator.simulate.ismcts import ISMCTSPlayer
+
+        return ISMCTSPlayer(rules, seat.budget)
+    return rules.heuristic_player(seat.skill)
 
 
 @dataclass(frozen=True)
@@ -73,12 +96,11 @@ def _load(folder: str, engine_module: str | None):
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
-    from generator.rules.protocol import RandomPlayer
     from generator.simulate.play import play_game
 
     game, rules = _load(spec.folder, spec.engine)
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
-    built = [RandomPlayer() if seat.kind == "random" else rules.heuristic_player(seat.skill) for seat in lineup]
+    built = [make_player(seat, rules) for seat in lineup]
     options = dict(spec.options)
     records = []
     for index in range(start, stop):
@@ -93,9 +115,9 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     return records
 
 
-def batches(games: int, workers: int) -> list[tuple[int, int]]:
+def batches(games: int, workers: int, smallest: int = 25) -> list[tuple[int, int]]:
     """Contiguous index ranges: about 8 per worker, none tiny (scheduling must stay cheap)."""
-    size = max(25, -(-games // max(1, workers * 8)))
+    size = max(smallest, -(-games // max(1, workers * 8)))
     return [(start, min(games, start + size)) for start in range(0, games, size)]
 
 
@@ -107,7 +129,8 @@ def run(
     progress: Callable[[int], None] | None = None,
 ) -> RunResult:
     workers = workers or os.cpu_count() or 1
-    chunks = batches(spec.games, workers)
+    searching = any(seat.kind == "ismcts" for seat in spec.lineup)
+    chunks = batches(spec.games, workers, smallest=2 if searching else 25)  # a searched game takes seconds
     result = RunResult(spec)
     if dask is None and workers == 1:
         for start, stop in chunks:
