@@ -52,6 +52,8 @@ class Outcome:
     figures: dict[str, float] = field(default_factory=dict)
     # seats that win and lose together (team modes), or None: balance is then judged per team
     teams: list[list[int]] | None = None
+    # how the game unfolded (lead changes, drama, moves): simulate.game_metrics fills it in
+    metrics: dict[str, float] = field(default_factory=dict)
 
 
 class State(ABC):

@@ -149,6 +149,13 @@ def print_report(report: dict) -> None:
         console.print(table)
     if report["figures"]:
         console.print("Per game: " + ", ".join(f"{k} {v:.2f}" for k, v in report["figures"].items()))
+    if report.get("game_metrics"):
+        from generator.simulate.game_metrics import rows
+
+        metrics = Table("figure", "value", title="How the games unfold (docs/simulate.md)")
+        for label, value in rows(report["game_metrics"]):
+            metrics.add_row(label, value)
+        console.print(metrics)
     if report.get("agents"):
         agents = Table("player", "seats a game", "win rate", "95% CI", "vs a seat's fair share", title="Players (wherever they sat)")
         for row in report["agents"]:

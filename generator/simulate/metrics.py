@@ -6,6 +6,7 @@ import math
 import statistics
 from collections import defaultdict
 
+from generator.simulate.game_metrics import aggregate
 from generator.simulate.runner import RunResult
 
 Z95 = 1.959963984540054
@@ -204,6 +205,7 @@ def summary(result: RunResult, luck: RunResult | None = None, lineup_note: str =
         "score_spread": score_spread(result),
         "components": component_figures(result),
         "figures": game_figures(result),
+        "game_metrics": aggregate([r.outcome.metrics for r in result.records]),
     }
     if luck is not None:
         report["luck"] = {**luck_figure(luck), "lineup": lineup_note}

@@ -6,6 +6,7 @@ import random
 
 from generator.model.deck import Game
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
+from generator.simulate.game_metrics import Tracker
 
 
 def play_game(
@@ -16,22 +17,27 @@ def play_game(
     *,
     check: bool = False,
     options: dict | None = None,
+    measure_moves: bool = False,
 ) -> Outcome:
     """Play to the end or to the turn cap (a stall); the same seed gives the same game.
 
     With `check`, every action is checked for legality and the state's
-    invariants are verified after each one.
+    invariants are verified after each one. The outcome's `metrics` say how the
+    game unfolded; with `measure_moves` they also count the legal actions at every
+    decision (costly in games with long move lists, so the runner samples games).
     """
     rng = random.Random(seed)
     state = rules.new_state(game, len(seats), options)
     if check:
         state.check_invariants()
+    tracker = Tracker(measure_moves)
     while True:
         seat = state.current_player()
-        if seat == TERMINAL:
-            return state.outcome()
-        if state.turns >= rules.turn_cap:
-            return state.outcome(stalled=True)
+        if seat == TERMINAL or state.turns >= rules.turn_cap:
+            outcome = state.outcome(stalled=seat != TERMINAL)
+            outcome.metrics = tracker.finish(state, outcome)
+            return outcome
+        tracker.before_action(state, seat)
         if seat == CHANCE:
             outcomes = state.chance_outcomes()
             actions = [a for a, _ in outcomes]

@@ -44,6 +44,11 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
                       [[r["key"], f"{100 * r['play_rate']:.1f}%", f"{100 * r['win_rate_played']:.1f}%",
                         f"{100 * r['win_rate_not_played']:.1f}%", difference_text(r)] for r in rows],
                       widths=[60, 25, 35, 25, 25])
+        if report.get("game_metrics"):
+            from generator.simulate.game_metrics import rows
+
+            doc.table(["how the games unfold (docs/simulate.md)", "value"], [list(r) for r in rows(report["game_metrics"])],
+                      widths=[90, 30])
         if report["figures"]:
             doc.table(["figure (per game)", "mean"], [[k, f"{v:.2f}"] for k, v in report["figures"].items()], widths=[90, 30])
         if "luck" in report:

@@ -96,6 +96,7 @@ def _load(folder: str, engine_module: str | None):
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
+    from generator.simulate.game_metrics import MOVE_SAMPLE
     from generator.simulate.play import play_game
 
     game, rules = _load(spec.folder, spec.engine)
@@ -110,7 +111,8 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
         # with common random numbers the rotated lineups of one block face the same shuffles and
         # rolls, so seat and skill differences are not drowned by the luck of the deal
         seed_index = index // spec.players if spec.common_random_numbers else index
-        outcome = play_game(rules, game, seats, game_seed(spec.seed, seed_index), check=spec.check, options=options)
+        outcome = play_game(rules, game, seats, game_seed(spec.seed, seed_index), check=spec.check, options=options,
+                            measure_moves=index % MOVE_SAMPLE == 0)
         records.append(GameRecord(index, offset, outcome))
     return records
 

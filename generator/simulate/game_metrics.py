@@ -1,0 +1,152 @@
+"""Game metrics beyond win rates, after Ludii's (Browne; Piette et al.): how a game unfolds.
+
+`Tracker` follows one game (play.play_game feeds it): the score of every seat
+(`returns()`) after each turn, and at sampled games the number of legal actions at
+every decision. `per_game` turns that into one game's figures; `aggregate` averages
+them over a run. Every figure is defined in docs/simulate.md.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Sequence
+
+from generator.rules.protocol import Outcome, State
+
+MOVE_SAMPLE = 10  # count legal actions at every decision of one game in this many (it can be costly)
+
+
+class Tracker:
+    def __init__(self, measure_moves: bool):
+        self.measure_moves = measure_moves
+        self.scores: list[list[float]] = []  # returns() at the end of each turn
+        self.turn = -1
+        self.decisions = 0  # player decisions (sampled games)
+        self.forced = 0  # decisions with a single legal action
+        self.choices = 0  # legal actions summed over decisions
+
+    def before_action(self, state: State, player: int) -> None:
+        if state.turns != self.turn:
+            self.turn = state.turns
+            self.scores.append(list(state.returns()))
+        if self.measure_moves and player >= 0:
+            n = len(state.legal_actions())
+            self.decisions += 1
+            self.choices += n
+            self.forced += n == 1
+
+    def finish(self, state: State, outcome: Outcome) -> dict[str, float]:
+        self.scores.append(list(state.returns()))
+        figures = per_game(self.scores, outcome)
+        if self.measure_moves:
+            figures.update({"decisions": self.decisions, "forced": self.forced, "choices": self.choices,
+                            "measured_turns": max(1, outcome.turns)})
+        return figures
+
+
+def _groups(players: int, teams: list[list[int]] | None) -> list[list[int]]:
+    return teams if teams else [[s] for s in range(players)]
+
+
+def _leader(scores: Sequence[float], groups: list[list[int]]) -> int | None:
+    """The group alone in the lead, or None when the lead is shared."""
+    best = [max(scores[s] for s in g) for g in groups]
+    top = max(best)
+    leaders = [i for i, v in enumerate(best) if v == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def per_game(trace: list[list[float]], outcome: Outcome) -> dict[str, float]:
+    """One game's lead changes, decisiveness and drama (see docs/simulate.md)."""
+    players = len(outcome.scores)
+    groups = _groups(players, outcome.teams)
+    figures: dict[str, float] = {"draw": float(len(outcome.winners) > 1 and not outcome.stalled),
+                                 "timeout": float(outcome.stalled)}
+    leaders = [_leader(scores, groups) for scores in trace]
+    changes, last = 0, None
+    for lead in leaders:
+        if lead is not None:
+            if last is not None and lead != last:
+                changes += 1
+            last = lead
+    figures["lead_changes"] = changes
+    figures["lead_change_rate"] = changes / max(1, len(trace) - 1)
+    winners = {i for i, g in enumerate(groups) if set(g) & set(outcome.winners)}
+    if outcome.stalled or len(winners) != 1:
+        return figures
+    (winner,) = winners
+    # decisiveness: the share of the game played before the winner took the lead for good
+    decided = len(trace)
+    for index in range(len(trace) - 1, -1, -1):
+        best = max(max(trace[index][s] for s in g) for g in groups)
+        if max(trace[index][s] for s in groups[winner]) < best:
+            break
+        decided = index
+    figures["decided_at"] = decided / max(1, len(trace) - 1)
+    # drama: how far behind the leader the eventual winner was, on the turns it trailed
+    deficits = []
+    for scores in trace:
+        best = max(max(scores[s] for s in g) for g in groups)
+        mine = max(scores[s] for s in groups[winner])
+        if mine < best:
+            deficits.append(best - mine)
+    figures["winner_trailed"] = len(deficits) / len(trace)
+    figures["drama"] = statistics.fmean(deficits) if deficits else 0.0
+    figures["winner_max_deficit"] = max(deficits, default=0.0)
+    return figures
+
+
+def aggregate(metrics: list[dict[str, float]]) -> dict[str, float | None]:
+    """Means over a run's games (decisiveness and drama over games with one winning side)."""
+    if not metrics:
+        return {}
+
+    def mean(key: str) -> float | None:
+        values = [m[key] for m in metrics if key in m]
+        return statistics.fmean(values) if values else None
+
+    out: dict[str, float | None] = {
+        "games": len(metrics),
+        "lead_changes": mean("lead_changes"),
+        "lead_change_rate": mean("lead_change_rate"),
+        "decided_at": mean("decided_at"),
+        "winner_trailed": mean("winner_trailed"),
+        "drama": mean("drama"),
+        "winner_max_deficit": mean("winner_max_deficit"),
+        "draws": mean("draw"),
+        "timeouts": mean("timeout"),
+    }
+    sampled = [m for m in metrics if "decisions" in m]
+    decisions = sum(m["decisions"] for m in sampled)
+    out["move_sample_games"] = len(sampled)
+    out["branching_factor"] = sum(m["choices"] for m in sampled) / decisions if decisions else None
+    out["forced_share"] = sum(m["forced"] for m in sampled) / decisions if decisions else None
+    turns = sum(m["measured_turns"] for m in sampled)
+    out["decisions_per_turn"] = (decisions - sum(m["forced"] for m in sampled)) / turns if turns else None
+    out["moves_per_turn"] = decisions / turns if turns else None
+    return out
+
+
+# name, label, how it is printed (docs/simulate.md defines each)
+ROWS = [
+    ("lead_changes", "lead changes a game", "{:.2f}"),
+    ("lead_change_rate", "lead changes a turn", "{:.3f}"),
+    ("decided_at", "decided at (share of the game)", "{:.0%}"),
+    ("winner_trailed", "turns the winner trailed", "{:.0%}"),
+    ("drama", "drama: winner's mean deficit when trailing", "{:.2f}"),
+    ("winner_max_deficit", "winner's largest deficit", "{:.2f}"),
+    ("branching_factor", "branching factor (legal actions a decision)", "{:.1f}"),
+    ("decisions_per_turn", "decisions a turn (2+ choices)", "{:.2f}"),
+    ("moves_per_turn", "moves a turn", "{:.2f}"),
+    ("forced_share", "forced moves", "{:.1%}"),
+    ("draws", "draws (shared wins)", "{:.1%}"),
+    ("timeouts", "timeouts (stalls)", "{:.1%}"),
+]
+
+
+def rows(figures: dict) -> list[tuple[str, str]]:
+    out = []
+    for key, label, fmt in ROWS:
+        value = figures.get(key)
+        out.append((label, "n/a" if value is None else fmt.format(value)))
+    return out
