@@ -60,6 +60,7 @@ class RunSpec:
     options: tuple[tuple[str, Any], ...] = ()
     engine: str | None = None  # a rules module path that overrides the game's own (tests, experiments)
     common_random_numbers: bool = False  # each block of `players` games shares one seed, the lineup rotated
+    variant: tuple[tuple[str, Any], ...] = ()  # rules./cards. overrides applied to the loaded game (sweeps)
 
 
 @dataclass
@@ -82,9 +83,14 @@ def game_seed(run_seed: int, index: int) -> int:
 _CACHE: dict[str, Any] = {}
 
 
-def _load(folder: str, engine_module: str | None):
-    """The game and its rules, loaded once per worker process."""
-    key = f"{folder}|{engine_module}"
+def _load(folder: str, engine_module: str | None, variant: tuple = ()):
+    """The game (a variant of it, for sweeps) and its rules, loaded once per worker process."""
+    key = f"{folder}|{engine_module}|{variant!r}"
+    if key not in _CACHE and variant:
+        from generator.simulate.variants import apply_variant, known_rules_keys
+
+        game, rules = _load(folder, engine_module)
+        _CACHE[key] = (apply_variant(game, variant, known_rules_keys(rules)), rules)  # kept alive: engines cache by id
     if key not in _CACHE:
         from generator.load.game import load_game
         from generator.rules.plugins import load_engine, rules_for
@@ -99,7 +105,7 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     from generator.simulate.game_metrics import MOVE_SAMPLE
     from generator.simulate.play import play_game
 
-    game, rules = _load(spec.folder, spec.engine)
+    game, rules = _load(spec.folder, spec.engine, spec.variant)
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
     built = [make_player(seat, rules) for seat in lineup]
     options = dict(spec.options)
@@ -130,29 +136,44 @@ def run(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> RunResult:
+    return run_many([spec], workers=workers, dask=dask, progress=progress)[0]
+
+
+def run_many(
+    specs: list[RunSpec],
+    *,
+    workers: int | None = None,
+    dask: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[RunResult]:
+    """Several runs (a sweep's variants) on one pool or cluster: every run x batch is a task."""
     workers = workers or os.cpu_count() or 1
-    searching = any(seat.kind == "ismcts" for seat in spec.lineup)
-    chunks = batches(spec.games, workers, smallest=2 if searching else 25)  # a searched game takes seconds
-    result = RunResult(spec)
+    tasks = []
+    for number, spec in enumerate(specs):
+        searching = any(seat.kind == "ismcts" for seat in spec.lineup)
+        for start, stop in batches(spec.games, workers, smallest=2 if searching else 25):  # a searched game takes seconds
+            tasks.append((number, start, stop))
+    results = [RunResult(spec) for spec in specs]
     if dask is None and workers == 1:
-        for start, stop in chunks:
-            result.records.extend(play_batch(spec, start, stop))
+        for number, start, stop in tasks:
+            results[number].records.extend(play_batch(specs[number], start, stop))
             if progress:
                 progress(stop - start)
-        return result
+        return results
     if dask is None:
         # build the game, its rules and their caches (word finders) once, before the pool
         # forks, so every worker starts with them instead of building its own
-        game, rules = _load(spec.folder, spec.engine)
-        rules.new_state(game, spec.players, dict(spec.options))
+        for spec in specs:
+            game, rules = _load(spec.folder, spec.engine, spec.variant)
+            rules.new_state(game, spec.players, dict(spec.options))
     with _executor(workers, dask) as executor:
-        futures = [executor.submit(play_batch, spec, start, stop) for start, stop in chunks]
-        for future in futures:  # in index order, whatever order they finish in
+        futures = [(number, executor.submit(play_batch, specs[number], start, stop)) for number, start, stop in tasks]
+        for number, future in futures:  # in index order, whatever order they finish in
             records = future.result()
-            result.records.extend(records)
+            results[number].records.extend(records)
             if progress:
                 progress(len(records))
-    return result
+    return results
 
 
 class _executor:

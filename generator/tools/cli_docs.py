@@ -18,6 +18,8 @@ EXAMPLES = {
                  "spellpress simulate lost-words --players 3 --workers 2 --check --json",
                  "spellpress simulate spelled --dask local",
                  "spellpress simulate magic-spell --players 3 --agents ismcts,heuristic --budget 32 --games 60"],
+    "sweep": ["spellpress sweep word-to-the-wise --vary cards.consonants.q.count=1,2,3 --games 1000",
+              "spellpress sweep spelled --vary rules.health=20,25,30 --vary rules.hand_size=5,6 --dask local --json"],
     "report": ["spellpress report word-to-the-wise --games 2000"],
     "serve": ["spellpress serve word-to-the-wise", "cd path/to/my-game && spellpress serve --port 8080"],
     "letters": ["spellpress letters word-to-the-wise", "spellpress letters evocabulary --hand 7 --samples 20000 --seed 3 --json"],
