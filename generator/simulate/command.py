@@ -32,26 +32,14 @@ def add_arguments(parser, default_games: int) -> None:
 
 
 def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
+    from generator.simulate.variants import parse_value
+
     options = []
     for pair in pairs:
         if "=" not in pair:
             raise UserError.at(Location(Path("--option")), f"expected KEY=VALUE, got {pair!r}")
         key, value = pair.split("=", 1)
-        lowered = value.strip().lower()
-        parsed: object = value
-        if lowered in ("true", "yes", "on"):
-            parsed = True
-        elif lowered in ("false", "no", "off"):
-            parsed = False
-        else:
-            try:
-                parsed = int(value)
-            except ValueError:
-                try:
-                    parsed = float(value)
-                except ValueError:
-                    pass
-        options.append((key.strip(), parsed))
+        options.append((key.strip(), parse_value(value)))
     return tuple(options)
 
 
