@@ -8,6 +8,7 @@ from typing import Any
 from generator.errors import Location, Problems, UserError
 from generator.model.sizes import CARD_SIZES
 from generator.paths import SHARED_FONTS, SHARED_ICONS, inside
+from generator.load.svg_refs import check_icon
 from generator.load.templates import TemplateLoader
 from generator.load.validate import validated
 from generator.load.yamlsrc import Document, read_yaml
@@ -51,6 +52,8 @@ def load_game(folder: Path) -> Game:
             icons[name] = inside(folder, relative, doc.locate(("icons", name)), "icon")
         except UserError as exc:
             problems.extend(exc)
+            continue
+        check_icon(icons[name], folder, problems)
 
     templates = TemplateLoader(folder, problems)
     for back_name, back in spec.backs.items():

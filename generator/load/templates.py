@@ -16,11 +16,19 @@ TEMPLATE_KEYS = set(TemplateSpec.model_fields)
 
 
 def template_file(game_root: Path, name: str) -> Path | None:
+    """The game's own template of that name, else the shared one; None if neither exists."""
     for folder in (game_root / "templates", SHARED_TEMPLATES):
         candidate = folder / f"{name}.yaml"
         if candidate.is_file():
             return candidate
     return None
+
+
+def escapes(path: Path, game_root: Path) -> bool:
+    """True when a template file, followed through symlinks, lies outside the folder it came from."""
+    allowed = SHARED_TEMPLATES.resolve() if path.parent == SHARED_TEMPLATES else game_root.resolve()
+    resolved = path.resolve()
+    return resolved != allowed and allowed not in resolved.parents
 
 
 class TemplateLoader:
@@ -44,6 +52,9 @@ class TemplateLoader:
         path = template_file(self.game_root, name)
         if path is None:
             self.problems.add(wanted_at, f"template '{name}' not found in {self.game_root / 'templates'} or the shared templates")
+            return None
+        if escapes(path, self.game_root):
+            self.problems.add(wanted_at, f"template '{name}' ({path}) is a link that leaves the game folder")
             return None
         try:
             doc = read_yaml(path)
