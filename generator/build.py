@@ -13,7 +13,9 @@ from generator.model.sizes import PAPER_SIZES
 from generator.layout.deck import CardFaces, items, layout_game
 from generator.load.game import load_game
 from generator.model.deck import Game
+from generator.render.keys import faces_key, sheets_key
 from generator.write.atomic import write_bytes, write_text
+from generator.write.cache import Cache
 from generator.write.pdf import print_shop_pdf, sheets_pdf
 
 
@@ -27,6 +29,8 @@ class BuildOptions:
     tts: bool = False
     print_shop: bool = False
     out: Path = Path("output")
+    cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
+    workers: int | None = None  # processes for the raster exports (default: one per core)
 
 
 @dataclass
@@ -75,22 +79,27 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     paper = options.paper or game.spec.print.paper
     out = options.out / game.id
     pdf_path = out / f"{game.id}-{paper}.pdf"
-    write_bytes(pdf_path, sheets_pdf(pages, game.name))
+    cache = Cache.for_game(options.out, game.id, options.cache)
+    write_bytes(pdf_path, cache.bytes("pdf", sheets_key(pages, game.name), lambda: sheets_pdf(pages, game.name)))
     files = [pdf_path]
     manifest_path = out / "manifest.json"
     write_text(manifest_path, json.dumps(manifest(game, laid, pages, settings, pdf_path.name, paper), indent=1))
     files.append(manifest_path)
     if options.print_shop:
         shop = out / f"{game.id}-print-shop.pdf"
-        write_bytes(shop, print_shop_pdf([(f.front, f.back) for f in laid for _ in range(f.card.count)], game.name))
+        pairs = [(f.front, f.back) for f in laid for _ in range(f.card.count)]
+        key = faces_key((face for pair in pairs for face in pair), game.name)
+        write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, game.name)))
         files.append(shop)
     if options.png or options.tts:
-        from generator.write.raster import write_pngs, write_tts
+        from generator.write.raster import Rasterizer, write_pngs, write_tts
 
-        if options.png:
-            files.extend(write_pngs(laid, out / "png", game.name))
-        if options.tts:
-            files.extend(write_tts(laid, out / "tts", game.name))
+        with Rasterizer(cache, options.workers) as raster:
+            if options.png:
+                files.extend(write_pngs(laid, out / "png", game.name, raster))
+            if options.tts:
+                files.extend(write_tts(laid, out / "tts", game.name, raster))
+    cache.sweep()
     return BuildResult(game, files, sum(f.card.count for f in laid), len(pages))
 
 

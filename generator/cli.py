@@ -63,6 +63,8 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--tts", action="store_true", help="also write Tabletop Simulator deck sheets (10 x 7) and back images")
     build.add_argument("--print-shop", action="store_true", help="also write a one-card-a-page PDF with TrimBox and BleedBox, back then front")
     build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
+    build.add_argument("--no-cache", dest="cache", action="store_false",
+                       help="draw every face again and neither read nor write OUT/.cache (the same bytes, slower)")
 
     check = commands.add_parser("check", help="validate games without writing anything")
     check.add_argument("games", nargs="*", metavar="GAME|PATH")
@@ -125,7 +127,7 @@ def cmd_build(args) -> int:
     from generator.progress import track
 
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
-                           png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out)
+                           png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out, cache=args.cache)
     problems = Problems()
     folders = game_folders(args.games)
     for folder in track(folders, "building", len(folders)):

@@ -47,10 +47,39 @@ def referenced_files(ops) -> set[str]:
     return files
 
 
+_KEYS: dict[int, tuple[FaceLayout, str]] = {}  # by identity: a face object is keyed once per build
+
+
 def face_key(face: FaceLayout) -> str:
     """A hex digest that changes whenever anything the face's pixels depend on changes."""
+    known = _KEYS.get(id(face))
+    if known is not None and known[0] is face:
+        return known[1]
     digest = hashlib.sha256(RENDER_VERSION.encode())
     digest.update(repr(face).encode())
     for path in sorted(referenced_files(face.ops)):
         digest.update(f"\n{path}={file_digest(path)}".encode())
-    return digest.hexdigest()[:32]
+    key = digest.hexdigest()[:32]
+    if len(_KEYS) > 50_000:
+        _KEYS.clear()
+    _KEYS[id(face)] = (face, key)  # holding the face keeps its id from being reused
+    return key
+
+
+def sheets_key(pages, title: str) -> str:
+    """The sheets PDF's address: every page's marks, label and placed faces (by their keys)."""
+    digest = hashlib.sha256(f"{RENDER_VERSION}\n{title}".encode())
+    keys: dict[FaceLayout, str] = {}
+    for page in pages:
+        placed = [(keys.setdefault(p.face, face_key(p.face)), p.slot, p.side) for p in page.placed]
+        digest.update(repr((page.kind, page.paper, page.marks, page.fold_y, page.label, placed)).encode())
+    return digest.hexdigest()[:40]
+
+
+def faces_key(faces, title: str) -> str:
+    """The address of a document of faces in order (None for a missing back)."""
+    digest = hashlib.sha256(f"{RENDER_VERSION}\n{title}".encode())
+    keys: dict[FaceLayout, str] = {}
+    for face in faces:
+        digest.update(b"-" if face is None else keys.setdefault(face, face_key(face)).encode())
+    return digest.hexdigest()[:40]

@@ -1,0 +1,86 @@
+"""The build cache: a rebuild after one card's edit redraws that card only, with the same bytes as no cache."""
+
+from __future__ import annotations
+
+import io
+import random
+import zlib
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from generator.build import BuildOptions, build
+from generator.write import raster
+from generator.write.cache import CACHE_FOLDER
+from generator.write.png import compress_strip, png_from_strips
+
+EDIT = ("{letter: L, points: 2, count: 9}", "{letter: L, points: 6, count: 9}")
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_strips_compressed_apart_make_one_valid_png():
+    rng = random.Random(7)
+    parts = []
+    for index, height in enumerate((50, 300, 1)):
+        image = Image.new("RGB", (310, height), (index * 60, 90, 200))
+        draw = ImageDraw.Draw(image)
+        for _ in range(80):
+            draw.line([(rng.randrange(310), rng.randrange(height)) for _ in range(2)], fill=(rng.randrange(256), 0, 9))
+        parts.append(image)
+    png = png_from_strips([compress_strip(part) for part in parts], 300)
+    decoded = Image.open(io.BytesIO(png))
+    decoded.load()  # PIL checks every chunk's CRC; zlib checks the combined adler32 below
+    whole = Image.new("RGB", (310, 351))
+    for part, top in zip(parts, (0, 50, 350)):
+        whole.paste(part, (0, top))
+    assert decoded.size == (310, 351) and decoded.tobytes() == whole.tobytes()
+    assert round(decoded.info["dpi"][0]) == 300
+    start = png.index(b"IDAT") + 4
+    zlib.decompress(png[start : png.index(b"IEND") - 8])
+
+
+def test_a_one_card_edit_redraws_that_card_only_and_matches_a_build_without_cache(game_copy, tmp_path):
+    folder = game_copy()
+    exports = dict(png=True, tts=True, print_shop=True, workers=2)
+    cached = tmp_path / "cached"
+    build(folder, BuildOptions(out=cached, **exports))
+    cards = folder / "consonants.yaml"
+    cards.write_text(cards.read_text().replace(*EDIT))
+
+    raster.STATS.clear()
+    build(folder, BuildOptions(out=cached, **exports))
+    assert raster.STATS["faces drawn"] == 1  # the L card's front, shared by its PNG and the TTS sheet
+    assert raster.STATS["strips compressed"] == 1  # one row of one TTS sheet
+
+    fresh = tmp_path / "fresh"
+    build(folder, BuildOptions(out=fresh, cache=False, **exports))
+    assert not (fresh / CACHE_FOLDER).exists()
+    ours, theirs = files_of(cached / folder.name), files_of(fresh / folder.name)
+    assert sorted(ours) == sorted(theirs)
+    assert [name for name in ours if ours[name] != theirs[name]] == []
+    assert len(ours) > 50
+
+    raster.STATS.clear()
+    build(folder, BuildOptions(out=cached, **exports))
+    assert raster.STATS["faces drawn"] == raster.STATS["strips compressed"] == 0
+
+
+def test_a_damaged_or_half_written_entry_is_drawn_again(tmp_path):
+    from tests.conftest import FIXTURES
+
+    game = FIXTURES / "toy-game"
+    out = tmp_path / "out"
+    build(game, BuildOptions(out=out, png=True, workers=1))
+    expected = files_of(out / "toy-game")
+    entries = sorted((out / CACHE_FOLDER / "toy-game" / "faces").iterdir())
+    assert len(entries) == 4
+    entries[0].write_bytes(entries[0].read_bytes()[:-100])  # as if the machine stopped mid-write
+    (entries[0].parent / ".stray.part").write_bytes(b"partial")
+    raster.STATS.clear()
+    build(game, BuildOptions(out=out, png=True, workers=1))
+    assert raster.STATS["faces drawn"] == 1
+    assert files_of(out / "toy-game") == expected
+    assert sorted(p.name for p in entries[0].parent.iterdir()) == [p.name for p in entries]
