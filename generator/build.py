@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from generator.model.deck import Game
 from generator.render.keys import faces_key, sheets_key
 from generator.write.atomic import write_bytes, write_text
 from generator.write.cache import Cache
+from generator.write.destination import game_output_folder
 from generator.write.pdf import print_shop_pdf, sheets_pdf
 
 
@@ -77,14 +79,15 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     game = load_game(folder)
     laid, pages, settings = plan(game, options)
     paper = options.paper or game.spec.print.paper
-    out = options.out / game.id
+    out = game_output_folder(options.out, game.id, game.root)
+    # the manifest goes first and comes back last, listing every file with its hash: a killed
+    # build leaves no manifest rather than one that describes other files
+    manifest_path = out / "manifest.json"
+    manifest_path.unlink(missing_ok=True)
     pdf_path = out / f"{game.id}-{paper}.pdf"
     cache = Cache.for_game(options.out, game.id, options.cache)
     write_bytes(pdf_path, cache.bytes("pdf", sheets_key(pages, game.name), lambda: sheets_pdf(pages, game.name)))
     files = [pdf_path]
-    manifest_path = out / "manifest.json"
-    write_text(manifest_path, json.dumps(manifest(game, laid, pages, settings, pdf_path.name, paper), indent=1))
-    files.append(manifest_path)
     if options.print_shop:
         shop = out / f"{game.id}-print-shop.pdf"
         pairs = [(f.front, f.back) for f in laid for _ in range(f.card.count)]
@@ -100,7 +103,16 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             if options.tts:
                 files.extend(write_tts(laid, out / "tts", game.name, raster))
     cache.sweep()
+    described = manifest(game, laid, pages, settings, pdf_path.name, paper)
+    described["files"] = file_hashes(out, files)
+    write_text(manifest_path, json.dumps(described, indent=1))
+    files.append(manifest_path)
     return BuildResult(game, files, sum(f.card.count for f in laid), len(pages))
+
+
+def file_hashes(out: Path, files: list[Path]) -> dict[str, str]:
+    """Each written file, relative to the game's output folder, with its SHA-256."""
+    return {path.relative_to(out).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest() for path in files}
 
 
 def manifest(game: Game, laid: list[CardFaces], pages: list[Page], settings: SheetSettings, pdf: str, paper: str) -> dict:

@@ -13,12 +13,13 @@ def cmd_letters(args) -> int:
     from generator.cli import game_folders
     from generator.load.game import load_game
     from generator.write.atomic import write_bytes
+    from generator.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
     game = load_game(folder)
+    out = game_output_folder(args.out, game.id, game.root)
     report = analyse(game, hand=args.hand, samples=args.samples, seed=args.seed,
                      hand_location=Location(Path("--hand")) if args.hand else None)
-    out = args.out / game.id
     write_bytes(out / f"{game.id}-letters.pdf", letters_pdf(report))
     write_bytes(out / f"{game.id}-letters.json", json.dumps(report, indent=1).encode())
     if args.json:

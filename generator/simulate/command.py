@@ -180,12 +180,13 @@ def cmd_report(args) -> int:
     from generator.load.game import load_game
     from generator.simulate.report_pdf import balance_pdf
     from generator.write.atomic import write_bytes
+    from generator.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
     game = load_game(folder)
+    out = game_output_folder(args.out, game.id, game.root) / f"{game.id}-balance.pdf"
     counts = [args.players] if args.players else list(range(game.spec.players.min, min(game.spec.players.max, 6) + 1))
     reports = [simulate(game, players, args) for players in counts]
-    out = args.out / game.id / f"{game.id}-balance.pdf"
     write_bytes(out, balance_pdf(game.name, reports))
     write_bytes(out.with_suffix(".json"), json.dumps(reports, indent=1).encode())
     for report in reports:

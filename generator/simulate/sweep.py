@@ -162,11 +162,12 @@ def cmd_sweep(args) -> int:
     from generator.cli import game_folders
     from generator.load.game import load_game
     from generator.write.atomic import write_bytes
+    from generator.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
     game = load_game(folder)
+    out = game_output_folder(args.out, game.id, game.root) / f"{game.id}-sweep.pdf"
     report = sweep(game, args)
-    out = args.out / game.id / f"{game.id}-sweep.pdf"
     write_bytes(out, sweep_pdf(report))
     if args.json:
         print(json.dumps(report, indent=1))
