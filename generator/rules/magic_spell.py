@@ -920,8 +920,9 @@ class MagicSpellPlayer(Player):
     (face-up returns, spellbooks, spirit, cabinet sizes) and its own cabinet and homework.
     """
 
-    def __init__(self, memory: int | None = None, name: str | None = None):
+    def __init__(self, memory: int | None = None, name: str | None = None, attack_weight: float = ATTACK_WEIGHT):
         self.memory = memory
+        self.attack_weight = attack_weight
         self.name = name or ("heuristic-" + ("perfect" if memory is None else "none" if memory == 0 else f"memory{memory}"))
 
     # ---- memory ------------------------------------------------------------------
@@ -1025,7 +1026,9 @@ class MagicSpellPlayer(Player):
                 value += 0.5 * min(n, lab, len(_spares(state.cabinet[seat], needs, state.cat)))
             else:
                 for v in victims:
-                    lead = ATTACK_WEIGHT * (1.0 + 0.1 * max(0, state.credits(v) - state.credits(seat)))
+                    lead = 1.0 + 0.1 * max(0, state.credits(v) - state.credits(seat))
+                    if key != "swap":  # a swap is a trade, not a blow: never worth more than a plain turn
+                        lead *= self.attack_weight
                     if key == "steal":
                         value += 0.6 * lead * min(n, len(state.cabinet[v]))
                     elif key == "swap":
@@ -1120,7 +1123,9 @@ class MagicSpellPlayer(Player):
         matches = sum(1 for t in state.cabinet[seat] if needs[state.cat.letters[t]] > 0)
         plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted or weave is not None) else 0.6
         best, best_value = None, plain + 0.25
-        for sid in state.spellbook[seat]:
+        # no casting while a spell is stuck: save the spirit to research a new one (two students
+        # swapping tiles back and forth every turn stalled games)
+        for sid in state.spellbook[seat] if not stuck else ():
             if state.cat.spells[sid].castable:
                 value, target = self.cast_value(state, seat, sid)
                 if value > best_value:
