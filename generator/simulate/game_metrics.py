@@ -60,7 +60,8 @@ def per_game(trace: list[list[float]], outcome: Outcome) -> dict[str, float]:
     """One game's lead changes, decisiveness and drama (see docs/simulate.md)."""
     players = len(outcome.scores)
     groups = _groups(players, outcome.teams)
-    figures: dict[str, float] = {"draw": float(len(outcome.winners) > 1 and not outcome.stalled),
+    winning = [i for i, g in enumerate(groups) if set(g) & set(outcome.winners)]
+    figures: dict[str, float] = {"draw": float(len(winning) > 1 and not outcome.stalled),  # team mates are one side
                                  "timeout": float(outcome.stalled)}
     leaders = [_leader(scores, groups) for scores in trace]
     changes, last = 0, None
@@ -71,10 +72,9 @@ def per_game(trace: list[list[float]], outcome: Outcome) -> dict[str, float]:
             last = lead
     figures["lead_changes"] = changes
     figures["lead_change_rate"] = changes / max(1, len(trace) - 1)
-    winners = {i for i, g in enumerate(groups) if set(g) & set(outcome.winners)}
-    if outcome.stalled or len(winners) != 1:
+    if outcome.stalled or len(winning) != 1:
         return figures
-    (winner,) = winners
+    (winner,) = winning
     # decisiveness: the share of the game played before the winner took the lead for good
     decided = len(trace)
     for index in range(len(trace) - 1, -1, -1):

@@ -31,6 +31,7 @@ def test_team_mates_share_a_lead_and_draws_and_timeouts_are_counted():
     trace = [[5, 6, 5], [7, 6, 7], [7, 9, 7], [8, 0, 8]]  # seats 1+3 against seat 2
     figures = per_game(trace, Outcome([8.0, 0.0, 8.0], [0, 2], 3, teams=[[0, 2], [1]]))
     assert figures["lead_changes"] == 3 and figures["winner_trailed"] == pytest.approx(2 / 4)
+    assert figures["draw"] == 0.0  # a team's win is not a draw
     assert per_game(trace, Outcome([8.0, 0.0, 8.0], [0, 1, 2], 3))["draw"] == 1.0
     stalled = per_game(trace, Outcome([8.0, 0.0, 8.0], [], 3, stalled=True))
     assert stalled["timeout"] == 1.0 and "decided_at" not in stalled
