@@ -106,7 +106,8 @@ def main() -> int:
             return seconds
 
         print("Every game (whole commands, start-up included):")
-        pdf_only = report("PDF only (baseline)", run(["build", "--out", str(work / "pdf")], work))
+        baseline = run(["build", "--out", str(work / "pdf")], work)
+        pdf_only, pdf_only_cpu = report("PDF only (baseline)", baseline), baseline[3]
         cold = run(["build", *EXPORTS, "--out", str(work / "all")], work)
         report("--png --tts --print-shop, cold cache", cold, pdf_only)
         consonants.write_text(original.replace(*EDIT))
@@ -124,7 +125,8 @@ def main() -> int:
         wise_warm = run(["build", str(wise), *EXPORTS, "--out", str(work / "w-all")], work)
         report("after one card's edit, warm cache", wise_warm, wise_pdf)
         consonants.write_text(original)
-        whole = min(run(["build", "word-to-the-wise", "--out", str(work / "cli")], work)[0] for _ in range(3))
+        whole = min(run(["build", "word-to-the-wise", "--out", str(work / f"cli{n}")], work)[0] for n in range(3))
+        again = min(run(["build", "word-to-the-wise", "--out", str(work / "cli0")], work)[0] for _ in range(3))
 
         print("Targets:")
         checks = [
@@ -133,10 +135,13 @@ def main() -> int:
             (f"rebuild after a one-card edit / cold = {100 * warm[0] / cold[0]:.1f}% (every game)", "<= 10%", warm[0] <= 0.1 * cold[0]),
             (f"  the same for A Word to the Wise alone = {100 * wise_warm[0] / wise_cold[0]:.1f}%", "<= 10%",
              wise_warm[0] <= 0.1 * wise_cold[0]),
-            (f"spellpress build word-to-the-wise = {whole:.2f} s (best of 3)", "< 0.6 s", whole < 0.6),
+            (f"spellpress build word-to-the-wise = {whole:.2f} s (best of 3, fresh output folder)", "< 0.6 s", whole < 0.6),
+            (f"  the same again, up to date = {again:.2f} s (best of 3)", "< 0.6 s", again < 0.6),
         ]
+        print(f"  (CPU time, which the machine's other load does not stretch: every export / PDF only = "
+              f"{cold[3] / pdf_only_cpu:.2f}x; rebuild / cold = {100 * warm[3] / cold[3]:.1f}%)")
         for text, target, met in checks:
-            print(f"  {text:70} target {target:10} {'met' if met else 'NOT met'}")
+            print(f"  {text:78} target {target:10} {'met' if met else 'NOT met'}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return 0

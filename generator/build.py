@@ -16,6 +16,7 @@ from generator.load.game import load_game
 from generator.model.deck import Game
 from generator.render.keys import faces_key, sheets_key
 from generator.write.atomic import write_bytes, write_text
+from generator.write import stamp
 from generator.write.cache import Cache
 from generator.write.destination import game_output_folder
 from generator.write.pdf import print_shop_pdf, sheets_pdf
@@ -41,6 +42,7 @@ class BuildResult:
     files: list[Path]
     cards: int
     pages: int
+    up_to_date: bool = False  # nothing changed since the last build: nothing written
 
 
 def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
@@ -77,6 +79,11 @@ def check(folder: Path, options: BuildOptions = BuildOptions()) -> Game:
 
 def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     game = load_game(folder)
+    cache = Cache.for_game(options.out, game.id, options.cache)
+    inputs = stamp.inputs_digest(game, options) if options.cache else ""
+    last = stamp.up_to_date(cache.root, inputs)
+    if last is not None:
+        return BuildResult(game, stamp.output_files(last), sum(c.copies for c in game.components), last["pages"], True)
     laid, pages, settings = plan(game, options)
     paper = options.paper or game.spec.print.paper
     out = game_output_folder(options.out, game.id, game.root)
@@ -85,7 +92,6 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     manifest_path = out / "manifest.json"
     manifest_path.unlink(missing_ok=True)
     pdf_path = out / f"{game.id}-{paper}.pdf"
-    cache = Cache.for_game(options.out, game.id, options.cache)
     write_bytes(pdf_path, cache.bytes("pdf", sheets_key(pages, game.name), lambda: sheets_pdf(pages, game.name)))
     files = [pdf_path]
     if options.print_shop:
@@ -107,6 +113,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     described["files"] = file_hashes(out, files)
     write_text(manifest_path, json.dumps(described, indent=1))
     files.append(manifest_path)
+    stamp.record(cache.root, inputs, files, len(pages))
     return BuildResult(game, files, sum(f.card.count for f in laid), len(pages))
 
 

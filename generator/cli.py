@@ -138,7 +138,8 @@ def cmd_build(args) -> int:
             problems.extend(exc)
             continue
         seconds = time.perf_counter() - started
-        print(f"{result.game.id}: {result.cards} cards on {result.pages} pages in {seconds:.2f} s")
+        state = " (up to date: nothing changed)" if result.up_to_date else ""
+        print(f"{result.game.id}: {result.cards} cards on {result.pages} pages in {seconds:.2f} s{state}")
         for path in result.files[:4]:
             print(f"  {path}")
         if len(result.files) > 4:

@@ -64,8 +64,9 @@ def test_a_one_card_edit_redraws_that_card_only_and_matches_a_build_without_cach
     assert len(ours) > 50
 
     raster.STATS.clear()
-    build(folder, BuildOptions(out=cached, **exports))
-    assert raster.STATS["faces drawn"] == raster.STATS["strips compressed"] == 0
+    again = build(folder, BuildOptions(out=cached, **exports))
+    assert again.up_to_date and raster.STATS["faces drawn"] == raster.STATS["strips compressed"] == 0
+    assert sorted(p.relative_to(cached / folder.name).as_posix() for p in again.files) == sorted(ours)
 
 
 def test_a_damaged_or_half_written_entry_is_drawn_again(tmp_path):
@@ -79,8 +80,29 @@ def test_a_damaged_or_half_written_entry_is_drawn_again(tmp_path):
     assert len(entries) == 4
     entries[0].write_bytes(entries[0].read_bytes()[:-100])  # as if the machine stopped mid-write
     (entries[0].parent / ".stray.part").write_bytes(b"partial")
+    (out / CACHE_FOLDER / "toy-game" / "stamp.json").unlink()  # the stopped build never recorded itself
     raster.STATS.clear()
     build(game, BuildOptions(out=out, png=True, workers=1))
     assert raster.STATS["faces drawn"] == 1
     assert files_of(out / "toy-game") == expected
     assert sorted(p.name for p in entries[0].parent.iterdir()) == [p.name for p in entries]
+
+
+def test_a_build_is_skipped_only_while_inputs_options_and_outputs_are_unchanged(tmp_path):
+    from tests.conftest import FIXTURES
+
+    game = tmp_path / "toy-game"
+    import shutil
+
+    shutil.copytree(FIXTURES / "toy-game", game)
+    out = tmp_path / "out"
+    assert not build(game, BuildOptions(out=out, png=True, workers=1)).up_to_date
+    assert build(game, BuildOptions(out=out, png=True, workers=1)).up_to_date
+    assert not build(game, BuildOptions(out=out, workers=1)).up_to_date  # other options
+    assert not build(game, BuildOptions(out=out, png=True, workers=1)).up_to_date
+    png = out / "toy-game" / "png" / "numbers" / "numbers-001-front.png"
+    png.unlink()
+    assert not build(game, BuildOptions(out=out, png=True, workers=1)).up_to_date and png.is_file()
+    (game / "notes.txt").write_text("a new file in the game folder")
+    assert not build(game, BuildOptions(out=out, png=True, workers=1)).up_to_date
+    assert not build(game, BuildOptions(out=out, png=True, workers=1, cache=False)).up_to_date
