@@ -7,7 +7,29 @@ from pathlib import Path
 
 from generator.errors import Location, UserError
 
-PROJECT_ROOT = Path(os.environ.get("SPELLPRESS_HOME", Path(__file__).resolve().parents[1]))
+SHIPPED_FOLDERS = ("fonts", "templates", "cards")
+
+
+def shipped_root() -> Path:
+    """The folder holding the shipped fonts/, templates/ and cards/.
+
+    SPELLPRESS_HOME if set; else the repository checkout this package runs from (an editable
+    install, the tests); else the copies an installed wheel carries as package data.
+    """
+    if "SPELLPRESS_HOME" in os.environ:
+        return Path(os.environ["SPELLPRESS_HOME"])
+    checkout = Path(__file__).resolve().parents[1]
+    if all((checkout / name).is_dir() for name in SHIPPED_FOLDERS):
+        return checkout
+    from importlib.resources import files
+
+    installed = files("generator") / "shipped"
+    if not isinstance(installed, Path):  # e.g. run from a zip: nothing to read fonts from by path
+        raise RuntimeError("Spellpress's shipped fonts, templates and games must be installed as files, not in a zip")
+    return installed
+
+
+PROJECT_ROOT = shipped_root()
 SHARED_TEMPLATES = PROJECT_ROOT / "templates"
 SHARED_ICONS = SHARED_TEMPLATES / "icons"
 SHARED_FONTS = PROJECT_ROOT / "fonts"

@@ -13,6 +13,8 @@ EXAMPLES = {
               "spellpress build path/to/my-game --bleed 0.125in --back-offset 0.5,-0.3 --png --tts --print-shop"],
     "check": ["spellpress check", "spellpress check path/to/my-game"],
     "list": ["spellpress list"],
+    "new": ["spellpress new my-game", "spellpress new my-game --size mini",
+            "spellpress new my-wise --from word-to-the-wise"],
     "calibrate": ["spellpress calibrate --paper letter --backs duplex-short"],
     "simulate": ["spellpress simulate word-to-the-wise --games 10000 --players 4",
                  "spellpress simulate lost-words --players 3 --workers 2 --check --json",

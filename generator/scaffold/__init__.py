@@ -1,0 +1,1 @@
+"""`spellpress new`: start a game folder that checks and builds at once."""

@@ -1,0 +1,38 @@
+"""`spellpress new PATH [--from GAME] [--size SIZE]`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from generator.model.sizes import CARD_SIZES
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "new", help="start a new game folder that checks and builds at once",
+        description="Write PATH/ with game.yaml, one component of three cards (cards.yaml), a template that "
+                    "extends the shared text-card, and a README; or, with --from, a copy of an existing game. "
+                    "PATH must not exist or must be empty: nothing is ever overwritten.")
+    parser.add_argument("path", type=Path, metavar="PATH", help="the new game's folder; its name is the game's id")
+    parser.add_argument("--from", dest="source", metavar="GAME|PATH",
+                        help="copy this game (a shipped game id such as word-to-the-wise, or a game folder) as the start")
+    sizes = ", ".join(f"{name} {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES.items())
+    parser.add_argument("--size", default="poker", choices=list(CARD_SIZES), metavar="SIZE",
+                        help=f"card size of the starter deck (default poker): {sizes}")
+    parser.set_defaults(handler=cmd_new)
+
+
+def cmd_new(args) -> int:
+    from generator.cli import game_folders
+    from generator.scaffold.new import copy_game, new_game
+
+    if args.source:
+        files = copy_game(game_folders([args.source])[0], args.path)
+        print(f"copied {args.source} into {args.path} ({len(files)} files)")
+    else:
+        files = new_game(args.path, args.size)
+        print(f"wrote a new game in {args.path}:")
+        for path in files:
+            print(f"  {path}")
+    print(f"next: spellpress build {args.path}")
+    return 0

@@ -1,0 +1,147 @@
+"""Write a new game folder: game.yaml, one component of three cards, a template extending a shared one, a README.
+
+The starter files are plain text below, filled in with the game's name and card size: what a
+designer reads in them is exactly what Spellpress will read.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from generator.errors import Location, UserError
+from generator.model.sizes import CARD_SIZES
+
+GAME_YAML = """\
+# {name}: your game. Every key is documented in Spellpress's docs/yaml.md.
+name: {name}
+players: {{min: 2, max: 4}}
+minutes: [15, 30]
+description: A new game made with Spellpress.
+
+print:
+  paper: a4            # a4 or letter (or --paper on the command line)
+  bleed: 3mm           # printed past the cut line
+  backs: duplex-long   # duplex-long, duplex-short, fold or none
+
+backs:
+  deck:
+    template: deck-back
+    fields: {{title: "{name}", icon: quill-ink, color: "#1f2d4d", ink: "#e9d8a6"}}
+
+components:
+  - cards.yaml
+"""
+
+CARDS_YAML = """\
+# The main deck: one entry per card; `count` copies of each are printed.
+name: Cards
+kind: card
+size: {size}
+template: my-card      # templates/my-card.yaml
+back: deck             # a back named in game.yaml
+fields: {{title: str, body: str, points: int}}
+cards:
+  - id: first
+    count: 3
+    title: First card
+    body: What this card does, in a sentence or two.
+    points: 1
+  - id: second
+    count: 2
+    title: Second card
+    body: Every card is a few lines of YAML; change one and build again.
+    points: 2
+  - id: third
+    count: 1
+    title: Third card
+    body: "Inline icons sit on the line: :star-swirl:"
+    points: 3
+"""
+
+TEMPLATE_YAML = """\
+# A card of this game: the shared text-card (title and body) plus the card's points in a corner.
+extends: text-card
+boxes:
+  points:
+    kind: text
+    x: "{{{{ card_width - 14 }}}}"
+    y: "{{{{ card_height - 12 }}}}"
+    w: 8mm
+    h: 6mm
+    text: "{{{{ points }}}}"
+    font: EBGaramond-Bold
+    size: 12
+    align: right
+    valign: middle
+    color: "#22213b"
+"""
+
+README = """\
+# {name}
+
+Made with Spellpress. Build the cards:
+
+    spellpress check {folder}
+    spellpress build {folder}      # output/{game_id}/{game_id}-a4.pdf
+
+- `game.yaml`: the game, print settings, backs, and its components.
+- `cards.yaml`: the cards (add a card by adding an entry; `count` copies are printed).
+- `templates/my-card.yaml`: the card layout, extending the shared `text-card`.
+"""
+
+def game_name(folder: Path) -> str:
+    words = re.split(r"[-_\s]+", folder.resolve().name)
+    return " ".join(w.capitalize() for w in words if w) or "My Game"
+
+
+def refuse_existing(folder: Path) -> None:
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise UserError.at(Location(folder), "already exists and is not empty: spellpress new never overwrites; choose a new folder")
+
+
+def new_game(folder: Path, size: str = "poker") -> list[Path]:
+    """Write a starter game into `folder` (absent or empty); the files written."""
+    refuse_existing(folder)
+    if size not in CARD_SIZES:
+        raise UserError.at(Location(Path("--size")), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
+    name = game_name(folder)
+    files = {
+        "game.yaml": GAME_YAML.format(name=name),
+        "cards.yaml": CARDS_YAML.format(size=size),
+        "templates/my-card.yaml": TEMPLATE_YAML.format(),
+        "README.md": README.format(name=name, folder=folder, game_id=folder.resolve().name),
+    }
+    return _write_all(folder, files)
+
+
+def copy_game(source: Path, folder: Path) -> list[Path]:
+    """Copy a game folder (a shipped one, or any) as a starting point."""
+    refuse_existing(folder)
+    staging = folder.with_name(f".{folder.name}.new")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(source, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"), symlinks=False)
+    if folder.exists():
+        folder.rmdir()
+    staging.rename(folder)
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def _write_all(folder: Path, files: dict[str, str]) -> list[Path]:
+    """Write every file into a staging folder, then move it in whole: all of the game or none of it."""
+    staging = folder.with_name(f".{folder.name}.new")
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        for relative, text in files.items():
+            path = staging / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        if folder.exists():
+            folder.rmdir()
+        staging.rename(folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return [folder / relative for relative in files]

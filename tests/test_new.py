@@ -1,0 +1,76 @@
+"""`spellpress new`: a starter game that checks and builds at once, never over anything."""
+
+from __future__ import annotations
+
+import pytest
+from pypdf import PdfReader
+
+from generator.cli import main
+from generator.model.sizes import CARD_SIZES
+
+MM = 72 / 25.4
+
+
+def test_a_new_game_checks_and_builds_at_once(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "my-game"]) == 0
+    for name in ("game.yaml", "cards.yaml", "templates/my-card.yaml", "README.md"):
+        assert (tmp_path / "my-game" / name).is_file(), name
+    assert "extends: text-card" in (tmp_path / "my-game" / "templates" / "my-card.yaml").read_text()
+    assert main(["check", "my-game"]) == 0
+    assert main(["build", "my-game"]) == 0
+    out = capsys.readouterr().out
+    assert "6 cards" in out  # three cards, 3 + 2 + 1 copies
+    reader = PdfReader(tmp_path / "output" / "my-game" / "my-game-a4.pdf")
+    assert len(reader.pages) == 2  # fronts and their duplex backs
+    text = reader.pages[0].extract_text()
+    assert "First card" in text and "Third card" in text
+
+
+@pytest.mark.parametrize("size", ["mini", "tarot"])
+def test_the_size_option_sets_the_card_size(tmp_path, monkeypatch, capsys, size):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "g", "--size", size]) == 0
+    assert main(["build", "g", "--backs", "none"]) == 0
+    import json
+
+    manifest = json.loads((tmp_path / "output" / "g" / "manifest.json").read_text())
+    assert manifest["components"][0]["size_mm"] == list(CARD_SIZES[size])
+
+
+def test_new_from_a_shipped_game_copies_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "wise", "--from", "word-to-the-wise"]) == 0
+    assert (tmp_path / "wise" / "consonants.yaml").is_file()
+    assert main(["check", "wise"]) == 0
+    assert "113 cards" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("existing", ["folder", "file"])
+def test_new_never_overwrites(tmp_path, monkeypatch, capsys, existing):
+    monkeypatch.chdir(tmp_path)
+    if existing == "folder":
+        (tmp_path / "g").mkdir()
+        (tmp_path / "g" / "notes.txt").write_text("mine")
+    else:
+        (tmp_path / "g").write_text("mine")
+    assert main(["new", "g"]) == 2
+    assert "never overwrites" in capsys.readouterr().err
+    kept = tmp_path / "g" / "notes.txt" if existing == "folder" else tmp_path / "g"
+    assert kept.read_text() == "mine"
+    assert main(["new", "g", "--from", "word-to-the-wise"]) == 2
+
+
+def test_new_into_an_empty_folder_is_fine(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "g").mkdir()
+    assert main(["new", "g"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g"]  # no staging left beside it
+
+
+def test_an_unknown_size_is_a_usage_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_:
+        main(["new", "g", "--size", "huge"])
+    assert exit_.value.code == 2
+    assert not (tmp_path / "g").exists()

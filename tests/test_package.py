@@ -1,0 +1,87 @@
+"""The wheel carries everything Spellpress needs: installed in a fresh venv, it works from any folder."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import sysconfig
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+SHIPPED = ("fonts", "templates", "cards")
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
+                   check=True, capture_output=True, cwd=ROOT)
+    (built,) = out.glob("spellpress-*.whl")
+    return built
+
+
+def test_the_wheel_carries_the_shipped_fonts_templates_games_and_data(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for folder in SHIPPED:
+        in_repo = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
+                   if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith(".")}
+        assert in_repo, folder
+        assert {f"generator/shipped/{name}" for name in in_repo} <= names, folder
+    assert "generator/shipped/fonts/OFL.txt" in names
+    assert "generator/data/lexicon/words.txt" in names and "generator/data/lexicon/SCOWL-COPYRIGHT.txt" in names
+    assert any(name.startswith("generator/serve/static/") for name in names)
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "spellpress = generator.cli:main" in text and "[spellpress.engines]" in text
+
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """A fresh venv holding only the wheel; its dependencies come from this venv's site-packages (no network)."""
+    home = tmp_path_factory.mktemp("venv")
+    venv.EnvBuilder(with_pip=False).create(home)
+    site = Path(sysconfig.get_paths(vars={"base": str(home), "platbase": str(home)})["purelib"])
+    ours = Path(sysconfig.get_paths()["purelib"])
+    # a plain path entry: the .pth files there (such as this checkout's editable install) are not run
+    (site / "dependencies.pth").write_text(str(ours) + "\n")
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(home / "bin" / "python"), "install", "-q", "--no-deps",
+                    "--no-index", str(wheel)], check=True, capture_output=True)
+    return home / "bin" / "spellpress"
+
+
+def run(spellpress: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(spellpress), *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_the_installed_wheel_works_from_an_empty_folder(installed, tmp_path):
+    where = run(installed, tmp_path, "--version")
+    assert where.returncode == 0
+    listed = run(installed, tmp_path, "list")
+    assert listed.returncode == 0, listed.stderr
+    for game in ("evocabulary", "lost-words", "magic-spell", "spelled", "word-to-the-wise"):
+        assert game in listed.stdout
+    built = run(installed, tmp_path, "build", "word-to-the-wise")
+    assert built.returncode == 0, built.stderr
+    pdf = tmp_path / "output" / "word-to-the-wise" / "word-to-the-wise-a4.pdf"
+    assert pdf.stat().st_size > 50_000
+    # the installed copy, not this checkout, answered
+    probe = subprocess.run([str(installed.parent / "python"), "-c", "import generator.paths as p; print(p.PROJECT_ROOT)"],
+                           capture_output=True, text=True, cwd=tmp_path)
+    assert "shipped" in probe.stdout and str(ROOT) not in probe.stdout
+    assert run(installed, tmp_path, "new", "g").returncode == 0
+    assert run(installed, tmp_path, "check", "g").returncode == 0
+    game = run(installed, tmp_path, "build", "g")
+    assert game.returncode == 0, game.stderr
+    assert (tmp_path / "output" / "g" / "g-a4.pdf").is_file()
+
+
+def test_a_game_folder_given_by_path_wins_over_a_shipped_one(installed, tmp_path):
+    assert run(installed, tmp_path, "new", "word-to-the-wise").returncode == 0  # a local folder with a shipped game's id
+    built = run(installed, tmp_path, "build", "word-to-the-wise")
+    assert built.returncode == 0, built.stderr
+    assert "6 cards" in built.stdout  # the three-card starter (6 copies), not the shipped 113-card game
