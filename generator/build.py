@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,22 +93,26 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     manifest_path = out / "manifest.json"
     manifest_path.unlink(missing_ok=True)
     pdf_path = out / f"{game.id}-{paper}.pdf"
-    write_bytes(pdf_path, cache.bytes("pdf", sheets_key(pages, game.name), lambda: sheets_pdf(pages, game.name)))
-    files = [pdf_path]
-    if options.print_shop:
-        shop = out / f"{game.id}-print-shop.pdf"
-        pairs = [(f.front, f.back) for f in laid for _ in range(f.card.count)]
-        key = faces_key((face for pair in pairs for face in pair), game.name)
-        write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, game.name)))
-        files.append(shop)
-    if options.png or options.tts:
-        from generator.write.raster import Rasterizer, write_pngs, write_tts
+    with ExitStack() as stack:
+        raster = None
+        if options.png or options.tts:
+            from generator.write.raster import PNG_DPI, Rasterizer, write_pngs, write_tts
 
-        with Rasterizer(cache, options.workers) as raster:
-            if options.png:
-                files.extend(write_pngs(laid, out / "png", game.name, raster))
-            if options.tts:
-                files.extend(write_tts(laid, out / "tts", game.name, raster))
+            raster = stack.enter_context(Rasterizer(cache, options.workers))
+            if options.png:  # the workers draw the faces while this process writes the PDFs
+                raster.prefetch((face for f in laid for face in (f.front, f.back) if face is not None), PNG_DPI)
+        write_bytes(pdf_path, cache.bytes("pdf", sheets_key(pages, game.name), lambda: sheets_pdf(pages, game.name)))
+        files = [pdf_path]
+        if options.print_shop:
+            shop = out / f"{game.id}-print-shop.pdf"
+            pairs = [(f.front, f.back) for f in laid for _ in range(f.card.count)]
+            key = faces_key((face for pair in pairs for face in pair), game.name)
+            write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, game.name)))
+            files.append(shop)
+        if raster is not None and options.png:
+            files.extend(write_pngs(laid, out / "png", game.name, raster))
+        if raster is not None and options.tts:
+            files.extend(write_tts(laid, out / "tts", game.name, raster))
     cache.sweep()
     described = manifest(game, laid, pages, settings, pdf_path.name, paper)
     described["files"] = file_hashes(out, files)

@@ -9,6 +9,7 @@ worker, so no sheet is ever whole in memory.
 
 from __future__ import annotations
 
+import functools
 import math
 import multiprocessing
 import os
@@ -43,6 +44,7 @@ TTS_MAX_WIDTH_PX = 10_000
 PARALLEL_FROM = 4  # fewer pieces of work than this are done in this process
 HIDDEN_GREY = (128, 128, 128)
 
+_PDFIUM_BITMAP = functools.partial(pdfium.PdfBitmap.new_foreign, force_packed=True)  # pdfium's own memory, rows packed
 STATS: Counter = Counter()  # faces drawn and strips compressed in this process's builds (tests read it)
 
 
@@ -76,7 +78,7 @@ def _render_array(page, width: int, height: int, dpi: int):
     extra_h = math.ceil(page.get_height() * scale) - height
     fits = 0 <= extra_w <= 1 and 0 <= extra_h <= 1
     crop = (0, extra_h / scale, extra_w / scale, 0) if fits else (0, 0, 0, 0)  # in points, as pdfium wants
-    bitmap = page.render(scale=scale, crop=crop, draw_annots=False, rev_byteorder=True)
+    bitmap = page.render(scale=scale, crop=crop, draw_annots=False, rev_byteorder=True, bitmap_maker=_PDFIUM_BITMAP)
     pixels = bitmap.to_numpy()
     if pixels.shape[:2] == (height, width):
         return bitmap, pixels
@@ -190,6 +192,7 @@ class Rasterizer:
         self.workers = workers or default_workers()
         self._pool: Executor | None = None
         self._drawn: dict[tuple[FaceLayout, int], bytes] = {}  # shared by the exports of one build, cache or not
+        self._pending: dict[tuple[FaceLayout, int], tuple[Future, int, str]] = {}  # being drawn: (job, index, key)
 
     def __enter__(self) -> "Rasterizer":
         # forking copies only the calling thread: a server with other threads draws in its own process
@@ -205,30 +208,50 @@ class Rasterizer:
     def pool(self, jobs: int) -> Executor:
         return self._pool if self._pool is not None and jobs >= PARALLEL_FROM else _Here()
 
-    def pngs(self, faces: Iterable[FaceLayout], dpi: int, title: str) -> dict[FaceLayout, bytes]:
-        """Each distinct face's PNG (bleed included) at `dpi`."""
-        found: dict[FaceLayout, bytes] = {}
-        missing: list[tuple[FaceLayout, str]] = []
+    def prefetch(self, faces: Iterable[FaceLayout], dpi: int) -> None:
+        """Start drawing the faces not cached yet, so the workers draw while this process writes the PDFs."""
+        missing = self._missing(faces, dpi)
+        pool = self.pool(len(missing))
+        if isinstance(pool, _Here):
+            return  # nothing would run in the background
+        for chunk in _chunks(missing, self.workers * 3):
+            future = pool.submit(_draw_pngs, [face for face, _ in chunk], dpi)
+            for index, (face, key) in enumerate(chunk):
+                self._pending[(face, dpi)] = (future, index, key)
+
+    def _missing(self, faces: Iterable[FaceLayout], dpi: int) -> list[tuple[FaceLayout, str]]:
+        missing = []
         for face in dict.fromkeys(faces):
+            if (face, dpi) in self._drawn or (face, dpi) in self._pending:
+                continue
             key = f"{face_key(face)}-{dpi}"
-            png = self._drawn.get((face, dpi)) or self.cache.get("faces", key)
+            png = self.cache.get("faces", key)
             if png is None:
                 missing.append((face, key))
             else:
-                found[face] = png
-        if not missing:
-            return found
+                self._drawn[(face, dpi)] = png
+        return missing
+
+    def pngs(self, faces: Iterable[FaceLayout], dpi: int, title: str) -> dict[FaceLayout, bytes]:
+        """Each distinct face's PNG (bleed included) at `dpi`."""
+        faces = list(dict.fromkeys(faces))
+        missing = self._missing(faces, dpi)
         chunks = _chunks(missing, self.workers * 3)
         pool = self.pool(len(missing))
-        futures = [pool.submit(_draw_pngs, [face for face, _ in chunk], dpi) for chunk in chunks]
-        with LazyProgress(f"rasterizing {title}", len(missing)) as progress:
-            for chunk, future in zip(chunks, futures):
-                for (face, key), png in zip(chunk, future.result()):
-                    self.cache.put("faces", key, png)
-                    found[face] = self._drawn[(face, dpi)] = png
-                progress.advance(len(chunk))
-        STATS["faces drawn"] += len(missing)
-        return found
+        for chunk in chunks:
+            future = pool.submit(_draw_pngs, [face for face, _ in chunk], dpi)
+            for index, (face, key) in enumerate(chunk):
+                self._pending[(face, dpi)] = (future, index, key)
+        waiting = [face for face in faces if (face, dpi) in self._pending]
+        with LazyProgress(f"rasterizing {title}", len(waiting)) as progress:
+            for face in waiting:
+                future, index, key = self._pending.pop((face, dpi))
+                png = future.result()[index]
+                self.cache.put("faces", key, png)
+                self._drawn[(face, dpi)] = png
+                progress.advance()
+        STATS["faces drawn"] += len(waiting)
+        return {face: self._drawn[(face, dpi)] for face in faces}
 
     def strips(self, jobs: list[tuple[str, Callable[[], tuple]]], title: str) -> list[Strip]:
         """TTS strips by key: cached ones read, the others compressed in parallel (arguments made on demand)."""
