@@ -58,11 +58,14 @@ def _tree_memory_kib(pid: int) -> tuple[int, int]:
     return total, largest
 
 
+ENVIRONMENT = dict(os.environ)  # the commands' environment: SPELLPRESS_HOME points at the copy
+
+
 def run(args: list[str], cwd: Path) -> tuple[float, float, float, float]:
     """(seconds, peak MB of the process tree, peak MB of its largest process, CPU seconds) of one command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=cwd,
+    process = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=cwd, env=ENVIRONMENT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = [0, 0]
 
@@ -93,7 +96,7 @@ def main() -> int:
                 shutil.copytree(folder, work / "cards" / folder.name)
         shutil.copytree(ROOT / "fonts", work / "fonts")
         shutil.copytree(ROOT / "templates", work / "templates")
-        os.environ["SPELLPRESS_HOME"] = str(work)
+        ENVIRONMENT["SPELLPRESS_HOME"] = str(work)
         wise = work / "cards" / "word-to-the-wise"
         consonants = wise / "consonants.yaml"
         original = consonants.read_text()
@@ -125,8 +128,8 @@ def main() -> int:
         wise_warm = run(["build", str(wise), *EXPORTS, "--out", str(work / "w-all")], work)
         report("after one card's edit, warm cache", wise_warm, wise_pdf)
         consonants.write_text(original)
-        whole = min(run(["build", "word-to-the-wise", "--out", str(work / f"cli{n}")], work)[0] for n in range(3))
-        again = min(run(["build", "word-to-the-wise", "--out", str(work / "cli0")], work)[0] for _ in range(3))
+        whole, whole_cpu = min(run(["build", "word-to-the-wise", "--out", str(work / f"cli{n}")], work)[::3] for n in range(3))
+        again, again_cpu = min(run(["build", "word-to-the-wise", "--out", str(work / "cli0")], work)[::3] for _ in range(3))
 
         print("Targets:")
         checks = [
@@ -135,8 +138,9 @@ def main() -> int:
             (f"rebuild after a one-card edit / cold = {100 * warm[0] / cold[0]:.1f}% (every game)", "<= 10%", warm[0] <= 0.1 * cold[0]),
             (f"  the same for A Word to the Wise alone = {100 * wise_warm[0] / wise_cold[0]:.1f}%", "<= 10%",
              wise_warm[0] <= 0.1 * wise_cold[0]),
-            (f"spellpress build word-to-the-wise = {whole:.2f} s (best of 3, fresh output folder)", "< 0.6 s", whole < 0.6),
-            (f"  the same again, up to date = {again:.2f} s (best of 3)", "< 0.6 s", again < 0.6),
+            (f"spellpress build word-to-the-wise = {whole:.2f} s, CPU {whole_cpu:.2f} s (best of 3, fresh output)", "< 0.6 s",
+             whole < 0.6),
+            (f"  the same again, up to date = {again:.2f} s, CPU {again_cpu:.2f} s (best of 3)", "< 0.6 s", again < 0.6),
         ]
         print(f"  (CPU time, which the machine's other load does not stretch: every export / PDF only = "
               f"{cold[3] / pdf_only_cpu:.2f}x; rebuild / cold = {100 * warm[3] / cold[3]:.1f}%)")
