@@ -85,7 +85,9 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
-        return args.handler(args) if hasattr(args, "handler") else COMMANDS[args.command](args)
+        code = args.handler(args) if hasattr(args, "handler") else COMMANDS[args.command](args)
+        sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit
+        return code
     except UserError as exc:
         for problem in exc.problems:
             print(f"error: {problem}", file=sys.stderr)
@@ -95,10 +97,23 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return _closed_pipe()
     except Exception:
         traceback.print_exc()
         print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
         return EXIT_BUG
+
+
+def _closed_pipe() -> int:
+    """The reader of our output went away (`spellpress build | head`): end quietly, as Unix tools do."""
+    import os
+
+    # Python would complain again when it flushes stdout at exit: point stdout at nothing first
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141  # 128 + SIGPIPE, what a shell reports for a tool that stopped on a closed pipe
 
 
 def game_folders(names: list[str]) -> list[Path]:

@@ -6,11 +6,13 @@ Accepted: "63mm", "6.3cm", "2.5in", "2.5\"", "12pt", "300px" (at 300 dpi unless
 
 from __future__ import annotations
 
+import math
 import re
 
 MM_PER_INCH = 25.4
 MM_PER_POINT = MM_PER_INCH / 72.0
 DEFAULT_DPI = 300
+MAX_LENGTH_MM = 10_000.0  # 10 m: far beyond any sheet, and far below where arithmetic loses its way
 
 _LENGTH = re.compile(
     r"^\s*(?P<value>[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?)\s*(?P<unit>mm|cm|in|inch|inches|\"|pt|px(@(?P<dpi>\d+))?|%)?\s*$"
@@ -26,7 +28,7 @@ def parse_length(value: object, reference_mm: float | None = None) -> float:
     if isinstance(value, bool):
         raise UnitError(f"expected a length such as 3mm or 0.125in, got {value!r}")
     if isinstance(value, (int, float)):
-        return float(value)
+        return _bounded(float(value), value)
     if not isinstance(value, str):
         raise UnitError(f"expected a length such as 3mm or 0.125in, got {value!r}")
     match = _LENGTH.match(value)
@@ -35,24 +37,35 @@ def parse_length(value: object, reference_mm: float | None = None) -> float:
     number = float(match["value"])
     unit = match["unit"] or "mm"
     if unit == "mm":
-        return number
+        return _bounded(number, value)
     if unit == "cm":
-        return number * 10
+        return _bounded(number * 10, value)
     if unit in ("in", "inch", "inches", '"'):
-        return number * MM_PER_INCH
+        return _bounded(number * MM_PER_INCH, value)
     if unit == "pt":
-        return number * MM_PER_POINT
+        return _bounded(number * MM_PER_POINT, value)
     if unit.startswith("px"):
         dpi = int(match["dpi"] or DEFAULT_DPI)
-        return number * MM_PER_INCH / dpi
+        if dpi < 1:
+            raise UnitError(f"a pixel length needs a resolution of at least 1 dpi, got {value!r}")
+        return _bounded(number * MM_PER_INCH / dpi, value)
     if reference_mm is None:
         raise UnitError(f"a percentage ({value!r}) is not allowed here")
-    return number / 100.0 * reference_mm
+    return _bounded(number / 100.0 * reference_mm, value)
+
+
+def _bounded(mm: float, written: object) -> float:
+    if not math.isfinite(mm):
+        raise UnitError(f"expected a finite length such as 3mm, got {written!r}")
+    if abs(mm) > MAX_LENGTH_MM:
+        raise UnitError(f"a length may be at most {MAX_LENGTH_MM / 1000:g} m ({MAX_LENGTH_MM:g} mm), got {written!r}")
+    return mm
 
 
 def parse_points(value: object) -> float:
     """A type size in points: a bare number is points here (the typographer's unit)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool):
+        _bounded(float(value) * MM_PER_POINT, value)
         return float(value)
     return parse_length(value) / MM_PER_POINT
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from generator.arguments import bounded_int
 from generator.errors import Location
+from generator.model.limits import MAX_HAND
 
 
 def cmd_letters(args) -> int:
@@ -34,8 +36,8 @@ def register(commands) -> None:
     parser = commands.add_parser("letters", help="analyse a game's letter mix: playability, distance from English, fair points",
                                  description="Write OUT/<game>/<game>-letters.pdf and .json, and print the figures.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
-    parser.add_argument("--hand", type=int, help="cards in a hand (default: words.hand in game.yaml, else 7)")
-    parser.add_argument("--samples", type=int, default=4000, help="hands to sample when exact odds are too costly (default 4000)")
+    parser.add_argument("--hand", type=bounded_int(1, MAX_HAND), help=f"cards in a hand, 1 to {MAX_HAND} (default: words.hand in game.yaml, else 7)")
+    parser.add_argument("--samples", type=bounded_int(1, 1_000_000), default=4000, help="hands to sample when exact odds are too costly (default 4000)")
     parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")

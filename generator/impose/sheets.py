@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from generator.impose.grid import Grid, Segment, Slot, crop_marks, fit_grid, fold_back, mirror
+from generator.impose.grid import FitError, Grid, Segment, Slot, crop_marks, fit_grid, fold_back, mirror
 from generator.layout.ops import FaceLayout, Item
 
 
@@ -92,4 +92,16 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
         Placed(mirror(slot, paper, settings.backs, settings.back_offset), item.back, item, "back")
         for slot, item in zip(grid.slots, chunk) if item.back is not None
     ]
+    for placed in backs.placed:
+        if not _on_paper((placed.slot.x, placed.slot.y, placed.slot.w, placed.slot.h), paper):
+            dx, dy = settings.back_offset
+            raise FitError(
+                f"the back offset ({dx:g}, {dy:g}) mm moves backs off the {paper[0]:g} x {paper[1]:g} mm paper; "
+                "a printer's offset is a few mm (measure it with spellpress calibrate)"
+            )
     return [fronts, backs]
+
+
+def _on_paper(trim: tuple[float, float, float, float], paper: tuple[float, float]) -> bool:
+    x, y, w, h = trim
+    return x >= -1e-6 and y >= -1e-6 and x + w <= paper[0] + 1e-6 and y + h <= paper[1] + 1e-6

@@ -163,6 +163,10 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
         raise ValueError(f"unknown inline icon ':{missing[0]}:' (known: {', '.join(sorted(ctx.icons))})")
+    unprintable = fonts.missing_characters(spec.text, font)
+    if unprintable:
+        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in unprintable[:8]) + (" ..." if len(unprintable) > 8 else "")
+        raise ValueError(f"font '{spec.font}' cannot draw {shown}: choose a font that has them (fonts: in game.yaml)")
     x, y, w, h = rect
     turned = spec.rotate in (90, 270)
     inner = (x + (w - h) / 2, y + (h - w) / 2, h, w) if turned else rect

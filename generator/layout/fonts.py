@@ -35,6 +35,12 @@ def register(name: str, path: Path) -> str:
     return name
 
 
+def missing_characters(text: str, font: str) -> str:
+    """The characters of `text` (other than spaces) that `font` has no glyph for, each once, in order."""
+    cmap = pdfmetrics.getFont(font).face.charToGlyph
+    return "".join(dict.fromkeys(c for c in text if not c.isspace() and ord(c) not in cmap))
+
+
 def width(text: str, font: str, size_pt: float) -> float:
     """Advance width of `text` in points."""
     return pdfmetrics.stringWidth(text, font, size_pt)

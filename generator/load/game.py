@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, Problems, UserError
+from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD
 from generator.model.sizes import CARD_SIZES
 from generator.paths import SHARED_FONTS, SHARED_ICONS, inside
 from generator.load.svg_refs import check_icon
@@ -16,6 +17,26 @@ from generator.model.deck import BackFace, Card, Component, Game, freeze
 from generator.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
 
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
+
+
+def font_problem(path: Path) -> str | None:
+    """Why a font file cannot be used, or None: it must parse as TrueType with TrueType outlines."""
+    from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
+
+    head = path.read_bytes()[:4]
+    if head == b"OTTO":
+        return "has OpenType CFF outlines; a TrueType .ttf (TrueType outlines) is needed"
+    if head not in (b"\x00\x01\x00\x00", b"true"):
+        return "is not a TrueType font file" + (" (it is empty)" if not head else "")
+    try:
+        parsed = TTFontFile(str(path), validate=0)
+    except (TTFError, Exception) as exc:  # a damaged file fails in many ways inside the parser
+        return f"cannot be read as TrueType: {exc}"
+    size = path.stat().st_size
+    for tag, table in parsed.table.items():
+        if table["offset"] + table["length"] > size:
+            return f"is cut short: its '{tag}' table ends past the end of the file"
+    return None
 
 
 def builtin_fonts() -> dict[str, Path]:
@@ -45,6 +66,10 @@ def load_game(folder: Path) -> Game:
             continue
         if path.suffix.lower() != ".ttf":
             problems.add(doc.locate(("fonts", name)), f"font '{relative}' must be a TrueType .ttf file")
+        else:
+            unusable = font_problem(path)
+            if unusable:
+                problems.add(doc.locate(("fonts", name)), f"font '{relative}' {unusable}")
         fonts[name] = path
     icons = builtin_icons()
     for name, relative in spec.icons.items():
@@ -76,6 +101,9 @@ def load_game(folder: Path) -> Game:
         seen_ids[component.id] = component.location
         components.append(component)
 
+    total = sum(component.copies for component in components)
+    if total > MAX_CARDS_PER_GAME:
+        problems.add(doc.locate(("components",)), f"the game has {total:,} cards; a game may have at most {MAX_CARDS_PER_GAME:,}")
     problems.raise_if_any()
     loaded = {name: template for name, template in templates.loaded.items() if template is not None}
     return Game(
@@ -150,6 +178,9 @@ def _cards(spec: ComponentSpec, component_id: str, doc: Document, problems: Prob
         count = raw.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             problems.add(doc.locate((*key, "count")), f"count must be a whole number of at least 1, got {count!r}")
+            continue
+        if count > MAX_COPIES_PER_CARD:
+            problems.add(doc.locate((*key, "count")), f"count may be at most {MAX_COPIES_PER_CARD:,} copies of one card, got {count:,}")
             continue
         card_id = raw.get("id", f"{component_id}-{index + 1:03d}")
         if not isinstance(card_id, str):

@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from generator.errors import Location, UserError
+from generator.model.limits import MAX_YAML_DEPTH
 
 # libyaml's parser when PyYAML was built with it (7x faster, same nodes and marks)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -59,6 +60,8 @@ class _Converter:
         self.nodes += 1
         if self.nodes > MAX_NODES:
             raise self.error(node, f"document expands to more than {MAX_NODES} values (alias bomb?)")
+        if len(key) > MAX_YAML_DEPTH:
+            raise self.error(node, f"values nest more than {MAX_YAML_DEPTH} levels deep")
         self.marks.setdefault(key, (node.start_mark.line + 1, node.start_mark.column + 1))
         if isinstance(node, yaml.MappingNode):
             result: dict[Any, Any] = {}
@@ -96,6 +99,8 @@ def parse_yaml(text: str, path: Path) -> Document:
             raise UserError.at(Location(path, line, column), f"YAML syntax error: {message}") from None
         except yaml.YAMLError as exc:
             raise UserError.at(Location(path), f"YAML error: {exc}") from None
+        except RecursionError:
+            raise UserError.at(Location(path), f"values nest far more than {MAX_YAML_DEPTH} levels deep") from None
         if root is None:
             return Document(path, None, {(): (1, 1)}, {})
         converter = _Converter(path, loader)

@@ -2,18 +2,64 @@
 
 from __future__ import annotations
 
+import signal
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import generate_lorem_ipsum
+
+from generator.model.limits import EXPRESSION_SECONDS, MAX_EXPRESSION_OUTPUT, MAX_EXPRESSION_SOURCE, MAX_RANGE_ITEMS
 
 
 class ExpressionError(ValueError):
     pass
 
 
-_ENV = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+class _LimitedEnvironment(SandboxedEnvironment):
+    """Jinja's sandbox, with the size of what `*` and `**` make bounded (they run in C, past any timer)."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "*":
+            for sized, times in ((left, right), (right, left)):
+                if isinstance(sized, (str, list, tuple)) and isinstance(times, int) and len(sized) * times > MAX_EXPRESSION_OUTPUT:
+                    raise ExpressionError(f"expression makes more than {MAX_EXPRESSION_OUTPUT:,} characters or items")
+        if operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 256:
+            raise ExpressionError("expression raises a number to a power above 256")
+        return super().call_binop(context, operator, left, right)
+
+
+class _Budget(threading.local):
+    items = 0
+
+
+_BUDGET = _Budget()
+
+
+def _spend(items: int) -> None:
+    _BUDGET.items += max(0, items)
+    if _BUDGET.items > MAX_RANGE_ITEMS:
+        raise ExpressionError(f"expression draws more than {MAX_RANGE_ITEMS:,} items from range() or lipsum()")
+
+
+def _range(*args: int) -> range:
+    numbers = range(*args)
+    _spend(len(numbers))
+    return numbers
+
+
+def _lipsum(n: int = 5, html: bool = False, min: int = 20, max: int = 100) -> str:
+    _spend(n * max)
+    return generate_lorem_ipsum(n=n, html=html, min=min, max=max)
+
+
+_ENV = _LimitedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+_ENV.globals.update(range=_range, lipsum=_lipsum)
 
 
 def has_expression(value: Any) -> bool:
@@ -22,15 +68,45 @@ def has_expression(value: Any) -> bool:
 
 @lru_cache(maxsize=4096)
 def compiled(source: str) -> jinja2.Template:
+    if len(source) > MAX_EXPRESSION_SOURCE:
+        raise ExpressionError(f"a value with an expression may be at most {MAX_EXPRESSION_SOURCE:,} characters, this one has {len(source):,}")
     try:
         return _ENV.from_string(source)
     except jinja2.TemplateSyntaxError as exc:
         raise ExpressionError(f"template expression error: {exc.message}") from None
+    except (RecursionError, MemoryError):
+        raise ExpressionError("expression nests too deeply to read (too many brackets or signs in a row)") from None
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """Stop an expression that runs too long; only the main thread can take a timer signal."""
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expired(signum, frame):
+        raise ExpressionError(f"expression ran longer than {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def render(source: str, context: Mapping[str, Any]) -> str:
+    _BUDGET.items = 0
     try:
-        return compiled(source).render(context)
+        with _time_limit(EXPRESSION_SECONDS):
+            rendered = compiled(source).render(context)
+        if len(rendered) > MAX_EXPRESSION_OUTPUT:
+            raise ExpressionError(f"expression makes {len(rendered):,} characters; the limit is {MAX_EXPRESSION_OUTPUT:,}")
+        return rendered
+    except (RecursionError, MemoryError):
+        raise ExpressionError("expression nests too deeply or grows too large to run") from None
     except jinja2.exceptions.SecurityError as exc:
         raise ExpressionError(f"expression not allowed: {exc}") from None
     except jinja2.UndefinedError as exc:

@@ -7,6 +7,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from generator.model.types import Mm, Strict
+from generator.model.limits import MAX_HAND
 
 BackMode = Literal["none", "duplex-long", "duplex-short", "fold"]
 CutMode = Literal["shared", "gutter"]
@@ -54,7 +55,7 @@ class WordsSpec(Strict):
     allow: list[str] = []
     deny: list[str] = []
     syllables: dict[str, int] = {}
-    hand: int | None = Field(default=None, ge=1, le=30)
+    hand: int | None = Field(default=None, ge=1, le=MAX_HAND)
     wilds: int = Field(default=0, ge=0, le=10)
 
 

@@ -12,7 +12,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator
 
-from generator.model.types import Mm, Pt, Strict
+from generator.model.types import Mm, NonNegativeMm, NonNegativePt, Pt, Strict
 
 Color = Annotated[str, Field(pattern=r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|none)$")]
 
@@ -21,8 +21,8 @@ class BoxBase(Strict):
     when: bool = True
     x: Mm = 0.0
     y: Mm = 0.0
-    w: Mm | None = None
-    h: Mm | None = None
+    w: NonNegativeMm | None = None
+    h: NonNegativeMm | None = None
     safe: bool | None = None  # None: the kind's default (text, icon, image must stay in the safe zone)
 
 
@@ -38,12 +38,20 @@ class ShapeBox(BoxBase):
     shape: Literal["rect", "ellipse", "line", "grid"] = "rect"
     rows: int = Field(default=1, ge=1, le=200)  # grid only: a table of rows x cols cells
     cols: int = Field(default=1, ge=1, le=200)
-    radius: Mm = 0.0
+    radius: NonNegativeMm = 0.0
     fill: Color = "none"
     stroke: Color = "none"
-    stroke_width: Pt = 0.5
-    dash: tuple[float, ...] = ()
+    stroke_width: NonNegativePt = 0.5
+    dash: tuple[Annotated[float, Field(ge=0, le=1000, allow_inf_nan=False)], ...] = ()  # on, off, ... in points
     bleed: bool = False  # grow to the bleed edge on every side that touches the trim
+
+
+    @field_validator("dash")
+    @classmethod
+    def _dash_draws(cls, value: tuple[float, ...]) -> tuple[float, ...]:
+        if value and not any(value):
+            raise ValueError("a dash pattern needs at least one length above 0 (all zeros draws nothing forever)")
+        return value
 
 
 class TextBox(BoxBase):

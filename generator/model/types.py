@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from generator.units import UnitError, parse_length, parse_points
 
@@ -28,6 +28,12 @@ Mm = Annotated[float, BeforeValidator(_length)]
 
 Pt = Annotated[float, BeforeValidator(_points)]
 """A type size or line width in points; YAML may write 9, "9pt", "1mm"."""
+
+NonNegativeMm = Annotated[float, BeforeValidator(_length), Field(ge=0)]
+"""A length that cannot be negative (a width, a radius); mm or any unit."""
+
+NonNegativePt = Annotated[float, BeforeValidator(_points), Field(ge=0)]
+"""A line width that cannot be negative; points or any unit."""
 
 
 class Strict(BaseModel):

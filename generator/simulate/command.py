@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator.arguments import bounded_int
 from generator.errors import Location, UserError
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ def add_arguments(parser, default_games: int) -> None:
     parser.add_argument("--games", type=int, default=default_games, help=f"games to play (default {default_games})")
     parser.add_argument("--players", type=int, help="players per game (default: the game's minimum; report: every count)")
     parser.add_argument("--seed", type=int, default=1, help="run seed: the same seed gives the same figures (default 1)")
-    parser.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes, at least 1 (default: one per core)")
     parser.add_argument("--dask", metavar="ADDRESS", help="run the batches on a Dask scheduler at ADDRESS, or 'local' for a local cluster")
     parser.add_argument("--check", action="store_true", help="verify legality and invariants after every action (slower)")
     parser.add_argument("--skill", type=float, default=1.0, help="skill of every heuristic player, 0 to 1 (default 1)")

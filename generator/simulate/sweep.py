@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from generator.arguments import bounded_int
 from generator.errors import Location, UserError
 
 SPREAD_LIMIT = 3.0  # points: a variant whose worst seat is further from its fair share is marked
@@ -26,7 +27,7 @@ def register(commands) -> None:
     parser.add_argument("--games", type=int, default=500, help="games per variant (default 500)")
     parser.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
     parser.add_argument("--seed", type=int, default=1, help="run seed, the same for every variant (default 1)")
-    parser.add_argument("--workers", type=int, help="worker processes (default: one per core)")
+    parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes, at least 1 (default: one per core)")
     parser.add_argument("--dask", metavar="ADDRESS", help="run on a Dask scheduler at ADDRESS, or 'local' for a local cluster")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option for every variant; repeatable")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default output/)")

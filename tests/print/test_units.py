@@ -29,6 +29,17 @@ def test_type_sizes_are_points_unless_a_unit_says_otherwise():
     assert parse_points("1in") == pytest.approx(72)
 
 
-@given(st.floats(min_value=0, max_value=1000, allow_nan=False))
+@given(st.floats(min_value=0, max_value=390, allow_nan=False))  # 393.7 in is the 10 m limit
 def test_inches_round_trip(value):
     assert parse_length(f"{value}in") == pytest.approx(value * 25.4)
+
+
+@pytest.mark.parametrize("written", [float("nan"), float("inf"), -float("inf"), ".nan", "1e999", "inf mm", 1e300, "10001mm", "394in", "3px@0"])
+def test_lengths_that_are_not_finite_or_beyond_ten_metres_are_refused(written):
+    with pytest.raises(UnitError):
+        parse_length(written)
+
+
+def test_the_length_limit_is_ten_metres():
+    assert parse_length("10000mm") == 10000.0
+    assert parse_length(-10000) == -10000.0

@@ -1,0 +1,15 @@
+"""Limits on what a definition may ask for, each far above any real game (docs/yaml.md lists them).
+
+They turn a typo or a hostile file (a count of ten million, a 600-level YAML nest, an
+expression that multiplies a string ten million times) into an exit-2 message with the
+number, instead of minutes of work and a crash.
+"""
+
+MAX_COPIES_PER_CARD = 1_000  # a real deck prints at most a few dozen of one card
+MAX_CARDS_PER_GAME = 10_000  # the shipped games have 60-250 cards; 10,000 poker cards is about 1,100 sheets
+MAX_YAML_DEPTH = 64  # the shipped files nest at most 6 levels
+MAX_EXPRESSION_SOURCE = 20_000  # characters of one template value that holds {{ }} or {% %}
+MAX_EXPRESSION_OUTPUT = 20_000  # characters one expression may produce (a card's text is a few hundred)
+MAX_RANGE_ITEMS = 10_000  # items one expression may draw from range() and lipsum() together
+EXPRESSION_SECONDS = 2.0  # wall time one expression may take when run on the main thread
+MAX_HAND = 12  # cards in an analysed hand: a 12-card analysis of A Word to the Wise takes about 90 s on 2 cores

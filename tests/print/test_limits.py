@@ -1,0 +1,156 @@
+"""Hostile and clumsy input: each case exits 2 with its file:line:column and a number, fast, writing nothing."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.model.expressions import ExpressionError, render
+from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_RANGE_ITEMS
+from tests.conftest import ROOT, WISE
+
+FIRST = "{letter: N, points: 1, count: 12}"  # the first card of consonants.yaml
+TEMPLATE = "templates/consonant-card.yaml"
+
+
+def replace(old, new):
+    return lambda text: text.replace(old, new, 1) if old in text else pytest.fail(f"{old!r} not found")
+
+
+def append(extra):
+    return lambda text: text + extra
+
+
+def box(values: str):
+    return append(f"  z: {{{values}}}\n")
+
+
+def text_box(expression: str):
+    return box(f"kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{expression}\"")
+
+
+CASES = [
+    # (id, file, edit, command, where the error points, words of the message)
+    ("count-10M", "consonants.yaml", replace(FIRST, "{letter: N, points: 1, count: 10000000}"), "check",
+     "consonants.yaml:12:35", f"at most {MAX_COPIES_PER_CARD:,} copies"),
+    ("cards-per-game", "consonants.yaml", replace("count: 12}", "count: 1000}").__call__, "check", "game.yaml", None),
+    ("x-nan", TEMPLATE, box("kind: fill, x: .nan, color: '#000000'"), "build", "consonants.yaml:", "finite length"),
+    ("w-inf", TEMPLATE, box("kind: shape, x: 1mm, y: 1mm, w: .inf, h: 2mm"), "build", "consonants.yaml:", "finite length"),
+    ("x-1e300", TEMPLATE, box("kind: shape, x: 1e300, y: 1mm, w: 1mm, h: 2mm"), "build", "consonants.yaml:", "at most 10 m"),
+    ("dash-zeros", TEMPLATE, box("kind: shape, x: 5mm, y: 5mm, w: 5mm, h: 5mm, dash: [0, 0]"), "build", "consonants.yaml:", "dash pattern"),
+    ("stroke-negative", TEMPLATE, box("kind: shape, x: 5mm, y: 5mm, w: 5mm, h: 5mm, stroke_width: -5"), "build", "consonants.yaml:", "greater than or equal to 0"),
+    ("radius-negative", TEMPLATE, box("kind: shape, x: 5mm, y: 5mm, w: 5mm, h: 5mm, radius: -50"), "build", "consonants.yaml:", "greater than or equal to 0"),
+    ("width-negative", TEMPLATE, box("kind: shape, x: 5mm, y: 5mm, w: -5mm, h: 5mm"), "build", "consonants.yaml:", "greater than or equal to 0"),
+    ("back-offset-inf", "game.yaml", replace("  backs: duplex-long", "  backs: duplex-long\n  back_offset: [.inf, 0]"), "build",
+     "game.yaml:11:", "finite length"),
+    ("back-offset-off-paper", "game.yaml", replace("  backs: duplex-long", "  backs: duplex-long\n  back_offset: [300, 0]"), "build",
+     "game.yaml", "moves backs off"),
+    ("bleed-px@0", "game.yaml", replace("  bleed: 3mm", "  bleed: 3px@0"), "build", "game.yaml:9:10", "at least 1 dpi"),
+    ("yaml-600-deep", "consonants.yaml", append("deep: " + "[" * 600 + "]" * 600 + "\n"), "check", "consonants.yaml:", "levels deep"),
+    ("expr-huge-string", TEMPLATE, text_box("{{ 'a' * 10**7 }}"), "build", "consonants.yaml:", "characters or items"),
+    ("expr-150-parens", TEMPLATE, text_box("{{ " + "(" * 150 + "1" + ")" * 150 + " }}"), "build", "consonant-card.yaml:", "nests too deeply"),
+    ("expr-3000-minus", TEMPLATE, text_box("{{ " + "-" * 3000 + "1 }}"), "build", "consonant-card.yaml:", "nests too deeply"),
+    ("expr-nested-ranges", TEMPLATE, text_box("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"),
+     "build", "consonants.yaml:", f"more than {MAX_RANGE_ITEMS:,} items"),
+    ("expr-lipsum", TEMPLATE, text_box("{{ lipsum(100000) }}"), "build", "consonants.yaml:", "range() or lipsum()"),
+    ("cyrillic-letter", "consonants.yaml", replace(FIRST, "{letter: Ж, points: 1, count: 12}"), "build",
+     "consonants.yaml:12:5", "cannot draw 'Ж' (U+0416)"),
+    ("emoji-in-text", "rules-card.yaml", replace("title: A Word to the Wise", "title: A Word 🦉 to the Wise"), "build",
+     "rules-card.yaml:", "U+1F989"),
+    ("font-not-truetype", "game.yaml", append("fonts: {Fancy: bad.ttf}\n"), "check", "game.yaml:", "is not a TrueType font file"),
+    ("font-empty", "game.yaml", append("fonts: {Fancy: empty.ttf}\n"), "check", "game.yaml:", "(it is empty)"),
+    ("font-truncated", "game.yaml", append("fonts: {Fancy: cut.ttf}\n"), "check", "game.yaml:", "is cut short"),
+]
+
+
+def prepare(folder: Path) -> None:
+    (folder / "bad.ttf").write_bytes(b"<html>not a font</html>")
+    (folder / "empty.ttf").write_bytes(b"")
+    (folder / "cut.ttf").write_bytes((ROOT / "fonts" / "EBGaramond-Regular.ttf").read_bytes()[:300_000])
+
+
+def many_cards(text: str) -> str:
+    """Every consonant card printed 1,000 times: more cards than a game may have."""
+    import re
+
+    return re.sub(r"count: \d+}", "count: 1000}", text)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_hostile_input_exits_2_quickly_with_its_location(game_copy, tmp_path, capsys, monkeypatch, case):
+    name, file, edit, command, where, words = case
+    folder = game_copy(WISE)
+    prepare(folder)
+    target = folder / file
+    target.write_text(many_cards(target.read_text()) if name == "cards-per-game" else edit(target.read_text()))
+    if name == "cards-per-game":
+        words = f"at most {MAX_CARDS_PER_GAME:,}"
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "out"
+    started = time.monotonic()
+    args = [command, folder.name] + (["--out", str(out)] if command == "build" else [])
+    code = main(args)
+    elapsed = time.monotonic() - started
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "Traceback" not in err
+    assert where in err, err
+    assert words in err, err
+    assert not out.exists() or not any(p.is_file() for p in out.rglob("*"))
+    assert elapsed < 30, f"{name} took {elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["build", "word-to-the-wise", "--bleed", "3px@0"], "at least 1 dpi"),
+    (["build", "word-to-the-wise", "--back-offset", "1e999,0"], "finite length"),
+    (["simulate", "word-to-the-wise", "--workers", "-1"], "must be from 1"),
+    (["letters", "word-to-the-wise", "--hand", "0"], "must be from 1 to 12"),
+    (["letters", "word-to-the-wise", "--hand", "20"], "must be from 1 to 12"),
+])
+def test_bad_options_are_usage_errors(capsys, argv, words):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert words in capsys.readouterr().err
+
+
+def test_words_hand_in_game_yaml_is_bounded_like_the_option(game_copy, tmp_path, capsys, monkeypatch):
+    folder = game_copy(WISE)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("  hand: 5", "  hand: 20"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    assert "less than or equal to 12" in capsys.readouterr().err
+
+
+def test_an_expression_that_loops_without_output_is_stopped_by_time():
+    started = time.monotonic()
+    with pytest.raises(ExpressionError, match="ran longer than"):
+        render("{% set s = 'a' * 9000 %}{% for a in s %}{% for b in s %}{% endfor %}{% endfor %}", {})
+    assert time.monotonic() - started < 10
+
+
+def test_ordinary_expressions_still_work():
+    assert render("{% for i in range(3) %}{{ i }}{% endfor %}", {}) == "012"
+    assert render("{{ 'ab' * 3 }}", {}) == "ababab"
+    assert render("{{ 2 ** 10 }}", {}) == "1024"
+
+
+@pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
+def test_a_closed_pipe_ends_quietly(tmp_path, unbuffered):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(ROOT)
+    if unbuffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    # `true` reads nothing and exits at once: every line spellpress prints goes to a closed pipe
+    shell = f"'{sys.executable}' -m generator build '{WISE}' --out '{tmp_path / 'out'}' --no-cache | true; echo ${{PIPESTATUS[0]}} >&2"
+    done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, env=env, timeout=300)
+    lines = done.stderr.strip().splitlines()
+    assert lines[-1] in ("0", "141"), done.stderr
+    assert len(lines) == 1, done.stderr  # nothing but the exit status: no traceback, no "Exception ignored"
