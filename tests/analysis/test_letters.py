@@ -117,8 +117,12 @@ def test_an_unknown_letter_is_a_user_error(game_copy, tmp_path, capsys, monkeypa
     assert not (tmp_path / "o").exists()
 
 
-def test_a_hand_larger_than_the_deck_is_a_user_error(capsys, tmp_path):
-    assert main(["letters", str(WISE), "--hand", "500", "--out", str(tmp_path)]) == 2
+def test_a_hand_larger_than_the_deck_is_a_user_error(game_copy, capsys, tmp_path):
+    folder = game_copy(WISE)
+    path = folder / "consonants.yaml"
+    head, cards = path.read_text().split("cards:\n")
+    path.write_text(head + "cards:\n  - {letter: N, points: 1, count: 4}\n  - {letter: R, points: 1, count: 4}\n")
+    assert main(["letters", str(folder), "--hand", "9", "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "--hand" in err and "larger than the deck" in err
 
