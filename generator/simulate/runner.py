@@ -8,6 +8,7 @@ the number of workers or the backend.
 from __future__ import annotations
 
 import os
+import signal
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -176,6 +177,11 @@ def run_many(
     return results
 
 
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker ignores Ctrl-C (the terminal sends it to every process): the parent stops it cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class _executor:
     """A process pool, or a Dask cluster's executor ('local' starts a local cluster)."""
 
@@ -185,7 +191,7 @@ class _executor:
 
     def __enter__(self) -> Executor:
         if self.dask is None:
-            self.pool = ProcessPoolExecutor(max_workers=self.workers)
+            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_leave_interrupts_to_the_parent)
             return self.pool
         try:
             from dask.distributed import Client, LocalCluster
@@ -201,9 +207,19 @@ class _executor:
             self.client = Client(self.dask)
         return self.client.get_executor()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, value, traceback) -> None:
         if self.dask is None:
-            self.pool.shutdown()
+            if kind is None:
+                self.pool.shutdown()
+                return
+            # interrupted (Ctrl-C) or failed: drop the queued batches and stop the workers now,
+            # rather than waiting for every batch to finish and throwing the results away
+            workers = list((self.pool._processes or {}).values())
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            for process in workers:
+                process.terminate()
+            for process in workers:
+                process.join(timeout=2)
             return
         self.client.close()
         if self.cluster is not None:

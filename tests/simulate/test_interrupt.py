@@ -1,0 +1,52 @@
+"""Ctrl-C stops a simulation at once: queued batches dropped, workers gone, exit 130."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+
+def group_members(group: int) -> list[int]:
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":  # fields: state, ppid, pgrp, ...
+            members.append(int(entry.name))
+    return members
+
+
+def test_ctrl_c_stops_a_pooled_simulation_within_seconds_and_leaves_no_worker():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # far more games than can finish: only an interrupt ends this run in time
+    run = subprocess.Popen([sys.executable, "-m", "generator", "simulate", "word-to-the-wise", "--games", "1000000",
+                            "--workers", "2", "--seed", "1"],
+                           start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while len(group_members(run.pid)) < 3 and time.monotonic() < deadline:  # the parent and its two workers
+            time.sleep(0.1)
+        assert len(group_members(run.pid)) >= 3, "the worker pool never started"
+        time.sleep(1.0)  # batches are running
+        sent = time.monotonic()
+        os.killpg(run.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: every process of the group
+        _, err = run.communicate(timeout=60)
+        stopped = time.monotonic() - sent
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, err
+    assert stopped < 5, f"took {stopped:.1f} s to stop"
+    assert "Traceback" not in err
+    time.sleep(0.5)
+    assert group_members(run.pid) == [], "a worker outlived the interrupted run"
