@@ -2,7 +2,7 @@
 
     python bench/render.py [--repeat N] [--skip-decksmith] [--skip-exports]
 
-Builds every game under cards/ (A4, no PNG/TTS), then an equivalent deck in both
+Builds every game under cards/ (A4, no PNG/TTS, no cache: every run renders), then an equivalent deck in both
 Spellpress and decksmith: 108 poker cards, each with a title, a text box and an
 icon, to an A4 PDF. decksmith (GPL, from PyPI) is installed into
 bench/.venv-decksmith for the benchmark only; it is never a project dependency.
@@ -49,7 +49,7 @@ def spellpress_games(repeat: int, out: Path) -> list[tuple[str, int, float, int]
         holder = {}
 
         def once():
-            holder["result"] = build(folder, BuildOptions(out=out))
+            holder["result"] = build(folder, BuildOptions(out=out, cache=False))
 
         try:
             seconds = best_of(repeat, once)
@@ -146,7 +146,7 @@ def main() -> int:
 
         deck = work / "sp-deck"
         equivalent_deck(deck)
-        ours = best_of(args.repeat, lambda: build(deck, BuildOptions(out=work / "sp-out")))
+        ours = best_of(args.repeat, lambda: build(deck, BuildOptions(out=work / "sp-out", cache=False)))
         our_size = (work / "sp-out" / "sp-deck" / "sp-deck-a4.pdf").stat().st_size
         print(f"\nEquivalent deck ({CARDS} poker cards: title, text, icon; A4 PDF)")
         print(f"  spellpress: {ours:.3f} s = {CARDS / ours:8.0f} cards/s, {our_size / 1024:8.1f} KiB")
