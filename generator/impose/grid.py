@@ -10,10 +10,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-MARK_GAP = 0.5  # between the outermost bleed and a crop mark
-MARK_LENGTH = 5.0
-MARK_EDGE = 2.0  # a mark stops this far from the paper's edge
-MARK_MIN = 1.0  # shorter than this, a mark is left out
+MARK_GAP = 0.5  # default offset: between the outermost bleed and a crop mark
+MARK_LENGTH = 5.0  # also the shortest mark drawn: a shorter one is hard to cut along
+MARK_EDGE = 5.0  # nothing printed lies closer than this to the paper's edge (most printers' dead margin)
+LABEL_ROOM = 3.5  # height of the sheet label's line, above MARK_EDGE at the top of the sheet
+
+
+@dataclass(frozen=True)
+class MarkStyle:
+    length: float = MARK_LENGTH
+    offset: float = MARK_GAP  # from the outermost bleed
+
+    @property
+    def room(self) -> float:
+        """Paper a crop mark needs between the ink and the paper's edge."""
+        return self.offset + self.length + MARK_EDGE
 
 
 @dataclass(frozen=True)
@@ -71,13 +82,21 @@ def fit_grid(
     cut: str = "shared",
     gutter: float = 0.0,
     area: tuple[float, float, float, float] | None = None,
+    room: tuple[float, float, float, float] | None = None,
 ) -> Grid:
-    """The largest grid of `card` on `paper`, centred in `area` (x, y, w, h; the whole sheet by default)."""
+    """The largest grid of `card` on `paper`, centred in `area` (x, y, w, h; the whole sheet by default).
+
+    `room` is the least paper kept free between the ink and the area's (left, right,
+    bottom, top) edges, for marks and the label; `margin` by default.
+    """
     width, height = paper
     ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
+    left_room, right_room, bottom_room, top_room = room if room is not None else (margin,) * 4
+    ax, ay = ax + left_room, ay + bottom_room
+    aw, ah = aw - left_room - right_room, ah - bottom_room - top_room
     cw, ch = card
-    cols = count_fit(aw - 2 * margin, cw, bleed, cut, gutter)
-    rows = count_fit(ah - 2 * margin, ch, bleed, cut, gutter)
+    cols = count_fit(aw, cw, bleed, cut, gutter)
+    rows = count_fit(ah, ch, bleed, cut, gutter)
     if cols < 1 or rows < 1:
         raise FitError(
             f"a {cw:g} x {ch:g} mm card with {bleed:g} mm bleed does not fit on "
@@ -141,8 +160,9 @@ def cut_lines(slots: tuple[Slot, ...]) -> tuple[list[float], list[float]]:
     return xs, ys
 
 
-def crop_marks(slots: tuple[Slot, ...], paper: tuple[float, float], length: float = MARK_LENGTH) -> list[Segment]:
-    """Marks on every cut line, outside all inked areas, never reaching the paper's edge."""
+def crop_marks(slots: tuple[Slot, ...], paper: tuple[float, float], style: MarkStyle = MarkStyle()) -> list[Segment]:
+    """Full-length marks on every cut line, outside all inked areas, on each side of the
+    sheet that has room for them at least MARK_EDGE from the paper's edge."""
     if not slots:
         return []
     width, height = paper
@@ -151,19 +171,63 @@ def crop_marks(slots: tuple[Slot, ...], paper: tuple[float, float], length: floa
     ink_bottom = min(s.clip[1] for s in slots)
     ink_top = max(s.clip[1] + s.clip[3] for s in slots)
     xs, ys = cut_lines(slots)
+    gap, length = style.offset, style.length
     marks: list[Segment] = []
-    top_start, top_end = ink_top + MARK_GAP, min(ink_top + MARK_GAP + length, height - MARK_EDGE)
-    bottom_start, bottom_end = ink_bottom - MARK_GAP, max(ink_bottom - MARK_GAP - length, MARK_EDGE)
-    left_start, left_end = ink_left - MARK_GAP, max(ink_left - MARK_GAP - length, MARK_EDGE)
-    right_start, right_end = ink_right + MARK_GAP, min(ink_right + MARK_GAP + length, width - MARK_EDGE)
     for x in xs:
-        if top_end - top_start >= MARK_MIN:
-            marks.append(Segment(x, top_start, x, top_end))
-        if bottom_start - bottom_end >= MARK_MIN:
-            marks.append(Segment(x, bottom_start, x, bottom_end))
+        if ink_top + gap + length <= height - MARK_EDGE - LABEL_ROOM + 1e-9:  # below the label's line
+            marks.append(Segment(x, ink_top + gap, x, ink_top + gap + length))
+        if ink_bottom - gap - length >= MARK_EDGE - 1e-9:
+            marks.append(Segment(x, ink_bottom - gap, x, ink_bottom - gap - length))
     for y in ys:
-        if left_start - left_end >= MARK_MIN:
-            marks.append(Segment(left_start, y, left_end, y))
-        if right_end - right_start >= MARK_MIN:
-            marks.append(Segment(right_start, y, right_end, y))
+        if ink_left - gap - length >= MARK_EDGE - 1e-9:
+            marks.append(Segment(ink_left - gap, y, ink_left - gap - length, y))
+        if ink_right + gap + length <= width - MARK_EDGE + 1e-9:
+            marks.append(Segment(ink_right + gap, y, ink_right + gap + length, y))
     return marks
+
+
+def room_choices(margin: float, bleed: float, marks: MarkStyle | None, fold: bool) -> list[tuple[float, float, float, float]]:
+    """Ways to keep room for marks and the label, best first: (left, right, bottom, top).
+
+    The label always gets its line at the top (a short-edge duplex back, turned upside
+    down, finds that line at its bottom and prints its label there). Marks go on both sides of the
+    cards when they fit, else on one side only (left, bottom): one mark per cut line is
+    enough on a paper trimmer, whose fence squares the cut. On a fold-over sheet the
+    bottom of the area is the fold, which needs only the margin. The unmarked side keeps
+    its outer cut line (bleed inside the ink) MARK_EDGE from the paper's edge, as the
+    marks at that line's ends must be.
+    """
+    label = max(margin, MARK_EDGE + LABEL_ROOM)
+    if marks is None:
+        return [(margin, margin, margin, label)]
+    mark = max(margin, marks.room)
+    top = mark + LABEL_ROOM
+    bare = max(margin, MARK_EDGE - bleed)
+    if fold:
+        return [(mark, mark, margin, top), (mark, bare, margin, top)]
+    return [(mark, mark, mark, top), (mark, bare, mark, top), (mark, mark, mark, label), (mark, bare, mark, label)]
+
+
+def best_grid(
+    paper: tuple[float, float],
+    card: tuple[float, float],
+    *,
+    bleed: float,
+    margin: float,
+    cut: str = "shared",
+    gutter: float = 0.0,
+    area: tuple[float, float, float, float] | None = None,
+    marks: MarkStyle | None = MarkStyle(),
+    fold: bool = False,
+) -> Grid:
+    """The grid holding the most cards with room for the label and (unless `marks` is None)
+    full-length crop marks in the printable area; marks on both sides whenever that costs no card."""
+    choices = room_choices(margin, bleed, marks, fold)
+    grids = []
+    for room in choices:
+        try:
+            grids.append(fit_grid(paper, card, bleed=bleed, margin=margin, cut=cut, gutter=gutter, area=area, room=room))
+        except FitError:
+            if room is choices[-1] and not grids:
+                raise
+    return max(grids, key=lambda grid: grid.capacity)

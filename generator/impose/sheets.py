@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from generator.impose.grid import FitError, Grid, Segment, Slot, crop_marks, fit_grid, fold_back, mirror
+from generator.impose.grid import FitError, Grid, MarkStyle, Segment, Slot, best_grid, crop_marks, fold_back, mirror
 from generator.layout.ops import FaceLayout, Item
 
 
@@ -37,6 +37,7 @@ class SheetSettings:
     backs: str
     back_offset: tuple[float, float]
     crop_marks: bool
+    mark_style: MarkStyle = MarkStyle()
 
 
 def _grid(size: tuple[float, float], settings: SheetSettings, fold: bool) -> Grid:
@@ -45,8 +46,9 @@ def _grid(size: tuple[float, float], settings: SheetSettings, fold: bool) -> Gri
     if fold:
         # fronts use the top half; the fold line needs its own margin on each side
         area = (0.0, height / 2, width, height / 2)
-    return fit_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin,
-                    cut=settings.cut, gutter=settings.gutter, area=area)
+    return best_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin, cut=settings.cut,
+                     gutter=settings.gutter, area=area, marks=settings.mark_style if settings.crop_marks else None,
+                     fold=fold)
 
 
 def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> list[Page]:
@@ -84,7 +86,7 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
             for slot, item in zip(grid.slots, chunk) if item.back is not None
         ]
     if settings.crop_marks:
-        fronts.marks = crop_marks(tuple(p.slot for p in fronts.placed), paper)
+        fronts.marks = crop_marks(tuple(p.slot for p in fronts.placed), paper, settings.mark_style)
     if settings.backs not in ("duplex-long", "duplex-short"):
         return [fronts]
     backs = Page("backs", paper)

@@ -7,7 +7,7 @@ from io import BytesIO
 from reportlab.lib.colors import Color, black
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.impose.grid import MARK_EDGE, MARK_GAP, MARK_LENGTH, Slot
+from generator.impose.grid import LABEL_ROOM, MARK_EDGE, MARK_GAP, Slot
 from generator.impose.sheets import Page
 from generator.layout.ops import FaceLayout
 from generator.render.forms import FormBook
@@ -79,17 +79,19 @@ def _fold_line(canvas: Canvas, page: Page) -> None:
 
 
 def _label(canvas: Canvas, page: Page) -> None:
-    """A line of text at the top, only where the margin above the marks has room for it."""
-    if not page.label or not page.placed:
+    """A line of text in the room the sheet's geometry keeps for it (grid.LABEL_ROOM): at the
+    top, or at the bottom on a short-edge duplex back, whose top is the front's bottom."""
+    if not page.label:
         return
-    ink_top = max(p.slot.clip[1] + p.slot.clip[3] for p in page.placed)
-    marks_top = ink_top + (MARK_GAP + MARK_LENGTH if page.marks else 0)
-    baseline = page.paper[1] - MARK_EDGE - 2.2
-    if baseline - 0.5 < marks_top:
-        return
+    baseline = page.paper[1] - MARK_EDGE - 2.5
+    ink_top = max((p.slot.clip[1] + p.slot.clip[3] for p in page.placed), default=0.0)
+    if ink_top > page.paper[1] - MARK_EDGE - LABEL_ROOM + 0.01:
+        baseline = MARK_EDGE + 1.0
     canvas.saveState()
     canvas.setFillColor(GREY)
-    canvas.setFont(LABEL_FONT, LABEL_SIZE_PT)
+    room = mm_to_pt(page.paper[0] - 2 * MARK_EDGE)
+    size = min(LABEL_SIZE_PT, LABEL_SIZE_PT * room / canvas.stringWidth(page.label, LABEL_FONT, LABEL_SIZE_PT))
+    canvas.setFont(LABEL_FONT, size)
     canvas.drawCentredString(mm_to_pt(page.paper[0] / 2), mm_to_pt(baseline), page.label)
     canvas.restoreState()
 

@@ -3,7 +3,9 @@
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from generator.impose.grid import MARK_EDGE, FitError, crop_marks, fit_grid, fold_back, mirror
+from generator.impose.grid import (
+    LABEL_ROOM, MARK_EDGE, FitError, MarkStyle, best_grid, crop_marks, cut_lines, fit_grid, fold_back, mirror,
+)
 from generator.model.sizes import CARD_SIZES, PAPER_SIZES
 
 
@@ -86,23 +88,59 @@ def test_backs_land_behind_fronts_after_the_flip(paper, card, bleed, cut, mode, 
         assert flipped_x == pytest.approx(slot.x) and flipped_y == pytest.approx(slot.y)
 
 
-@settings(max_examples=100, deadline=None)
-@given(papers, cards, bleeds, cuts)
-def test_crop_marks_never_cross_a_face_or_reach_the_edge(paper, card, bleed, cut):
+def best_or_skip(paper, card, **settings):
+    try:
+        return best_grid(PAPER_SIZES[paper], card, **settings)
+    except FitError:
+        assume(False)
+
+
+lengths = st.floats(5, 12)
+offsets = st.floats(0, 4)
+
+
+@settings(max_examples=150, deadline=None)
+@given(papers, cards, bleeds, cuts, lengths, offsets)
+def test_crop_marks_are_full_length_printable_and_off_every_face(paper, card, bleed, cut, length, offset):
     size = PAPER_SIZES[paper]
-    grid = grid_or_skip(paper, card, bleed=bleed, margin=4, cut=cut)
+    style = MarkStyle(length=length, offset=offset)
+    grid = best_or_skip(paper, card, bleed=bleed, margin=4, cut=cut, marks=style)
     width, height = size
-    for mark in crop_marks(grid.slots, size):
+    marks = crop_marks(grid.slots, size, style)
+    for mark in marks:
+        assert abs(mark.x2 - mark.x1) + abs(mark.y2 - mark.y1) == pytest.approx(length)
         segment = (min(mark.x1, mark.x2), min(mark.y1, mark.y2), abs(mark.x2 - mark.x1) or 1e-3, abs(mark.y2 - mark.y1) or 1e-3)
         for slot in grid.slots:
             assert not overlaps(segment, slot.clip)
         for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
             assert MARK_EDGE - 1e-6 <= x <= width - MARK_EDGE + 1e-6
             assert MARK_EDGE - 1e-6 <= y <= height - MARK_EDGE + 1e-6
+    # every cut line is marked at least once, and the label's line at the top stays clear
+    xs, ys = cut_lines(grid.slots)
+    assert {round(m.x1, 4) for m in marks if m.x1 == m.x2} == set(xs)
+    assert {round(m.y1, 4) for m in marks if m.y1 == m.y2} == set(ys)
+    label_bottom = height - MARK_EDGE - LABEL_ROOM
+    assert all(max(m.y1, m.y2) <= label_bottom + 1e-6 for m in marks)
+    assert max(s.clip[1] + s.clip[3] for s in grid.slots) <= label_bottom + 1e-6
+
+
+@pytest.mark.parametrize("paper, cards", [("a4", 9), ("letter", 6)])
+def test_poker_sheets_with_marks_and_label(paper, cards):
+    """A4 keeps 9-up (marks on the left and both ends); Letter's 279 mm cannot hold three
+    88 mm rows with marks and label in its printable area, so it drops to 6."""
+    grid = best_grid(PAPER_SIZES[paper], CARD_SIZES["poker"], bleed=3, margin=4)
+    assert grid.capacity == cards
+    assert len(grid.slots) == cards
+
+
+def test_without_marks_letter_holds_nine_poker_cards_and_the_label():
+    grid = best_grid(PAPER_SIZES["letter"], CARD_SIZES["poker"], bleed=0, margin=4, marks=None)
+    assert grid.capacity == 9
+    assert max(s.clip[1] + s.clip[3] for s in grid.slots) <= PAPER_SIZES["letter"][1] - MARK_EDGE - LABEL_ROOM
 
 
 def test_every_cut_line_has_a_mark_on_a4_poker():
-    grid = fit_grid(PAPER_SIZES["a4"], CARD_SIZES["poker"], bleed=3, margin=4)
+    grid = best_grid(PAPER_SIZES["a4"], CARD_SIZES["poker"], bleed=3, margin=4)
     marks = crop_marks(grid.slots, PAPER_SIZES["a4"])
     vertical = {round(m.x1, 3) for m in marks if m.x1 == m.x2}
     horizontal = {round(m.y1, 3) for m in marks if m.y1 == m.y2}

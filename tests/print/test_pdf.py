@@ -146,3 +146,22 @@ def test_print_shop_pages_are_one_card_with_trim_and_bleed_boxes(build_game):
     assert float(trim.width) * MM_PER_POINT == pytest.approx(63, abs=0.01)
     assert float(trim.left) * MM_PER_POINT == pytest.approx(3, abs=0.01)
     assert float(bleed.width) == pytest.approx(float(media.width))
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("backs", ["duplex-long", "duplex-short", "fold"])
+def test_every_sheet_prints_its_label_inside_the_printable_area(build_game, paper, backs):
+    pdf, manifest, _ = build_game(DUPLEX, paper=paper, backs=backs)
+    reader = PdfReader(pdf)
+    height_pt = PAPER_SIZES[paper][1] / MM_PER_POINT
+    for number, page in enumerate(reader.pages, start=1):
+        found = []
+
+        def visit(text, cm, tm, font, size):
+            if "print at actual size" in text:
+                found.append(tm[5] * cm[3] + cm[5])  # the baseline, in points from the bottom
+
+        page.extract_text(visitor_text=visit)
+        assert found, f"page {number} has no sheet label"
+        edge_pt = 5 / MM_PER_POINT
+        assert all(edge_pt <= y <= height_pt - edge_pt for y in found)
