@@ -16,7 +16,7 @@ from generator.layout.deck import CardFaces, items, layout_game
 from generator.load.game import load_game
 from generator.model.deck import Game
 from generator.render.keys import faces_key, sheets_key
-from generator.write.atomic import write_bytes, write_text
+from generator.write.atomic import remove_file, write_bytes, write_text
 from generator.write import stamp
 from generator.write.cache import Cache
 from generator.write.destination import game_output_folder
@@ -91,7 +91,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     # the manifest goes first and comes back last, listing every file with its hash: a killed
     # build leaves no manifest rather than one that describes other files
     manifest_path = out / "manifest.json"
-    manifest_path.unlink(missing_ok=True)
+    remove_file(manifest_path)
     pdf_path = out / f"{game.id}-{paper}.pdf"
     with ExitStack() as stack:
         raster = None

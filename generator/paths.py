@@ -46,8 +46,11 @@ def inside(root: Path, relative: str, location: Location, what: str) -> Path:
     target = (base / relative).resolve()
     if target != base and base not in target.parents:
         raise UserError.at(location, f"{what} path '{relative}' leaves the game folder")
-    if not target.is_file():
+    if not target.exists():
         raise UserError.at(location, f"{what} '{relative}' does not exist")
+    if not target.is_file():
+        kind = "a folder" if target.is_dir() else "not a regular file (a pipe or a device?)"
+        raise UserError.at(location, f"{what} '{relative}' is {kind}; expected a file")
     return target
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Mapping
 
 from pydantic import ValidationError
@@ -12,6 +13,7 @@ from generator.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, pa
 from generator.layout.text import TextFitError, fit_text, unknown_icons
 from generator.model.deck import Game, RawBox, Template
 from generator.model.expressions import ExpressionError, resolve_value
+from generator.model.limits import MAX_IMAGE_PIXELS
 from generator.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
 from generator.model.types import describe
 from generator.paths import inside
@@ -186,13 +188,22 @@ def _rotated(ops: tuple, rect, angle: int) -> tuple:
 
 
 def _image(ctx: FaceContext, spec: ImageBox, rect) -> tuple:
-    path = inside(ctx.game.root, spec.src, ctx.game.location, "image")
+    try:
+        path = inside(ctx.game.root, spec.src, ctx.game.location, "image")
+    except UserError as exc:  # said again for the card and box that asked for it
+        raise ValueError(exc.problems[0].message) from None
     from PIL import Image as PILImage  # only games with images pay for the import
 
     try:
-        with PILImage.open(path) as picture:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", PILImage.DecompressionBombWarning)
+            picture = PILImage.open(path)
+        with picture:
             pw, ph = picture.size
-    except OSError as exc:
+            if pw * ph > MAX_IMAGE_PIXELS:
+                raise ValueError(f"image '{spec.src}' has {pw:,} x {ph:,} pixels; at most {MAX_IMAGE_PIXELS:,} pixels are allowed")
+            picture.verify()  # a truncated or damaged file fails here, not inside the PDF writer
+    except (OSError, SyntaxError, PILImage.DecompressionBombError, PILImage.DecompressionBombWarning) as exc:
         raise ValueError(f"image '{spec.src}' cannot be read: {exc}") from None
     x, y, w, h = rect
     if spec.fit == "stretch":

@@ -1,4 +1,4 @@
-"""Check a game's SVG icon before it is drawn: readable, and every file it references stays in the game.
+"""Check a game's SVG icon before it is drawn: readable, of a sane size, and every file it references stays in the game.
 
 svglib follows relative `xlink:href` references (to images and to other SVG files) wherever
 they lead, so an icon could pull a file from outside the game folder into the PDF. Each
@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from generator.errors import Location, Problems
+from generator.model.limits import MAX_ICON_BYTES, MAX_ICON_ELEMENTS
 
 HREF_ATTRIBUTES = ("{http://www.w3.org/1999/xlink}href", "href")
 _CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
@@ -24,6 +25,10 @@ def check_icon(svg: Path, root: Path, problems: Problems) -> None:
     from lxml import etree  # svglib's own XML library
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    size = svg.stat().st_size if svg.is_file() else 0
+    if size > MAX_ICON_BYTES:
+        problems.add(Location(svg), f"icon is {size:,} bytes; an icon may be at most {MAX_ICON_BYTES:,} bytes")
+        return
     try:
         tree = etree.parse(str(svg), parser)
     except etree.XMLSyntaxError as exc:
@@ -37,7 +42,11 @@ def check_icon(svg: Path, root: Path, problems: Problems) -> None:
     if not isinstance(top.tag, str) or etree.QName(top).localname != "svg":
         problems.add(Location(svg, top.sourceline or 0, 1), f"icon is not an SVG: its root element is <{etree.QName(top).localname}>, expected <svg>")
         return
-    for node in tree.getroot().iter():
+    elements = sum(1 for _ in top.iter())
+    if elements > MAX_ICON_ELEMENTS:
+        problems.add(Location(svg), f"icon has {elements:,} elements; an icon may have at most {MAX_ICON_ELEMENTS:,}")
+        return
+    for node in top.iter():
         line = node.sourceline or 0
         if isinstance(node, etree._ProcessingInstruction):
             if node.target == "xml-stylesheet":

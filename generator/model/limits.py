@@ -13,3 +13,6 @@ MAX_EXPRESSION_OUTPUT = 20_000  # characters one expression may produce (a card'
 MAX_RANGE_ITEMS = 10_000  # items one expression may draw from range() and lipsum() together
 EXPRESSION_SECONDS = 2.0  # wall time one expression may take when run on the main thread
 MAX_HAND = 12  # cards in an analysed hand: a 12-card analysis of A Word to the Wise takes about 90 s on 2 cores
+MAX_IMAGE_PIXELS = 60_000_000  # an A4 page at 600 dpi is 35 million pixels
+MAX_ICON_BYTES = 2_000_000  # the shipped icons are 1-10 kB
+MAX_ICON_ELEMENTS = 20_000

@@ -204,7 +204,12 @@ class _executor:
                                         dashboard_address=None)
             self.client = Client(self.cluster)
         else:
-            self.client = Client(self.dask)
+            try:
+                self.client = Client(self.dask, timeout="10s")
+            except (OSError, TimeoutError) as exc:
+                from generator.errors import Location, UserError
+
+                raise UserError.at(Location(Path("--dask")), f"no Dask scheduler answers at {self.dask} within 10 s ({exc})") from None
         return self.client.get_executor()
 
     def __exit__(self, kind, value, traceback) -> None:

@@ -58,20 +58,41 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _cannot_write(target: Path, exc: OSError) -> UserError:
+    reason = exc.strerror or str(exc)
+    if target.is_dir():
+        reason = "a folder of that name is in the way"
+    return UserError.at(Location(target), f"cannot write here: {reason}; choose another --out or free the path")
+
+
 @contextmanager
 def atomic_path(target: Path) -> Iterator[Path]:
     """A temporary path to write; it replaces `target` only if the block succeeds."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    clean_stale_staging(target.parent)
-    handle, temporary = tempfile.mkstemp(prefix=_staging_prefix(target), suffix=".part", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        clean_stale_staging(target.parent)
+        handle, temporary = tempfile.mkstemp(prefix=_staging_prefix(target), suffix=".part", dir=target.parent)
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
     os.close(handle)
     try:
         yield Path(temporary)
         os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, target)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise _cannot_write(target, exc) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def remove_file(target: Path) -> None:
+    """Remove a file if it is there; a path that cannot be touched is the user's to fix (exit 2)."""
+    try:
+        target.unlink(missing_ok=True)
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
 
 
 def write_bytes(target: Path, data: bytes) -> None:
@@ -100,9 +121,12 @@ def atomic_folder(target: Path) -> Iterator[Path]:
     Only a folder that Spellpress wrote (it carries EXPORT_MARKER) is ever replaced.
     """
     refuse_foreign_folder(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    clean_stale_staging(target.parent)
-    temporary = Path(tempfile.mkdtemp(prefix=_staging_prefix(target), dir=target.parent))
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        clean_stale_staging(target.parent)
+        temporary = Path(tempfile.mkdtemp(prefix=_staging_prefix(target), dir=target.parent))
+    except OSError as exc:
+        raise _cannot_write(target, exc) from None
     try:
         yield temporary
         (temporary / EXPORT_MARKER).write_text("written by spellpress; replaced whole by the next build\n")

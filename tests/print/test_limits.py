@@ -154,3 +154,94 @@ def test_a_closed_pipe_ends_quietly(tmp_path, unbuffered):
     lines = done.stderr.strip().splitlines()
     assert lines[-1] in ("0", "141"), done.stderr
     assert len(lines) == 1, done.stderr  # nothing but the exit status: no traceback, no "Exception ignored"
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG that declares its size and holds no pixels: enough for a reader to judge it a bomb."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b"")
+
+
+def small_png() -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+
+    buffer = BytesIO()
+    Image.new("RGB", (64, 64), (200, 30, 30)).save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def game_with_image(game_copy, setup) -> Path:
+    folder = game_copy(WISE)
+    setup(folder)
+    template = folder / TEMPLATE
+    template.write_text(template.read_text() + "  art: {kind: image, x: 8mm, y: 30mm, w: 20mm, h: 20mm, src: art.png}\n")
+    return folder
+
+
+IMAGE_CASES = [
+    ("bomb", lambda f: (f / "art.png").write_bytes(png_header(30000, 30000)), "pixels"),
+    ("truncated", lambda f: (f / "art.png").write_bytes(small_png()[:60]), "cannot be read"),
+    ("folder", lambda f: (f / "art.png").mkdir(), "is a folder"),
+    ("fifo", lambda f: os.mkfifo(f / "art.png"), "not a regular file"),
+]
+
+
+@pytest.mark.parametrize("setup, words", [c[1:] for c in IMAGE_CASES], ids=[c[0] for c in IMAGE_CASES])
+def test_a_bad_image_is_blamed_on_the_card_and_box_that_use_it(game_copy, tmp_path, capsys, monkeypatch, setup, words):
+    folder = game_with_image(game_copy, setup)
+    monkeypatch.chdir(tmp_path)
+    code = main(["build", folder.name, "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "consonants.yaml:12:5" in err and "box 'art'" in err and words in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_good_image_still_prints(game_copy, tmp_path, capsys, monkeypatch):
+    folder = game_with_image(game_copy, lambda f: (f / "art.png").write_bytes(small_png()))
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", folder.name, "--out", str(tmp_path / "out")]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("icon, words", [
+    ('<svg xmlns="http://www.w3.org/2000/svg">' + "<!-- padding -->" * 200_000 + "</svg>", "at most 2,000,000 bytes"),
+    ('<svg xmlns="http://www.w3.org/2000/svg">' + '<rect width="1" height="1"/>' * 30_000 + "</svg>", "at most 20,000"),
+], ids=["50MB-like", "many-elements"])
+def test_an_oversized_icon_is_refused(game_copy, tmp_path, capsys, monkeypatch, icon, words):
+    folder = game_copy(WISE)
+    (folder / "icons").mkdir()
+    (folder / "icons" / "big.svg").write_text(icon)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text() + "icons: {big: icons/big.svg}\n")
+    monkeypatch.chdir(tmp_path)
+    started = time.monotonic()
+    assert main(["check", folder.name]) == 2
+    err = capsys.readouterr().err
+    assert "icons/big.svg" in err and words in err
+    assert time.monotonic() - started < 30
+
+
+@pytest.mark.parametrize("obstacle", ["read-only", "file", "pdf-is-folder"])
+def test_an_output_that_cannot_be_written_is_a_user_error(tmp_path, capsys, monkeypatch, obstacle):
+    out = tmp_path / "out"
+    if obstacle == "read-only":
+        if os.geteuid() == 0:
+            pytest.skip("root writes into read-only folders")
+        out.mkdir()
+        out.chmod(0o500)
+    elif obstacle == "file":
+        out.write_text("a file, not a folder")
+    else:
+        (out / "word-to-the-wise" / "word-to-the-wise-a4.pdf").mkdir(parents=True)
+    code = main(["build", str(WISE), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "cannot write here" in err and "Traceback" not in err
