@@ -8,12 +8,12 @@ the number of workers or the backend.
 from __future__ import annotations
 
 import os
-import signal
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from generator.pools import close_pool, process_pool
 from generator.rules.protocol import Outcome
 
 SEED_STRIDE = 10_000_019  # a prime: seeds of different runs do not overlap for any sane game count
@@ -177,11 +177,6 @@ def run_many(
     return results
 
 
-def _leave_interrupts_to_the_parent() -> None:
-    """A worker ignores Ctrl-C (the terminal sends it to every process): the parent stops it cleanly."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class _executor:
     """A process pool, or a Dask cluster's executor ('local' starts a local cluster)."""
 
@@ -191,7 +186,7 @@ class _executor:
 
     def __enter__(self) -> Executor:
         if self.dask is None:
-            self.pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_leave_interrupts_to_the_parent)
+            self.pool = process_pool(self.workers)
             return self.pool
         try:
             from dask.distributed import Client, LocalCluster
@@ -214,17 +209,7 @@ class _executor:
 
     def __exit__(self, kind, value, traceback) -> None:
         if self.dask is None:
-            if kind is None:
-                self.pool.shutdown()
-                return
-            # interrupted (Ctrl-C) or failed: drop the queued batches and stop the workers now,
-            # rather than waiting for every batch to finish and throwing the results away
-            workers = list((self.pool._processes or {}).values())
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            for process in workers:
-                process.terminate()
-            for process in workers:
-                process.join(timeout=2)
+            close_pool(self.pool, failed=kind is not None)
             return
         self.client.close()
         if self.cluster is not None:

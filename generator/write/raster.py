@@ -16,7 +16,7 @@ import os
 import struct
 import threading
 from collections import Counter
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import Executor, Future
 from io import BytesIO
 from pathlib import Path
 from typing import Callable, Iterable
@@ -25,6 +25,7 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
+from generator.pools import close_pool, process_pool
 from generator.layout.deck import CardFaces
 from generator.layout.ops import FaceLayout
 from generator.progress import LazyProgress, track
@@ -197,12 +198,12 @@ class Rasterizer:
     def __enter__(self) -> "Rasterizer":
         # forking copies only the calling thread: a server with other threads draws in its own process
         if self.workers > 1 and threading.active_count() == 1:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("fork"))
+            self._pool = process_pool(self.workers, mp_context=multiprocessing.get_context("fork"))
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, value, traceback) -> None:
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
+            close_pool(self._pool, failed=kind is not None)
         self._pool = None
 
     def pool(self, jobs: int) -> Executor:
