@@ -8,9 +8,9 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import UserError
+from generator.errors import Problem, UserError
 from generator.impose.grid import FitError
-from generator.impose.sheets import Page, SheetSettings, plan_pages
+from generator.impose.sheets import Page, SheetSettings, plan_pages, sheet_grid
 from generator.model.sizes import PAPER_SIZES
 from generator.layout.deck import CardFaces, items, layout_game
 from generator.load.game import load_game
@@ -67,8 +67,19 @@ def plan(game: Game, options: BuildOptions) -> tuple[list[CardFaces], list[Page]
     try:
         pages = plan_pages(items(laid), settings, title=game.name)
     except FitError as exc:
-        raise UserError.at(game.location, f"print settings: {exc}") from None
+        raise UserError(_fit_problems(game, settings) or [Problem(game.location, f"print settings: {exc}")]) from None
     return laid, pages, settings
+
+
+def _fit_problems(game: Game, settings: SheetSettings) -> list[Problem]:
+    """Each component whose cards do not fit the sheet, blamed on its own file rather than on game.yaml."""
+    problems = []
+    for component in game.components:
+        try:
+            sheet_grid(component.size, settings, fold=settings.backs == "fold" and component.back is not None)
+        except FitError as exc:
+            problems.append(Problem(component.location, f"component '{component.id}': {exc}"))
+    return problems
 
 
 def check(folder: Path, options: BuildOptions = BuildOptions()) -> Game:

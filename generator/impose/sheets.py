@@ -40,7 +40,8 @@ class SheetSettings:
     mark_style: MarkStyle = MarkStyle()
 
 
-def _grid(size: tuple[float, float], settings: SheetSettings, fold: bool) -> Grid:
+def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = False) -> Grid:
+    """The grid cards of `size` take on a sheet; FitError when not even one fits."""
     width, height = settings.paper
     area = None
     if fold:
@@ -60,7 +61,7 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
         group_items = list(group)
         # fold-over halves the sheet; cards with no back (a score pad) use the whole sheet
         fold = settings.backs == "fold" and any(item.back is not None for item in group_items)
-        grid = _grid(size, settings, fold)
+        grid = sheet_grid(size, settings, fold)
         for start in range(0, len(group_items), grid.capacity):
             chunk = group_items[start : start + grid.capacity]
             pages.extend(_sheet(chunk, grid, settings, fold))

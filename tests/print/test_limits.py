@@ -245,3 +245,14 @@ def test_an_output_that_cannot_be_written_is_a_user_error(tmp_path, capsys, monk
     err = capsys.readouterr().err
     assert code == 2, err
     assert "cannot write here" in err and "Traceback" not in err
+
+
+def test_a_card_larger_than_the_paper_is_blamed_on_its_component(game_copy, tmp_path, capsys, monkeypatch):
+    folder = game_copy(WISE)
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("score-sheet: {width: 180mm, height: 250mm}", "score-sheet: {width: 180mm, height: 300mm}"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", folder.name, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "score-sheet.yaml:1:1: component 'score-sheet'" in err and "does not fit" in err
+    assert "game.yaml" not in err
