@@ -8,7 +8,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import Problem, UserError
+from generator.errors import Location, Problem, UserError
 from generator.impose.grid import FitError
 from generator.impose.sheets import Page, SheetSettings, plan_pages, sheet_grid
 from generator.model.sizes import PAPER_SIZES
@@ -35,6 +35,9 @@ class BuildOptions:
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
     workers: int | None = None  # processes for the raster exports (default: one per core)
+    draft: bool = False  # low-ink proof: outlines and text only, greyscale
+    color: str = "rgb"  # rgb, or cmyk through `profile` (PDF/X-1a sheets)
+    profile: Path | None = None  # a CMYK ICC profile (default: the shipped FOGRA39L)
 
 
 @dataclass
@@ -103,7 +106,9 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     # build leaves no manifest rather than one that describes other files
     manifest_path = out / "manifest.json"
     remove_file(manifest_path)
-    pdf_path = out / f"{game.id}-{paper}.pdf"
+    paint = sheet_paint(options)
+    suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "")
+    pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
     with ExitStack() as stack:
         raster = None
         if options.png or options.tts:
@@ -112,7 +117,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             raster = stack.enter_context(Rasterizer(cache, options.workers))
             if options.png:  # the workers draw the faces while this process writes the PDFs
                 raster.prefetch((face for f in laid for face in (f.front, f.back) if face is not None), PNG_DPI)
-        write_bytes(pdf_path, cache.bytes("pdf", sheets_key(pages, game.name), lambda: sheets_pdf(pages, game.name)))
+        key = sheets_key(pages, game.name + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
+        write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint)))
         files = [pdf_path]
         if options.print_shop:
             shop = out / f"{game.id}-print-shop.pdf"
@@ -131,6 +137,33 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     files.append(manifest_path)
     stamp.record(cache.root, inputs, files, len(pages))
     return BuildResult(game, files, sum(f.card.count for f in laid), len(pages))
+
+
+def sheet_paint(options: BuildOptions):
+    from generator.render.paint import CmykPaint, GreyPaint, RgbPaint
+
+    if options.draft:
+        return GreyPaint()
+    if options.color == "cmyk":
+        from generator.shop.presets import DEFAULT_CMYK_PROFILE
+
+        try:
+            return CmykPaint(options.profile or DEFAULT_CMYK_PROFILE)
+        except ValueError as exc:
+            raise UserError.at(Location(options.profile or DEFAULT_CMYK_PROFILE), str(exc)) from None
+    return RgbPaint()
+
+
+def painted_sheets(pages: list[Page], title: str, paint) -> bytes:
+    from generator.render.draw import painting
+
+    with painting(paint):
+        data = sheets_pdf(pages, title)
+    if paint.name == "cmyk":
+        from generator.shop.pdfx import pdf_x1a
+
+        data = pdf_x1a(data, title, paint)
+    return data
 
 
 def file_hashes(out: Path, files: list[Path]) -> dict[str, str]:

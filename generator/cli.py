@@ -63,6 +63,16 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--tts", action="store_true", help="also write Tabletop Simulator deck sheets (10 x 7) and back images")
     build.add_argument("--print-shop", action="store_true", help="also write a one-card-a-page PDF with TrimBox and BleedBox, back then front")
     build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
+    build.add_argument("--shop", metavar="NAME",
+                       help="write exactly what a print shop asks for into OUT/<game>/<shop>/ (see 'spellpress shops')")
+    build.add_argument("--ink-limit", choices=["on", "off"], default="on",
+                       help="with --shop: over the shop's total ink limit is an error (on) or a warning (off)")
+    build.add_argument("--color", choices=["rgb", "cmyk"], default="rgb",
+                       help="sheets in RGB, or CMYK PDF/X-1a through --profile (default rgb)")
+    build.add_argument("--profile", type=Path, metavar="FILE.icc",
+                       help="CMYK output profile for --color cmyk (default: the shipped FOGRA39L, 300%% ink)")
+    build.add_argument("--draft", action="store_true",
+                       help="low-ink proof sheets, <game>-<paper>-draft.pdf: no background fills, outlines and text only, greyscale")
     build.add_argument("--no-cache", dest="cache", action="store_false",
                        help="draw every face again and neither read nor write OUT/.cache (the same bytes, slower)")
 
@@ -141,8 +151,13 @@ def cmd_build(args) -> int:
     from generator.errors import Problems
     from generator.progress import track
 
+    if args.shop:
+        from generator.shop.command import build_shops
+
+        return build_shops(args)
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
-                           png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out, cache=args.cache)
+                           png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out, cache=args.cache,
+                           draft=args.draft, color=args.color, profile=args.profile)
     problems = Problems()
     folders = game_folders(args.games)
     for folder in track(folders, "building", len(folders)):

@@ -2,20 +2,42 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import Color
+from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.layout.ops import Fill, Group, Icon, Image, Shape, Text
-from generator.render.icons import coloured
+from generator.render.icons import coloured, painted
+from generator.render.paint import RgbPaint
 from generator.units import mm_to_pt
 
 
+PAINT: ContextVar = ContextVar("paint", default=RgbPaint())  # RGB, CMYK (print shops) or the grey draft
+
+
+@contextmanager
+def painting(paint):
+    """Draw with `paint` (render/paint.py) inside the block."""
+    token = PAINT.set(paint)
+    try:
+        yield paint
+    finally:
+        PAINT.reset(token)
+
+
 def _colour(rgba) -> Color:
-    return Color(rgba[0], rgba[1], rgba[2], alpha=rgba[3])
+    return PAINT.get().colour(rgba)
 
 
 def draw_ops(canvas: Canvas, ops) -> None:
+    if PAINT.get().draft:
+        from generator.render.draft import draft_ops
+
+        ops = draft_ops(ops)
     for op in ops:
         DRAWERS[type(op)](canvas, op)
 
@@ -61,7 +83,8 @@ def _text(canvas: Canvas, op: Text) -> None:
 
 
 def _icon(canvas: Canvas, op: Icon) -> None:
-    drawing = coloured(op.path, op.color)
+    paint = PAINT.get()
+    drawing = coloured(op.path, op.color) if paint.name == "rgb" else painted(op.path, paint.colour(op.color))
     canvas.saveState()
     canvas.translate(mm_to_pt(op.x), mm_to_pt(op.y))
     canvas.scale(mm_to_pt(op.w) / drawing.width, mm_to_pt(op.h) / drawing.height)
@@ -75,7 +98,11 @@ def _image(canvas: Canvas, op: Image) -> None:
         path = canvas.beginPath()
         path.rect(*(mm_to_pt(v) for v in op.clip))
         canvas.clipPath(path, stroke=0, fill=0)
-    canvas.drawImage(op.path, mm_to_pt(op.x), mm_to_pt(op.y), mm_to_pt(op.w), mm_to_pt(op.h), mask="auto")
+    paint = PAINT.get()
+    source = paint.image(op.path)
+    mask = "auto" if paint.name == "rgb" else None  # CMYK is flattened over white: no soft mask, no transparency
+    canvas.drawImage(source if isinstance(source, str) else ImageReader(source),
+                     mm_to_pt(op.x), mm_to_pt(op.y), mm_to_pt(op.w), mm_to_pt(op.h), mask=mask)
     canvas.restoreState()
 
 

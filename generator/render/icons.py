@@ -41,6 +41,14 @@ def coloured(path: str, rgba: tuple[float, float, float, float]) -> Drawing:
     return drawing
 
 
+def painted(path: str, colour) -> Drawing:
+    """The icon in any reportlab colour (a CMYK one for print shops)."""
+    drawing = copy.deepcopy(load_icon(path))
+    drawing.initialFontName = DRAWING_FONT
+    _paint(drawing, colour)
+    return drawing
+
+
 def _paint(node, colour: Color) -> None:
     for child in getattr(node, "contents", []):
         if isinstance(child, Group):

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from io import BytesIO
 
-from reportlab.lib.colors import Color, black
 from reportlab.pdfgen.canvas import Canvas
 
 from generator.impose.grid import LABEL_ROOM, MARK_EDGE, MARK_GAP, Slot
 from generator.impose.sheets import Page
 from generator.layout.ops import FaceLayout
+from generator.render.draw import PAINT
 from generator.render.forms import FormBook
 from generator.units import mm_to_pt
 from generator.write.canvas import LABEL_FONT, new_canvas
 
 MARK_WIDTH_PT = 0.25
 LABEL_SIZE_PT = 6.5
-GREY = Color(0.45, 0.45, 0.45)
+GREY = (0.45, 0.45, 0.45, 1.0)
 
 
 def place_face(canvas: Canvas, forms: FormBook, face: FaceLayout, slot: Slot) -> None:
@@ -55,7 +55,7 @@ def _marks(canvas: Canvas, page: Page) -> None:
     if not page.marks:
         return
     canvas.saveState()
-    canvas.setStrokeColor(black)
+    canvas.setStrokeColor(PAINT.get().colour((0.0, 0.0, 0.0, 1.0)))
     canvas.setLineWidth(MARK_WIDTH_PT)
     for mark in page.marks:
         canvas.line(*(mm_to_pt(v) for v in (mark.x1, mark.y1, mark.x2, mark.y2)))
@@ -68,7 +68,7 @@ def _fold_line(canvas: Canvas, page: Page) -> None:
     ink_left = min(p.slot.clip[0] for p in page.placed)
     ink_right = max(p.slot.clip[0] + p.slot.clip[2] for p in page.placed)
     canvas.saveState()
-    canvas.setStrokeColor(GREY)
+    canvas.setStrokeColor(PAINT.get().colour(GREY))
     canvas.setLineWidth(0.5)
     canvas.setDash([3, 2])
     y = mm_to_pt(page.fold_y)
@@ -88,7 +88,7 @@ def _label(canvas: Canvas, page: Page) -> None:
     if ink_top > page.paper[1] - MARK_EDGE - LABEL_ROOM + 0.01:
         baseline = MARK_EDGE + 1.0
     canvas.saveState()
-    canvas.setFillColor(GREY)
+    canvas.setFillColor(PAINT.get().colour(GREY))
     room = mm_to_pt(page.paper[0] - 2 * MARK_EDGE)
     size = min(LABEL_SIZE_PT, LABEL_SIZE_PT * room / canvas.stringWidth(page.label, LABEL_FONT, LABEL_SIZE_PT))
     canvas.setFont(LABEL_FONT, size)

@@ -1,0 +1,106 @@
+"""CMYK PDF/X-1a:2003 files: one face a page, TrimBox and BleedBox, an OutputIntent with the profile."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from pathlib import Path
+
+import pikepdf
+from PIL import ImageCms
+
+from generator.layout.ops import FaceLayout
+from generator.render.draw import painting
+from generator.render.forms import FormBook
+from generator.render.paint import CmykPaint
+from generator.write.canvas import new_canvas
+from generator.write.pdf import single_face_page
+
+
+def cmyk_faces_pdf(faces: list[FaceLayout], title: str, paint: CmykPaint) -> bytes:
+    """The faces in order, one a page, every colour converted through `paint`, as PDF/X-1a:2003."""
+    buffer = BytesIO()
+    first = faces[0]
+    canvas = new_canvas(buffer, (first.width + 2 * first.bleed, first.height + 2 * first.bleed), title)
+    forms = FormBook(canvas)
+    with painting(paint):
+        for face in faces:
+            single_face_page(canvas, forms, face)
+        canvas.save()
+    return pdf_x1a(buffer.getvalue(), title, paint)
+
+
+def pdf_x1a(data: bytes, title: str, paint: CmykPaint) -> bytes:
+    """Add what PDF/X-1a:2003 asks of a CMYK-only PDF: output intent, version keys, Trapped, an ID, a
+    TrimBox on every page; PDF 1.4. The few RGB operators reportlab writes by itself (renderPDF opens
+    each vector icon with a black fill and stroke) are converted through the same paint."""
+    profile = paint.profile
+    icc = Path(profile).read_bytes()
+    description = ImageCms.getOpenProfile(str(profile)).profile.profile_description or Path(profile).stem
+    with pikepdf.open(BytesIO(data)) as pdf:
+        dest = pikepdf.Stream(pdf, icc)
+        dest["/N"] = 4
+        intent = pikepdf.Dictionary(
+            Type=pikepdf.Name.OutputIntent,
+            S=pikepdf.Name.GTS_PDFX,
+            OutputConditionIdentifier=pikepdf.String("FOGRA39" if "FOGRA39" in description else description),
+            OutputCondition=pikepdf.String(description),
+            RegistryName=pikepdf.String("http://www.color.org"),
+            Info=pikepdf.String(description),
+            DestOutputProfile=dest,
+        )
+        pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(intent)])
+        _cmyk_operators(pdf, paint)
+        for page in pdf.pages:
+            if "/TrimBox" not in page.obj:
+                page.obj.TrimBox = page.obj.MediaBox  # a sheet of many cards: the sheet is the final size
+            if "/BleedBox" not in page.obj:
+                page.obj.BleedBox = page.obj.MediaBox
+        info = pdf.docinfo
+        info["/Title"] = pikepdf.String(title)
+        info["/GTS_PDFXVersion"] = pikepdf.String("PDF/X-1a:2003")
+        info["/Trapped"] = pikepdf.Name("/False")
+        for key in ("/CreationDate", "/ModDate"):
+            if key not in info:
+                info[key] = pikepdf.String("D:20000101000000+00'00'")
+        out = BytesIO()
+        pdf.save(out, force_version="1.4", object_stream_mode=pikepdf.ObjectStreamMode.disable,
+                 deterministic_id=True, compress_streams=True)
+    return out.getvalue()
+
+
+def _cmyk_operators(pdf: pikepdf.Pdf, paint: CmykPaint) -> None:
+    """Every rg/RG in pages and forms (at any depth) as the k/K the paint gives that colour."""
+    seen: set = set()
+
+    def rewrite(stream_owner) -> None:
+        commands = pikepdf.parse_content_stream(stream_owner)
+        changed = False
+        out = []
+        for operands, operator in commands:
+            name = str(operator)
+            if name in ("rg", "RG"):
+                cmyk = paint.cmyk((*(float(v) for v in operands), 1.0))
+                operands = list(cmyk)
+                operator = pikepdf.Operator("k" if name == "rg" else "K")
+                changed = True
+            out.append((operands, operator))
+        if changed:
+            data = pikepdf.unparse_content_stream(out)
+            if isinstance(stream_owner, pikepdf.Page):
+                stream_owner.obj.Contents = pdf.make_stream(data)
+            else:
+                stream_owner.write(data)
+
+    def forms(resources) -> None:
+        if resources is None or "/XObject" not in resources:
+            return
+        for xobject in resources.XObject.values():
+            if xobject.objgen in seen or xobject.get("/Subtype") != "/Form":
+                continue
+            seen.add(xobject.objgen)
+            rewrite(xobject)
+            forms(xobject.get("/Resources"))
+
+    for page in pdf.pages:
+        rewrite(page)
+        forms(page.obj.get("/Resources"))

@@ -1,0 +1,93 @@
+"""Shop presets: one YAML file each, shipped in generator/data/shops; a game folder may add its own in shops/."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from generator.errors import Location, Problems, UserError
+from generator.load.validate import validated
+from generator.load.yamlsrc import read_yaml
+from generator.model.types import Mm, NonNegativeMm, Strict
+
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "shops"
+PROFILES = Path(__file__).resolve().parents[1] / "data" / "icc"
+DEFAULT_CMYK_PROFILE = PROFILES / "FOGRA39L.icc"
+
+
+class SizeSpec(Strict):
+    width: Mm = Field(gt=0, le=1000)
+    height: Mm = Field(gt=0, le=1000)
+
+
+class Source(Strict):
+    url: str
+    confirms: str
+
+
+class ShopSpec(Strict):
+    title: str
+    sizes: dict[str, SizeSpec] = {}
+    bleed: NonNegativeMm
+    safe: NonNegativeMm
+    dpi: int = Field(default=300, ge=72, le=1200)
+    color: Literal["rgb", "cmyk"] = "rgb"
+    profile: str | None = None  # a shipped profile's file name, or a path beside the preset
+    ink_limit: float | None = Field(default=None, gt=0, le=400)
+    format: Literal["pdf-x1a", "png"]
+    files: Literal["per-deck", "per-card", "sides"]
+    order: Literal["back-front", "front-back"] = "back-front"
+    sources: list[Source] = Field(min_length=1)
+
+
+@dataclass(frozen=True)
+class Shop:
+    name: str
+    spec: ShopSpec
+    path: Path
+
+    def profile_path(self) -> Path | None:
+        if self.spec.color != "cmyk":
+            return None
+        if self.spec.profile is None:
+            return DEFAULT_CMYK_PROFILE
+        for candidate in (self.path.parent / self.spec.profile, PROFILES / self.spec.profile):
+            if candidate.resolve().is_file() and _inside(candidate, (self.path.parent, PROFILES)):
+                return candidate
+        raise UserError.at(Location(self.path), f"profile '{self.spec.profile}' not found beside the preset "
+                                                 "or among the shipped profiles")
+
+
+def _inside(path: Path, folders) -> bool:
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(folder.resolve()) for folder in folders)
+
+
+def shops(game_folder: Path | None = None) -> dict[str, Shop]:
+    """Every preset by name: the shipped ones, then the game's own shops/*.yaml (which win)."""
+    problems = Problems()
+    found: dict[str, Shop] = {}
+    folders = [SHIPPED] + ([game_folder / "shops"] if game_folder is not None else [])
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.yaml")):
+            if not _inside(path, (folder,)):
+                continue  # a symlink out of the game's folder is not read
+            doc = read_yaml(path)
+            spec = validated(ShopSpec, doc.data, doc, (), problems)
+            if spec is not None:
+                found[path.stem] = Shop(path.stem, spec, path)
+    problems.raise_if_any()
+    return found
+
+
+def shop(name: str, game_folder: Path | None = None) -> Shop:
+    known = shops(game_folder)
+    if name not in known:
+        where = Location(game_folder or Path("."))
+        raise UserError.at(where, f"unknown shop '{name}' (known: {', '.join(sorted(known))}; see spellpress shops)")
+    return known[name]
