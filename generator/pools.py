@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
+import ctypes
+import os
 import signal
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
 
 def _leave_interrupts_to_the_parent() -> None:
-    """A worker ignores Ctrl-C (the terminal sends it to every process): the parent stops it cleanly."""
+    """A worker ignores Ctrl-C (the terminal sends it to every process): the parent stops it cleanly.
+
+    And a worker dies with its parent: if the parent is killed outright (kill -9, the out-of-memory
+    killer), its workers would otherwise wait for work forever.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        return  # best effort: without it the pool's own shutdown still ends the workers
+    if os.getppid() == 1:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def process_pool(workers: int, **options: Any) -> ProcessPoolExecutor:

@@ -102,14 +102,19 @@ def test_a_build_killed_midway_leaves_no_manifest_describing_other_files(tmp_pat
     subprocess.run([sys.executable, "-m", "generator", "build", str(WISE), "--out", str(out)], check=True, env=env, capture_output=True)
     game_out = out / "word-to-the-wise"
     assert (game_out / "manifest.json").is_file()
+    mark = f"{os.getpid()}-{time.monotonic_ns()}"
     slow = subprocess.Popen([sys.executable, "-m", "generator", "build", str(WISE), "--out", str(out), "--png", "--tts", "--paper", "letter"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            env={**env, "SPELLPRESS_TEST_MARK": mark}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     letter_pdf = game_out / "word-to-the-wise-letter.pdf"
     deadline = time.monotonic() + 60
     while not letter_pdf.exists() and time.monotonic() < deadline and slow.poll() is None:
         time.sleep(0.01)
-    slow.send_signal(signal.SIGKILL)
+    slow.send_signal(signal.SIGKILL)  # the build alone, as the out-of-memory killer would: its workers must follow
     slow.wait()
+    deadline = time.monotonic() + 10
+    while _processes_marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _processes_marked(mark) == [], "export workers outlived their killed build"
     if (game_out / "manifest.json").exists():  # the build finished before the kill: then it must describe it all
         manifest = json.loads((game_out / "manifest.json").read_text())
         assert manifest["paper"] == "letter"
@@ -118,6 +123,22 @@ def test_a_build_killed_midway_leaves_no_manifest_describing_other_files(tmp_pat
     # the next build cleans whatever staging the killed one left
     subprocess.run([sys.executable, "-m", "generator", "build", str(WISE), "--out", str(out)], check=True, env=env, capture_output=True)
     assert not [p for p in game_out.iterdir() if ".staging-" in p.name]
+
+
+def _processes_marked(mark: str) -> list[int]:
+    """Live processes whose environment carries `mark`: a build and every worker it forked."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if state != "Z" and f"SPELLPRESS_TEST_MARK={mark}".encode() in environ:
+            found.append(int(entry.name))
+    return found
 
 
 def test_staging_left_by_a_dead_process_is_cleaned_and_a_live_ones_kept(tmp_path):
