@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import Location, Problem, UserError
-from generator.impose.grid import FitError
+from generator.impose.grid import FitError, MarkStyle
 from generator.impose.sheets import Page, SheetSettings, plan_pages, sheet_grid
 from generator.model.sizes import PAPER_SIZES
 from generator.layout.deck import CardFaces, items, layout_game
@@ -35,6 +35,7 @@ class BuildOptions:
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
     workers: int | None = None  # processes for the raster exports (default: one per core)
+    marks: str | None = None  # crop, lines, cutter, none (default: the game's print.marks)
     draft: bool = False  # low-ink proof: outlines and text only, greyscale
     color: str = "rgb"  # rgb, or cmyk through `profile` (PDF/X-1a sheets)
     profile: Path | None = None  # a CMYK ICC profile (default: the shipped FOGRA39L)
@@ -52,6 +53,7 @@ class BuildResult:
 def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
     settings = game.spec.print
     paper = options.paper or settings.paper
+    marks = options.marks or settings.marks or ("crop" if settings.crop_marks else "none")
     return SheetSettings(
         paper=PAPER_SIZES[paper],
         bleed=settings.bleed if options.bleed is None else options.bleed,
@@ -60,7 +62,11 @@ def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
         gutter=settings.gutter,
         backs=options.backs or settings.backs,
         back_offset=options.back_offset if options.back_offset is not None else settings.back_offset,
-        crop_marks=settings.crop_marks,
+        crop_marks=marks == "crop",
+        mark_style=MarkStyle(length=settings.mark_length, offset=settings.mark_offset),
+        marks=marks,
+        mark_weight=settings.mark_weight,
+        corner_radius=settings.corner_radius,
     )
 
 

@@ -71,6 +71,9 @@ def parser() -> argparse.ArgumentParser:
                        help="sheets in RGB, or CMYK PDF/X-1a through --profile (default rgb)")
     build.add_argument("--profile", type=Path, metavar="FILE.icc",
                        help="CMYK output profile for --color cmyk (default: the shipped FOGRA39L, 300%% ink)")
+    build.add_argument("--marks", choices=["crop", "lines", "cutter", "none"],
+                       help="crop: 5 mm crop marks; lines: full cut lines across the sheet; cutter: Silhouette Type 1 "
+                            "registration marks for print-and-cut; none (default: the game's print.marks)")
     build.add_argument("--draft", action="store_true",
                        help="low-ink proof sheets, <game>-<paper>-draft.pdf: no background fills, outlines and text only, greyscale")
     build.add_argument("--no-cache", dest="cache", action="store_false",
@@ -157,7 +160,7 @@ def cmd_build(args) -> int:
         return build_shops(args)
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
                            png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out, cache=args.cache,
-                           draft=args.draft, color=args.color, profile=args.profile)
+                           draft=args.draft, color=args.color, profile=args.profile, marks=args.marks)
     problems = Problems()
     folders = game_folders(args.games)
     for folder in track(folders, "building", len(folders)):

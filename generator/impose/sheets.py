@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import groupby
 
-from generator.impose.grid import FitError, Grid, MarkStyle, Segment, Slot, best_grid, crop_marks, fold_back, mirror
+from generator.impose.grid import (
+    LABEL_ROOM, FitError, Grid, MarkStyle, Segment, Slot, best_grid, crop_marks, fit_grid, fold_back, mirror,
+)
+from generator.impose.marks import Decor, corner_guides, cutter_marks, cutter_room, full_cut_lines
 from generator.layout.ops import FaceLayout, Item
 
 
@@ -25,6 +28,7 @@ class Page:
     marks: list[Segment] = field(default_factory=list)
     fold_y: float | None = None
     label: str = ""
+    decor: Decor = Decor()
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,9 @@ class SheetSettings:
     back_offset: tuple[float, float]
     crop_marks: bool
     mark_style: MarkStyle = MarkStyle()
+    marks: str = "crop"  # crop, lines, cutter or none
+    mark_weight: float = 0.25  # points
+    corner_radius: float = 0.0  # rounded-corner guides (0: none)
 
 
 def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = False) -> Grid:
@@ -47,8 +54,13 @@ def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = 
     if fold:
         # fronts use the top half; the fold line needs its own margin on each side
         area = (0.0, height / 2, width, height / 2)
+    if settings.marks == "cutter":
+        room = cutter_room()
+        return fit_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin, cut=settings.cut,
+                        gutter=settings.gutter, area=area,
+                        room=(room, room, settings.margin if fold else room, room + LABEL_ROOM))
     return best_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin, cut=settings.cut,
-                     gutter=settings.gutter, area=area, marks=settings.mark_style if settings.crop_marks else None,
+                     gutter=settings.gutter, area=area, marks=settings.mark_style if settings.marks == "crop" else None,
                      fold=fold)
 
 
@@ -86,8 +98,16 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
             Placed(fold_back(slot, fold_y), item.back, item, "back")
             for slot, item in zip(grid.slots, chunk) if item.back is not None
         ]
-    if settings.crop_marks:
-        fronts.marks = crop_marks(tuple(p.slot for p in fronts.placed), paper, settings.mark_style)
+    slots = tuple(p.slot for p in fronts.placed)
+    if settings.marks == "crop":
+        fronts.marks = crop_marks(slots, paper, settings.mark_style)
+    fronts.decor = Decor(
+        lines=full_cut_lines(slots, paper) if settings.marks == "lines" else (),
+        guides=corner_guides(slots, settings.corner_radius),
+        rects=cutter_marks(paper) if settings.marks == "cutter" else (),
+        weight_pt=settings.mark_weight,
+        label_baseline=paper[1] - cutter_room() - 2.5 if settings.marks == "cutter" else None,
+    )
     if settings.backs not in ("duplex-long", "duplex-short"):
         return [fronts]
     backs = Page("backs", paper)

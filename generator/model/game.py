@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from generator.model.types import Mm, Strict
+from generator.model.types import Mm, Pt, Strict
 from generator.model.limits import MAX_HAND
 
 BackMode = Literal["none", "duplex-long", "duplex-short", "fold"]
@@ -34,6 +34,11 @@ class PrintSettings(Strict):
     backs: BackMode = "duplex-long"
     back_offset: tuple[Mm, Mm] = (0.0, 0.0)
     crop_marks: bool = True
+    marks: Literal["crop", "lines", "cutter", "none"] | None = None  # None: crop, or none when crop_marks is false
+    mark_length: Mm = Field(default=5.0, ge=5, le=30)
+    mark_offset: Mm = Field(default=0.5, ge=0, le=10)
+    mark_weight: Pt = Field(default=0.25, gt=0, le=3)
+    corner_radius: Mm = Field(default=0.0, ge=0, le=20)
 
 
 class SizeSpec(Strict):

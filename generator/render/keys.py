@@ -72,7 +72,7 @@ def sheets_key(pages, title: str) -> str:
     keys: dict[FaceLayout, str] = {}
     for page in pages:
         placed = [(keys.setdefault(p.face, face_key(p.face)), p.slot, p.side) for p in page.placed]
-        digest.update(repr((page.kind, page.paper, page.marks, page.fold_y, page.label, placed)).encode())
+        digest.update(repr((page.kind, page.paper, page.marks, page.fold_y, page.label, placed, page.decor)).encode())
     return digest.hexdigest()[:40]
 
 

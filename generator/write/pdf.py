@@ -14,7 +14,6 @@ from generator.render.forms import FormBook
 from generator.units import mm_to_pt
 from generator.write.canvas import LABEL_FONT, new_canvas
 
-MARK_WIDTH_PT = 0.25
 LABEL_SIZE_PT = 6.5
 GREY = (0.45, 0.45, 0.45, 1.0)
 
@@ -44,6 +43,7 @@ def sheets_pdf(pages: list[Page], title: str) -> bytes:
         for placed in page.placed:
             place_face(canvas, forms, placed.face, placed.slot)
         _marks(canvas, page)
+        _decor(canvas, page)
         _fold_line(canvas, page)
         _label(canvas, page)
         canvas.showPage()
@@ -56,9 +56,26 @@ def _marks(canvas: Canvas, page: Page) -> None:
         return
     canvas.saveState()
     canvas.setStrokeColor(PAINT.get().colour((0.0, 0.0, 0.0, 1.0)))
-    canvas.setLineWidth(MARK_WIDTH_PT)
+    canvas.setLineWidth(page.decor.weight_pt)
     for mark in page.marks:
         canvas.line(*(mm_to_pt(v) for v in (mark.x1, mark.y1, mark.x2, mark.y2)))
+    canvas.restoreState()
+
+
+def _decor(canvas: Canvas, page: Page) -> None:
+    decor = page.decor
+    paint = PAINT.get()
+    canvas.saveState()
+    canvas.setLineWidth(decor.weight_pt)
+    canvas.setStrokeColor(paint.colour((0.0, 0.0, 0.0, 1.0)))
+    for line in decor.lines:
+        canvas.line(*(mm_to_pt(v) for v in (line.x1, line.y1, line.x2, line.y2)))
+    canvas.setStrokeColor(paint.colour(GREY))
+    for cx, cy, r, start in decor.guides:
+        canvas.arc(mm_to_pt(cx - r), mm_to_pt(cy - r), mm_to_pt(cx + r), mm_to_pt(cy + r), start, 90)
+    canvas.setFillColor(paint.colour((0.0, 0.0, 0.0, 1.0)))
+    for x, y, w, h in decor.rects:
+        canvas.rect(mm_to_pt(x), mm_to_pt(y), mm_to_pt(w), mm_to_pt(h), stroke=0, fill=1)
     canvas.restoreState()
 
 
@@ -83,7 +100,7 @@ def _label(canvas: Canvas, page: Page) -> None:
     top, or at the bottom on a short-edge duplex back, whose top is the front's bottom."""
     if not page.label:
         return
-    baseline = page.paper[1] - MARK_EDGE - 2.5
+    baseline = page.decor.label_baseline or page.paper[1] - MARK_EDGE - 2.5
     ink_top = max((p.slot.clip[1] + p.slot.clip[3] for p in page.placed), default=0.0)
     if ink_top > page.paper[1] - MARK_EDGE - LABEL_ROOM + 0.01:
         baseline = MARK_EDGE + 1.0
