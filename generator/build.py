@@ -126,6 +126,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
         key = sheets_key(pages, game.name + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
         write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint)))
         files = [pdf_path]
+        if settings.marks == "cutter":
+            files += write_cut_files(pages, out / "cut", f"{game.id}-{paper}", settings.corner_radius)
         if options.print_shop:
             shop = out / f"{game.id}-print-shop.pdf"
             pairs = [(f.front, f.back) for f in laid for _ in range(f.card.count)]
@@ -143,6 +145,18 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     files.append(manifest_path)
     stamp.record(cache.root, inputs, files, len(pages))
     return BuildResult(game, files, sum(f.card.count for f in laid), len(pages))
+
+
+def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -> list[Path]:
+    """cut/<game>-<paper>-sheet-NN.svg: the cards' outlines of each cutter sheet, for the cutting machine."""
+    from generator.write.cutfile import cut_svg
+
+    written = []
+    for number, page in enumerate((p for p in pages if p.kind != "backs"), start=1):
+        path = folder / f"{stem}-sheet-{number:02d}.svg"
+        write_text(path, cut_svg(page, radius))
+        written.append(path)
+    return written
 
 
 def sheet_paint(options: BuildOptions):

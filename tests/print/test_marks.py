@@ -5,7 +5,7 @@ import pypdfium2 as pdfium
 import pytest
 
 from generator.build import BuildOptions, build
-from generator.impose.grid import LABEL_ROOM, MARK_EDGE, cut_lines
+from generator.impose.grid import MARK_EDGE, cut_lines
 from generator.impose.marks import CUTTER, cutter_room, within_cutter_area
 from generator.impose.sheets import SheetSettings, plan_pages
 from generator.layout.deck import items, layout_game
@@ -47,7 +47,6 @@ def test_full_cut_lines_run_through_every_cut_inside_the_printable_area():
     for line in page.decor.lines:
         for v, limit in ((line.x1, width), (line.x2, width), (line.y1, height), (line.y2, height)):
             assert MARK_EDGE - 1e-6 <= v <= limit - MARK_EDGE + 1e-6
-        assert max(line.y1, line.y2) <= height - MARK_EDGE - LABEL_ROOM + 1e-6  # the label's line stays clear
 
 
 def test_rounded_corner_guides_are_four_arcs_a_card():
@@ -76,3 +75,18 @@ def test_cutter_page_pixels_square_where_silhouette_looks_and_a_clear_dead_band(
     band = int((inset - 1) * scale)
     for strip in (px[:band, :], px[-band:, :], px[:, :band], px[:, -band:]):
         assert strip.min() > 200
+
+
+def test_cutter_builds_write_one_cut_file_a_sheet_with_every_card_outline(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    result = build(SPELLED, BuildOptions(out=tmp_path, marks="cutter", cache=False))
+    cuts = sorted(p for p in result.files if p.suffix == ".svg")
+    fronts = [p for p in pages_for("a4", "cutter") if p.kind != "backs"]
+    assert len(cuts) == len(fronts)
+    root = ET.parse(cuts[0]).getroot()
+    rects = root.findall(".//{http://www.w3.org/2000/svg}rect")
+    assert len(rects) == len(fronts[0].placed)
+    first = fronts[0].placed[0].slot
+    assert float(rects[0].get("x")) == pytest.approx(first.x, abs=1e-3)
+    assert float(rects[0].get("y")) == pytest.approx(297 - first.y - first.h, abs=1e-3)
