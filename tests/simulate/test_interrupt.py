@@ -38,8 +38,10 @@ def test_ctrl_c_stops_pooled_work_within_seconds_and_leaves_no_worker(tmp_path, 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     if command[0] == "build":
         command = [*command, "--out", str(tmp_path / "out")]
-    run = subprocess.Popen([sys.executable, "-m", "generator", *command],
-                           start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # as from a terminal: Ctrl-C's signal at its default (a shell's background job would inherit it ignored)
+    run = subprocess.Popen([sys.executable, "-m", "generator", *command], start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         deadline = time.monotonic() + 120
         while len(group_members(run.pid)) < 3 and time.monotonic() < deadline and run.poll() is None:
