@@ -1,0 +1,154 @@
+"""The letter deck as Word Rummy reads it, and the best split of a hand into words.
+
+The split is the one scoring rule that needs a search: a hand scores the points of the cards in
+its words, less `unplayed_penalty` times the points of the rest. Both the scoring and the
+heuristic player use `Content.best`, memoized by hand: it finds every word the whole hand
+makes once (generator/words' finder, digraph cards and wilds included), then chooses
+disjoint words by a search over the hand's first card (in a word, or left out).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from generator.model.deck import Game
+from generator.rules.word_rummy.settings import WordRummySettings
+from generator.words.finder import for_words
+
+Hand = tuple[str, ...]  # card kinds, sorted: "a", "qu", "*"
+
+
+@dataclass(frozen=True)
+class Split:
+    """A hand cut into words; the cards of no word are unplayed."""
+
+    words: tuple[tuple[str, Hand], ...]  # (word, the cards it uses, sorted)
+    unplayed: Hand
+    score: int
+
+    @property
+    def longest(self) -> int:
+        return max((len(word) for word, _ in self.words), default=0)
+
+    @property
+    def uses_every_card(self) -> bool:
+        return not self.unplayed and bool(self.words)
+
+    def rank(self) -> tuple:
+        """Best first: score, then cards in words, then the longest word, then A-Z (for determinism)."""
+        used = sum(len(cards) for _, cards in self.words)
+        return (self.score, used, self.longest, tuple(word for word, _ in self.words))
+
+
+class Content:
+    """Cards, points and words of one game with one settings."""
+
+    def __init__(self, game: Game, settings: WordRummySettings):
+        self.settings = settings
+        self.wild = settings.wild.lower()
+        counts: Counter = Counter()
+        self.points: dict[str, int] = {}
+        deck = game.component(settings.deck)
+        for card in deck.cards:
+            kind = str(card["letter"]).lower()
+            counts[kind] += card.count
+            self.points[kind] = int(card["points"])
+        self.kinds: Hand = tuple(sorted(counts))
+        self.counts = dict(counts)
+        self.total = sum(counts.values())
+        self.component = deck.id
+        minimum = settings.min_word_length or game.spec.words.min_length
+        _, self.finder = for_words(game.spec.words, min_length=minimum)
+        self.min_length = max(minimum, game.spec.words.min_length)
+        self.best = lru_cache(maxsize=200_000)(self._best)
+        self._words = lru_cache(maxsize=50_000)(self._words_of)
+
+    def hand_points(self, cards: Hand) -> int:
+        return sum(self.points[c] for c in cards)
+
+    def _words_of(self, hand: Hand) -> tuple[tuple[str, Hand, int], ...]:
+        """Every (word, cards used, points) the hand makes, one per distinct set of cards used."""
+        wilds = hand.count(self.wild)
+        letters = [c for c in hand if c != self.wild]
+        seen: dict[Hand, tuple[str, Hand, int]] = {}
+        for match in self.finder.find(letters, wilds=wilds, min_length=self.min_length):
+            used = tuple(sorted(match.cards + (self.wild,) * len(match.wilds)))
+            if used not in seen:
+                seen[used] = (match.word, used, self.hand_points(used))
+        return tuple(sorted(seen.values(), key=lambda found: (-len(found[1]), found[0])))
+
+    def _best(self, hand: Hand) -> Split:
+        """The best split of `hand` (sorted): highest score, then most cards in words, then the
+        longest word; among equals the first found (options in a fixed order: deterministic).
+
+        The search runs over multisets packed in one integer, FIELD bits per kind of card with a
+        guard bit, so "does the rest hold these cards" and "the rest without them" are one
+        subtraction each."""
+        kinds = sorted(set(hand))
+        slot = {kind: i for i, kind in enumerate(kinds)}
+        packed = sum(1 << (FIELD * slot[c]) for c in hand)
+        guards = sum(GUARD << (FIELD * i) for i in range(len(kinds)))
+        points = [self.points[kind] for kind in kinds]
+        penalty = self.settings.unplayed_penalty
+        by_first: list[list[tuple]] = [[] for _ in kinds]
+        for word, used, value in self._words(hand):
+            cards = sum(1 << (FIELD * slot[c]) for c in used)
+            by_first[min(slot[c] for c in used)].append((cards, value, len(used), len(word), word, used))
+        memo: dict[int, tuple] = {}
+
+        def search(rest: int) -> tuple:
+            """(score, cards in words, longest word, the option chosen or None, the rest after it)."""
+            if not rest:
+                return (0, 0, 0, None, 0)
+            found = memo.get(rest)
+            if found is not None:
+                return found
+            first = (rest & -rest).bit_length() - 1
+            first //= FIELD
+            skip = rest - (1 << (FIELD * first))
+            score, used, longest, _, _ = search(skip)
+            best = (score - penalty * points[first], used, longest, None, skip)
+            key = best[:3]
+            for option in by_first[first]:
+                cards = option[0]
+                if ((rest | guards) - cards) & guards != guards:
+                    continue
+                left = rest - cards
+                score, used, longest, _, _ = search(left)
+                candidate = (score + option[1], used + option[2], max(longest, option[3]))
+                if candidate > key:
+                    key, best = candidate, (*candidate, option, left)
+            memo[rest] = best
+            return best
+
+        top = search(packed)
+        score = top[0]
+        words, unplayed = [], []
+        rest, node = packed, top
+        while rest:
+            option, left = node[3], node[4]
+            if option is None:
+                first = ((rest & -rest).bit_length() - 1) // FIELD
+                unplayed.append(kinds[first])
+            else:
+                words.append((option[4], option[5]))
+            rest = left
+            node = search(rest)
+        return Split(tuple(sorted(words)), tuple(sorted(unplayed)), score)
+
+
+FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings cap a hand at 30 cards), 1 guard
+GUARD = 1 << (FIELD - 1)
+
+
+_CONTENT: dict[tuple, tuple[Game, Content]] = {}
+
+
+def content_for(game: Game, settings: WordRummySettings) -> Content:
+    key = (id(game), settings)
+    entry = _CONTENT.get(key)
+    if entry is None or entry[0] is not game:
+        entry = _CONTENT[key] = (game, Content(game, settings))
+    return entry[1]

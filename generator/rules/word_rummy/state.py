@@ -1,0 +1,251 @@
+"""Word Rummy's state: rounds of draw and discard until a player goes out with a hand of words.
+
+A round, as the state runs it (each step one chance event or one decision):
+
+1. DEAL: `hand_size(round)` cards to each seat, one at a time from the starter on (a chance
+   event over the cards left, weighted by their counts), then one card face up: the discard pile.
+2. DRAW: the seat to play takes the deck's top card (then a chance event names it) or, when
+   `draw_from_discard`, the discard pile's top card. When the deck is empty the discards
+   but the top one are shuffled into a new deck once a round (`empty_deck: reshuffle`);
+   after that, or with `empty_deck: end-round`, the round ends.
+3. DISCARD: the seat discards a card. If the cards left in its hand all form words, it may
+   go out: every other seat then takes one last turn and the round ends.
+4. Scoring: every hand is split into its best words (`Content.best`); it scores the points of
+   the cards in words less `unplayed_penalty` times the points of the others, plus the
+   bonuses. The next round deals one seat on, with `hand_growth` more cards. The game ends
+   after `rounds` rounds, or after a round in which somebody reached `target_score`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from generator.rules.word_rummy.content import Content, Hand, Split
+
+DEAL, FLIP, DRAW, DRAWN, DISCARD, OVER = range(6)
+FROM_DECK = ("draw", "deck")
+FROM_DISCARD = ("draw", "discard")
+
+
+class RummyState(State):
+    def __init__(self, content: Content, players: int):
+        self.c = content
+        self.s = content.settings
+        self.players = players
+        self.turns = 0
+        self.round = 0
+        self.scores = [0] * players
+        self.round_scores: list[list[int]] = []
+        self.played: dict[str, set[int]] = {}
+        self.figures = Counter()
+        self._new_round()
+
+    # -- the round's set-up ---------------------------------------------------
+    def _new_round(self) -> None:
+        self.deck = Counter(self.c.counts)
+        self.deck_size = self.c.total
+        self.discard: list[str] = []
+        self.hands: list[list[str]] = [[] for _ in range(self.players)]
+        self.hand_size = self.s.hand_size(self.round)
+        self.starter = self.round % self.players
+        self.seat = self.starter
+        self.to_deal = self.hand_size * self.players
+        self.dealt = 0
+        self.phase = DEAL
+        self.went_out: int | None = None
+        self.last_turns = 0
+        self.reshuffled = False
+
+    def hand(self, seat: int) -> Hand:
+        return tuple(sorted(self.hands[seat]))
+
+    # -- the protocol -----------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase in (DEAL, FLIP, DRAWN):
+            return CHANCE
+        if self.phase == OVER:
+            return TERMINAL
+        return self.seat
+
+    def chance_outcomes(self):
+        total = self.deck_size
+        return [(("card", kind), n / total) for kind, n in sorted(self.deck.items()) if n]
+
+    def legal_actions(self):
+        if self.phase == DRAW:
+            actions = []
+            if self.deck_size or self._can_reshuffle():
+                actions.append(FROM_DECK)
+            if self.s.draw_from_discard and self.discard:
+                actions.append(FROM_DISCARD)
+            return actions
+        if self.phase == DISCARD:
+            hand = self.hand(self.seat)
+            actions = []
+            for kind in sorted(set(hand)):
+                actions.append(("discard", kind, False))
+                if self.went_out is None and self.can_go_out(_without(hand, kind)):
+                    actions.append(("discard", kind, True))
+            return actions
+        return []
+
+    def can_go_out(self, rest: Hand) -> bool:
+        return self.c.best(rest).uses_every_card
+
+    def apply(self, action) -> None:
+        if self.phase in (DEAL, FLIP, DRAWN):
+            self._chance(action)
+        elif self.phase == DRAW:
+            if action not in self.legal_actions():
+                raise IllegalAction(f"seat {self.seat} cannot {action!r} now")
+            if action == FROM_DISCARD:
+                self.hands[self.seat].append(self.discard.pop())
+                self.figures["discard_draws"] += 1
+                self.phase = DISCARD
+            else:
+                if not self.deck_size:
+                    self._reshuffle()
+                self.phase = DRAWN
+        elif self.phase == DISCARD:
+            self._discard(action)
+        else:
+            raise IllegalAction(f"the game is over: {action!r}")
+
+    def _chance(self, action) -> None:
+        kind = action[1] if isinstance(action, tuple) and len(action) == 2 and action[0] == "card" else None
+        if kind is None or not self.deck.get(kind):
+            raise IllegalAction(f"no {action!r} in the deck")
+        self.deck[kind] -= 1
+        self.deck_size -= 1
+        if self.phase == DEAL:
+            self.hands[(self.starter + self.dealt) % self.players].append(kind)
+            self.dealt += 1
+            self.to_deal -= 1
+            if not self.to_deal:
+                self.phase = FLIP
+        elif self.phase == FLIP:
+            self.discard.append(kind)
+            self._start_turn()
+        else:
+            self.hands[self.seat].append(kind)
+            self.phase = DISCARD
+
+    def _discard(self, action) -> None:
+        if not (isinstance(action, tuple) and len(action) == 3 and action[0] == "discard"):
+            raise IllegalAction(f"seat {self.seat} must discard, not {action!r}")
+        _, kind, out = action
+        hand = self.hand(self.seat)
+        if kind not in hand:
+            raise IllegalAction(f"seat {self.seat} holds no {kind!r}")
+        if out and (self.went_out is not None or not self.can_go_out(_without(hand, kind))):
+            raise IllegalAction(f"seat {self.seat} cannot go out without {kind!r}")
+        self.hands[self.seat].remove(kind)
+        self.discard.append(kind)
+        self.turns += 1
+        if out:
+            self.went_out = self.seat
+            self.last_turns = self.players - 1
+            self.figures["go_outs"] += 1
+        elif self.went_out is not None:
+            self.last_turns -= 1
+        if self.went_out is not None and self.last_turns == 0:
+            self._score_round()
+            return
+        self.seat = (self.seat + 1) % self.players
+        self._start_turn()
+
+    def _start_turn(self) -> None:
+        if not self.deck_size and not self._can_reshuffle():
+            self.figures["rounds_ended_by_the_deck"] += 1
+            self._score_round()
+            return
+        self.phase = DRAW
+
+    def _can_reshuffle(self) -> bool:
+        return self.s.empty_deck == "reshuffle" and not self.reshuffled and len(self.discard) > 1
+
+    def _reshuffle(self) -> None:
+        top = self.discard.pop()
+        self.deck.update(self.discard)
+        self.deck_size += len(self.discard)
+        self.discard = [top]
+        self.reshuffled = True
+        self.figures["reshuffles"] += 1
+
+    # -- scoring ----------------------------------------------------------------
+    def splits(self) -> list[Split]:
+        return [self.c.best(self.hand(seat)) for seat in range(self.players)]
+
+    def round_points(self, splits: list[Split]) -> list[int]:
+        s = self.s
+        points = [split.score for split in splits]
+        for seat, split in enumerate(splits):
+            if split.uses_every_card:
+                points[seat] += s.all_cards_bonus
+        if self.went_out is not None:
+            points[self.went_out] += s.go_out_bonus
+        for measure, bonus in ((lambda sp: sp.longest, s.longest_word_bonus), (lambda sp: len(sp.words), s.most_words_bonus)):
+            values = [measure(split) for split in splits]
+            best = max(values)
+            if best > 0 and values.count(best) == 1:
+                points[values.index(best)] += bonus
+        return points
+
+    def _score_round(self) -> None:
+        splits = self.splits()
+        points = self.round_points(splits)
+        self.round_scores.append(points)
+        for seat in range(self.players):
+            self.scores[seat] += points[seat]
+            for _, cards in splits[seat].words:
+                for kind in cards:
+                    self.played.setdefault(f"{self.c.component}:{kind.upper()}", set()).add(seat)
+        self.figures["words"] += sum(len(split.words) for split in splits)
+        self.figures["word_letters"] += sum(len(w) for split in splits for w, _ in split.words)
+        self.figures["unplayed_cards"] += sum(len(split.unplayed) for split in splits)
+        self.figures["rounds"] += 1
+        self.round += 1
+        done_rounds = self.s.rounds is not None and self.round >= self.s.rounds
+        reached = self.s.target_score is not None and max(self.scores) >= self.s.target_score
+        if done_rounds or reached:
+            self.phase = OVER
+        else:
+            self._new_round()
+
+    def returns(self) -> list[float]:
+        return [float(score) for score in self.scores]
+
+    def outcome(self, stalled: bool = False) -> Outcome:
+        result = super().outcome(stalled)
+        result.played = {key: set(seats) for key, seats in self.played.items()}
+        result.figures = {name: float(value) for name, value in self.figures.items()}
+        return result
+
+    # -- invariants: a few sums, so --check stays cheap --------------------------
+    def check_invariants(self) -> None:
+        held = sum(len(hand) for hand in self.hands) + len(self.discard)
+        if self.deck_size != sum(self.deck.values()) or self.deck_size + held != self.c.total:
+            raise InvariantError(f"{self.deck_size} in the deck and {held} out, of {self.c.total} cards")
+        if any(n < 0 for n in self.deck.values()):
+            raise InvariantError("a negative count in the deck")
+        out = Counter(self.discard)
+        for hand in self.hands:
+            out.update(hand)
+        for kind, n in out.items():
+            if n + self.deck[kind] != self.c.counts.get(kind, 0):
+                raise InvariantError(f"{n + self.deck[kind]} {kind!r} cards, but the deck has {self.c.counts.get(kind, 0)}")
+        if self.phase in (DRAW, DRAWN, DISCARD):
+            for seat, hand in enumerate(self.hands):
+                want = self.hand_size + (1 if seat == self.seat and self.phase == DISCARD else 0)
+                if len(hand) != want:
+                    raise InvariantError(f"seat {seat} holds {len(hand)} cards, not {want}")
+        if self.went_out is not None and not self.c.best(self.hand(self.went_out)).uses_every_card:
+            raise InvariantError(f"seat {self.went_out} went out with a hand that is not all words")
+        if [sum(column) for column in zip(*self.round_scores)] != (self.scores if self.round_scores else []):
+            raise InvariantError(f"scores {self.scores} are not the sum of the rounds {self.round_scores}")
+
+
+def _without(hand: Hand, kind: str) -> Hand:
+    index = hand.index(kind)
+    return hand[:index] + hand[index + 1:]

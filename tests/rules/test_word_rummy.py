@@ -1,0 +1,303 @@
+"""Word Rummy, the YAML-configured letter-card engine: each rule has a test that fails when the
+rule is broken, on the shipped game and on a new deck configured with a few rules: keys."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator.cli import main
+from generator.load.game import load_game
+from generator.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
+from generator.rules.word_rummy import RULES
+from generator.rules.word_rummy.state import DISCARD, DRAW, FROM_DECK, FROM_DISCARD, OVER
+from generator.simulate.play import play_game
+from tests.conftest import ROOT
+
+RUMMY = ROOT / "cards" / "word-rummy"
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(RUMMY)
+
+
+def deal(state, cards):
+    """Play the chance events of the deal (and the flip) with the given cards, in order."""
+    for card in cards:
+        assert state.current_player() == CHANCE
+        state.apply(("card", card))
+
+
+def deal_hands(state, hands, flip):
+    """Deal these hands (one string of cards a seat, from the starter on) and flip `flip`."""
+    deal(state, [hand[i] for i in range(len(hands[0])) for hand in hands] + [flip])
+
+
+def new(game, players=2, **options):
+    return RULES.new_state(game, players, options)
+
+
+def test_each_round_deals_a_growing_hand_one_card_at_a_time_from_the_starter(game):
+    state = new(game, 3)
+    assert state.hand_size == 4
+    deal(state, "abcdefghijkl")
+    assert state.hands == [list("adgj"), list("behk"), list("cfil")]
+    deal(state, "e")  # the flip
+    assert state.discard == ["e"] and state.phase == DRAW and state.current_player() == 0
+    assert [new(game, 3, hand_start=3, hand_growth=2).s.hand_size(r) for r in range(3)] == [3, 5, 7]
+
+
+def test_the_deck_is_drawn_by_chance_weighted_by_the_cards_left(game):
+    state = new(game)
+    outcomes = dict(state.chance_outcomes())
+    assert outcomes[("card", "e")] == pytest.approx(11 / 112)
+    assert outcomes[("card", "qu")] == pytest.approx(1 / 112)
+    assert sum(outcomes.values()) == pytest.approx(1)
+
+
+def test_a_turn_draws_from_the_deck_or_the_discard_pile_then_discards(game):
+    state = new(game)
+    deal_hands(state, ["cats", "dogs"], "x")
+    assert state.legal_actions() == [FROM_DECK, FROM_DISCARD]
+    state.apply(FROM_DISCARD)
+    assert sorted(state.hands[0]) == list("acstx") and state.phase == DISCARD and not state.discard
+    with pytest.raises(IllegalAction):
+        state.apply(("discard", "q", False))
+    state.apply(("discard", "x", False))
+    assert state.discard == ["x"] and state.current_player() == 1 and state.turns == 1
+    no_discard_draws = new(game, draw_from_discard=False)
+    deal_hands(no_discard_draws, ["cats", "dogs"], "x")
+    assert no_discard_draws.legal_actions() == [FROM_DECK]
+    with pytest.raises(IllegalAction):
+        no_discard_draws.apply(FROM_DISCARD)
+
+
+def test_going_out_needs_a_hand_of_words_and_gives_every_other_seat_one_last_turn(game):
+    state = new(game, 3)
+    deal_hands(state, ["catk", "bvwg", "xzfm"], "j")
+    assert sorted(state.hands[0]) == ["a", "c", "k", "t"]
+    state.apply(FROM_DECK)
+    state.apply(("card", "s"))
+    actions = state.legal_actions()
+    assert ("discard", "k", True) in actions  # a, c, s, t: "cats" (or "acts")
+    assert ("discard", "a", True) not in actions  # c, k, s, t: no word
+    with pytest.raises(IllegalAction):
+        state.apply(("discard", "a", True))
+    state.apply(("discard", "k", True))
+    assert state.went_out == 0
+    for seat in (1, 2):
+        assert state.current_player() == seat
+        state.apply(FROM_DISCARD)
+        assert all(not action[2] for action in state.legal_actions())  # nobody else goes out
+        state.apply(state.legal_actions()[0])
+    assert state.round == 1 and state.phase != DRAW or state.current_player() == CHANCE  # the next round deals
+
+
+def test_a_hand_scores_its_words_less_its_unplayed_cards_plus_bonuses(game):
+    state = new(game, 3)
+    c = state.c
+    split = c.best(tuple(sorted("catz")))
+    assert split.unplayed == ("z",) and split.words[0][0] in ("act", "cat")
+    assert split.score == c.points["c"] + c.points["a"] + c.points["t"] - c.points["z"]
+    for hand in ("catsxz", "dogsae", "quiet*r", "thereby"):
+        cards = tuple(sorted([hand[i:i + 2] if hand[i:i + 2] in ("qu", "th", "er", "in") else hand[i]
+                              for i in range(len(hand))]))
+        split = c.best(cards)
+        used = sorted([card for _, word_cards in split.words for card in word_cards] + list(split.unplayed))
+        assert used == sorted(cards)  # every card once: in one word or unplayed
+        assert all(len(word) >= 3 for word, _ in split.words)
+        assert split.score == (sum(c.points[k] for _, w in split.words for k in w)
+                               - sum(c.points[k] for k in split.unplayed))
+    state.hands = [list("catsxz"), list("dogsae"), list("hen")]
+    state.went_out = 2
+    splits = state.splits()
+    s = state.s
+    bonus = [s.all_cards_bonus if split.uses_every_card else 0 for split in splits]
+    longest = [split.longest for split in splits]
+    if longest.count(max(longest)) == 1:
+        bonus[longest.index(max(longest))] += s.longest_word_bonus
+    words = [len(split.words) for split in splits]
+    if words.count(max(words)) == 1:
+        bonus[words.index(max(words))] += s.most_words_bonus
+    bonus[2] += s.go_out_bonus
+    assert splits[2].uses_every_card and sum(bonus) > 0
+    assert state.round_points(splits) == [split.score + b for split, b in zip(splits, bonus)]
+
+
+def test_a_tie_for_the_longest_word_or_most_words_earns_nobody_the_bonus(game):
+    state = new(game, 2, all_cards_bonus=0)
+    state.hands = [list("cat"), list("dog")]
+    assert state.round_points(state.splits()) == [state.c.best(("a", "c", "t")).score,
+                                                   state.c.best(("d", "g", "o")).score]
+    state.hands = [list("cats"), list("dog")]
+    bonus = state.s.longest_word_bonus
+    assert state.round_points(state.splits())[0] == state.c.best(tuple(sorted("cats"))).score + bonus
+
+
+def test_digraph_and_wild_cards_make_words(game):
+    state = new(game)
+    split = state.c.best(("e", "e", "n", "qu"))
+    assert split.uses_every_card and split.words[0][0] == "queen"
+    wild = state.c.best(("*", "c", "t"))
+    assert wild.uses_every_card and len(wild.words[0][0]) == 3
+    assert wild.score == state.c.points["c"] + state.c.points["t"] + state.c.points["*"]
+
+
+def test_the_game_ends_after_its_rounds_or_at_the_target_score(game):
+    outcome = play_game(RULES, game, [RULES.heuristic_player()] * 2, 5, check=True)
+    assert outcome.figures["rounds"] == 6
+    short = RULES.new_state(game, 2, {"rounds": 2})
+    seats = [RULES.heuristic_player()] * 2
+    assert play_game_from(short, seats, 5).figures["rounds"] == 2
+    target = RULES.new_state(game, 2, {"rounds": 30, "target_score": 40, "hand_growth": 0})
+    result = play_game_from(target, seats, 5)
+    assert max(result.scores) >= 40 and result.figures["rounds"] < 30
+    assert target.round_scores and max(sum(r) for r in zip(*target.round_scores[:-1])) < 40
+
+
+def play_game_from(state, seats, seed):
+    import random
+
+    rng = random.Random(seed)
+    while state.phase != OVER:
+        seat = state.current_player()
+        if seat == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply(rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0])
+        else:
+            state.apply(seats[seat].act(state, seat, rng))
+        state.check_invariants()
+    return state.outcome()
+
+
+def test_an_empty_deck_is_reshuffled_once_then_ends_the_round(game):
+    state = new(game)
+    deal_hands(state, ["cats", "dogs"], "e")
+    state.deck.clear()
+    state.deck_size = 0
+    state.discard = ["x", "y", "e"]
+    assert state.legal_actions() == [FROM_DECK, FROM_DISCARD]
+    state.apply(FROM_DECK)
+    assert state.discard == ["e"] and state.deck_size == 2 and state.reshuffled
+    state.apply(("card", "x"))
+    state.apply(("discard", "x", False))
+    state.deck.clear()
+    state.deck_size = 0
+    state.discard = ["x", "y", "e", "x"]
+    state.seat = 0
+    state._start_turn()
+    assert state.round == 1  # no second reshuffle: the round was scored
+    ends = new(game, empty_deck="end-round")
+    deal_hands(ends, ["cats", "dogs"], "e")
+    ends.deck.clear()
+    ends.deck_size = 0
+    ends.seat = 1
+    ends._start_turn()
+    assert ends.round == 1
+
+
+def test_invariants_catch_a_lost_card_and_a_wrong_score(game):
+    state = new(game)
+    deal_hands(state, ["cats", "dogs"], "e")
+    state.check_invariants()
+    state.hands[0].pop()
+    with pytest.raises(InvariantError):
+        state.check_invariants()
+    state = new(game)
+    deal_hands(state, ["cats", "dogs"], "e")
+    state.scores[1] += 1
+    state.round_scores = [[0, 0]]
+    with pytest.raises(InvariantError):
+        state.check_invariants()
+
+
+def test_the_same_seed_plays_the_same_game_and_the_heuristic_beats_random(game):
+    seats = [RULES.heuristic_player(), RULES.heuristic_player()]
+    assert play_game(RULES, game, seats, 11) == play_game(RULES, game, seats, 11)
+    wins = 0
+    for seed in range(12):
+        lineup = [RULES.heuristic_player(), RandomPlayer()]
+        if seed % 2:
+            lineup.reverse()
+        wins += (seed % 2) in play_game(RULES, game, lineup, seed).winners
+    assert wins >= 11
+
+
+def test_a_new_letter_deck_simulates_with_no_python(tmp_path, capsys):
+    """A designer's deck: their own letters, the engine named and a few rules: keys."""
+    folder = tmp_path / "my-letters"
+    folder.mkdir()
+    shutil.copytree(RUMMY / "templates", folder / "templates")
+    letters = {"name": "Letters", "template": "rummy-letter", "fields": {"letter": "str", "points": "int"},
+               "cards": [{"id": k, "letter": k.upper(), "points": p, "count": n} for k, p, n in [
+                   ("a", 1, 10), ("e", 1, 12), ("i", 1, 8), ("o", 1, 8), ("u", 2, 4), ("s", 1, 8), ("t", 1, 8),
+                   ("r", 1, 8), ("n", 1, 8), ("l", 2, 5), ("d", 2, 5), ("c", 3, 4), ("m", 3, 4), ("p", 3, 3),
+                   ("h", 3, 3), ("b", 4, 2), ("g", 3, 3), ("y", 4, 2), ("k", 5, 1), ("w", 4, 2), ("f", 4, 2)]]}
+    (folder / "letters.yaml").write_text(yaml.safe_dump(letters))
+    spec = {"name": "My Letters", "players": {"min": 2, "max": 4}, "components": ["letters.yaml"],
+            "rules": {"engine": "word-rummy", "rounds": 3, "hand_start": 5, "hand_growth": 0, "min_word_length": 3,
+                      "most_words_bonus": 0}}
+    (folder / "game.yaml").write_text(yaml.safe_dump(spec))
+    assert main(["check", str(folder)]) == 0
+    capsys.readouterr()
+    assert main(["simulate", str(folder), "--games", "30", "--players", "3", "--workers", "1", "--check",
+                 "--json", "--luck-games", "0"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 30 and report["stalls"] == 0 and report["figures"]["rounds"] == 3
+    assert any(row["key"] == "letters:E" for row in report["components"])
+
+
+def test_a_deck_that_does_not_fit_is_reported_at_its_cards(tmp_path, capsys):
+    folder = tmp_path / "word-rummy"
+    shutil.copytree(RUMMY, folder)
+    deck = folder / "letters.yaml"
+    deck.write_text(deck.read_text().replace("{id: x, letter: X,", "{id: x, letter: X1,")
+                    .replace("{id: z, letter: Z, points: 7", "{id: z, letter: Z, points: 7}\n  - {id: z2, letter: Z, points: 3"))
+    game_yaml = folder / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text().replace("hand_start: 4", "hand_start: 40"))
+    assert main(["check", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert "letters.yaml" in err and "not 'X1'" in err and "another Z card has 7 points" in err
+    assert "game.yaml" in err and "need" in err
+
+
+def test_the_next_round_deals_one_more_card_from_the_next_starter(game):
+    state = new(game, 3)
+    deal_hands(state, ["catk", "bvwg", "xzfm"], "j")
+    state.apply(FROM_DECK)
+    state.apply(("card", "s"))
+    state.apply(("discard", "k", True))
+    for _ in (1, 2):
+        state.apply(FROM_DISCARD)
+        state.apply(state.legal_actions()[0])
+    assert state.round == 1 and state.hand_size == 5 and state.starter == 1
+    assert state.deck_size == 112 and not any(state.hands) and not state.discard
+    deal(state, "abcdefghijklmno")
+    assert state.hands == [list("cfilo"), list("adgjm"), list("behkn")]  # seat 1 was dealt first
+    deal(state, "e")
+    assert state.current_player() == 1
+
+
+def test_the_deck_count_is_checked(game):
+    state = new(game)
+    deal_hands(state, ["cats", "dogs"], "e")
+    state.deck_size += 1
+    with pytest.raises(InvariantError):
+        state.check_invariants()
+
+
+def test_the_heuristic_takes_a_discard_that_completes_a_word(game):
+    state = new(game)
+    deal_hands(state, ["catz", "dogs"], "s")
+    player = RULES.heuristic_player()
+    assert player.act(state, 0, None) == FROM_DISCARD
+    state.apply(FROM_DISCARD)
+    assert player.act(state, 0, None) == ("discard", "z", True)  # "cats" (or "acts"): out
+    other = new(game)
+    deal_hands(other, ["catz", "dogs"], "j")
+    assert player.act(other, 0, None) == FROM_DECK
