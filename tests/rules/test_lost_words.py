@@ -1,4 +1,4 @@
-"""The Lost Words card game (cards/lost-words, generator/rules/lost_words.py): one test per rule.
+"""The Lost Words card game (cards/lost-words, generator/rules/lost_words/): one test per rule.
 
 Situations are arranged from the real cards (`arrange` takes cards by their type
 key, e.g. "spell:fern", "special:the-acorn", so a test names the cards it is
@@ -136,7 +136,7 @@ def test_special_effects_are_data_read_by_the_effect_vocabulary(game):
     assert kinds == {"the-acorn": "draw", "the-conker": "knock-off", "the-heron": "ask-everyone",
                      "the-lark": "extra-actions", "the-magpie": "swap-pair", "the-wall": "protect",
                      "the-wild-one": "wild-spell"}
-    source = Path(L.__file__).read_text()
+    source = "".join(path.read_text() for path in Path(L.__file__).parent.glob("*.py"))
     assert not any(f'"{word}"' in source for word in WORDS)  # no card data in Python
 
 

@@ -1,0 +1,135 @@
+"""The cards of one game, read once from the YAML: Nature and Spell words, and the Special cards'
+powers as data (`effect: {kind: ..., ...}`) read by the small effect vocabulary below."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from generator.errors import UserError
+from generator.model.deck import Game
+from generator.rules.lost_words.settings import ENGINE, RULE_DEFAULTS, LostWordsSettings
+from generator.rules.settings import OPTION, settings_for
+
+
+NATURE, SPELL, SPECIAL = "nature", "spell", "special"
+# The effect vocabulary: kind -> its parameters and their defaults. Every effect
+# may also say `costs_action` (default true) and `stays` (default false).
+EFFECTS: dict[str, dict[str, Any]] = {
+    "draw": {"cards": 1},                                   # draw extra cards from the deck
+    "extra-actions": {"actions": 1},                        # more actions this turn
+    "ask-everyone": {"miss_turns": 1},                      # name a Spell; nobody has it: miss turns
+    "knock-off": {"victim_may_replace": True, "replace_draw": 1},  # another player's Spell to the discard
+    "swap-pair": {},                                        # take a completed pair, give an uncovered card
+    "protect": {},                                          # guard one of your completed pairs
+    "wild-spell": {"protects": True},                       # cover any of your Nature cards
+}
+COMMON_KEYS = {"kind": None, "costs_action": True, "stays": False}
+
+
+class LostWordsError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Effect:
+    kind: str
+    params: Mapping[str, Any]
+    costs_action: bool
+    stays: bool
+
+    def __getitem__(self, key: str) -> Any:
+        return self.params[key]
+
+
+@dataclass
+class Defs:
+    """The cards of one game, as plain lists indexed by a physical card number."""
+
+    kind: list[str] = field(default_factory=list)          # card -> nature / spell / special
+    word: list[str | None] = field(default_factory=list)   # nature and spell cards: their word
+    special: list[str | None] = field(default_factory=list)  # special cards: their key (YAML id)
+    type_key: list[str] = field(default_factory=list)      # "nature:fern", "spell:fern", "special:the-acorn"
+    nature_ids: list[int] = field(default_factory=list)
+    spell_ids: list[int] = field(default_factory=list)     # the Spell/Special deck
+    effects: dict[str, Effect] = field(default_factory=dict)  # special key -> effect
+    names: dict[str, str] = field(default_factory=dict)    # special key -> printed name
+    copies: dict[str, int] = field(default_factory=dict)   # spell word -> copies in the deck
+    spell_words: list[str] = field(default_factory=list)   # words with Spell cards, in YAML order
+    params: dict[str, Any] = field(default_factory=dict)
+    nature_each: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def cards(self) -> int:
+        return len(self.kind)
+
+
+_DEFS_CACHE: dict[tuple, Defs] = {}
+
+
+def _effect(card) -> Effect:
+    raw = card.fields.get("effect")
+    where = f"{card.location}: card '{card.id}'"
+    if not isinstance(raw, Mapping) or "kind" not in raw:
+        raise UserError.at(card.location, f"card '{card.id}' needs an effect mapping with a kind")
+    kind = raw["kind"]
+    if kind not in EFFECTS:
+        raise UserError.at(card.location, f"{where}: unknown effect kind {kind!r} (known: {', '.join(EFFECTS)})")
+    allowed = {**COMMON_KEYS, **EFFECTS[kind]}
+    unknown = [key for key in raw if key not in allowed]
+    if unknown:
+        raise UserError.at(card.location, f"{where}: effect {kind!r} has no parameter {', '.join(map(repr, unknown))} "
+                                          f"(parameters: {', '.join(k for k in allowed if k != 'kind')})")
+    params = {key: raw.get(key, default) for key, default in EFFECTS[kind].items()}
+    return Effect(kind, params, bool(raw.get("costs_action", True)), bool(raw.get("stays", False)))
+
+
+def definitions(game: Game, options: Mapping[str, Any] | None = None) -> Defs:
+    """The game's cards and rule numbers (options override game.yaml `rules:`)."""
+    options = dict(options or {})
+    key = (id(game), tuple(sorted((k, str(v)) for k, v in options.items())))
+    if key in _DEFS_CACHE:
+        return _DEFS_CACHE[key]
+    unknown = [name for name in options if name not in LostWordsSettings.model_fields]
+    if unknown:
+        raise UserError.at(OPTION, f"unknown option {unknown[0]!r} "
+                                   f"(options: {', '.join([*RULE_DEFAULTS, 'nature_cards'])})")
+    settings = settings_for(game, LostWordsSettings, ENGINE, options)
+    params = {name: getattr(settings, name) for name in RULE_DEFAULTS}
+    nature_each = (dict(settings.nature_cards) if isinstance(settings.nature_cards, dict)
+                   else {players: settings.nature_cards for players in range(1, 11)})
+    defs = Defs(params=params, nature_each=nature_each)
+    for component_id in settings.nature_deck:
+        for card in game.component(component_id).cards:
+            for _ in range(card.count):
+                number = len(defs.kind)
+                defs.kind.append(NATURE)
+                defs.word.append(str(card["word"]))
+                defs.special.append(None)
+                defs.type_key.append(f"nature:{card['word']}")
+                defs.nature_ids.append(number)
+    for component_id in settings.spell_deck:
+        for card in game.component(component_id).cards:
+            if "effect" in card.fields:
+                effect = _effect(card)
+                defs.effects[card.id] = effect
+                defs.names[card.id] = str(card.get("name", card.id))
+            for _ in range(card.count):
+                number = len(defs.kind)
+                if "effect" in card.fields:
+                    defs.kind.append(SPECIAL)
+                    defs.word.append(None)
+                    defs.special.append(card.id)
+                    defs.type_key.append(f"special:{card.id}")
+                else:
+                    word = str(card["word"])
+                    defs.kind.append(SPELL)
+                    defs.word.append(word)
+                    defs.special.append(None)
+                    defs.type_key.append(f"spell:{word}")
+                    if word not in defs.copies:
+                        defs.spell_words.append(word)
+                    defs.copies[word] = defs.copies.get(word, 0) + 1
+                defs.spell_ids.append(number)
+    _DEFS_CACHE[key] = defs
+    return defs

@@ -1,0 +1,195 @@
+"""The heuristic player: covers what it can, keeps the Spells its Nature cards need, and plays the
+Specials where they gain the most."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from generator.rules.lost_words.content import SPECIAL, SPELL
+from generator.rules.lost_words.state import DISCARD, DRAW, DRAW_DECK, DRAW_DISCARD, NONE, PASS, REPLACE, REPLY, LostWordsState
+from generator.rules.protocol import Player, State
+
+
+SPECIAL_VALUE = {  # how much a heuristic player values holding a Special, by effect kind
+    "wild-spell": 90, "swap-pair": 60, "knock-off": 40, "extra-actions": 30,
+    "ask-everyone": 25, "draw": 20, "protect": 12,
+}
+
+
+class LostWordsPlayer(Player):
+    """A heuristic player. Reads only public information and its own hand.
+
+    Public: every row, the spares, the whole discard pile (every card was seen as
+    it was discarded), the deck size and hand sizes. With probability
+    1 - skill a decision is a uniformly random legal action.
+    """
+
+    name = "lost-words heuristic"
+
+    def __init__(self, skill: float = 1.0, heron_threshold: float = 0.0):
+        self.skill = skill
+        self.heron_threshold = heron_threshold
+        self.name = f"lost-words heuristic (skill {skill:g})"
+
+    def act(self, state: State, seat: int, rng) -> Any:
+        assert isinstance(state, LostWordsState)
+        if self.skill < 1.0 and rng.random() >= self.skill:
+            return rng.choice(list(state.legal_actions()))
+        if state.phase == DRAW:
+            return self._draw(state, seat)
+        if state.phase == REPLY:
+            return REPLACE
+        if state.phase == DISCARD:
+            return self._discard(state, seat)
+        return self._action(state, seat)
+
+    # public knowledge
+    @staticmethod
+    def _unseen(state: LostWordsState, seat: int) -> Counter:
+        """Copies of each Spell not visible to `seat`: in the deck or in other hands."""
+        defs = state.defs
+        seen: Counter = Counter()
+        for row in state.rows:
+            for slot in row:
+                if slot[1] != NONE and defs.kind[slot[1]] == SPELL:
+                    seen[defs.word[slot[1]]] += 1
+        for card in state.discard:
+            if defs.kind[card] == SPELL:
+                seen[defs.word[card]] += 1
+        for card in state.hands[seat]:
+            if defs.kind[card] == SPELL:
+                seen[defs.word[card]] += 1
+        return Counter({word: copies - seen[word] for word, copies in defs.copies.items()})
+
+    def _draw(self, state: LostWordsState, seat: int) -> Any:
+        defs = state.defs
+        if state.discard and defs.kind[state.discard[-1]] == SPELL:
+            word = defs.word[state.discard[-1]]
+            if word in state.uncovered_words(seat) and not state.hand_spells(seat).get(word):
+                return DRAW_DISCARD
+        return DRAW_DECK if (state.deck or len(state.discard) > 1) else state.legal_actions()[0]
+
+    def _card_value(self, state: LostWordsState, seat: int, card: int, hand_spells: Counter, uncovered: set,
+                    spares: set, wanted_by_others: set) -> float:
+        defs = state.defs
+        kind = defs.kind[card]
+        if kind == SPECIAL:
+            effect = defs.effects[defs.special[card]]
+            value = SPECIAL_VALUE.get(effect.kind, 10)
+            if effect.kind == "protect":
+                value = 15 if any(s[1] != NONE and not state.protected(s) for s in state.rows[seat]) else 5
+            return value
+        word = defs.word[card]
+        if word in uncovered:
+            return 100 if hand_spells[word] == 1 else 6
+        index = state.slot_of(seat, word)
+        value = 2.0
+        if index >= 0 and not state.protected(state.rows[seat][index]):
+            value = 8  # a spare copy re-covers the pair after a Conker
+        elif word in spares:
+            value = 5
+        if word in wanted_by_others:
+            value += 3  # keep it off the discard pile
+        return value
+
+    def _discard(self, state: LostWordsState, seat: int) -> Any:
+        defs = state.defs
+        hand_spells = state.hand_spells(seat)
+        uncovered = set(state.uncovered_words(seat))
+        spares = {defs.word[c] for c in state.spares}
+        wanted = {w for s in range(state.players) if s != seat for w in state.uncovered_words(s)}
+        worst = min(state.hands[seat], key=lambda c: (self._card_value(state, seat, c, hand_spells, uncovered, spares, wanted), defs.type_key[c]))
+        return ("discard", defs.type_key[worst])
+
+    def _action(self, state: LostWordsState, seat: int) -> Any:
+        defs = state.defs
+        uncovered = state.uncovered_words(seat)
+        spells = state.hand_spells(seat)
+        specials = {defs.effects[key].kind: key for key in state.hand_specials(seat)}
+        placeable = [w for w in uncovered if spells.get(w)]
+        targets = state.attackable(seat)
+        unseen = self._unseen(state, seat)
+        left = {s: len(state.uncovered_words(s)) for s in range(state.players)}
+        # the opponent nearest to winning among those with pairs to attack
+        victims = sorted({v for v, _ in targets}, key=lambda v: (left[v], (v - seat) % state.players))
+        leader = victims[0] if victims else -1
+        threat = leader >= 0 and left[leader] <= 1
+        mine_left = len(uncovered)
+
+        def worst_uncovered(exclude_held: bool = True) -> str | None:
+            pool = [w for w in uncovered if not (exclude_held and spells.get(w))]
+            if not pool:
+                return None
+            return min(pool, key=lambda w: (unseen[w], w))
+
+        def magpie():
+            give = worst_uncovered() or worst_uncovered(False)
+            pairs = [w for v, w in targets if v == leader]
+            return ("play", specials["swap-pair"], leader, sorted(pairs)[0], give)
+
+        def conker():
+            pairs = [w for v, w in targets if v == leader]
+            # prefer a pair whose other copy is out of reach (so it cannot be put back)
+            word = min(pairs, key=lambda w: (unseen[w], w))
+            return ("play", specials["knock-off"], leader, word)
+
+        def wild():
+            return ("play", specials["wild-spell"], worst_uncovered())
+
+        # the Lark first when it turns into two useful actions this turn
+        useful = len(placeable) + (1 if "swap-pair" in specials and targets else 0) \
+            + (1 if "wild-spell" in specials and worst_uncovered() else 0)
+        if "extra-actions" in specials and useful >= 2 and mine_left >= 2:
+            return ("play", specials["extra-actions"])
+        if threat and "swap-pair" in specials:
+            return magpie()
+        if threat and "knock-off" in specials:
+            return conker()
+        if placeable:
+            return ("place", min(placeable, key=lambda w: (unseen[w], w)))
+        if "wild-spell" in specials and worst_uncovered():
+            return wild()
+        if "swap-pair" in specials and targets:
+            return magpie()
+        # exchange a hopeless card for a spare we hold the Spell for, or a better one
+        spare_words = [defs.word[c] for c in state.spares]
+        hopeless = [w for w in uncovered if unseen[w] == 0 and not spells.get(w)]
+        held_spares = [s for s in spare_words if spells.get(s)]
+        if held_spares and worst_uncovered():
+            return ("exchange", worst_uncovered(), held_spares[0])
+        if hopeless:
+            best = max(spare_words, key=lambda s: (unseen[s], s))
+            if unseen[best] > 0:
+                return ("exchange", hopeless[0], best)
+        if "knock-off" in specials and targets and left[leader] <= mine_left:
+            return conker()
+        if "draw" in specials:
+            return ("play", specials["draw"])
+        if "ask-everyone" in specials:
+            asked = self._heron_target(state, seat, uncovered, spells, unseen)
+            if asked is not None:
+                return ("play", specials["ask-everyone"], asked)
+        if "protect" in specials:
+            open_pairs = [defs.word[s[0]] for s in state.rows[seat] if s[1] != NONE and not state.protected(s)]
+            if open_pairs:
+                return ("play", specials["protect"], open_pairs[0])
+        if "knock-off" in specials and targets:
+            return conker()
+        return PASS
+
+    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter, unseen: Counter) -> str | None:
+        """The needed Spell most likely to be in another hand, if likely enough."""
+        others = sum(len(h) for s, h in enumerate(state.hands) if s != seat)
+        pool = others + len(state.deck)
+        if pool == 0:
+            return None
+        share = others / pool
+        best, chance = None, 0.0
+        for word in uncovered:
+            if spells.get(word) or unseen[word] <= 0:
+                continue
+            p = 1.0 - (1.0 - share) ** unseen[word]
+            if p > chance:
+                best, chance = word, p
+        return best if chance >= self.heron_threshold else None

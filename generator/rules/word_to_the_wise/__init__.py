@@ -1,0 +1,42 @@
+"""A Word to the Wise: rounds of a race to spell words from consonant cards and two vowel dice.
+
+Everything about the cards (letters, points, counts) and the dice (faces) is read from the
+game's YAML; the scoring numbers from game.yaml `rules:`. See cards/word-to-the-wise/README.md
+for the choices made where the rulebook is silent, and for the race model in words.
+
+    settings.py  the rules: keys and the run's parameters
+    content.py   the cards, dice and word tables, read once per game
+    state.py     the round: roll, choose, race, challenge, score, refill; invariants
+    players.py   the heuristic player
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.model.deck import Game
+from generator.rules.protocol import Player, Rules
+from generator.rules.word_to_the_wise.content import DIE_VOWELS, WILD, definitions
+from generator.rules.word_to_the_wise.players import WiseHeuristic
+from generator.rules.word_to_the_wise.settings import WiseSettings
+from generator.rules.word_to_the_wise.state import CHALLENGE, CHOOSE, DEAL, PASS, RECHOOSE, ROLL, TIEBREAK, TIME, WiseState
+
+__all__ = ["RULES", "WiseRules", "DIE_VOWELS", "WILD", "definitions", "CHALLENGE", "CHOOSE", "DEAL", "PASS",
+           "RECHOOSE", "ROLL", "TIEBREAK", "TIME"]
+
+
+class WiseRules(Rules):
+    id = "word-to-the-wise"
+    length_unit = "rounds"
+    turn_cap = 200
+    seconds_per_turn = 60.0  # a race of 5-20 s, then saying the words, scoring and refilling
+    settings = WiseSettings
+
+    def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> WiseState:
+        return WiseState(definitions(game, options), players)
+
+    def heuristic_player(self, skill: float = 1.0) -> Player:
+        return WiseHeuristic(skill)
+
+
+RULES = WiseRules()

@@ -1,0 +1,334 @@
+"""The consonant cards, the vowel dice and the words, read once per game from the YAML, with the
+word tables the players share (the dictionary goes through generator/words)."""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections import Counter
+from statistics import NormalDist
+from typing import Any
+
+from generator.errors import UserError
+from generator.model.deck import Game
+from generator.rules.word_to_the_wise.settings import Params, params_for
+from generator.words.finder import WordFinder, for_words
+from generator.words.index import key, sub_multisets
+
+
+DIE_VOWELS = frozenset("aeiou")
+WILD = "*"  # a die showing WILD
+# What a heuristic player assumes about its opponents' targets, per player
+# count: word length -> share. A fixed point of skill-1 self-play with the
+# shipped deck (see the README); only the players' judgement depends on it.
+OPPONENT_TARGETS = {
+    2: {2: 0.013, 3: 0.96, 4: 0.022, 5: 0.005},
+    3: {2: 0.006, 3: 0.917, 4: 0.042, 5: 0.007, 6: 0.029},
+    4: {2: 0.006, 3: 0.62, 4: 0.2, 5: 0.015, 6: 0.05, 7: 0.11},
+    5: {2: 0.004, 3: 0.224, 4: 0.411, 5: 0.136, 6: 0.062, 7: 0.149, 8: 0.016},
+    6: {2: 0.006, 3: 0.133, 4: 0.467, 5: 0.164, 6: 0.061, 7: 0.138, 8: 0.032},
+    7: {2: 0.006, 3: 0.096, 4: 0.294, 5: 0.313, 6: 0.112, 7: 0.131, 8: 0.048},
+    8: {2: 0.005, 3: 0.096, 4: 0.221, 5: 0.374, 6: 0.127, 7: 0.121, 8: 0.054},
+}
+_FINDERS: dict[tuple, tuple[WordFinder, dict, frozenset]] = {}
+
+
+def _finder(game: Game) -> tuple[WordFinder, dict, frozenset]:
+    """(finder, its table of words by consonant skeleton, the word set), built once per process."""
+    words = game.spec.words
+    cache_key = (words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)))
+    if cache_key not in _FINDERS:
+        lexicon, finder = for_words(words)
+        # Dice vowels are reusable letters: words keyed by the letters the cards
+        # must supply. One table for every roll; the roll filters its vowels.
+        skeleton = finder.index.skeleton(DIE_VOWELS)
+        _FINDERS[cache_key] = (finder, skeleton, frozenset(lexicon.words))
+    return _FINDERS[cache_key]
+
+
+class Definitions:
+    """The loaded cards, dice and rule numbers, with the word caches players share."""
+
+    def __init__(self, game: Game, params: Params):
+        self.game, self.p = game, params
+        deck = game.component(params.deck)
+        points: dict[str, int] = {}
+        totals: Counter = Counter()
+        for card in deck.cards:
+            letter = str(card["letter"]).lower()
+            if len(letter) != 1 or not letter.isalpha() or letter in DIE_VOWELS:
+                raise UserError.at(card.location, f"a consonant card must carry one letter other than A, E, I, O, U; "
+                                                  f"got {letter!r}")
+            if letter in points and points[letter] != int(card["points"]):
+                raise UserError.at(card.location, f"two {letter.upper()} cards with different points")
+            points[letter] = int(card["points"])
+            totals[letter] += card.count
+        self.points = points
+        self.letters = tuple(sorted(totals))
+        self.totals = dict(totals)
+        self.deck_cards = sum(totals.values())
+        dice = []
+        for die in game.component(params.dice).cards:
+            faces = []
+            for face in die["faces"]:
+                face = str(face).lower()
+                if face == "wild":
+                    faces.append(WILD)
+                elif face in DIE_VOWELS:
+                    faces.append(face)
+                else:
+                    raise UserError.at(die.location, f"a vowel die face must be A, E, I, O, U or WILD, got {face!r}")
+            for _ in range(die.count):
+                dice.append(tuple(faces))
+        if not dice:
+            raise UserError.at(game.location, "no vowel dice")
+        self.dice = tuple(dice)
+        self.die_outcomes = tuple(
+            tuple((("die", face), n / len(faces)) for face, n in sorted(Counter(faces).items())) for faces in dice)
+        self.draw_actions = {letter: ("draw", letter) for letter in self.letters}
+        self.finder, self.skeleton, self.words = _finder(game)
+        steps = params.steps
+        normal = NormalDist()
+        self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
+        self.time_outcomes = tuple((("time", j), 1.0 / steps) for j in range(steps))
+        self._subs: dict[tuple, tuple] = {}
+        self._sub_best: dict[tuple, dict[str, tuple]] = {}
+        self._misses = 0
+        self._choices: dict[tuple, tuple] = {}
+        self._roll_keys: dict[tuple, tuple[str, int]] = {}
+        self._info: dict[str, tuple] = {}
+        self._hand_subs: dict[str, tuple[str, ...]] = {}
+        self._hands: dict[tuple, dict] = {}
+        self._rows: dict[tuple, tuple] = {}
+        self._race_tables: dict[int, tuple[dict, dict]] = {}
+        self._crc: dict[str, float] = {}
+
+    # -- words a hand and a roll make ---------------------------------------
+    def build(self, word: str, hand: list[str] | tuple[str, ...], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
+        """(cards used, letter points) if `word` is in the dictionary and the hand and roll make it, else None.
+
+        Consonants come from cards; every a/e/i/o/u from the dice (a rolled
+        vowel any number of times, 1 point each; a WILD names one vowel, 0 points
+        per use). Y comes from a Y card, or, with no Y card in hand, from a
+        WILD set to Y (one Y then, as in the skeleton tables).
+        """
+        if word not in self.words:
+            return None
+        return self.letters_value(word, hand, roll)
+
+    def letters_value(self, word: str, hand, roll) -> tuple[tuple[str, ...], int] | None:
+        """Like build() but without the dictionary check (a bluff's worth is counted the same way)."""
+        info = self._info.get(word)
+        if info is None:
+            vowels = Counter(c for c in word if c in DIE_VOWELS)
+            info = self._info[word] = (tuple(c for c in word if c not in DIE_VOWELS), frozenset(vowels),
+                                       tuple(vowels.items()))
+            if len(self._info) > 200_000:
+                self._info.clear()
+        consonants, vowels, counts = info
+        rolled, wilds = self.roll_key(tuple(roll))
+        left = list(hand)
+        cards = []
+        y_wild = False
+        for c in consonants:
+            if c in left:
+                left.remove(c)
+                cards.append(c)
+            elif c == "y" and wilds and not y_wild and "y" not in hand:
+                y_wild = True
+            else:
+                return None
+        if not cards or len(word) < self.p.min_length:
+            return None
+        if not vowels and not y_wild:
+            return None  # a word uses one or more of the rolled vowels
+        if len(vowels.difference(rolled)) + y_wild > wilds:
+            return None
+        p = self.p
+        value = sum(self.points[c] for c in cards) + (p.wild_points if y_wild else 0)
+        for vowel, n in counts:
+            value += n * (p.vowel_points if vowel in rolled else p.wild_points)
+        cards.sort()
+        return tuple(cards), value
+
+    def _sub_rows(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> tuple:
+        """Words whose cards are exactly `sub`, for one roll, best first: ((points, letters, word), ...).
+        With y_wild (a WILD rolled, no Y card in hand), also the words whose one Y is a WILD set to Y."""
+        cache_key = (sub, rolled, wilds, y_wild)
+        rows = self._subs.get(cache_key)
+        if rows is None:
+            p = self.p
+            base = sum(self.points[c] for c in sub)
+            found = []
+            for skeleton, y in ((sub, False), (key(sub + "y"), True)) if y_wild else ((sub, False),):
+                for word, free in self.skeleton.get(skeleton, ()):
+                    if len(free.difference(rolled)) + y > wilds or not (free or y):
+                        continue
+                    value = base + (p.wild_points * word.count("y") if y else 0)
+                    for c in word:
+                        if c in DIE_VOWELS:
+                            value += p.vowel_points if c in rolled else p.wild_points
+                    found.append((value, len(word), word))
+            found.sort(key=lambda row: (-row[0], -row[1], row[2]))
+            rows = self._subs[cache_key] = tuple(found)
+            if len(self._subs) > 400_000:
+                self._subs.clear()
+        return rows
+
+    def _best_of_sub(self, sub: str, rolled: str, wilds: int, y_wild: bool, coverage: float) -> tuple:
+        """((letters, points, word), ...): the best word of each length among _sub_rows that the player knows."""
+        seen: dict[int, tuple[int, int, str]] = {}
+        for value, letters, word in self._sub_rows(sub, rolled, wilds, y_wild):
+            if letters not in seen and (coverage >= 1.0 or self.known(word, coverage)):
+                seen[letters] = (letters, value, word)
+        return tuple(seen.values())
+
+    def roll_key(self, roll: tuple[str, ...]) -> tuple[str, int]:
+        """(the rolled vowels, sorted, without repeats; how many dice show WILD)."""
+        found = self._roll_keys.get(roll)
+        if found is None:
+            found = self._roll_keys[roll] = ("".join(sorted({f for f in roll if f != WILD})),
+                                             sum(1 for f in roll if f == WILD))
+        return found
+
+    def _subs_of(self, hand_key: str) -> tuple[str, ...]:
+        subs = self._hand_subs.get(hand_key)
+        if subs is None:
+            subs = self._hand_subs[hand_key] = tuple(s for s in sub_multisets(hand_key) if s)
+            if len(self._hand_subs) > 200_000:
+                self._hand_subs.clear()
+        return subs
+
+    def best_by_length(self, hand_key: str, roll: tuple[str, ...], coverage: float = 1.0) -> dict[int, tuple[int, str]]:
+        """For each word length, the best (points incl. the all-five bonus, word) the hand and roll make,
+        among the words a player with this vocabulary coverage knows."""
+        rolled, wilds = self.roll_key(roll)
+        cache_key = (hand_key, rolled, wilds, coverage)
+        best = self._hands.get(cache_key)
+        if best is None:
+            best = {}
+            y_wild = bool(wilds) and "y" not in hand_key
+            table_key = (rolled, wilds, y_wild, coverage)
+            table = self._sub_best.get(table_key)
+            if table is None:
+                table = self._sub_best[table_key] = {}
+            for sub in self._subs_of(hand_key):
+                rows = table.get(sub)
+                if rows is None:
+                    rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
+                    self._misses += 1
+                for letters, value, word in rows:
+                    old = best.get(letters)
+                    if old is None or value > old[0]:
+                        best[letters] = (value, word)
+            if len(hand_key) == self.p.hand_size:  # the whole hand: +10
+                bonus = self.p.all_cards_bonus
+                for letters, value, word in table[hand_key]:
+                    old = best[letters]
+                    if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
+                        best[letters] = (value + bonus, word)
+            self._hands[cache_key] = best
+            if len(self._hands) > 300_000 or self._misses > 1_000_000:
+                self._hands.clear()
+                self._sub_best.clear()
+                self._subs.clear()
+                self._misses = 0
+        return best
+
+    def choices(self, hand_key: str, roll: tuple[str, ...], coverage: float, players: int) -> tuple[str, str] | None:
+        """(the word with the best expected score in the race, the quickest word to find), or None."""
+        rolled, wilds = self.roll_key(roll)
+        cache_key = (hand_key, rolled, wilds, coverage, players)
+        found = self._choices.get(cache_key)
+        if found is None:
+            options = self.best_by_length(hand_key, roll, coverage)
+            found = self._choices[cache_key] = self.pick(options, players) if options else ()
+            if len(self._choices) > 300_000:
+                self._choices.clear()
+        return found or None
+
+    def pick(self, options: dict[int, tuple[int, str]], players: int) -> tuple[str, str]:
+        last, first = self.race_table(players)
+        p = self.p
+        best, best_ev = "", -math.inf
+        for letters, (value, word) in sorted(options.items()):
+            pl = last.get(letters, 1.0)
+            bonus = p.first_word_bonus * first.get(letters, 0.0) if letters >= p.first_word_min_length else 0.0
+            ev = (1.0 - pl) * (value + bonus) + pl * p.last_player_points
+            if ev > best_ev:
+                best, best_ev = word, ev
+        return best, options[min(options)][1]
+
+    def all_words(self, hand_key: str, roll: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
+        """Every (points incl. the all-five bonus, letters, word) the hand and roll make, best first."""
+        rolled, wilds = self.roll_key(roll)
+        cache_key = (hand_key, rolled, wilds)
+        rows = self._rows.get(cache_key)
+        if rows is None:
+            found = []
+            bonus = self.p.all_cards_bonus if len(hand_key) == self.p.hand_size else 0
+            y_wild = bool(wilds) and "y" not in hand_key
+            for sub in self._subs_of(hand_key):
+                extra = bonus if len(sub) == len(hand_key) else 0
+                found.extend((v + extra, n, w) for v, n, w in self._sub_rows(sub, rolled, wilds, y_wild))
+            found.sort(key=lambda row: (-row[0], -row[1], row[2]))
+            rows = self._rows[cache_key] = tuple(found)
+            if len(self._rows) > 100_000:
+                self._rows.clear()
+        return rows
+
+    def known(self, word: str, coverage: float) -> bool:
+        """A fixed vocabulary per coverage: the word's hash falls under it."""
+        h = self._crc.get(word)
+        if h is None:
+            h = self._crc[word] = zlib.crc32(word.encode()) / 2**32
+        return h < coverage
+
+    def bluff_word(self, cards: str, roll: tuple[str, ...]) -> str:
+        """The string a bluff with these cards claims: first card, a vowel, the other cards."""
+        rolled, _ = self.roll_key(roll)
+        vowel = rolled[0] if rolled else "e"
+        return cards[0] + vowel + cards[1:]
+
+    # -- the race model, as the heuristic players estimate it -----------------
+    def race_table(self, players: int) -> tuple[dict[int, float], dict[int, float]]:
+        """For a target of each length: (chance of being last, chance of placing the first 3+ letter word),
+        against players - 1 opponents whose targets follow OPPONENT_TARGETS."""
+        if players not in self._race_tables:
+            p, q = self.p, self.quantiles
+            shares = OPPONENT_TARGETS.get(players) or OPPONENT_TARGETS[max(OPPONENT_TARGETS)]
+            total = sum(shares.values())
+            opponents = sorted((p.seconds(n) * x, share / total, n >= p.first_word_min_length)
+                               for n, share in shares.items() for x in q)
+            share = 1.0 / len(q)
+            last, first = {}, {}
+            for letters in range(p.min_length, 16):
+                pl = pf = 0.0
+                for x in q:
+                    t = p.seconds(letters) * x
+                    before = before3 = 0.0
+                    for time, weight, counts in opponents:
+                        if time > t:
+                            break
+                        w = weight * share * (0.5 if time == t else 1.0)
+                        before += w
+                        if counts:
+                            before3 += w
+                    pl += before ** (players - 1)
+                    pf += (1.0 - before3) ** (players - 1)
+                last[letters] = pl / len(q)
+                first[letters] = pf / len(q)
+            self._race_tables[players] = (last, first)
+        return self._race_tables[players]
+
+
+_DEFINITIONS: dict[tuple, tuple[Game, Definitions]] = {}
+
+
+def definitions(game: Game, options: dict[str, Any] | None = None) -> Definitions:
+    params = params_for(game, options or {})
+    cache_key = (id(game), params)
+    entry = _DEFINITIONS.get(cache_key)
+    if entry is None or entry[0] is not game:
+        entry = _DEFINITIONS[cache_key] = (game, Definitions(game, params))
+    return entry[1]
