@@ -17,6 +17,7 @@ from generator.model.limits import MAX_IMAGE_PIXELS
 from generator.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
 from generator.model.types import describe
 from generator.paths import inside
+from generator.suggest import did_you_mean
 
 TEXT_KEYS = {"text", "icon", "src", "font"}
 MUST_BE_SAFE = {"text", "icon", "image"}
@@ -136,7 +137,7 @@ def _ops(ctx: FaceContext, spec, width: float, height: float) -> tuple:
         if not spec.icon:
             return ()
         if spec.icon not in ctx.icons:
-            raise ValueError(f"unknown icon '{spec.icon}' (known: {', '.join(sorted(ctx.icons))})")
+            raise ValueError(f"unknown icon '{spec.icon}'{did_you_mean(spec.icon, ctx.icons)} (known: {', '.join(sorted(ctx.icons))})")
         x, y, w, h = rect
         side = min(w, h)
         icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_color(spec.color))
@@ -161,7 +162,7 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
         return ()
     font = ctx.fonts.get(spec.font)
     if font is None:
-        raise ValueError(f"unknown font '{spec.font}' (known: {', '.join(sorted(ctx.fonts))})")
+        raise ValueError(f"unknown font '{spec.font}'{did_you_mean(spec.font, ctx.fonts)} (known: {', '.join(sorted(ctx.fonts))})")
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
         raise ValueError(f"unknown inline icon ':{missing[0]}:' (known: {', '.join(sorted(ctx.icons))})")

@@ -12,6 +12,7 @@ from generator.paths import SHARED_FONTS, SHARED_ICONS, inside
 from generator.load.svg_refs import check_icon
 from generator.load.templates import TemplateLoader
 from generator.load.validate import validated
+from generator.suggest import did_you_mean
 from generator.load.yamlsrc import Document, read_yaml
 from generator.model.deck import BackFace, Card, Component, Game, freeze
 from generator.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
@@ -134,7 +135,7 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
         named = game.backs.get(spec.back)
         if named is None:
             known = ", ".join(sorted(game.backs)) or "none defined in game.yaml"
-            problems.add(doc.locate(("back",)), f"unknown back '{spec.back}' (backs: {known})")
+            problems.add(doc.locate(("back",)), f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
         else:
             back = BackFace(named.template, freeze(named.fields), per_card=False)
     cards = tuple(_cards(spec, component_id, doc, problems))
@@ -205,7 +206,7 @@ def _check_fields(fields: dict[str, Any], schema: dict[str, str], doc: Document,
     for name, value in fields.items():
         declared = schema.get(name)
         if declared is None:
-            problems.add(doc.locate((*key, name), at_key=True), f"unknown field '{name}' (fields: {', '.join(schema)})")
+            problems.add(doc.locate((*key, name), at_key=True), f"unknown field '{name}'{did_you_mean(name, schema)} (fields: {', '.join(schema)})")
             continue
         optional = declared.endswith("?")
         if value is None and optional:

@@ -11,6 +11,7 @@ from generator.paths import SHARED_TEMPLATES
 from generator.load.yamlsrc import Document, read_yaml
 from generator.model.deck import RawBox, Template, freeze
 from generator.model.template import BOX_KINDS, TemplateSpec
+from generator.suggest import did_you_mean
 
 TEMPLATE_KEYS = set(TemplateSpec.model_fields)
 
@@ -66,7 +67,7 @@ class TemplateLoader:
             return None
         for key in doc.data:
             if key not in TEMPLATE_KEYS:
-                self.problems.add(doc.locate((key,), at_key=True), f"unknown key '{key}' (expected: {', '.join(sorted(TEMPLATE_KEYS))})")
+                self.problems.add(doc.locate((key,), at_key=True), f"unknown key '{key}'{did_you_mean(key, TEMPLATE_KEYS)} (expected: {', '.join(sorted(TEMPLATE_KEYS))})")
         boxes: dict[str, RawBox] = {}
         parent_name = doc.data.get("extends")
         if parent_name is not None:
@@ -100,12 +101,12 @@ class TemplateLoader:
         kind = values.get("kind")
         model = BOX_KINDS.get(kind)
         if model is None:
-            self.problems.add(doc.locate((*key, "kind")), f"box '{name}': kind must be one of {', '.join(BOX_KINDS)}, got {kind!r}")
+            self.problems.add(doc.locate((*key, "kind")), f"box '{name}': kind must be one of {', '.join(BOX_KINDS)}, got {kind!r}{did_you_mean(kind, BOX_KINDS)}")
             return False
         ok = True
         for field, value in values.items():
             if field not in model.model_fields:
-                self.problems.add(doc.locate((*key, field), at_key=True), f"box '{name}': unknown key '{field}' for a {kind} box (expected: {', '.join(sorted(model.model_fields))})")
+                self.problems.add(doc.locate((*key, field), at_key=True), f"box '{name}': unknown key '{field}'{did_you_mean(field, model.model_fields)} for a {kind} box (expected: {', '.join(sorted(model.model_fields))})")
                 ok = False
             elif has_expression(value):
                 try:

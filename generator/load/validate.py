@@ -9,6 +9,7 @@ from pydantic import BaseModel, ValidationError
 from generator.errors import Problems
 from generator.load.yamlsrc import Document, Key
 from generator.model.types import describe
+from generator.suggest import did_you_mean, keys_at
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -23,6 +24,7 @@ def validated(model: type[M], data: Any, doc: Document, key: Key, problems: Prob
             at_key = error["type"] in ("extra_forbidden",)
             if error["type"] == "missing":
                 loc = loc[:-1]
-            problems.add(doc.locate((*key, *loc), at_key=at_key), describe(error))
+            hint = did_you_mean(loc[-1] if loc else None, keys_at(model, loc)) if at_key else ""
+            problems.add(doc.locate((*key, *loc), at_key=at_key), describe(error) + hint)
         return None
 

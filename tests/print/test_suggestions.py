@@ -1,0 +1,41 @@
+"""A misspelt key, field, kind, back, icon or font gets the nearest valid name."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.cli import main
+from generator.suggest import did_you_mean, keys_at
+from generator.model.game import GameSpec
+from tests.conftest import WISE
+
+CASES = [
+    ("game.yaml", "minutes: [15, 30]", "minuts: [15, 30]", "unknown key 'minuts' (did you mean 'minutes'?)"),
+    ("game.yaml", "  paper: a4", "  papr: a4", "unknown key 'papr' (did you mean 'paper'?)"),
+    ("consonants.yaml", "{letter: N, points: 1, count: 12}", "{letter: N, pionts: 1, count: 12}", "unknown field 'pionts' (did you mean 'points'?)"),
+    ("consonants.yaml", "back: deck", "back: dekc", "unknown back 'dekc' (did you mean 'deck'?)"),
+    ("templates/consonant-card.yaml", "  letter: {color: \"#1f2d4d\"}", "  letter: {colr: \"#1f2d4d\"}", "unknown key 'colr' (did you mean 'color'?)"),
+    ("templates/consonant-card.yaml", "icon: owl,", "icon: olw,", "unknown icon 'olw' (did you mean 'owl'?)"),
+]
+
+
+@pytest.mark.parametrize("file, old, new, words", CASES, ids=[c[3].split(" (")[0] for c in CASES])
+def test_a_misspelling_suggests_the_nearest_name(game_copy, tmp_path, capsys, monkeypatch, file, old, new, words):
+    folder = game_copy(WISE)
+    path = folder / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_no_suggestion_when_nothing_is_close():
+    assert did_you_mean("zzzz", ["points", "letter"]) == ""
+    assert did_you_mean("pionts", ["points", "letter"]) == " (did you mean 'points'?)"
+
+
+def test_keys_at_finds_nested_models():
+    assert "paper" in keys_at(GameSpec, ("print", "papr"))
+    assert "minutes" in keys_at(GameSpec, ("minuts",))
