@@ -20,6 +20,24 @@ from generator.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
 
 
+def _lenient_spec(data: Any) -> GameSpec | None:
+    """GameSpec from game.yaml without its mistaken top-level keys, or None when that is not enough."""
+    from pydantic import ValidationError
+
+    if not isinstance(data, dict):
+        return None
+    try:
+        GameSpec.model_validate(data)
+    except ValidationError as exc:
+        mistaken = {error["loc"][0] for error in exc.errors() if error["loc"]}
+    else:
+        return None  # valid after all: not this function's case
+    try:
+        return GameSpec.model_validate({key: value for key, value in data.items() if key not in mistaken})
+    except ValidationError:
+        return None
+
+
 def font_problem(path: Path) -> str | None:
     """Why a font file cannot be used, or None: it must parse as TrueType with TrueType outlines."""
     from reportlab.pdfbase.ttfonts import TTFError, TTFontFile
@@ -54,7 +72,11 @@ def load_game(folder: Path) -> Game:
     doc = read_yaml(folder / "game.yaml")
     spec = validated(GameSpec, doc.data, doc, (), problems)
     if spec is None:
-        problems.raise_if_any()
+        # game.yaml has mistakes: read what it names anyway, with the keys that were right, so
+        # the component files' own mistakes are listed too (they are all raised together below)
+        spec = _lenient_spec(doc.data)
+        if spec is None:
+            problems.raise_if_any()
     assert spec is not None
     game_id = spec.id or folder.resolve().name
 
