@@ -1154,6 +1154,7 @@ class MagicSpellRules(Rules):
     length_unit = "turns"
     turn_cap = 1000
     seconds_per_turn = 25.0  # a look at a tile or a weave or two: quick turns
+    run_options = {"memory": "what the heuristic remembers of face-up returns: none, partial (6) or perfect"}
 
     @property
     def settings(self):

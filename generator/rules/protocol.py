@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from generator.model.deck import Game
 
@@ -127,6 +127,9 @@ class Rules(ABC):
     # the `rules:` keys and components this engine reads (a generator.rules.settings.EngineSettings
     # subclass); `spellpress check` and `simulate` validate a game against it before any play
     settings: type | None = None
+    # run options (`simulate --option NAME=VALUE`) that are not `rules:` keys: the engine's own
+    # what-ifs, name -> what it does. Any other option name is refused before a game is played.
+    run_options: Mapping[str, str] = {}
 
     @abstractmethod
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> State: ...

@@ -11,7 +11,12 @@ from __future__ import annotations
 import statistics
 from typing import Sequence
 
+from typing import TYPE_CHECKING
+
 from generator.rules.protocol import Outcome, State
+
+if TYPE_CHECKING:
+    from generator.simulate.tally import Tally
 
 MOVE_SAMPLE = 10  # count legal actions at every decision of one game in this many (it can be costly)
 
@@ -96,17 +101,13 @@ def per_game(trace: list[list[float]], outcome: Outcome) -> dict[str, float]:
     return figures
 
 
-def aggregate(metrics: list[dict[str, float]]) -> dict[str, float | None]:
+def aggregate(tally: "Tally") -> dict[str, float | None]:
     """Means over a run's games (decisiveness and drama over games with one winning side)."""
-    if not metrics:
+    if not tally.games:
         return {}
-
-    def mean(key: str) -> float | None:
-        values = [m[key] for m in metrics if key in m]
-        return statistics.fmean(values) if values else None
-
+    mean = tally.metric_mean
     out: dict[str, float | None] = {
-        "games": len(metrics),
+        "games": tally.games,
         "lead_changes": mean("lead_changes"),
         "lead_change_rate": mean("lead_change_rate"),
         "decided_at": mean("decided_at"),
@@ -116,13 +117,12 @@ def aggregate(metrics: list[dict[str, float]]) -> dict[str, float | None]:
         "draws": mean("draw"),
         "timeouts": mean("timeout"),
     }
-    sampled = [m for m in metrics if "decisions" in m]
-    decisions = sum(m["decisions"] for m in sampled)
-    out["move_sample_games"] = len(sampled)
-    out["branching_factor"] = sum(m["choices"] for m in sampled) / decisions if decisions else None
-    out["forced_share"] = sum(m["forced"] for m in sampled) / decisions if decisions else None
-    turns = sum(m["measured_turns"] for m in sampled)
-    out["decisions_per_turn"] = (decisions - sum(m["forced"] for m in sampled)) / turns if turns else None
+    decisions, forced = tally.metric_sum("decisions"), tally.metric_sum("forced")
+    out["move_sample_games"] = tally.metric_sums["decisions"][1] if "decisions" in tally.metric_sums else 0
+    out["branching_factor"] = tally.metric_sum("choices") / decisions if decisions else None
+    out["forced_share"] = forced / decisions if decisions else None
+    turns = tally.metric_sum("measured_turns")
+    out["decisions_per_turn"] = (decisions - forced) / turns if turns else None
     out["moves_per_turn"] = decisions / turns if turns else None
     return out
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import statistics
-from collections import defaultdict
 
 from generator.simulate.game_metrics import aggregate
 from generator.simulate.runner import RunResult
@@ -24,25 +22,18 @@ def wilson(successes: float, trials: int) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _win_share(outcome, seat: int) -> float:
-    """A win split between tied winners."""
-    return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
-
-
 def seat_figures(result: RunResult) -> list[dict]:
-    players = result.spec.players
-    finished = [r for r in result.records if not r.outcome.stalled]
+    tally = result.tally
     rows = []
-    for seat in range(players):
-        wins = sum(_win_share(r.outcome, seat) for r in finished)
-        low, high = wilson(wins, len(finished))
-        scores = [r.outcome.scores[seat] for r in finished]
+    for seat in range(tally.players):
+        wins = tally.seat_wins[seat]
+        low, high = wilson(wins, tally.finished)
         rows.append({
             "seat": seat + 1,
-            "win_rate": wins / len(finished) if finished else 0.0,
+            "win_rate": wins / tally.finished if tally.finished else 0.0,
             "ci95": [low, high],
-            "fair_share": 1 / players,
-            "mean_score": statistics.fmean(scores) if scores else 0.0,
+            "fair_share": 1 / tally.players,
+            "mean_score": tally.seat_scores[seat] / tally.finished if tally.finished else 0.0,
         })
     return rows
 
@@ -53,53 +44,40 @@ def team_figures(result: RunResult) -> list[dict] | None:
     A team mode is judged per team: its fair share is one over the number of teams,
     whatever the number of seats on each.
     """
-    finished = [r for r in result.records if not r.outcome.stalled]
-    teams = next((r.outcome.teams for r in finished if r.outcome.teams), None)
-    if not teams:
+    tally = result.tally
+    if not tally.teams:
         return None
     rows = []
-    for index, seats in enumerate(teams):
-        wins = sum(1.0 for r in finished if set(r.outcome.winners) & set(seats))
-        low, high = wilson(wins, len(finished))
+    for index, seats in enumerate(tally.teams):
+        wins = tally.team_wins[index]
+        low, high = wilson(wins, tally.finished)
         rows.append({
             "team": index + 1,
             "seats": [s + 1 for s in seats],
-            "win_rate": wins / len(finished),
+            "win_rate": wins / tally.finished,
             "ci95": [low, high],
-            "fair_share": 1 / len(teams),
+            "fair_share": 1 / len(tally.teams),
         })
     return rows
 
 
 def length_figures(result: RunResult) -> dict:
-    lengths = sorted(r.outcome.turns for r in result.records)
-    if not lengths:
+    tally = result.tally
+    if not tally.games:
         return {}
-    histogram: dict[int, int] = defaultdict(int)
-    for value in lengths:
-        histogram[value] += 1
-
-    def quantile(q: float) -> float:
-        return lengths[min(len(lengths) - 1, int(q * len(lengths)))]
-
+    total = sum(turns * games for turns, games in tally.lengths.items())
     return {
-        "mean": statistics.fmean(lengths), "median": quantile(0.5), "p10": quantile(0.1), "p90": quantile(0.9),
-        "min": lengths[0], "max": lengths[-1], "histogram": dict(sorted(histogram.items())),
+        "mean": total / tally.games, "median": tally.length_quantile(0.5), "p10": tally.length_quantile(0.1),
+        "p90": tally.length_quantile(0.9), "min": min(tally.lengths), "max": max(tally.lengths),
+        "histogram": dict(sorted(tally.lengths.items())),
     }
 
 
 def score_spread(result: RunResult) -> dict:
-    margins, spreads = [], []
-    for record in result.records:
-        if record.outcome.stalled:
-            continue
-        ordered = sorted(record.outcome.scores, reverse=True)
-        if len(ordered) > 1:
-            margins.append(ordered[0] - ordered[1])
-        spreads.append(ordered[0] - ordered[-1])
+    (margin, margins), (spread, spreads) = result.tally.margins, result.tally.spreads
     return {
-        "mean_margin_first_second": statistics.fmean(margins) if margins else 0.0,
-        "mean_spread_first_last": statistics.fmean(spreads) if spreads else 0.0,
+        "mean_margin_first_second": margin / margins if margins else 0.0,
+        "mean_spread_first_last": spread / spreads if spreads else 0.0,
     }
 
 
@@ -110,24 +88,12 @@ def component_figures(result: RunResult) -> list[dict]:
     over all finished games (as deck-builder simulators report a card's effect);
     it is left out (None) when either side has fewer than MIN_GROUP seat-games.
     """
-    players = result.spec.players
-    finished = [r for r in result.records if not r.outcome.stalled]
-    keys = sorted({key for r in finished for key in r.outcome.played})
-    seat_games = len(finished) * players
+    tally = result.tally
+    seat_games = tally.finished * tally.players
     rows = []
-    for key in keys:
-        played_wins = played = 0.0
-        unplayed_wins = unplayed = 0.0
-        for record in finished:
-            seats = record.outcome.played.get(key, ())
-            for seat in range(players):
-                share = _win_share(record.outcome, seat)
-                if seat in seats:
-                    played += 1
-                    played_wins += share
-                else:
-                    unplayed += 1
-                    unplayed_wins += share
+    for key in sorted(tally.played):
+        played, played_wins = tally.played[key]
+        unplayed, unplayed_wins = seat_games - played, tally.shares - played_wins
         rate_played = played_wins / played if played else 0.0
         rate_unplayed = unplayed_wins / unplayed if unplayed else 0.0
         rows.append({
@@ -142,24 +108,17 @@ def component_figures(result: RunResult) -> list[dict]:
 
 
 def game_figures(result: RunResult) -> dict[str, float]:
-    totals: dict[str, float] = defaultdict(float)
-    for record in result.records:
-        for name, value in record.outcome.figures.items():
-            totals[name] += value
-    count = len(result.records) or 1
-    return {name: value / count for name, value in sorted(totals.items())}
+    count = result.tally.games or 1
+    return {name: value / count for name, value in sorted(result.tally.figure_sums.items())}
 
 
 def luck_figure(result: RunResult, better: int = 0) -> dict:
     """How often lineup member `better` (the more skilled player) won, wherever it sat."""
-    finished = [r for r in result.records if not r.outcome.stalled]
-    wins = 0.0
-    for record in finished:
-        seat = (better + record.lineup_offset) % result.spec.players
-        wins += _win_share(record.outcome, seat)
-    low, high = wilson(wins, len(finished))
-    return {"better_player_win_rate": wins / len(finished) if finished else 0.0, "ci95": [low, high],
-            "fair_share": 1 / result.spec.players, "games": len(finished)}
+    tally = result.tally
+    wins = tally.member_wins[better]
+    low, high = wilson(wins, tally.finished)
+    return {"better_player_win_rate": wins / tally.finished if tally.finished else 0.0, "ci95": [low, high],
+            "fair_share": 1 / tally.players, "games": tally.finished}
 
 
 def agent_figures(result: RunResult) -> list[dict] | None:
@@ -172,16 +131,15 @@ def agent_figures(result: RunResult) -> list[dict] | None:
     labels = [seat.label for seat in lineup]
     if len(set(labels)) < 2:
         return None
-    finished = [r for r in result.records if not r.outcome.stalled]
-    players = result.spec.players
+    tally = result.tally
     rows = []
     for label in dict.fromkeys(labels):
         members = [m for m, name in enumerate(labels) if name == label]
-        wins = sum(_win_share(r.outcome, (m + r.lineup_offset) % players) for r in finished for m in members)
-        trials = len(finished) * len(members)
+        wins = sum(tally.member_wins[m] for m in members)
+        trials = tally.finished * len(members)
         low, high = wilson(wins, trials)
         rows.append({"agent": label, "seats": len(members), "win_rate": wins / trials if trials else 0.0,
-                     "ci95": [low, high], "fair_share": 1 / players, "seat_games": trials})
+                     "ci95": [low, high], "fair_share": 1 / tally.players, "seat_games": trials})
     return rows
 
 
@@ -190,9 +148,9 @@ def summary(result: RunResult, luck: RunResult | None = None, lineup_note: str =
     teams = team_figures(result)
     judged = teams if teams else seats  # a team mode is balanced when its teams are
     worst = max((abs(row["win_rate"] - row["fair_share"]) for row in judged), default=0.0)
-    stalls = sum(1 for r in result.records if r.outcome.stalled)
+    stalls = result.tally.games - result.tally.finished
     report = {
-        "games": len(result.records),
+        "games": result.tally.games,
         "players": result.spec.players,
         "seed": result.spec.seed,
         "seats": seats,
@@ -205,7 +163,7 @@ def summary(result: RunResult, luck: RunResult | None = None, lineup_note: str =
         "score_spread": score_spread(result),
         "components": component_figures(result),
         "figures": game_figures(result),
-        "game_metrics": aggregate([r.outcome.metrics for r in result.records]),
+        "game_metrics": aggregate(result.tally),
     }
     if luck is not None:
         report["luck"] = {**luck_figure(luck), "lineup": lineup_note}

@@ -8,13 +8,15 @@ the number of workers or the backend.
 from __future__ import annotations
 
 import os
+from collections import deque
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from generator.pools import close_pool, process_pool
 from generator.rules.protocol import Outcome
+from generator.simulate.tally import Tally
 
 SEED_STRIDE = 10_000_019  # a prime: seeds of different runs do not overlap for any sane game count
 
@@ -73,8 +75,20 @@ class GameRecord:
 
 @dataclass
 class RunResult:
+    """A run's running totals; the games themselves are kept only when asked (tests, small runs)."""
+
     spec: RunSpec
+    keep_records: bool = False
     records: list[GameRecord] = field(default_factory=list)
+    tally: Tally = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tally = Tally(self.spec.players)
+
+    def add(self, record: GameRecord) -> None:
+        self.tally.add(record.outcome, record.lineup_offset)
+        if self.keep_records:
+            self.records.append(record)
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -124,10 +138,13 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     return records
 
 
-def batches(games: int, workers: int, smallest: int = 25) -> list[tuple[int, int]]:
-    """Contiguous index ranges: about 8 per worker, none tiny (scheduling must stay cheap)."""
-    size = max(smallest, -(-games // max(1, workers * 8)))
-    return [(start, min(games, start + size)) for start in range(0, games, size)]
+BATCH_MOST = 500  # games in one task: a task's records stay small, progress and Ctrl-C stay prompt
+
+
+def batches(games: int, workers: int, smallest: int = 25) -> Iterator[tuple[int, int]]:
+    """Contiguous index ranges: about 8 per worker, none tiny (scheduling must stay cheap), none huge."""
+    size = min(BATCH_MOST, max(smallest, -(-games // max(1, workers * 8))))
+    return ((start, min(games, start + size)) for start in range(0, games, size))
 
 
 def run(
@@ -136,8 +153,9 @@ def run(
     workers: int | None = None,
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
+    keep_records: bool = False,
 ) -> RunResult:
-    return run_many([spec], workers=workers, dask=dask, progress=progress)[0]
+    return run_many([spec], workers=workers, dask=dask, progress=progress, keep_records=keep_records)[0]
 
 
 def run_many(
@@ -146,20 +164,31 @@ def run_many(
     workers: int | None = None,
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
+    keep_records: bool = False,
 ) -> list[RunResult]:
-    """Several runs (a sweep's variants) on one pool or cluster: every run x batch is a task."""
+    """Several runs (a sweep's variants) on one pool or cluster: every run x batch is a task.
+
+    Tasks are submitted a few at a time and their games folded into each run's tally in
+    index order, so memory stays bounded whatever the number of games.
+    """
     workers = workers or os.cpu_count() or 1
-    tasks = []
-    for number, spec in enumerate(specs):
-        searching = any(seat.kind == "ismcts" for seat in spec.lineup)
-        for start, stop in batches(spec.games, workers, smallest=2 if searching else 25):  # a searched game takes seconds
-            tasks.append((number, start, stop))
-    results = [RunResult(spec) for spec in specs]
+    results = [RunResult(spec, keep_records) for spec in specs]
+
+    def tasks() -> Iterator[tuple[int, int, int]]:
+        for number, spec in enumerate(specs):
+            searching = any(seat.kind == "ismcts" for seat in spec.lineup)
+            for start, stop in batches(spec.games, workers, smallest=2 if searching else 25):  # a searched game takes seconds
+                yield number, start, stop
+
+    def fold(number: int, records: list[GameRecord]) -> None:
+        for record in records:
+            results[number].add(record)
+        if progress:
+            progress(len(records))
+
     if dask is None and workers == 1:
-        for number, start, stop in tasks:
-            results[number].records.extend(play_batch(specs[number], start, stop))
-            if progress:
-                progress(stop - start)
+        for number, start, stop in tasks():
+            fold(number, play_batch(specs[number], start, stop))
         return results
     if dask is None:
         # build the game, its rules and their caches (word finders) once, before the pool
@@ -167,13 +196,16 @@ def run_many(
         for spec in specs:
             game, rules = _load(spec.folder, spec.engine, spec.variant)
             rules.new_state(game, spec.players, dict(spec.options))
+    in_flight = 4 * workers  # enough to keep every worker busy while the oldest is folded
     with _executor(workers, dask) as executor:
-        futures = [(number, executor.submit(play_batch, specs[number], start, stop)) for number, start, stop in tasks]
-        for number, future in futures:  # in index order, whatever order they finish in
-            records = future.result()
-            results[number].records.extend(records)
-            if progress:
-                progress(len(records))
+        pending: deque = deque()
+        for number, start, stop in tasks():
+            pending.append((number, executor.submit(play_batch, specs[number], start, stop)))
+            if len(pending) >= in_flight:
+                fold(pending[0][0], pending.popleft()[1].result())  # in index order, whatever order they finish in
+        while pending:
+            number, future = pending.popleft()
+            fold(number, future.result())
     return results
 
 

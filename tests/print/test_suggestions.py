@@ -39,3 +39,19 @@ def test_no_suggestion_when_nothing_is_close():
 def test_keys_at_finds_nested_models():
     assert "paper" in keys_at(GameSpec, ("print", "papr"))
     assert "minutes" in keys_at(GameSpec, ("minuts",))
+
+
+@pytest.mark.parametrize("option, words", [
+    ("challenge=false", "'challenge' is not an option of the word-to-the-wise engine (did you mean 'challenges'?)"),
+    ("bogus=3", "'bogus' is not an option of the word-to-the-wise engine; options: "),
+])
+def test_an_unknown_run_option_is_refused_before_any_game(capsys, option, words):
+    assert main(["simulate", "word-to-the-wise", "--games", "2", "--option", option, "--json"]) == 2
+    captured = capsys.readouterr()
+    assert words in captured.err and captured.out == ""
+
+
+def test_an_engines_own_what_if_options_are_accepted(capsys):
+    assert main(["simulate", "word-to-the-wise", "--games", "2", "--workers", "1", "--option", "growth=2",
+                 "--option", "speeds=1,0.8", "--json"]) == 0
+    assert main(["simulate", "magic-spell", "--games", "2", "--workers", "1", "--option", "memory=none", "--json"]) == 0

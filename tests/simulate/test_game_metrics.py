@@ -46,7 +46,13 @@ def test_move_counts_come_from_the_legal_actions_at_each_decision():
     plain = play_game(TOY_RULES, game, players, 3).metrics
     assert measured["decisions"] >= measured["forced"] and measured["choices"] >= measured["decisions"] > 0
     assert "decisions" not in plain and plain["lead_changes"] == measured["lead_changes"]
-    figures = aggregate([measured, plain])
+    from generator.rules.protocol import Outcome
+    from generator.simulate.tally import Tally
+
+    tally = Tally(2)
+    for metrics in (measured, plain):
+        tally.add(Outcome([0.0, 0.0], [0], 1, metrics=metrics), 0)
+    figures = aggregate(tally)
     assert figures["move_sample_games"] == 1
     assert figures["branching_factor"] == measured["choices"] / measured["decisions"]
     assert figures["forced_share"] == measured["forced"] / measured["decisions"]

@@ -28,24 +28,49 @@ def group_members(group: int) -> list[int]:
     return members
 
 
-@pytest.mark.parametrize("command", [
-    # far more games than can finish: only an interrupt ends this run in time
-    ["simulate", "word-to-the-wise", "--games", "1000000", "--workers", "2", "--seed", "1"],
-], ids=["simulate"])
-def test_ctrl_c_stops_pooled_work_within_seconds_and_leaves_no_worker(tmp_path, command):
+def big_game(folder: Path) -> Path:
+    """A game whose build takes seconds: 4,000 different cards."""
+    subprocess.run([sys.executable, "-m", "generator", "new", str(folder)], check=True, capture_output=True,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    cards = folder / "cards.yaml"
+    head = cards.read_text().split("cards:")[0]
+    rows = "".join(f"  - {{id: c{i}, count: 1, title: Card {i}, body: Text {i} of a long deck, points: {i % 10}}}\n"
+                   for i in range(4000))
+    cards.write_text(head + "cards:\n" + rows)
+    return folder
+
+
+# (command, processes once it works: the parent and its pool's workers, or the parent alone)
+COMMANDS = {
+    # far more games than can finish (and than memory would hold as records): only an interrupt ends these
+    "simulate": (["simulate", "word-to-the-wise", "--games", "1000000000000", "--workers", "2", "--seed", "1"], 3),
+    "report": (["report", "word-to-the-wise", "--games", "1000000", "--workers", "2", "--players", "2"], 3),
+    "letters": (["letters", "word-to-the-wise", "--hand", "12"], 1),  # exact odds of 12-card hands: a minute
+    "build": (["build", "{game}", "--no-cache"], 1),
+}
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_ctrl_c_stops_work_within_seconds_and_leaves_no_worker_and_no_output(tmp_path, name):
+    command, processes = COMMANDS[name]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    if command[0] == "build":
-        command = [*command, "--out", str(tmp_path / "out")]
+    out = tmp_path / "out"
+    if name == "build":
+        game = str(big_game(tmp_path / "big"))
+        command = [part.replace("{game}", game) for part in command]
+    if name in ("build", "report", "letters"):
+        command = [*command, "--out", str(out)]
     # as from a terminal: Ctrl-C's signal at its default (a shell's background job would inherit it ignored)
     run = subprocess.Popen([sys.executable, "-m", "generator", *command], start_new_session=True,
                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         deadline = time.monotonic() + 120
-        while len(group_members(run.pid)) < 3 and time.monotonic() < deadline and run.poll() is None:
+        while len(group_members(run.pid)) < processes and time.monotonic() < deadline and run.poll() is None:
             time.sleep(0.02)
-        assert len(group_members(run.pid)) >= 3, "the worker pool never started"
-        time.sleep(1.0 if command[0] == "simulate" else 4.0)  # work is running
+        assert len(group_members(run.pid)) >= processes, "the worker pool never started"
+        time.sleep(1.0 if processes > 1 else 2.5)  # work is running (a lone process has loaded the game by now)
+        assert run.poll() is None, "the command ended before it could be interrupted"
         sent = time.monotonic()
         os.killpg(run.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: every process of the group
         _, err = run.communicate(timeout=60)
@@ -55,6 +80,9 @@ def test_ctrl_c_stops_pooled_work_within_seconds_and_leaves_no_worker(tmp_path, 
             os.killpg(run.pid, signal.SIGKILL)
     assert run.returncode == 130, err
     assert stopped < 5, f"took {stopped:.1f} s to stop"
-    assert err.strip().splitlines() == ["interrupted"], err  # no worker's traceback
+    assert err.strip().splitlines()[-1:] == ["interrupted"], err
+    assert "Traceback" not in err, err  # no worker's traceback
     time.sleep(0.5)
     assert group_members(run.pid) == [], "a worker outlived the interrupted run"
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) if out.exists() else []
+    assert [p for p in written if not p.startswith(".cache/")] == [], "an interrupted command left output behind"

@@ -126,10 +126,10 @@ def test_ismcts_plays_a_game_folders_own_engine_the_same_on_any_worker_and_on_da
     spec = RunSpec(str(FIXTURES / "toy-game"), 2, 8, seed=4, lineup=(Seat("ismcts", budget=6), Seat("random")),
                    engine="tests.simulate.toy")
     flat = lambda result: [(r.index, r.outcome.scores, r.outcome.winners, r.outcome.turns) for r in result.records]  # noqa: E731
-    one = run(spec, workers=1)
-    assert flat(one) == flat(run(spec, workers=2))
+    one = run(spec, workers=1, keep_records=True)
+    assert flat(one) == flat(run(spec, workers=2, keep_records=True))
     pytest.importorskip("dask.distributed")
-    assert flat(one) == flat(run(spec, workers=2, dask="local"))
+    assert flat(one) == flat(run(spec, workers=2, dask="local", keep_records=True))
 
 
 def test_simulate_agents_reports_each_players_win_rate(capsys):

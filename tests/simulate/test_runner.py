@@ -23,23 +23,23 @@ def flat(result):
 
 
 def test_same_seed_same_games_whatever_the_workers():
-    one = run(spec(), workers=1)
-    two = run(spec(), workers=2)
+    one = run(spec(), workers=1, keep_records=True)
+    two = run(spec(), workers=2, keep_records=True)
     assert flat(one) == flat(two)
     assert len(one.records) == 300
 
 
 def test_a_dask_cluster_gives_the_same_games():
     pytest.importorskip("dask.distributed")
-    assert flat(run(spec(games=120), workers=2, dask="local")) == flat(run(spec(games=120), workers=1))
+    assert flat(run(spec(games=120), workers=2, dask="local", keep_records=True)) == flat(run(spec(games=120), workers=1, keep_records=True))
 
 
 def test_a_different_seed_gives_different_games():
-    assert flat(run(spec(seed=8), workers=1)) != flat(run(spec(seed=7), workers=1))
+    assert flat(run(spec(seed=8), workers=1, keep_records=True)) != flat(run(spec(seed=7), workers=1, keep_records=True))
 
 
 def test_batches_cover_every_game_once_and_are_not_tiny():
-    chunks = batches(1003, 2)
+    chunks = list(batches(1003, 2))
     covered = [i for start, stop in chunks for i in range(start, stop)]
     assert covered == list(range(1003))
     assert min(stop - start for start, stop in chunks[:-1]) >= 25
@@ -47,7 +47,7 @@ def test_batches_cover_every_game_once_and_are_not_tiny():
 
 def test_every_lineup_member_visits_every_seat():
     lineup = (Seat("heuristic", 1.0), Seat("random"), Seat("random"))
-    result = run(spec(lineup=lineup, games=30), workers=1)
+    result = run(spec(lineup=lineup, games=30), workers=1, keep_records=True)
     offsets = {r.lineup_offset for r in result.records}
     assert offsets == {0, 1, 2}
 
@@ -151,13 +151,63 @@ def test_a_team_mode_is_judged_per_team_not_per_seat():
     from generator.rules.protocol import Outcome
     from generator.simulate.runner import GameRecord, RunResult
 
-    result = RunResult(spec(games=200))
+    result, teamless = RunResult(spec(games=200)), RunResult(spec(games=200))
     for index in range(200):  # seats 1+3 against seat 2, each side winning half the games
         winners = [0, 2] if index % 2 else [1]
-        result.records.append(GameRecord(index, 0, Outcome([1.0, 0.0, 1.0], winners, 10, teams=[[0, 2], [1]])))
+        result.add(GameRecord(index, 0, Outcome([1.0, 0.0, 1.0], winners, 10, teams=[[0, 2], [1]])))
+        teamless.add(GameRecord(index, 0, Outcome([1.0, 0.0, 1.0], winners, 10)))
     report = summary(result)
     assert [round(row["win_rate"], 3) for row in report["seats"]] == [0.25, 0.5, 0.25]  # per seat: lopsided
     assert report["judged_by"] == "teams" and [row["win_rate"] for row in report["teams"]] == [0.5, 0.5]
     assert report["max_seat_deviation_points"] == 0.0
-    result.records = [GameRecord(r.index, 0, Outcome(r.outcome.scores, r.outcome.winners, 10)) for r in result.records]
-    assert summary(result)["judged_by"] == "seats" and summary(result)["max_seat_deviation_points"] > 8
+    assert summary(teamless)["judged_by"] == "seats" and summary(teamless)["max_seat_deviation_points"] > 8
+
+
+def test_a_run_of_any_length_keeps_a_fixed_amount_of_memory(monkeypatch):
+    """Tasks are submitted a few at a time and folded as they finish; no game is kept."""
+    import pickle
+    from concurrent.futures import Future
+
+    from generator.simulate import runner
+
+    outstanding, most = [0], [0]
+
+    class CountingExecutor:  # runs each task when submitted; counts the ones not yet folded
+        def __init__(self, workers, dask):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+        def submit(self, fn, *args):
+            outstanding[0] += 1
+            most[0] = max(most[0], outstanding[0])
+            future = Future()
+            future.set_result(fn(*args))
+            real_result = future.result
+
+            def result(timeout=None):
+                outstanding[0] -= 1
+                return real_result(timeout)
+
+            future.result = result
+            return future
+
+    monkeypatch.setattr(runner, "_executor", CountingExecutor)
+    monkeypatch.setattr(runner, "BATCH_MOST", 30)  # many tasks, from few games
+    sizes = {}
+    for games in (600, 3000):
+        result = run(spec(games=games, check=False), workers=2)
+        assert result.records == [] and result.tally.games == games
+        sizes[games] = len(pickle.dumps(result.tally))
+    assert most[0] <= 4 * 2, f"{most[0]} tasks were waiting at once"
+    assert sizes[3000] < 1.2 * sizes[600], sizes  # five times the games, the same totals
+
+
+def test_batches_of_a_huge_run_are_made_as_needed_and_stay_small():
+    chunks = batches(10**12, 2)
+    first = [next(chunks) for _ in range(3)]
+    assert first == [(0, 500), (500, 1000), (1000, 1500)]

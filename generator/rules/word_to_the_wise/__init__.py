@@ -18,7 +18,7 @@ from generator.model.deck import Game
 from generator.rules.protocol import Player, Rules
 from generator.rules.word_to_the_wise.content import DIE_VOWELS, WILD, definitions
 from generator.rules.word_to_the_wise.players import WiseHeuristic
-from generator.rules.word_to_the_wise.settings import WiseSettings
+from generator.rules.word_to_the_wise.settings import RACE_DEFAULTS, WiseSettings
 from generator.rules.word_to_the_wise.state import CHALLENGE, CHOOSE, DEAL, PASS, RECHOOSE, ROLL, TIEBREAK, TIME, WiseState
 
 __all__ = ["RULES", "WiseRules", "DIE_VOWELS", "WILD", "definitions", "CHALLENGE", "CHOOSE", "DEAL", "PASS",
@@ -31,6 +31,8 @@ class WiseRules(Rules):
     turn_cap = 200
     seconds_per_turn = 60.0  # a race of 5-20 s, then saying the words, scoring and refilling
     settings = WiseSettings
+    run_options = {**{name: f"the race model's {name} (rules: race.{name})" for name in RACE_DEFAULTS},
+                   "speeds": "a search-speed factor per seat, e.g. 1,1,0.8 (1 = the model's pace)"}
 
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> WiseState:
         return WiseState(definitions(game, options), players)

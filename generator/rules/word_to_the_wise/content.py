@@ -273,7 +273,7 @@ class Definitions:
                 found.extend((v + extra, n, w) for v, n, w in self._sub_rows(sub, rolled, wilds, y_wild))
             found.sort(key=lambda row: (-row[0], -row[1], row[2]))
             rows = self._rows[cache_key] = tuple(found)
-            if len(self._rows) > 100_000:
+            if len(self._rows) > 25_000:  # entries list every word of a hand and roll: keep their memory modest
                 self._rows.clear()
         return rows
 
