@@ -214,8 +214,10 @@ def test_a_good_image_still_prints(game_copy, tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("icon, words", [
     ('<svg xmlns="http://www.w3.org/2000/svg">' + "<!-- padding -->" * 200_000 + "</svg>", "at most 2,000,000 bytes"),
     ('<svg xmlns="http://www.w3.org/2000/svg">' + '<rect width="1" height="1"/>' * 30_000 + "</svg>", "at most 20,000"),
-], ids=["50MB-like", "many-elements"])
-def test_an_oversized_icon_is_refused(game_copy, tmp_path, capsys, monkeypatch, icon, words):
+    ("not svg at all", "icon is not a readable SVG"),
+    ("", "icon is not a readable SVG"),
+], ids=["50MB-like", "many-elements", "not-svg", "empty"])
+def test_an_oversized_or_unreadable_icon_is_refused(game_copy, tmp_path, capsys, monkeypatch, icon, words):
     folder = game_copy(WISE)
     (folder / "icons").mkdir()
     (folder / "icons" / "big.svg").write_text(icon)
@@ -227,6 +229,13 @@ def test_an_oversized_icon_is_refused(game_copy, tmp_path, capsys, monkeypatch, 
     err = capsys.readouterr().err
     assert "icons/big.svg" in err and words in err
     assert time.monotonic() - started < 30
+
+
+def test_a_dask_scheduler_that_does_not_answer_is_a_user_error(capsys):
+    pytest.importorskip("dask.distributed")
+    assert main(["simulate", "word-to-the-wise", "--games", "4", "--dask", "tcp://127.0.0.1:9"]) == 2
+    err = capsys.readouterr().err
+    assert "--dask: no Dask scheduler answers at tcp://127.0.0.1:9 within 10 s" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("obstacle", ["read-only", "file", "pdf-is-folder"])
