@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, Problems, UserError
-from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD
+from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES
 from generator.model.sizes import CARD_SIZES
 from generator.paths import SHARED_FONTS, SHARED_ICONS, inside
 from generator.load.svg_refs import check_icon
@@ -15,7 +15,7 @@ from generator.load.validate import validated
 from generator.suggest import did_you_mean
 from generator.load.yamlsrc import Document, read_yaml
 from generator.model.deck import BackFace, Card, Component, Game, freeze
-from generator.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
+from generator.model.game import RESERVED_CARD_KEYS, SHIPPED_LEXICON, ComponentSpec, GameSpec
 
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
 
@@ -103,6 +103,8 @@ def load_game(folder: Path) -> Game:
             continue
         check_icon(icons[name], folder, problems)
 
+    spec = _with_word_file(spec, folder, doc, problems)
+
     templates = TemplateLoader(folder, problems)
     for back_name, back in spec.backs.items():
         templates.get(back.template, doc.locate(("backs", back_name, "template")))
@@ -139,6 +141,35 @@ def load_game(folder: Path) -> Game:
         icons=icons,
         location=doc.locate(),
     )
+
+
+def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Problems) -> GameSpec:
+    """`words.lexicon` naming a word file: checked word by word, and kept as its resolved path."""
+    if spec.words.lexicon == SHIPPED_LEXICON:
+        return spec
+    from generator.words.lexicon import WORD, word_file_lines  # only for a game with its own list
+    where = doc.locate(("words", "lexicon"))
+    try:
+        path = inside(folder, spec.words.lexicon, where, "word list")
+        if path.stat().st_size > MAX_WORD_FILE_BYTES:
+            problems.add(where, f"word list '{spec.words.lexicon}' is {path.stat().st_size:,} bytes; "
+                                f"a word list may have at most {MAX_WORD_FILE_BYTES:,}")
+            return spec
+        lines = list(word_file_lines(path))
+    except UserError as exc:
+        problems.extend(exc)
+        return spec
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.add(where, f"word list '{spec.words.lexicon}' cannot be read as UTF-8 text ({exc})")
+        return spec
+    bad = [(number, word) for number, word in lines if not WORD.fullmatch(word)]
+    for number, word in bad[:5]:
+        problems.add(Location(path, number, 1), f"expected one word of letters a-z on the line, got '{word}'")
+    if len(bad) > 5:
+        problems.add(Location(path), f"and {len(bad) - 5:,} more lines that are not words of letters a-z")
+    if not lines:
+        problems.add(where, f"word list '{spec.words.lexicon}' has no words")
+    return spec.model_copy(update={"words": spec.words.model_copy(update={"lexicon": str(path)})})
 
 
 def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader, problems: Problems) -> Component | None:

@@ -53,10 +53,15 @@ class FaceSpec(Strict):
     fields: dict[str, Any] = {}
 
 
+SHIPPED_LEXICON = "english"
+
+
 class WordsSpec(Strict):
     """How the game's words are judged (letter analysis and rules engines)."""
 
     min_length: int = Field(default=2, ge=1, le=15)
+    # "english" (the shipped word-game list) or a plain word file in the game folder, one word a line
+    lexicon: str = SHIPPED_LEXICON
     allow: list[str] = []
     deny: list[str] = []
     syllables: dict[str, int] = {}

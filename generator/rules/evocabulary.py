@@ -106,9 +106,11 @@ _WORDS: dict[tuple, Words] = {}
 
 def words_for(game: Game, min_length: int) -> Words:
     spec = game.spec.words
-    ident = (min(spec.min_length, min_length), tuple(spec.allow), tuple(spec.deny), tuple(sorted(spec.syllables.items())))
+    ident = (min(spec.min_length, min_length), tuple(spec.allow), tuple(spec.deny), tuple(sorted(spec.syllables.items())),
+             spec.lexicon)
     if ident not in _WORDS:
-        _WORDS[ident] = Words(Lexicon(min_length=ident[0], allow=spec.allow, deny=spec.deny), spec.syllables)
+        _WORDS[ident] = Words(Lexicon(min_length=ident[0], allow=spec.allow, deny=spec.deny, source=spec.lexicon),
+                              spec.syllables)
     return _WORDS[ident]
 
 

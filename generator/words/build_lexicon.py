@@ -2,9 +2,15 @@
 
     python -m generator.words.build_lexicon [--scowl-dir DIR]
 
-Uses the english-words files of sizes 10 to 60 only (no spelling variants,
-proper names, abbreviations or contractions) and keeps lines matching
-^[a-z]+$. The output is sorted and unique, so reruns are byte-identical.
+A list for word games (see generator/data/lexicon/README.md):
+- the english-words files of sizes 10 to 60 (no spelling variants, proper names,
+  abbreviations or contractions), lines matching ^[a-z]+$;
+- without the plurals of letter names (cs, gs, ks, ls, ms, rs, ts) and without
+  single letters other than the words a and i;
+- with the two-letter words of word-game play (WORD_GAME_TWOS: the public-domain
+  ENABLE list's two-letter words, plus qi and za) that SCOWL has at any size,
+  in its English or American word files.
+The output is sorted and unique, so reruns are byte-identical.
 """
 
 from __future__ import annotations
@@ -16,6 +22,14 @@ import sys
 from pathlib import Path
 
 SIZES = (10, 20, 35, 40, 50, 55, 60)
+LARGER_SIZES = (70, 80, 95)  # searched only for WORD_GAME_TWOS, as are the american-words files
+WORD_GAME_TWOS = frozenset("""
+    aa ab ad ae ag ah ai al am an ar as at aw ax ay ba be bi bo by de do ed ef eh el em en er es et ex
+    fa go ha he hi hm ho id if in is it jo ka la li lo ma me mi mm mo mu my na ne no nu od oe of oh oi om
+    on op or os ow ox oy pa pe pi qi re sh si so ta ti to uh um un up us ut we wo xi xu ya ye yo za
+""".split())
+LETTER_PLURAL = re.compile(r"[b-df-hj-np-tv-z]s")  # "cs" is the plural of the letter c, not a word
+SINGLE_LETTER_WORDS = frozenset("ai")
 WORD = re.compile(r"[a-z]+")
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "lexicon"
 DEFAULT_SCOWL_DIR = Path("/usr/share/dict/scowl")
@@ -32,7 +46,19 @@ def read_words(scowl_dir: Path) -> list[str]:
         # SCOWL ships these as UTF-8 (older releases: Latin-1); a-z is the same in both.
         text = path.read_bytes().decode("utf-8", errors="replace")
         words.update(line for line in text.splitlines() if WORD.fullmatch(line))
-    return sorted(words)
+    american = sorted(scowl_dir.glob("american-words.*"))  # "ax" is the American spelling
+    for path in [scowl_dir / f"english-words.{size}" for size in LARGER_SIZES] + american:
+        if path.is_file():
+            words.update(line for line in path.read_bytes().decode("utf-8", errors="replace").splitlines()
+                         if line in WORD_GAME_TWOS)
+    return sorted(w for w in words if word_game_word(w))
+
+
+def word_game_word(word: str) -> bool:
+    """False for what word games refuse although a spelling list has it: letter plurals, lone letters."""
+    if len(word) == 1:
+        return word in SINGLE_LETTER_WORDS
+    return not LETTER_PLURAL.fullmatch(word)
 
 
 def main(argv: list[str] | None = None) -> int:

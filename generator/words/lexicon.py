@@ -8,6 +8,8 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
+from generator.model.game import SHIPPED_LEXICON as SHIPPED
+
 WORDS_FILE = Path(__file__).resolve().parent.parent / "data" / "lexicon" / "words.txt"
 WORD = re.compile(r"[a-z]+")
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
@@ -15,8 +17,29 @@ ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 @cache
 def shipped_words() -> tuple[str, ...]:
-    """The committed list (SCOWL english-words 10-60), read once per process."""
+    """The committed word-game list (from SCOWL; generator/data/lexicon/README.md), read once per process."""
     return tuple(WORDS_FILE.read_text(encoding="ascii").split())
+
+
+def word_file_lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, word) of a plain word file: one word a line, blank lines and # comments skipped."""
+    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        word = line.strip().lower()
+        if word and not word.startswith("#"):
+            yield number, word
+
+
+@cache
+def _file_words(path: str, stamp: tuple[int, int]) -> tuple[str, ...]:
+    return tuple(word for _, word in word_file_lines(Path(path)))
+
+
+def source_words(lexicon: str) -> tuple[str, ...]:
+    """The words of a game's `words.lexicon`: the shipped list, or a word file (an absolute path once loaded)."""
+    if lexicon == SHIPPED:
+        return shipped_words()
+    stat = Path(lexicon).stat()
+    return _file_words(lexicon, (stat.st_mtime_ns, stat.st_size))
 
 
 def _clean(words: Iterable[str], what: str) -> frozenset[str]:
@@ -32,13 +55,13 @@ class Lexicon:
     and anything shorter than `min_length` (which applies to allowed words too)."""
 
     def __init__(self, min_length: int = 1, allow: Iterable[str] = (),
-                 deny: Iterable[str] = (), words: Iterable[str] | None = None):
+                 deny: Iterable[str] = (), words: Iterable[str] | None = None, source: str = SHIPPED):
         if min_length < 1:
             raise ValueError("min_length must be at least 1")
         self.min_length = min_length
         self.allow = _clean(allow, "allow")
         self.deny = _clean(deny, "deny")
-        base = shipped_words() if words is None else _clean(words, "lexicon")
+        base = source_words(source) if words is None else _clean(words, "lexicon")
         kept = (set(base) | self.allow) - self.deny
         self.words: tuple[str, ...] = tuple(sorted(w for w in kept if len(w) >= min_length))
         self._set = frozenset(self.words)
