@@ -177,6 +177,7 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     ops, _ = fit_text(
         spec.text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
         leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_color(spec.color), icons=ctx.icons,
+        ink_may_overflow=spec.overflow,
     )
     return _rotated(ops, rect, spec.rotate)
 

@@ -10,13 +10,14 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
-from generator.layout import fonts
+from generator.layout import fonts, ink
 from generator.layout.ops import Icon, Rgb, Text
 from generator.units import MM_PER_POINT
 
 ICON_EM = 0.8
 _TOKEN = re.compile(r":([a-z0-9][a-z0-9-]*):")
 SHRINK_STEP_PT = 0.25
+INK_TOLERANCE_MM = 0.2  # ink this far past a box is not seen in print (a hairline of an accent or serif)
 
 
 class TextFitError(ValueError):
@@ -93,17 +94,33 @@ def fit_text(
     valign: str,
     color: Rgb,
     icons: Mapping[str, str],
+    ink_may_overflow: bool = False,
 ) -> tuple[tuple, float]:
-    """Operations drawing `text` inside `box` (x, y, w, h in mm, y up), and the size used."""
+    """Operations drawing `text` inside `box` (x, y, w, h in mm, y up), and the size used.
+
+    The text shrinks until its lines fit by advance widths and line height, and until its
+    glyphs' ink stays inside the box too (unless `ink_may_overflow`)."""
     x, y, w, h = box
     paragraphs = [[split_pieces(word, icons) for word in line.split()] for line in text.split("\n")]
     width_pt, height_pt = w / MM_PER_POINT, h / MM_PER_POINT
     current = size
     while True:
         lines = wrap(paragraphs, font, current, width_pt)
+        last = current - SHRINK_STEP_PT < min_size - 1e-9
         if lines is not None and block_height_pt(len(lines), font, current, leading) <= height_pt + 1e-6:
-            return _place(lines, x, y, w, h, font, current, leading, align, valign, color, icons), current
-        if current - SHRINK_STEP_PT < min_size - 1e-9:
+            ops = _place(lines, x, y, w, h, font, current, leading, align, valign, color, icons)
+            if ink_may_overflow:
+                return ops, current
+            past, side = ink.overflow(ops, box)
+            if past <= INK_TOLERANCE_MM:
+                return ops, current
+            if last:
+                raise TextFitError(
+                    f"the ink of {text[:40]!r} reaches {past:.1f} mm past the box's {side} edge even at "
+                    f"{min_size:g} pt (glyphs draw beyond their advance and line height): make the box larger, "
+                    f"lower min_size, or set overflow: true"
+                )
+        elif last:
             raise TextFitError(
                 f"text does not fit in {w:.1f} x {h:.1f} mm even at {min_size:g} pt: {text[:40]!r}"
             )

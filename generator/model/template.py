@@ -65,6 +65,7 @@ class TextBox(BoxBase):
     valign: Literal["top", "middle", "bottom"] = "top"
     color: Color = "#000000"
     rotate: Literal[0, 90, 180, 270] = 0
+    overflow: bool = False  # true: glyphs may draw past the box (a tail, a swash); else the text shrinks to keep its ink inside
 
 
 class IconBox(BoxBase):
