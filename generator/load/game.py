@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable, Iterator
 
 from generator.errors import Location, Problems, UserError
 from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES
 from generator.model.sizes import CARD_SIZES
 from generator.paths import SHARED_FONTS, SHARED_ICONS, inside
 from generator.load.svg_refs import check_icon
+from generator.load.sheet_cards import sheet_cards
 from generator.load.templates import TemplateLoader
 from generator.load.validate import validated
 from generator.suggest import did_you_mean
@@ -191,7 +192,7 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
             problems.add(doc.locate(("back",)), f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
         else:
             back = BackFace(named.template, freeze(named.fields), per_card=False)
-    cards = tuple(_cards(spec, component_id, doc, problems))
+    cards = tuple(_cards(spec, component_id, _card_sources(spec, root, doc, problems), problems))
     if size is None:
         return None
     return Component(
@@ -220,54 +221,65 @@ def _size(spec: ComponentSpec, game: GameSpec, doc: Document, problems: Problems
     return None
 
 
-def _cards(spec: ComponentSpec, component_id: str, doc: Document, problems: Problems):
+Locate = Callable[..., Location]  # (*names under the card, at_key=False) -> where the card (or its value) is written
+
+
+def _card_sources(spec: ComponentSpec, root: Path, doc: Document, problems: Problems) -> Iterator[tuple[Any, Locate]]:
+    """Each card's raw fields and how to locate them: the YAML list, or a spreadsheet's rows."""
+    if spec.cards is not None:
+        for index, raw in enumerate(spec.cards):
+            yield raw, (lambda *names, at_key=False, index=index: doc.locate(("cards", index, *names), at_key=at_key))
+        return
+    yield from sheet_cards(spec, root, doc.locate(("cards_from",)), problems)
+
+
+def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, Locate]], problems: Problems):
     schema = spec.fields
     seen: dict[str, int] = {}
-    for index, raw in enumerate(spec.cards):
-        key = ("cards", index)
-        where = doc.locate(key)
+    for index, (raw, locate) in enumerate(sources):
+        where = locate()
         if not isinstance(raw, dict):
             problems.add(where, "a card must be a mapping of fields")
             continue
         count = raw.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            problems.add(doc.locate((*key, "count")), f"count must be a whole number of at least 1, got {count!r}")
+            problems.add(locate("count"), f"count must be a whole number of at least 1, got {count!r}")
             continue
         if count > MAX_COPIES_PER_CARD:
-            problems.add(doc.locate((*key, "count")), f"count may be at most {MAX_COPIES_PER_CARD:,} copies of one card, got {count:,}")
+            problems.add(locate("count"), f"count may be at most {MAX_COPIES_PER_CARD:,} copies of one card, got {count:,}")
             continue
         card_id = raw.get("id", f"{component_id}-{index + 1:03d}")
         if not isinstance(card_id, str):
-            problems.add(doc.locate((*key, "id")), "id must be text")
+            problems.add(locate("id"), "id must be text")
             continue
         if card_id in seen:
-            problems.add(doc.locate((*key, "id")), f"card id '{card_id}' is already used by card {seen[card_id] + 1} of this file")
+            problems.add(locate("id"), f"card id '{card_id}' is already used by card {seen[card_id] + 1} of this file")
             continue
         seen[card_id] = index
         back_fields = raw.get("back", {})
         if not isinstance(back_fields, dict):
-            problems.add(doc.locate((*key, "back")), "back must be a mapping of the back side's fields")
+            problems.add(locate("back"), "back must be a mapping of the back side's fields")
             continue
         fields = {**spec.defaults, **{k: v for k, v in raw.items() if k not in RESERVED_CARD_KEYS}}
         if schema:
-            _check_fields(fields, schema, doc, key, problems)
-            _check_fields(back_fields, schema, doc, (*key, "back"), problems, partial=True)
+            _check_fields(fields, schema, locate, (), problems)
+            _check_fields(back_fields, schema, locate, ("back",), problems, partial=True)
         yield Card(card_id, freeze(fields), count, freeze({**fields, **back_fields}), where)
 
 
-def _check_fields(fields: dict[str, Any], schema: dict[str, str], doc: Document, key: tuple, problems: Problems, partial: bool = False) -> None:
+def _check_fields(fields: dict[str, Any], schema: dict[str, str], locate: Locate, key: tuple, problems: Problems, partial: bool = False) -> None:
     for name, value in fields.items():
         declared = schema.get(name)
         if declared is None:
-            problems.add(doc.locate((*key, name), at_key=True), f"unknown field '{name}'{did_you_mean(name, schema)} (fields: {', '.join(schema)})")
+            problems.add(locate(*key, name, at_key=True), f"unknown field '{name}'{did_you_mean(name, schema)} (fields: {', '.join(schema)})")
             continue
         optional = declared.endswith("?")
         if value is None and optional:
             continue
         kinds = _TYPES[declared.rstrip("?")]
         if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            problems.add(doc.locate((*key, name)), f"field '{name}' must be {declared.rstrip('?')}, got {value!r}")
+            problems.add(locate(*key, name), f"field '{name}' must be {declared.rstrip('?')}, got {value!r}")
     if not partial:
         for name, declared in schema.items():
             if not declared.endswith("?") and name not in fields:
-                problems.add(doc.locate(key), f"missing field '{name}'")
+                problems.add(locate(*key), f"missing field '{name}'")

@@ -89,6 +89,14 @@ FieldType = Literal["str", "int", "float", "bool", "list", "map", "str?", "int?"
 LetterRole = Literal["auto", "deck", "dice", "tiles", "market", "none"]
 
 
+class CardsFrom(Strict):
+    """A spreadsheet that holds a component's cards, one row per card (docs/yaml.md)."""
+
+    file: str
+    sheet: str | None = None  # a workbook's sheet by name (default: the first)
+    separator: str = Field(default="|", min_length=1, max_length=3)  # between the items of a list cell
+
+
 class ComponentSpec(Strict):
     id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str
@@ -100,13 +108,22 @@ class ComponentSpec(Strict):
     fields: dict[str, FieldType] = {}
     defaults: dict[str, Any] = {}
     letters: LetterRole = "auto"
-    cards: list[dict[str, Any]] = Field(min_length=1)
+    cards: list[dict[str, Any]] | None = Field(default=None, min_length=1)
+    cards_from: str | CardsFrom | None = None  # a spreadsheet file, or {file, sheet, separator}
 
     @model_validator(mode="after")
     def _one_back(self) -> "ComponentSpec":
         if self.back and self.back_template:
             raise ValueError("give either back (a deck back) or back_template (double-sided), not both")
+        if (self.cards is None) == (self.cards_from is None):
+            raise ValueError("give the cards either as a list (cards:) or as a spreadsheet (cards_from:), one of the two")
+        if self.cards_from is not None and not self.fields:
+            raise ValueError("a component whose cards come from a spreadsheet needs fields: to type its columns")
         return self
+
+    @property
+    def sheet(self) -> CardsFrom | None:
+        return CardsFrom(file=self.cards_from) if isinstance(self.cards_from, str) else self.cards_from
 
     @field_validator("defaults")
     @classmethod

@@ -255,14 +255,13 @@ def test_a_new_letter_deck_simulates_with_no_python(tmp_path, capsys):
 def test_a_deck_that_does_not_fit_is_reported_at_its_cards(tmp_path, capsys):
     folder = tmp_path / "word-rummy"
     shutil.copytree(RUMMY, folder)
-    deck = folder / "letters.yaml"
-    deck.write_text(deck.read_text().replace("{id: x, letter: X,", "{id: x, letter: X1,")
-                    .replace("{id: z, letter: Z, points: 7", "{id: z, letter: Z, points: 7}\n  - {id: z2, letter: Z, points: 3"))
+    deck = folder / "letters.csv"
+    deck.write_text(deck.read_text().replace("\nx,X,", "\nx,X1,").replace("\nz,Z,7,1", "\nz,Z,7,1\nz2,Z,3,1"))
     game_yaml = folder / "game.yaml"
     game_yaml.write_text(game_yaml.read_text().replace("hand_start: 4", "hand_start: 40"))
     assert main(["check", str(folder)]) == 2
     err = capsys.readouterr().err
-    assert "letters.yaml" in err and "not 'X1'" in err and "another Z card has 7 points" in err
+    assert "letters.csv" in err and "not 'X1'" in err and "another Z card has 7 points" in err
     assert "game.yaml" in err and "need" in err
 
 

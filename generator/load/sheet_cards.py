@@ -1,0 +1,68 @@
+"""A component's `cards_from:` spreadsheet as raw cards, each with a way to locate its cells."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from generator.errors import Location, Problems, UserError
+from generator.model.game import ComponentSpec
+from generator.model.limits import MAX_CARDS_PER_GAME
+from generator.paths import inside
+
+COLUMNS_BESIDE_FIELDS = ("count", "id")
+
+
+def sheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems
+                ) -> Iterator[tuple[dict[str, Any], Callable[..., Location]]]:
+    from generator.load.spreadsheet import SheetError, read_sheet, typed  # only for spreadsheet-fed games
+    from generator.suggest import did_you_mean
+
+    source = spec.sheet
+    assert source is not None
+    try:
+        path = inside(root, source.file, where, "spreadsheet")
+        sheet = read_sheet(path, source.sheet)
+    except UserError as exc:
+        problems.extend(exc)
+        return
+    except (SheetError, OSError) as exc:
+        problems.add(where, str(exc))
+        return
+    if len(sheet.rows) > MAX_CARDS_PER_GAME:
+        problems.add(where, f"'{source.file}' has {len(sheet.rows):,} rows; a game may have at most {MAX_CARDS_PER_GAME:,} cards")
+        return
+    header_row = next(iter(sheet.rows), (2, []))[0] - 1  # the header is the row above the first card (or row 1)
+    known = [*spec.fields, *COLUMNS_BESIDE_FIELDS]
+    columns: list[tuple[int, str]] = []
+    for column, name in enumerate(sheet.header):
+        if name in known:
+            columns.append((column, name))
+        elif name:
+            problems.add(sheet.cell(header_row, column),
+                         f"unknown column '{name}'{did_you_mean(name, known)} (columns: {', '.join(known)})")
+    for row, cells in sheet.rows:
+        raw: dict[str, Any] = {}
+        failed = False
+        for column, name in columns:
+            value = cells[column]
+            blank = value is None or (isinstance(value, str) and not value.strip())
+            if blank and (name in COLUMNS_BESIDE_FIELDS or name in spec.defaults):
+                continue  # count 1, the default id, or the component's default for the field
+            kind = "int" if name == "count" else "str" if name == "id" else spec.fields[name]
+            try:
+                value = typed(value, kind, source.separator)
+            except ValueError as exc:
+                problems.add(sheet.cell(row, column), f"{name} {exc}")
+                failed = True
+                continue
+            if value is not None:  # an optional field's empty cell: left out, as in YAML
+                raw[name] = value
+        if failed:
+            continue
+
+        def locate(*names: str, at_key: bool = False, row: int = row) -> Location:
+            column = next((c for c, n in columns if names and n == names[0]), 0)
+            return sheet.cell(row, column)
+
+        yield raw, locate

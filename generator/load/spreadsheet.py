@@ -1,0 +1,173 @@
+"""Cards from a spreadsheet: CSV, XLSX or ODS, one row per card, columns named after the fields.
+
+The first non-empty row names the columns: the component's `fields`, plus `count` and `id`.
+Each cell is typed by its field (see `typed`); a mistake is reported at its row and
+column letter (`consonants.csv:14:C`), like a YAML mistake at its line and column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import Location, display_path
+
+SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
+TRUE_WORDS = frozenset({"true", "yes", "y", "1", "x"})
+FALSE_WORDS = frozenset({"false", "no", "n", "0", ""})
+
+
+class SheetError(ValueError):
+    """The file cannot be read as a spreadsheet, or has no such sheet."""
+
+
+@dataclass(frozen=True)
+class CellLocation(Location):
+    """A cell: shown as file:row:column-letter."""
+
+    def __str__(self) -> str:
+        if not self.line:
+            return super().__str__()
+        return f"{display_path(self.path)}:{self.line}:{column_letter(self.column)}"
+
+
+def column_letter(number: int) -> str:
+    """1 -> A, 26 -> Z, 27 -> AA."""
+    letters = ""
+    while number > 0:
+        number, rest = divmod(number - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+@dataclass(frozen=True)
+class Sheet:
+    path: Path
+    header: list[str]  # column names, lower-cased and stripped
+    rows: list[tuple[int, list[Any]]]  # (1-based row number, cells), empty rows left out
+
+    def cell(self, row: int, column: int) -> CellLocation:
+        return CellLocation(self.path, row, column + 1)
+
+
+def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        rows = _csv_rows(path)
+    elif suffix in (".xlsx", ".ods"):
+        rows = _workbook_rows(path, sheet)
+    else:
+        raise SheetError(f"'{path.name}' is not a spreadsheet: expected {', '.join(SHEET_SUFFIXES)}")
+    numbered = [(number, row) for number, row in enumerate(rows, start=1) if any(not _blank(c) for c in row)]
+    if not numbered:
+        raise SheetError(f"'{path.name}' has no rows")
+    (_, header), body = numbered[0], numbered[1:]
+    names = [str(c).strip().lower() if not _blank(c) else "" for c in header]
+    while names and not names[-1]:  # a spreadsheet's trailing empty columns
+        names.pop()
+    return Sheet(path, names, [(number, list(row[: len(names)]) + [""] * (len(names) - len(row))) for number, row in body])
+
+
+def _csv_rows(path: Path) -> list[list[Any]]:
+    try:
+        text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
+    except UnicodeDecodeError as exc:
+        raise SheetError(f"'{path.name}' is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:
+    from python_calamine import CalamineError, CalamineWorkbook  # only for games fed from a workbook
+
+    try:
+        book = CalamineWorkbook.from_path(str(path))
+    except (CalamineError, OSError, ValueError) as exc:
+        raise SheetError(f"'{path.name}' cannot be read as a workbook ({exc})") from None
+    names = book.sheet_names
+    if sheet is None:
+        sheet = names[0]
+    elif sheet not in names:
+        from generator.suggest import did_you_mean
+
+        raise SheetError(f"'{path.name}' has no sheet '{sheet}'{did_you_mean(sheet, names)} (sheets: {', '.join(names)})")
+    return book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def typed(value: Any, kind: str, separator: str) -> Any:
+    """A cell as its field's type; ValueError says what was expected.
+
+    int: a whole number (3, 3.0, "3"); float: a number; bool: true/false, yes/no, y/n, 1/0, x or
+    empty; list: items between `separator`s, each stripped (numbers stay text); str: the text
+    (a whole number from a workbook without its ".0"). An empty cell of an optional field is None.
+    """
+    optional = kind.endswith("?")
+    kind = kind.rstrip("?")
+    if _blank(value) and (optional or kind not in ("str", "list", "bool")):
+        if optional:
+            return None
+        raise ValueError(f"must be {_WHAT[kind]}, got an empty cell")
+    if kind == "str":
+        return _text(value)
+    if kind == "int":
+        number = _number(value, kind)
+        if not float(number).is_integer():
+            raise ValueError(f"must be a whole number, got {_shown(value)}")
+        return int(number)
+    if kind == "float":
+        return _number(value, kind)
+    if kind == "bool":
+        if isinstance(value, bool):
+            return value
+        word = _text(value).strip().lower()
+        if word in TRUE_WORDS:
+            return True
+        if word in FALSE_WORDS:
+            return False
+        raise ValueError(f"must be {_WHAT[kind]}, got {_shown(value)}")
+    if kind == "list":
+        text = _text(value)
+        return [item.strip() for item in text.split(separator)] if text.strip() else []
+    raise ValueError("is a map field: maps cannot come from a spreadsheet (give this component's cards in YAML)")
+
+
+_WHAT = {"int": "a whole number", "float": "a number", "bool": "true or false (yes/no, 1/0)", "str": "text", "list": "a list"}
+
+
+def _number(value: Any, kind: str) -> float | int:
+    number: float | int
+    if isinstance(value, bool):
+        raise ValueError(f"must be {_WHAT[kind]}, got {_shown(value)}")
+    if isinstance(value, (int, float)):
+        number = value
+    else:
+        text = str(value).strip()
+        try:
+            number = int(text)
+        except ValueError:
+            try:
+                number = float(text)
+            except ValueError:
+                raise ValueError(f"must be {_WHAT[kind]}, got {_shown(value)}") from None
+    if not math.isfinite(number):
+        raise ValueError(f"must be {_WHAT[kind]}, got {_shown(value)}")
+    return number
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # a workbook stores 3 as 3.0
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
+def _shown(value: Any) -> str:
+    return repr(_text(value))

@@ -1,0 +1,131 @@
+"""Cards from a spreadsheet (CSV, XLSX, ODS): typed by the fields, mistakes at row and column letter."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from generator.cli import main
+from generator.load.game import load_game
+from generator.load.spreadsheet import column_letter
+from tests.conftest import ROOT
+
+RUMMY = ROOT / "cards" / "word-rummy"
+from tests.print.workbooks import write_ods, write_xlsx
+
+ROWS = [["letter", "points", "count"], ["N", 1, 12], ["Q", 10, 1], ["Z", 10, 2]]
+
+
+def test_the_shipped_spreadsheet_deck_prints_the_same_bytes_as_its_yaml_twin(tmp_path, capsys):
+    twin = tmp_path / "twin" / "word-rummy"
+    shutil.copytree(RUMMY, twin)
+    component = twin / "letters.yaml"
+    rows = (twin / "letters.csv").read_text().splitlines()[1:]
+    cards = "".join(f"  - {{id: {i}, letter: \"{l}\", points: {p}, count: {c}}}\n" for i, l, p, c in (row.split(",") for row in rows))
+    component.write_text(component.read_text().replace("cards_from: letters.csv\n", "cards:\n" + cards))
+    (twin / "letters.csv").unlink()
+    assert main(["build", str(RUMMY), "--no-cache", "--out", str(tmp_path / "sheet")]) == 0
+    assert main(["build", str(twin), "--no-cache", "--out", str(tmp_path / "yaml")]) == 0
+    capsys.readouterr()
+    pdf = "word-rummy/word-rummy-a4.pdf"
+    assert (tmp_path / "sheet" / pdf).read_bytes() == (tmp_path / "yaml" / pdf).read_bytes()
+    # and the rules and the letter analysis read the same cards
+    sheet_cards = [(c.id, dict(c.fields), c.count) for c in load_game(RUMMY).component("letters").cards]
+    yaml_cards = [(c.id, dict(c.fields), c.count) for c in load_game(twin).component("letters").cards]
+    assert sheet_cards == yaml_cards and len(sheet_cards) == 30
+
+
+def fed_from(game_copy, name: str):
+    folder = game_copy(RUMMY)
+    component = folder / "letters.yaml"
+    component.write_text(component.read_text().replace("cards_from: letters.csv", f"cards_from: {name}"))
+    return folder
+
+
+def cards_of(folder):
+    return [(c.id, dict(c.fields), c.count) for c in load_game(folder).component("letters").cards]
+
+
+@pytest.mark.parametrize("writer, suffix", [(write_xlsx, "xlsx"), (write_ods, "ods")])
+def test_a_workbook_sheet_by_name_gives_typed_cards(game_copy, writer, suffix):
+    folder = fed_from(game_copy, "{file: deck.%s, sheet: Deck}" % suffix)
+    writer(folder / f"deck.{suffix}", {"Notes": [["anything"]], "Deck": ROWS})
+    cards = cards_of(folder)
+    assert cards == [("letters-001", {"letter": "N", "points": 1}, 12), ("letters-002", {"letter": "Q", "points": 10}, 1),
+                     ("letters-003", {"letter": "Z", "points": 10}, 2)]
+    assert all(type(fields["points"]) is int for _, fields, _ in cards)  # 10.0 in the workbook
+
+
+def test_a_google_sheets_csv_export_works_as_it_is(game_copy):
+    folder = fed_from(game_copy, "export.csv")
+    # a BOM, trailing empty columns and rows, ids given, a count left empty (1)
+    (folder / "export.csv").write_bytes("\ufeffid,letter,points,count,,\nn,N,1,12,,\nq,Q,10,,,\n,,,,,\n".encode())
+    assert cards_of(folder) == [("n", {"letter": "N", "points": 1}, 12), ("q", {"letter": "Q", "points": 10}, 1)]
+
+
+BAD = [
+    ("letter,points,count\nN,1,12\nQ,x,1\n", "deck.csv:3:B: points must be a whole number, got 'x'"),
+    ("letter,points,count\nN,1.5,12\n", "deck.csv:2:B: points must be a whole number, got '1.5'"),
+    ("letter,points,count\nN,,12\n", "deck.csv:2:B: points must be a whole number, got an empty cell"),
+    ("letter,points,count\nN,1,many\n", "deck.csv:2:C: count must be a whole number, got 'many'"),
+    ("letter,points,count\nN,1,0\n", "deck.csv:2:C: count must be a whole number of at least 1, got 0"),
+    ("letter,points,count\nN,1,5000\n", "deck.csv:2:C: count may be at most 1,000 copies of one card"),
+    ("letter,pionts,count\nN,1,12\n", "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?)"),
+    ("id,letter,points\na,N,1\na,R,1\n", "deck.csv:3:A: card id 'a' is already used by card 1 of this file"),
+    ("letter,count\nN,12\n", "deck.csv:2:A: missing field 'points'"),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD, ids=[w.split(": ", 1)[1][:30] for _, w in BAD])
+def test_a_bad_cell_is_reported_at_its_row_and_column(game_copy, tmp_path, capsys, monkeypatch, text, words):
+    folder = fed_from(game_copy, "deck.csv")
+    (folder / "deck.csv").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", folder.name, "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("value, words", [
+    ("deck.csv", "spreadsheet 'deck.csv' does not exist"),
+    ("../../outside.csv", "spreadsheet path '../../outside.csv' leaves the game folder"),
+    ("notes.txt", "'notes.txt' is not a spreadsheet: expected .csv, .xlsx, .ods"),
+    ("{file: deck.xlsx, sheet: Dekc}", "'deck.xlsx' has no sheet 'Dekc' (did you mean 'Deck'?)"),
+    ("{file: broken.xlsx}", "'broken.xlsx' cannot be read as a workbook"),
+])
+def test_a_bad_spreadsheet_reference_is_an_error_at_its_key(game_copy, tmp_path, capsys, monkeypatch, value, words):
+    folder = fed_from(game_copy, value)
+    (folder / "notes.txt").write_text("hello\n")
+    write_xlsx(folder / "deck.xlsx", {"Deck": ROWS})
+    (folder / "broken.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    err = capsys.readouterr().err
+    assert "letters.yaml:" in err and words in err and "Traceback" not in err
+
+
+def test_a_list_field_is_split_at_the_separator_and_booleans_read_as_people_write_them(game_copy):
+    folder = game_copy(RUMMY)
+    component = folder / "letters.yaml"
+    component.write_text(component.read_text()
+                         .replace("fields: {letter: str, points: int}", "fields: {letter: str, points: int, tags: list, rare: bool, note: str?}")
+                         .replace("cards_from: letters.csv", "cards_from: {file: deck.csv, separator: ';'}"))
+    (folder / "deck.csv").write_text("letter,points,tags,rare,note\nN,1,a; b ;c,no,\nQ,10,,Yes,hard\n")
+    cards = cards_of(folder)
+    assert cards[0][1] == {"letter": "N", "points": 1, "tags": ("a", "b", "c"), "rare": False}
+    assert cards[1][1] == {"letter": "Q", "points": 10, "tags": (), "rare": True, "note": "hard"}
+
+
+def test_cards_and_cards_from_are_one_or_the_other(game_copy, tmp_path, capsys, monkeypatch):
+    folder = game_copy(RUMMY)
+    component = folder / "letters.yaml"
+    component.write_text(component.read_text() + "cards:\n  - {letter: N, points: 1}\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    assert "give the cards either as a list (cards:) or as a spreadsheet (cards_from:)" in capsys.readouterr().err
+
+
+def test_column_letters():
+    assert [column_letter(n) for n in (1, 2, 26, 27, 52, 703)] == ["A", "B", "Z", "AA", "AZ", "AAA"]
