@@ -8,7 +8,7 @@ from typing import Any, Mapping
 from pydantic import ValidationError
 
 from generator.errors import Location, UserError
-from generator.layout import fonts
+from generator.layout import fonts, markup
 from generator.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
 from generator.layout.text import TextFitError, fit_text, unknown_icons
 from generator.model.deck import Game, RawBox, Template
@@ -160,16 +160,16 @@ def _grow_to_bleed(rect, width: float, height: float, bleed: float):
 def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     if not spec.text.strip():
         return ()
-    font = ctx.fonts.get(spec.font)
-    if font is None:
-        raise ValueError(f"unknown font '{spec.font}'{did_you_mean(spec.font, ctx.fonts)} (known: {', '.join(sorted(ctx.fonts))})")
+    font = _font(ctx, spec.font)
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
         raise ValueError(f"unknown inline icon ':{missing[0]}:' (known: {', '.join(sorted(ctx.icons))})")
-    unprintable = fonts.missing_characters(spec.text, font)
-    if unprintable:
-        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in unprintable[:8]) + (" ..." if len(unprintable) > 8 else "")
-        raise ValueError(f"font '{spec.font}' cannot draw {shown}: choose a font that has them (fonts: in game.yaml)")
+    faces: dict[tuple[bool, bool], str] = {(False, False): font}
+    for span in markup.parse(spec.text):
+        style = (span.bold, span.italic)
+        if style not in faces:
+            faces[style] = _font(ctx, markup.styled_font(spec.font, *style), f"the {_style_name(*style)} of '{spec.font}'")
+        _check_coverage(span.text, faces[style], markup.styled_font(spec.font, *style))
     x, y, w, h = rect
     turned = spec.rotate in (90, 270)
     inner = (x + (w - h) / 2, y + (h - w) / 2, h, w) if turned else rect
@@ -177,9 +177,29 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     ops, _ = fit_text(
         spec.text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
         leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_color(spec.color), icons=ctx.icons,
-        ink_may_overflow=spec.overflow,
+        ink_may_overflow=spec.overflow, style_font=lambda bold, italic: faces[(bold, italic)], color_of=parse_color,
     )
     return _rotated(ops, rect, spec.rotate)
+
+
+def _font(ctx: FaceContext, name: str, what: str = "") -> str:
+    font = ctx.fonts.get(name)
+    if font is None:
+        wanted = f"{what}: a font named '{name}'" if what else f"unknown font '{name}'"
+        raise ValueError(f"{wanted}{did_you_mean(name, ctx.fonts)} (known: {', '.join(sorted(ctx.fonts))}; "
+                         f"add it under fonts: in game.yaml)")
+    return font
+
+
+def _style_name(bold: bool, italic: bool) -> str:
+    return "bold italic" if bold and italic else "bold" if bold else "italic"
+
+
+def _check_coverage(text: str, font: str, name: str) -> None:
+    unprintable = fonts.missing_characters(text, font)
+    if unprintable:
+        shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in unprintable[:8]) + (" ..." if len(unprintable) > 8 else "")
+        raise ValueError(f"font '{name}' cannot draw {shown}: choose a font that has them (fonts: in game.yaml)")
 
 
 def _rotated(ops: tuple, rect, angle: int) -> tuple:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Callable, Mapping
 
-from generator.layout import fonts, ink
+from generator.layout import fonts, ink, markup
 from generator.layout.ops import Icon, Rgb, Text
 from generator.units import MM_PER_POINT
 
@@ -28,12 +28,49 @@ class TextFitError(ValueError):
 class Piece:
     text: str = ""
     icon: str = ""  # icon name when this piece is an inline icon
+    font: str | None = None  # a styled run's face (bold, italic); None: the box's font
+    color: Rgb | None = None  # a colour span's colour; None: the box's colour
 
     def width_pt(self, font: str, size: float) -> float:
-        return size * ICON_EM if self.icon else fonts.width(self.text, font, size)
+        return size * ICON_EM if self.icon else fonts.width(self.text, self.font or font, size)
 
 
 Word = tuple[Piece, ...]
+StyleFont = Callable[[bool, bool], str]  # (bold, italic) -> the registered face for the box's font
+
+
+def styled_words(text: str, icons: Mapping[str, str], style_font: StyleFont | None,
+                 color_of: Callable[[str], Rgb | None]) -> list[list[Word]]:
+    """Paragraphs (split at line breaks) of words (split at spaces), each word its styled pieces."""
+    spans = markup.parse(text) if style_font is not None else [markup.Span(text)]
+    paragraphs: list[list[Word]] = [[]]
+    current: list[Piece] = []
+
+    def end_word() -> None:
+        if current:
+            paragraphs[-1].append(tuple(current))
+            current.clear()
+
+    for span in spans:
+        font = style_font(span.bold, span.italic) if (span.bold or span.italic) and style_font else None
+        color = color_of(span.color) if span.color else None
+        for index, line in enumerate(span.text.split("\n")):
+            if index:
+                end_word()
+                paragraphs.append([])
+            for part_index, part in enumerate(line.split(" ")):
+                if part_index:
+                    end_word()
+                if part:
+                    current.extend(Piece(p.text, p.icon, font, color) for p in split_pieces(part, icons))
+    end_word()
+    return paragraphs
+
+
+def space_after(word: Word) -> Piece:
+    """The space after a word, in the style of the word's last letters (so a styled run stays one run)."""
+    last = word[-1]
+    return Piece(" ", "", last.font, last.color) if not last.icon else Piece(" ")
 
 
 def split_pieces(word: str, icons: Mapping[str, str]) -> Word:
@@ -58,7 +95,6 @@ def unknown_icons(text: str, icons: Mapping[str, str]) -> list[str]:
 
 def wrap(paragraphs: list[list[Word]], font: str, size: float, max_width_pt: float) -> list[list[Word]] | None:
     """Greedy line breaking; None when a single word is wider than the box."""
-    space = fonts.width(" ", font, size)
     lines: list[list[Word]] = []
     for words in paragraphs:
         line: list[Word] = []
@@ -67,7 +103,7 @@ def wrap(paragraphs: list[list[Word]], font: str, size: float, max_width_pt: flo
             word_width = sum(piece.width_pt(font, size) for piece in word)
             if word_width > max_width_pt + 1e-6:
                 return None
-            added = word_width if not line else line_width + space + word_width
+            added = word_width if not line else line_width + space_after(line[-1]).width_pt(font, size) + word_width
             if line and added > max_width_pt + 1e-6:
                 lines.append(line)
                 line, line_width = [word], word_width
@@ -95,13 +131,19 @@ def fit_text(
     color: Rgb,
     icons: Mapping[str, str],
     ink_may_overflow: bool = False,
+    style_font: StyleFont | None = None,
+    color_of: Callable[[str], Rgb | None] = lambda value: None,
 ) -> tuple[tuple, float]:
     """Operations drawing `text` inside `box` (x, y, w, h in mm, y up), and the size used.
 
     The text shrinks until its lines fit by advance widths and line height, and until its
-    glyphs' ink stays inside the box too (unless `ink_may_overflow`)."""
+    glyphs' ink stays inside the box too (unless `ink_may_overflow`). With `style_font`, the text's
+    markup (generator/layout/markup.py) sets bold, italic and colour runs."""
     x, y, w, h = box
-    paragraphs = [[split_pieces(word, icons) for word in line.split()] for line in text.split("\n")]
+    if style_font is None:
+        paragraphs = [[split_pieces(word, icons) for word in line.split()] for line in text.split("\n")]
+    else:
+        paragraphs = styled_words(text, icons, style_font, color_of)
     width_pt, height_pt = w / MM_PER_POINT, h / MM_PER_POINT
     current = size
     while True:
@@ -135,32 +177,36 @@ def _place(lines, x, y, w, h, font, size, leading, align, valign, color, icons) 
         top = y + (h + block) / 2
     elif valign == "bottom":
         top = y + block
-    space = fonts.width(" ", font, size)
     ops: list = []
     for index, line in enumerate(lines):
         baseline = top - (ascent * size + index * size * leading) * MM_PER_POINT
-        line_width = sum(p.width_pt(font, size) for word in line for p in word) + space * max(len(line) - 1, 0)
+        pieces = [piece for word_index, word in enumerate(line)
+                  for piece in (((space_after(line[word_index - 1]),) if word_index else ()) + word)]
+        line_width = sum(p.width_pt(font, size) for p in pieces)
         cursor = x
         if align == "center":
             cursor = x + (w - line_width * MM_PER_POINT) / 2
         elif align == "right":
             cursor = x + w - line_width * MM_PER_POINT
-        run = ""
-        run_start = cursor
-        for word_index, word in enumerate(line):
-            pieces = ((Piece(text=" "),) if word_index else ()) + word
-            for piece in pieces:
-                piece_width = piece.width_pt(font, size) * MM_PER_POINT
-                if piece.icon:
-                    if run:
-                        ops.append(Text(round(run_start, 4), round(baseline, 4), font, size, color, run))
-                    side = size * ICON_EM * MM_PER_POINT
-                    ops.append(Icon(icons[piece.icon], round(cursor, 4), round(baseline, 4), round(side, 4), round(side, 4), color))
-                    run = ""
-                    run_start = cursor + piece_width
-                else:
-                    run += piece.text
-                cursor += piece_width
-        if run.strip():
-            ops.append(Text(round(run_start, 4), round(baseline, 4), font, size, color, run))
+        run, run_start, run_style = "", cursor, (font, color)
+
+        def flush() -> None:
+            if run.strip():
+                ops.append(Text(round(run_start, 4), round(baseline, 4), run_style[0], size, run_style[1], run))
+
+        for piece in pieces:
+            piece_width = piece.width_pt(font, size) * MM_PER_POINT
+            style = (piece.font or font, piece.color or color)
+            if piece.icon:
+                flush()
+                side = size * ICON_EM * MM_PER_POINT
+                ops.append(Icon(icons[piece.icon], round(cursor, 4), round(baseline, 4), round(side, 4), round(side, 4), style[1]))
+                run, run_start = "", cursor + piece_width
+            elif style != run_style:
+                flush()
+                run, run_start, run_style = piece.text, cursor, style
+            else:
+                run += piece.text
+            cursor += piece_width
+        flush()
     return tuple(ops)
