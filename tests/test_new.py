@@ -74,3 +74,24 @@ def test_an_unknown_size_is_a_usage_error(tmp_path, monkeypatch, capsys):
         main(["new", "g", "--size", "huge"])
     assert exit_.value.code == 2
     assert not (tmp_path / "g").exists()
+
+
+def test_new_with_rules_writes_a_starter_engine_that_simulates(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "duel", "--rules"]) == 0
+    assert (tmp_path / "duel" / "rules.py").is_file()
+    assert main(["check", "duel"]) == 0
+    capsys.readouterr()
+    assert main(["simulate", "duel", "--games", "40", "--players", "3", "--workers", "1", "--check", "--json"]) == 0
+    import json
+
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 40 and report["stalls"] == 0
+    assert report["length"]["mean"] == 2  # six cards, three players: two rounds each game
+
+
+def test_new_rules_and_from_do_not_mix(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "w", "--from", "word-to-the-wise", "--rules"]) == 2
+    assert "--rules" in capsys.readouterr().err
+    assert not (tmp_path / "w").exists()

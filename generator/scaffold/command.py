@@ -19,6 +19,8 @@ def register(commands) -> None:
     sizes = ", ".join(f"{name} {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES.items())
     parser.add_argument("--size", default="poker", choices=list(CARD_SIZES), metavar="SIZE",
                         help=f"card size of the starter deck (default poker): {sizes}")
+    parser.add_argument("--rules", action="store_true",
+                        help="also write rules.py, a starter rules engine (docs/rules.md), so the game simulates at once")
     parser.set_defaults(handler=cmd_new)
 
 
@@ -26,13 +28,19 @@ def cmd_new(args) -> int:
     from generator.cli import game_folders
     from generator.scaffold.new import copy_game, new_game
 
+    if args.source and args.rules:
+        from generator.errors import Location, UserError
+
+        raise UserError.at(Location(Path("--rules")), "--rules starts a new game; a game copied with --from keeps its own rules")
     if args.source:
         files = copy_game(game_folders([args.source])[0], args.path)
         print(f"copied {args.source} into {args.path} ({len(files)} files)")
     else:
-        files = new_game(args.path, args.size)
+        files = new_game(args.path, args.size, rules=args.rules)
         print(f"wrote a new game in {args.path}:")
         for path in files:
             print(f"  {path}")
     print(f"next: spellpress build {args.path}")
+    if args.rules:
+        print(f"      spellpress simulate {args.path}")
     return 0

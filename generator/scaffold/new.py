@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from importlib.resources import files as package_files
 from pathlib import Path
 
 from generator.errors import Location, UserError
@@ -32,6 +33,16 @@ backs:
 
 components:
   - cards.yaml
+"""
+
+RULES_YAML = """\
+
+# The rules engine beside this file (rules.py): `spellpress simulate {folder}` plays it.
+rules:
+  engine: rules.py
+  hand: 3              # cards dealt to each player (fewer when the deck is short)
+  deck: cards          # the component dealt from
+  points: points       # the card field a card scores
 """
 
 CARDS_YAML = """\
@@ -91,6 +102,11 @@ Made with Spellpress. Build the cards:
 - `templates/my-card.yaml`: the card layout, extending the shared `text-card`.
 """
 
+RULES_README = """\
+- `rules.py`: a starter rules engine ("High Card", described in Spellpress's docs/rules.md);
+  make it play your rules, then `spellpress simulate {folder}` and `spellpress report {folder}`.
+"""
+
 def game_name(folder: Path) -> str:
     words = re.split(r"[-_\s]+", folder.resolve().name)
     return " ".join(w.capitalize() for w in words if w) or "My Game"
@@ -101,8 +117,13 @@ def refuse_existing(folder: Path) -> None:
         raise UserError.at(Location(folder), "already exists and is not empty: spellpress new never overwrites; choose a new folder")
 
 
-def new_game(folder: Path, size: str = "poker") -> list[Path]:
-    """Write a starter game into `folder` (absent or empty); the files written."""
+def starter_engine() -> str:
+    """The starter rules engine, the complete example of docs/rules.md."""
+    return package_files("generator.scaffold").joinpath("high_card.py").read_text(encoding="utf-8")
+
+
+def new_game(folder: Path, size: str = "poker", rules: bool = False) -> list[Path]:
+    """Write a starter game into `folder` (absent or empty), with a starter engine if `rules`; the files written."""
     refuse_existing(folder)
     if size not in CARD_SIZES:
         raise UserError.at(Location(Path("--size")), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
@@ -113,6 +134,10 @@ def new_game(folder: Path, size: str = "poker") -> list[Path]:
         "templates/my-card.yaml": TEMPLATE_YAML.format(),
         "README.md": README.format(name=name, folder=folder, game_id=folder.resolve().name),
     }
+    if rules:
+        files["game.yaml"] += RULES_YAML.format(folder=folder)
+        files["README.md"] += RULES_README.format(folder=folder)
+        files["rules.py"] = starter_engine()
     return _write_all(folder, files)
 
 

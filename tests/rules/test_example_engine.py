@@ -14,6 +14,7 @@ from pypdf import PdfReader
 from generator.cli import main
 from generator.load.game import load_game
 from generator.rules.plugins import rules_for
+from generator.scaffold.new import starter_engine
 from generator.simulate.play import play_game
 from tests.conftest import FIXTURES, ROOT
 
@@ -27,12 +28,16 @@ def example_engine() -> str:
     return block.group(1)
 
 
+def test_the_example_is_the_starter_engine_that_new_writes():
+    assert example_engine() == starter_engine()
+
+
 @pytest.fixture
 def own_game(tmp_path):
     folder = tmp_path / "high-card"
     shutil.copytree(FIXTURES / "toy-game", folder)
     spec = yaml.safe_load((folder / "game.yaml").read_text())
-    spec.update(name="High Card", rules={"engine": "rules.py", "hand": 3})
+    spec.update(name="High Card", rules={"engine": "rules.py", "hand": 3, "deck": "numbers", "points": "value"})
     (folder / "game.yaml").write_text(yaml.safe_dump(spec, sort_keys=False))
     (folder / "rules.py").write_text(example_engine())
     assert not folder.resolve().is_relative_to(ROOT)
@@ -57,7 +62,7 @@ def test_a_game_folder_with_its_own_rules_py_checks_simulates_and_reports(own_ga
 
 def test_its_settings_are_checked(own_game, capsys):
     spec = yaml.safe_load((own_game / "game.yaml").read_text())
-    spec["rules"] = {"engine": "rules.py", "hand": "many", "deck": "nowhere"}
+    spec["rules"] = {"engine": "rules.py", "hand": "many", "deck": "nowhere", "points": "value"}
     (own_game / "game.yaml").write_text(yaml.safe_dump(spec, sort_keys=False))
     assert main(["check", str(own_game)]) == 2
     err = capsys.readouterr().err

@@ -1,0 +1,102 @@
+"""High Card: a rules engine in a game folder (docs/rules.md).
+
+Each player is dealt `hand` cards (fewer if the deck is short) and plays one a round; the
+highest card scores its points. Change it into your game's rules, keeping card data in the YAML.
+"""
+
+from pydantic import Field
+
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Player, Rules, State
+from generator.rules.settings import EngineSettings, Needs, settings_for
+
+
+class HighCardSettings(EngineSettings):
+    hand: int = Field(default=3, ge=1)  # cards dealt to each player
+    deck: str = "cards"                 # the component the cards come from
+    points: str = "points"              # the card field that holds a card's points
+
+    def needs(self):
+        return [Needs(self.deck, {self.points: int}, ("deck",))]
+
+
+class HighCardState(State):
+    def __init__(self, values, players, hand):
+        self.players, self.turns = players, 0
+        self.values = values                      # card number -> its value
+        self.deck = list(range(len(values)))      # card numbers still in the deck
+        self.hands = [[] for _ in range(players)]
+        self.scores = [0] * players
+        self.table = []                           # (seat, card) played this round
+        self.to_deal = min(hand, len(values) // players) * players  # a short deck deals fewer
+        self.seat = 0
+
+    def current_player(self):
+        if self.to_deal:
+            return CHANCE
+        if not any(self.hands) and not self.table:
+            return TERMINAL
+        return self.seat
+
+    def chance_outcomes(self):
+        return [(("deal", card), 1 / len(self.deck)) for card in self.deck]
+
+    def legal_actions(self):
+        return [("play", card) for card in sorted(self.hands[self.seat])]
+
+    def apply(self, action):
+        kind, card = action
+        if kind == "deal":
+            self.deck.remove(card)
+            self.hands[self.to_deal % self.players].append(card)
+            self.to_deal -= 1
+            return
+        if action not in self.legal_actions():
+            raise IllegalAction(f"seat {self.seat} cannot play {action!r}")
+        self.hands[self.seat].remove(card)
+        self.table.append((self.seat, card))
+        self.seat = (self.seat + 1) % self.players
+        if len(self.table) == self.players:       # the round is over: the highest card scores
+            seat, best = max(self.table, key=lambda played: (self.values[played[1]], -played[0]))
+            self.scores[seat] += self.values[best]
+            self.table = []
+            self.turns += 1
+
+    def returns(self):
+        return list(self.scores)
+
+    def check_invariants(self):
+        held = sum(len(h) for h in self.hands) + len(self.deck) + len(self.table)
+        if held + self.turns * self.players != len(self.values):
+            raise InvariantError("a card was lost or duplicated")
+
+
+class HighestFirst(Player):
+    name = "highest-first"
+
+    def __init__(self, skill):
+        self.skill = skill
+
+    def act(self, state, seat, rng):
+        actions = state.legal_actions()
+        if rng.random() > self.skill:
+            return rng.choice(actions)
+        return max(actions, key=lambda action: state.values[action[1]])
+
+
+class HighCard(Rules):
+    id = "high-card"
+    length_unit = "rounds"
+    seconds_per_turn = 10.0
+    settings = HighCardSettings
+
+    def new_state(self, game, players, options=None):
+        settings = settings_for(game, HighCardSettings, self.id, options)
+        cards = game.component(settings.deck).cards
+        values = [int(card[settings.points]) for card in cards for _ in range(card.count)]
+        return HighCardState(values, players, settings.hand)
+
+    def heuristic_player(self, skill=1.0):
+        return HighestFirst(skill)
+
+
+RULES = HighCard()
