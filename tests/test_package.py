@@ -78,6 +78,9 @@ def test_the_installed_wheel_works_from_an_empty_folder(installed, tmp_path):
     game = run(installed, tmp_path, "build", "g")
     assert game.returncode == 0, game.stderr
     assert (tmp_path / "output" / "g" / "g-a4.pdf").is_file()
+    assert run(installed, tmp_path, "new", "r", "--rules").returncode == 0  # the starter engine comes from the package
+    simulated = run(installed, tmp_path, "simulate", "r", "--games", "20", "--players", "2", "--workers", "1")
+    assert simulated.returncode == 0 and "Stalls: 0" in simulated.stdout, simulated.stderr
 
 
 def test_a_game_folder_given_by_path_wins_over_a_shipped_one(installed, tmp_path):
