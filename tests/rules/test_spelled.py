@@ -1,4 +1,4 @@
-"""Rules of Spelled (cards/spelled, generator/rules/spelled.py): one test per rule.
+"""Rules of Spelled (cards/spelled, generator/rules/spelled/): one test per rule.
 
 Situations are built from a real seeded setup, then cards are moved by id
 (`put`) so a test names the cards it is about; the engine's own invariants are

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
 
 from generator.rules.settings import EngineSettings, Needs
-from generator.rules.spelled import ABILITIES, KINDS
+from generator.rules.spelled.content import ABILITIES, KINDS
 
 Box = dict[Literal[ABILITIES], PositiveInt]
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import NonNegativeInt, PositiveInt
 
-from generator.rules.magic_spell import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS
+from generator.rules.magic_spell.content import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS
 from generator.rules.settings import EngineSettings, Needs
 
 

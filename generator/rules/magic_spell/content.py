@@ -1,0 +1,82 @@
+"""Magic Spell's tiles and spells, read once per game from the YAML; spell effects stay data,
+named by the small vocabulary below and interpreted by the state (state.py)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from generator.model.deck import Game
+
+CAST_EFFECTS = ("spirit", "draw", "scrounge", "weaves", "research", "transmute",
+                "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")
+VICTIM_EFFECTS = ("steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")
+LASTING_EFFECTS = ("cabinet", "homework", "rest", "regen", "research_discount", "free_weave", "second_look", "ward")
+
+
+@dataclass(frozen=True)
+class Spell:
+    index: int
+    id: str
+    word: str  # lower case
+    need: tuple[tuple[str, int], ...]  # letter counts of the word
+    credits: int
+    cost: int
+    who: str | None
+    effects: tuple[tuple[str, int], ...]
+    always: tuple[tuple[str, int], ...]
+
+    @property
+    def castable(self) -> bool:
+        return bool(self.effects)
+
+
+class Catalog:
+    """The game's cards and numbers, read once from the loaded YAML."""
+
+    def __init__(self, game: Game):
+        rules = game.spec.rules
+        self.params = {key: rules[key] for key in (
+            "start_ingredients", "start_spells", "start_spirit", "homework_limit", "cabinet_limit", "goal",
+            "research_cost", "rest_gain", "recover_below", "extra_weave_cost", "move_weave_cost",
+            "stone_credit", "stones_per_spell")}
+        self.letters: list[str] = []  # tile id -> letter ("*", "!", "?" for stones)
+        self.stone: list[bool] = []
+        for card in game.component("ingredients").cards:
+            for _ in range(card.count):
+                self.letters.append(str(card["letter"]).lower())
+                self.stone.append(bool(card.get("stone", False)))
+        self.spells: list[Spell] = []
+        for card in game.component("spells").cards:
+            if card.count != 1:
+                raise ValueError(f"spell {card.id}: every spell is a single card")
+            effects = tuple((str(k), int(v)) for k, v in (card.get("effects") or {}).items())
+            always = tuple((str(k), int(v)) for k, v in (card.get("always") or {}).items())
+            for key, _ in effects:
+                if key not in CAST_EFFECTS:
+                    raise ValueError(f"spell {card.id}: unknown effect '{key}' (known: {', '.join(CAST_EFFECTS)})")
+            for key, _ in always:
+                if key not in LASTING_EFFECTS:
+                    raise ValueError(f"spell {card.id}: unknown lasting effect '{key}' (known: {', '.join(LASTING_EFFECTS)})")
+            who = card.get("who")
+            if any(key in VICTIM_EFFECTS for key, _ in effects) and who not in ("target", "others"):
+                raise ValueError(f"spell {card.id}: effects on other students need who: target or others")
+            word = str(card["word"]).lower()
+            self.spells.append(Spell(len(self.spells), card.id, word, tuple(sorted(Counter(word).items())),
+                                     int(card["credits"]), int(card.get("cost") or 0), who, effects, always))
+        demand = Counter()
+        for spell in self.spells:
+            demand.update(spell.word)
+        total = sum(demand.values()) or 1
+        self.demand = {letter: demand[letter] / total for letter in set(self.letters)}
+
+
+_CATALOGS: dict[int, tuple[Game, Catalog]] = {}
+
+
+def catalog(game: Game) -> Catalog:
+    cached = _CATALOGS.get(id(game))
+    if cached is None or cached[0] is not game:
+        cached = (game, Catalog(game))
+        _CATALOGS[id(game)] = cached
+    return cached[1]

@@ -1,0 +1,219 @@
+"""The heuristic deck-builder: its strongest spell by the word finder, abilities, attacks, buys by priority."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from generator.rules.protocol import Player
+from generator.rules.spelled.content import Catalog, CardDef
+from generator.rules.spelled.state import SpelledState
+
+WEIGHTS = {"energy": 1.0, "damage": 1.0, "heal": 0.8, "draw": 1.6, "scrap_hand": 0.8, "scrap_discard": 0.8,
+           "scrap_market": 0.2, "acquire": 0.8, "to_hand": 0.8, "to_top": 0.5, "discard": 1.0, "destroy": 1.2}
+
+
+def box_value(box: tuple | None) -> float:
+    return sum(WEIGHTS[name] * amount for name, amount in box or ())
+
+
+def _usefulness(cat: Catalog) -> dict[str, float]:
+    """How readily each letter joins words: its share of the lexicon's letter keys, to the power 0.75, 1 at the top."""
+    useful = cat.__dict__.get("_useful")
+    if useful is None:
+        counts = Counter()
+        for k in cat.keys:
+            counts.update(k)
+        top = max(counts.values())
+        useful = cat.__dict__["_useful"] = {c: (counts[c] / top) ** 0.75 for c in "abcdefghijklmnopqrstuvwxyz"}
+    return useful
+
+
+class SpelledHeuristic(Player):
+    """A deck-builder: plays its strongest spell (found with the word finder), the
+    rest as fragments, uses its abilities, attacks, then buys by priority.
+
+    Buy priority: a card's abilities weighted by WEIGHTS, its damage weighted by
+    how easily its letter joins words (dictionary letter frequency), plus its
+    lasting value as a shield or totem; vowels gain weight when the deck runs
+    short of them. `skill` < 1 makes some decisions at random."""
+
+    def __init__(self, skill: float = 1.0):
+        self.skill = skill
+        self.name = f"heuristic({skill:g})"
+
+    # value of a card in a deck (buy priority and scrap choice), cached on the catalog
+    def card_value(self, state: SpelledState, d: CardDef) -> float:
+        cache = state.cat.__dict__.setdefault("_values", {})
+        value = cache.get(d)
+        if value is None:
+            useful = _usefulness(state.cat)[d.letter]
+            spelled = d.damage + sum(box_value(b) for b in d.spelled)
+            value = box_value(d.fragment) + useful * spelled * 0.7 + box_value(d.scrap) * 0.3
+            if d.kind == "shield":
+                value += 0.5 + 0.25 * d.strength
+            elif d.kind == "totem":
+                value += 0.5 + 0.15 * d.strength
+            cache[d] = value
+        return value
+
+    def vowel_share(self, state: SpelledState, side: int) -> float:
+        cards = state.deck_cards(side)
+        return sum(state.defs[u].letter in "aeiou" for u in cards) / max(1, len(cards))
+
+    def act(self, state: SpelledState, seat: int, rng: random.Random) -> Any:
+        side = state.side_of[seat]
+        hand = state.hand[seat]
+        defs = state.defs
+        explore = self.skill < 1.0 and rng.random() > self.skill
+        if state.phase == "discard":
+            return ("end", False)
+        if state.phase in ("setup-drop", "drop"):
+            return ("drop", min(hand, key=lambda u: (self.card_value(state, defs[u]), u)) if not explore else rng.choice(hand))
+        # 1. draw fragments not needed for the best spell, then the best spell
+        spell = self.best_spell(state, hand, rng, explore)
+        spell_cards = set(spell or ())
+        for u in hand:
+            if u not in spell_cards and any(n == "draw" for n, _ in defs[u].fragment):
+                return ("fragment", u)
+        if spell:
+            return ("spell", spell)
+        # 2. scrap weak cards from hand before playing them
+        if state.tokens["scrap_hand"] and hand:
+            target = self.scrap_choice(state, side, hand)
+            if target is not None:
+                return ("scrap", target)
+        # 3. the rest as fragments (ones that might want keeping are kept only if no use)
+        if hand:
+            return ("fragment", max(hand, key=lambda u: (box_value(defs[u].fragment), -u)))
+        # 4. abilities
+        if state.tokens["destroy"]:
+            lasting = [u for s in state.enemies(side) for u in state.lasting_of(s)]
+            if lasting:
+                return ("destroy", max(lasting, key=lambda u: (defs[u].kind == "shield", defs[u].strength, u)))
+        if state.tokens["discard"]:
+            return ("force", min(state.enemies(side), key=lambda s: state.health[s]))
+        if state.tokens["scrap_discard"] and state.discard[side]:
+            target = self.scrap_choice(state, side, state.discard[side])
+            if target is not None:
+                return ("scrap", target)
+        if state.free:
+            shop = [u for u in state.row if u is not None and defs[u].cost <= max(state.free)]
+            if shop:
+                return ("free", max(shop, key=lambda u: (self.card_value(state, defs[u]), defs[u].cost, -u)))
+        if state.tokens["scrap_market"]:
+            row = [u for u in state.row if u is not None]
+            if row:
+                return ("scrap", min(row, key=lambda u: (self.card_value(state, defs[u]), u)))
+        # 5. scrap boxes of played cards: when lethal, or when the card is cheap
+        for u in state.played:
+            d = defs[u]
+            if d.scrap is None:
+                continue
+            gain = box_value(d.scrap)
+            dmg = sum(a for n, a in d.scrap if n == "damage")
+            enemy = min(state.enemies(side), key=lambda s: state.health[s])
+            lethal = dmg and not state.shields_of(enemy) and sum(state.attacks) + dmg >= state.health[enemy]
+            if lethal or gain >= self.card_value(state, d) + 0.5:
+                return ("scrapself", u)
+        # 6. attacks
+        if state.attacks:
+            return self.attack(state, side, rng, explore)
+        # 7. buys
+        buy = self.buy_choice(state, side, rng, explore)
+        if buy is not None:
+            return ("buy", buy)
+        if state.owes():  # the rest of a partly used box
+            return next(a for a in state.legal_actions() if a[0] in ("scrap", "force", "destroy", "attack"))
+        return ("end", False)
+
+    def best_spell(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
+        if len(hand) < state.cat.min_letters:
+            return None
+        defs = state.defs
+        by_letter: dict[str, list[int]] = {}
+        for u in hand:
+            by_letter.setdefault(defs[u].letter, []).append(u)
+        for cards in by_letter.values():
+            cards.sort(key=lambda u: (-(defs[u].damage + sum(box_value(b) for b in defs[u].spelled)), u))
+        seen: set = set()
+        options: list[tuple[float, tuple]] = []
+        for m in state.cat.finder.find("".join(defs[u].letter for u in hand), min_length=state.cat.min_letters):
+            if m.cards in seen:
+                continue
+            seen.add(m.cards)
+            picked, taken = [], Counter()
+            for c in m.cards:
+                picked.append(by_letter[c][taken[c]])
+                taken[c] += 1
+            gain = sum(defs[u].damage + sum(box_value(b) for b in defs[u].spelled) for u in picked)
+            if len(picked) >= state.bonus_letters:
+                gain += state.bonus_damage
+            gain += 0.01 * len(picked)
+            options.append((gain, tuple(sorted(picked))))
+        if not options:
+            return None
+        if explore:
+            return rng.choice(options)[1]
+        return max(options)[1]
+
+    def scrap_choice(self, state: SpelledState, side: int, cards: list[int]) -> int | None:
+        """The weakest card worth losing: a starter, and never a vowel the deck needs."""
+        defs = state.defs
+        share = self.vowel_share(state, side)
+        size = len(state.deck_cards(side))
+        for u in sorted(cards, key=lambda u: (self.card_value(state, defs[u]), u)):
+            d = defs[u]
+            if d.origin != "starter" or size <= 8:
+                return None
+            if d.letter in "aeiou" and (share * size - 1) / (size - 1) < 0.45:
+                continue
+            return u
+        return None
+
+    def attack(self, state: SpelledState, side: int, rng: random.Random, explore: bool) -> tuple:
+        defs = state.defs
+        i = max(range(len(state.attacks)), key=lambda j: state.attacks[j])
+        amount = state.attacks[i]
+        targets = state.targets(side)
+        if explore:
+            return ("attack", i, rng.choice(targets))
+        sides = [t for t in targets if t < 0]
+        if not sides:  # shields stand: hit the one closest to breaking
+            return ("attack", i, min(targets, key=lambda u: (defs[u].strength - state.hits.get(u, 0), u)))
+        victim = min(sides, key=lambda t: state.health[-1 - t])
+        total = sum(state.attacks)
+        if total >= state.health[-1 - victim]:
+            return ("attack", i, victim)
+        totems = [u for u in targets if u >= 0 and defs[u].strength - state.hits.get(u, 0) <= amount <= 3]
+        if totems:
+            return ("attack", i, totems[0])
+        return ("attack", i, victim)
+
+    def buy_choice(self, state: SpelledState, side: int, rng: random.Random, explore: bool) -> int | None:
+        defs = state.defs
+        shop = [u for u in state.row if u is not None and defs[u].cost <= state.energy]
+        vowels_low = self.vowel_share(state, side) < 0.33
+        reserve = [u for u in state.reserve if defs[u].cost <= state.energy]
+        if explore:
+            options = shop + reserve
+            return rng.choice(options) if options else None
+        best, best_score = None, 0.0
+        for u in shop:
+            d = defs[u]
+            score = self.card_value(state, d) + 0.35 * d.cost
+            if d.letter in "aeiou" and vowels_low:
+                score += 1.5
+            if score > best_score:
+                best, best_score = u, score
+        # a card weaker than the deck's average only dilutes it
+        cards = state.deck_cards(side)
+        average = sum(self.card_value(state, defs[u]) for u in cards) / max(1, len(cards))
+        if best is not None and self.card_value(state, defs[best]) >= max(2.2, average):
+            return best
+        if vowels_low and reserve:
+            return reserve[0]
+        if best is not None and self.card_value(state, defs[best]) >= 1.6:
+            return best
+        return None
