@@ -153,6 +153,8 @@ def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -
 
     written = []
     for number, page in enumerate((p for p in pages if p.kind != "backs"), start=1):
+        if not page.decor.rects:
+            continue  # a score sheet or board: printed whole, nothing for the machine to cut
         path = folder / f"{stem}-sheet-{number:02d}.svg"
         write_text(path, cut_svg(page, radius))
         written.append(path)

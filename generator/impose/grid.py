@@ -99,8 +99,8 @@ def fit_grid(
     rows = count_fit(ah, ch, bleed, cut, gutter)
     if cols < 1 or rows < 1:
         raise FitError(
-            f"a {cw:g} x {ch:g} mm card with {bleed:g} mm bleed does not fit on "
-            f"{width:g} x {height:g} mm paper with {margin:g} mm margins"
+            f"a {cw:g} x {ch:g} mm card with {bleed:g} mm bleed does not fit on {width:g} x {height:g} mm paper, "
+            f"which leaves {max(aw, 0):.1f} x {max(ah, 0):.1f} mm for cards inside its margins, marks and label"
         )
     pitch_x = cw if cut == "shared" else cw + 2 * bleed + gutter
     pitch_y = ch if cut == "shared" else ch + 2 * bleed + gutter

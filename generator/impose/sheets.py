@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 
 from generator.impose.grid import (
@@ -64,6 +64,16 @@ def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = 
                      fold=fold)
 
 
+UNCUT_KINDS = ("sheet", "board")  # printed whole: a cutting machine has nothing to cut
+
+
+def _settings_for(group: list[Item], settings: SheetSettings) -> SheetSettings:
+    """A group of score sheets or boards gets crop marks where the cards get a cutter's registration marks."""
+    if settings.marks == "cutter" and all(item.kind in UNCUT_KINDS for item in group):
+        return replace(settings, marks="crop")
+    return settings
+
+
 def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> list[Page]:
     """Sheets in order: cards grouped by size in order of first appearance."""
     pages: list[Page] = []
@@ -71,12 +81,13 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
     ordered = sorted(items, key=lambda item: order[item.size])  # stable: keeps the deck order
     for size, group in groupby(ordered, key=lambda item: item.size):
         group_items = list(group)
+        group_settings = _settings_for(group_items, settings)
         # fold-over halves the sheet; cards with no back (a score pad) use the whole sheet
         fold = settings.backs == "fold" and any(item.back is not None for item in group_items)
-        grid = sheet_grid(size, settings, fold)
+        grid = sheet_grid(size, group_settings, fold)
         for start in range(0, len(group_items), grid.capacity):
             chunk = group_items[start : start + grid.capacity]
-            pages.extend(_sheet(chunk, grid, settings, fold))
+            pages.extend(_sheet(chunk, grid, group_settings, fold))
     total = sum(1 for page in pages if page.kind != "backs")
     sheet = 0
     for page in pages:

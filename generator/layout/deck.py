@@ -50,7 +50,7 @@ def layout_game(game: Game, bleed: float) -> list[CardFaces]:
 
 def items(laid: list[CardFaces]) -> list[Item]:
     return [
-        Item(faces.component.id, faces.card.id, copy, faces.front, faces.back, faces.component.size)
+        Item(faces.component.id, faces.card.id, copy, faces.front, faces.back, faces.component.size, faces.component.kind)
         for faces in laid
         for copy in range(1, faces.card.count + 1)
     ]

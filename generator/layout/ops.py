@@ -107,3 +107,4 @@ class Item:
     front: FaceLayout
     back: FaceLayout | None
     size: tuple[float, float]
+    kind: str = "card"  # the component's kind: a sheet or board is printed, not cut

@@ -90,3 +90,22 @@ def test_cutter_builds_write_one_cut_file_a_sheet_with_every_card_outline(tmp_pa
     first = fronts[0].placed[0].slot
     assert float(rects[0].get("x")) == pytest.approx(first.x, abs=1e-3)
     assert float(rects[0].get("y")) == pytest.approx(297 - first.y - first.h, abs=1e-3)
+
+
+def test_a_score_sheet_in_a_cutter_build_is_printed_whole_with_crop_marks(tmp_path):
+    wise = ROOT / "cards" / "word-to-the-wise"  # its 180 x 250 mm score sheet does not fit inside the registration marks
+    result = build(wise, BuildOptions(out=tmp_path, marks="cutter", cache=False))
+    manifest = next(p for p in result.files if p.name == "manifest.json")
+    import json
+
+    kinds = json.loads(manifest.read_text())["page_kinds"]
+    cut_files = [p for p in result.files if p.suffix == ".svg"]
+    assert len(cut_files) == sum(1 for kind in kinds if kind != "backs") - 1  # every sheet but the score sheet's
+    game = load_game(wise)
+    settings = SheetSettings(paper=PAPER_SIZES["a4"], bleed=3, margin=4, cut="shared", gutter=0, backs="duplex-long",
+                             back_offset=(0, 0), crop_marks=False, marks="cutter")
+    pages = plan_pages(items(layout_game(game, 3)), settings, "Wise")
+    sheet = next(p for p in pages if p.placed and p.placed[0].item.kind == "sheet")
+    assert not sheet.decor.rects and sheet.marks  # crop marks, no registration marks
+    cards = [p for p in pages if p.kind != "backs" and p.placed[0].item.kind == "card"]
+    assert cards and all(p.decor.rects for p in cards)
