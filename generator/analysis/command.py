@@ -9,6 +9,8 @@ from generator.arguments import bounded_int
 from generator.errors import Location
 from generator.model.limits import MAX_HAND
 
+MAX_SUGGESTED_DECK = 1_000  # cards in a suggested deck: the search moves one card at a time
+
 
 def cmd_letters(args) -> int:
     from generator.analysis.report import analyse, letters_pdf, print_report
@@ -21,7 +23,7 @@ def cmd_letters(args) -> int:
     game = load_game(folder)
     out = game_output_folder(args.out, game.id, game.root)
     report = analyse(game, hand=args.hand, samples=args.samples, seed=args.seed,
-                     hand_location=Location(Path("--hand")) if args.hand else None)
+                     hand_location=Location(Path("--hand")) if args.hand else None, suggest_total=args.suggest_counts)
     write_bytes(out / f"{game.id}-letters.pdf", letters_pdf(report))
     write_bytes(out / f"{game.id}-letters.json", json.dumps(report, indent=1).encode())
     if args.json:
@@ -39,6 +41,9 @@ def register(commands) -> None:
     parser.add_argument("--hand", type=bounded_int(1, MAX_HAND), help=f"cards in a hand, 1 to {MAX_HAND} (default: words.hand in game.yaml, else 7)")
     parser.add_argument("--samples", type=bounded_int(1, 1_000_000), default=4000, help="hands to sample when exact odds are too costly (default 4000)")
     parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
+    parser.add_argument("--suggest-counts", type=bounded_int(1, MAX_SUGGESTED_DECK), metavar="N",
+                        help="also propose counts for a deck of N cards with the same card faces, nearer the language's "
+                             "letter frequency and at least as playable, with before/after figures (docs/letters.md)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
     parser.set_defaults(handler=cmd_letters)

@@ -8,6 +8,12 @@ letter mix is for making words):
   letters next to it; Q, almost always before U, is the most constrained).
 The three are standardized and averaged, then mapped linearly onto the game's
 own point range.
+
+A multi-letter card (QU, TH, ER) is measured the same way as a unit: its
+occurrences as a run of letters in the lexicon's words, and the letters on either
+side of those runs. Its three measures are standardized with the single letters'
+means and spreads, so its difficulty sits on the letters' scale and its points
+come from the same line (kept inside the game's point range).
 """
 
 from __future__ import annotations
@@ -61,39 +67,74 @@ def neighbour_entropy(words) -> dict[str, float]:
     return entropy
 
 
-def _standardize(values: dict[str, float]) -> dict[str, float]:
-    mean = sum(values.values()) / len(values)
-    sd = math.sqrt(sum((v - mean) ** 2 for v in values.values()) / len(values)) or 1.0
-    return {k: (v - mean) / sd for k, v in values.items()}
+def unit_measures(words, unit: str, hand: int) -> dict[str, float]:
+    """Rarity, short-word rarity and constraint of a run of letters (a multi-letter card)."""
+    short_length = max(hand, 3)
+    found = found_short = letters = letters_short = 0
+    neighbours: Counter = Counter()
+    for word in words:
+        n = word.count(unit)
+        letters += len(word)
+        found += n
+        if len(word) <= short_length:
+            letters_short += len(word)
+            found_short += n
+        if n:
+            at = word.find(unit)
+            while at >= 0:
+                if at:
+                    neighbours[word[at - 1]] += 1
+                if at + len(unit) < len(word):
+                    neighbours[word[at + len(unit)]] += 1
+                at = word.find(unit, at + len(unit))
+    floor = 1e-6
+    total = sum(neighbours.values())
+    entropy = (-sum(c / total * math.log2(c / total) for c in neighbours.values()) / math.log2(len(ALPHABET))
+               if total else 0.0)
+    return {"rarity": -math.log(max(found / (letters or 1), floor)),
+            "short_rarity": -math.log(max(found_short / (letters_short or 1), floor)),
+            "constraint": 1 - entropy}
 
 
-def difficulty(words, letters: str, hand: int) -> dict[str, dict[str, float]]:
-    """Per letter: the three measures and their combined, standardized difficulty."""
+MEASURES = ("rarity", "short_rarity", "constraint")
+
+
+def difficulty(words, letters: str, hand: int, units: tuple[str, ...] = ()) -> dict[str, dict[str, float]]:
+    """Per letter, and per multi-letter unit: the three measures and their combined
+    difficulty, standardized over the single letters."""
     words = list(words)
     overall = letter_frequency(words)
     short = letter_frequency(words, max_length=max(hand, 3))
     entropy = neighbour_entropy(words)
     floor = 1e-6
-    rarity = {k: -math.log(max(overall[k], floor)) for k in letters}
-    short_rarity = {k: -math.log(max(short[k], floor)) for k in letters}
-    constraint = {k: 1 - entropy[k] for k in letters}
-    if len(letters) < 2:
-        return {k: {"rarity": rarity[k], "short_rarity": short_rarity[k], "constraint": constraint[k], "difficulty": 0.0} for k in letters}
-    z = [_standardize(rarity), _standardize(short_rarity), _standardize(constraint)]
-    return {
-        k: {"rarity": rarity[k], "short_rarity": short_rarity[k], "constraint": constraint[k],
-            "difficulty": (z[0][k] + z[1][k] + z[2][k]) / 3}
-        for k in letters
-    }
+    measured = {k: {"rarity": -math.log(max(overall[k], floor)), "short_rarity": -math.log(max(short[k], floor)),
+                    "constraint": 1 - entropy[k]} for k in letters}
+    for unit in units:
+        measured[unit] = unit_measures(words, unit, hand)
+    scales = {}
+    for name in MEASURES:
+        values = [measured[k][name] for k in letters]
+        mean = sum(values) / len(values) if values else 0.0
+        sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) if len(values) >= 2 else 0.0
+        scales[name] = (mean, sd or 1.0)
+    for k, row in measured.items():
+        if len(letters) < 2:
+            row["difficulty"] = 0.0
+            continue
+        row["difficulty"] = sum((row[name] - scales[name][0]) / scales[name][1] for name in MEASURES) / len(MEASURES)
+    return measured
 
 
-def suggest_points(difficulties: dict[str, float], low: float, high: float) -> dict[str, int]:
-    """Difficulty mapped linearly onto [low, high], rounded to whole points."""
+def suggest_points(difficulties: dict[str, float], low: float, high: float, scale: dict[str, float] | None = None) -> dict[str, int]:
+    """Difficulty mapped linearly onto [low, high], rounded to whole points. The line runs
+    through the lowest and highest difficulty of `scale` (default: of `difficulties`);
+    values beyond it are kept inside [low, high]."""
     if not difficulties:
         return {}
-    d_min, d_max = min(difficulties.values()), max(difficulties.values())
+    scale = scale or difficulties
+    d_min, d_max = min(scale.values()), max(scale.values())
     span = (d_max - d_min) or 1.0
-    return {k: int(round(low + (high - low) * (d - d_min) / span)) for k, d in difficulties.items()}
+    return {k: int(round(min(high, max(low, low + (high - low) * (d - d_min) / span)))) for k, d in difficulties.items()}
 
 
 def spearman(a: dict[str, float], b: dict[str, float]) -> float:

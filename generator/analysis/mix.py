@@ -12,6 +12,7 @@ from generator.model.deck import Component, Game
 LETTERS = re.compile(r"^[A-Za-z]{1,3}$")
 WILD_MARKS = {"?", "*", "wild"}
 DIE_WILD = "wild"
+WILD_FACE = "?"  # a wild card's face, in hands and counts
 
 
 @dataclass(frozen=True)
@@ -35,16 +36,38 @@ class LetterMix:
         return sum(card.count for card in self.cards) + self.wild_cards
 
     def letter_counts(self) -> Counter:
-        """Single letters printed on the deck's cards (a QU card counts a Q and a U)."""
+        """Single letters printed on the deck's cards, multi-letter cards split into their
+        letters (a QU card counts a Q and a U); wild cards are no letter and are left out."""
+        return split_letters(self.face_counts())
+
+    def face_counts(self) -> Counter:
+        """Cards of each face: "a", "qu", and WILD_FACE for the wild cards."""
         counts: Counter = Counter()
         for card in self.cards:
-            for letter in card.letters:
-                counts[letter] += card.count
+            counts[card.letters] += card.count
+        if self.wild_cards:
+            counts[WILD_FACE] += self.wild_cards
         return counts
 
     def points(self) -> dict[str, float]:
         """Printed points per card letter(s), where the cards print points."""
         return {card.letters: card.points for card in self.cards if card.points is not None}
+
+
+def split_letters(faces: dict[str, int]) -> Counter:
+    """Letters of cards counted by face, each multi-letter face split into its letters."""
+    counts: Counter = Counter()
+    for face, count in faces.items():
+        if face != WILD_FACE:
+            for letter in face:
+                counts[letter] += count
+    return counts
+
+
+def face_kind(face: str) -> str:
+    if face == WILD_FACE:
+        return "wild"
+    return {1: "letter", 2: "digraph"}.get(len(face), "trigraph")
 
 
 def _role(component: Component) -> str:

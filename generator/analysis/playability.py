@@ -5,17 +5,22 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
+import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable
 
-from generator.analysis.mix import DIE_WILD, LetterMix
+from generator.analysis.going_out import GoingOut
+from generator.analysis.mix import DIE_WILD, WILD_FACE, LetterMix
+from generator.progress import LazyProgress
 from generator.simulate.metrics import Z95, wilson
 from generator.words.finder import WordFinder
 
-WILD = "?"
+WILD = WILD_FACE
+EXACT_LIMIT = 20_000  # distinct (hand, roll) pairs judged one by one before sampling is used instead
+SAMPLE_CHUNK = 1024  # hands drawn at a time (bounds the memory of the random keys)
+SEEN_LIMIT = 200_000  # judged hands remembered before that memory starts over
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,7 @@ class Tally:
     weight: float = 0.0
     word: float = 0.0
     all_cards: float = 0.0  # a word uses every card of the hand
+    going_out: float = 0.0  # the hand splits into words, every card used
     by_length: Counter = field(default_factory=Counter)
     best_total: float = 0.0
     best_squares: float = 0.0
@@ -45,13 +51,13 @@ class Tally:
             self.word += weight
         if result.all_cards:
             self.all_cards += weight
+        if result.going_out:
+            self.going_out += weight
         for length in result.lengths:
             self.by_length[length] += weight
         self.best_total += weight * result.best
         self.best_squares += weight * result.best**2
         for card in hand:
-            if card == WILD:
-                continue
             self.dealt[card] += weight
             if card not in result.used:
                 self.dead[card] += weight
@@ -61,12 +67,13 @@ class Tally:
 class HandResult:
     lengths: frozenset[int]
     best: float
-    used: frozenset[str]
+    used: frozenset[str]  # cards (WILD for a wild card) that some word uses
     all_cards: bool
+    going_out: bool
 
 
 def evaluate(finder: WordFinder, rules: HandRules, points: dict[str, float], hand: tuple[str, ...],
-             roll: tuple[str, ...]) -> HandResult:
+             roll: tuple[str, ...], going_out: GoingOut) -> HandResult:
     cards = [card for card in hand if card != WILD]
     hand_wilds = len(hand) - len(cards)
     wilds = hand_wilds + rules.extra_wilds
@@ -83,17 +90,15 @@ def evaluate(finder: WordFinder, rules: HandRules, points: dict[str, float], han
         score = sum(points.get(card, 0.0) for card in match.cards) + rules.die_points * len(match.reusable)
         best = max(best, score)
         used.update(match.cards)
-    return HandResult(lengths, best, frozenset(used), all_cards)
+        if match.wilds:
+            used.add(WILD)
+    goes_out = going_out.can_go_out(cards, hand_wilds, reusable, reusable_wilds, matches=matches,
+                                    spare_wilds=rules.extra_wilds)
+    return HandResult(lengths, best, frozenset(used), all_cards, goes_out)
 
 
-def _card_types(mix: LetterMix) -> list[tuple[str, int]]:
-    types = [(card.letters, card.count) for card in mix.cards]
-    merged: Counter = Counter()
-    for letters, count in types:
-        merged[letters] += count
-    if mix.wild_cards:
-        merged[WILD] += mix.wild_cards
-    return sorted(merged.items())
+def card_types(mix: LetterMix) -> list[tuple[str, int]]:
+    return sorted(mix.face_counts().items())
 
 
 def count_hands(types: list[tuple[str, int]], size: int) -> int:
@@ -158,19 +163,94 @@ class Playability:
             "hands": self.hands,
             "word": self.probability(t.word),
             "all_cards": self.probability(t.all_cards),
+            "going_out": self.probability(t.going_out),
             "by_length": {str(n): self.probability(t.by_length[n]) for n in range(min_length, max_length + 1)
                           if t.by_length[n] or n <= 7},
             "expected_best_score": {"mean": mean},
-            "dead_letters": sorted(
-                ({"letters": card, "dead_rate": t.dead[card] / t.dealt[card]} for card in t.dealt if t.dealt[card]),
-                key=lambda row: -row["dead_rate"],
-            ),
+            "dead_rates": {card: t.dead[card] / t.dealt[card] for card in sorted(t.dealt) if t.dealt[card]},
         }
         if self.method == "sampled":
             variance = max(0.0, t.best_squares / t.weight - mean**2)
             half = Z95 * math.sqrt(variance / self.hands)
             result["expected_best_score"]["ci95"] = [mean - half, mean + half]
         return result
+
+
+@dataclass(frozen=True)
+class Deal:
+    """The hands to judge: every distinct hand and roll with its probability, or seeded samples."""
+
+    method: str
+    hands: int
+    draws: Callable[[], Iterable[tuple[float, tuple[str, ...], tuple[str, ...]]]]
+
+
+def deal(types: list[tuple[str, int]], dice: tuple[tuple[str, ...], ...], size: int, *, samples: int, seed: int,
+         exact_limit: int = EXACT_LIMIT, method: str = "auto") -> Deal:
+    """Exact ("auto") when the distinct (hand, roll) pairs are no more than max(exact_limit, samples):
+    then judging every one costs about what sampling would, and has no sampling error."""
+    rolls = distinct_rolls(dice)
+    distinct = count_hands(types, size) * len(rolls)
+    if method == "exact" or (method == "auto" and distinct <= max(exact_limit, samples)):
+        def every():
+            for hand, p_hand in distinct_hands(types, size):
+                for roll, p_roll in rolls:
+                    yield p_hand * p_roll, hand, roll
+        return Deal("exact", distinct, every)
+
+    return Deal("sampled", samples, lambda: sample_hands(types, dice, size, samples=samples, seed=seed))
+
+
+def sample_hands(types: list[tuple[str, int]], dice: tuple[tuple[str, ...], ...], size: int, *, samples: int,
+                 seed: int) -> Iterable[tuple[float, tuple[str, ...], tuple[str, ...]]]:
+    """Seeded hands drawn without replacement: every physical card (face, copy) gets a random key
+    per sample and a hand is the `size` cards with the smallest keys. A card's keys depend only on
+    the seed, its face and its copy number, so two decks that differ by a card deal the same hands
+    except where that card is among the smallest: comparing decks (suggested counts) is not
+    drowned in sampling noise."""
+    import numpy as np
+
+    faces = [face for face, count in types if count]
+    counts = np.array([count for face, count in types if count])
+    most = int(counts.max())
+    valid = np.arange(most)[None, :] < counts[:, None]              # face x copy
+    seed %= 2**63  # numpy seeds are not negative
+    roll_rng = np.random.default_rng([seed, 0xD1CE])
+    for start in range(0, samples, SAMPLE_CHUNK):
+        n = min(SAMPLE_CHUNK, samples - start)
+        chunk = start // SAMPLE_CHUNK
+        keys = np.stack([np.random.default_rng([seed, zlib.crc32(face.encode()), chunk]).random((most, n), dtype=np.float32)
+                         for face in faces])                        # face x copy x sample
+        keys = np.where(valid[:, :, None], keys, np.inf).reshape(len(faces) * most, n)
+        chosen = np.argpartition(keys, size - 1, axis=0)[:size] // most  # size x sample: face indices
+        chosen.sort(axis=0)
+        rolls = [roll_rng.integers(len(f), size=n) for f in dice]
+        for i in range(n):
+            hand = tuple(faces[j] for j in chosen[:, i])
+            yield 1.0, hand, tuple(sorted(f[int(r[i])] for f, r in zip(dice, rolls)))
+
+
+class Judge:
+    """Judges hands of one mix's cards, remembering each distinct hand and roll it has seen
+    (the results depend on the cards and points, not on how many of each the deck holds)."""
+
+    def __init__(self, finder: WordFinder, rules: HandRules, points: dict[str, float], word_lengths: frozenset[int]):
+        self.finder, self.rules, self.points = finder, rules, points
+        self.going_out = GoingOut(finder, rules.min_length, word_lengths)
+        self._seen: dict[tuple, HandResult] = {}
+
+    def __call__(self, hand: tuple[str, ...], roll: tuple[str, ...]) -> HandResult:
+        key = (hand, roll)
+        result = self._seen.get(key)
+        if result is None:
+            if len(self._seen) > SEEN_LIMIT:
+                self._seen.clear()
+            result = self._seen[key] = evaluate(self.finder, self.rules, self.points, hand, roll, self.going_out)
+        return result
+
+
+def judge_for(mix: LetterMix, rules: HandRules, finder: WordFinder) -> Judge:
+    return Judge(finder, rules, dict(mix.points()), frozenset(len(key) for key in finder.index.by_key))
 
 
 def playability(
@@ -180,32 +260,22 @@ def playability(
     *,
     samples: int,
     seed: int,
-    exact_limit: int = 3000,
-    progress: Callable[[int], None] | None = None,
+    exact_limit: int = EXACT_LIMIT,
+    progress: LazyProgress | None = None,
+    judge: Judge | None = None,
+    types: list[tuple[str, int]] | None = None,
+    method: str = "auto",
 ) -> Playability:
-    types = _card_types(mix)
-    points = {letters: p for letters, p in mix.points().items()}
-    rolls = distinct_rolls(mix.dice)
+    """`types` (card, count) replaces the mix's own counts (a proposed deck of the same cards);
+    `method` "exact" or "sampled" overrides the choice deal() makes."""
+    judge = judge or judge_for(mix, rules, finder)
+    dealt = deal(types or card_types(mix), mix.dice, rules.hand, samples=samples, seed=seed, exact_limit=exact_limit,
+                 method=method)
     tally = Tally()
-    if count_hands(types, rules.hand) * len(rolls) <= exact_limit:
-        evaluated = 0
-        for hand, p_hand in distinct_hands(types, rules.hand):
-            for roll, p_roll in rolls:
-                tally.add(p_hand * p_roll, hand, evaluate(finder, rules, points, hand, roll))
-                evaluated += 1
-            if progress:
-                progress(1)
-        return Playability("exact", evaluated, tally)
-    rng = random.Random(seed)
-    deck = [letters for letters, count in types for _ in range(count)]
-    cache: dict = {}
-    for _ in range(samples):
-        hand = tuple(sorted(rng.sample(deck, rules.hand)))
-        roll = tuple(sorted(rng.choice(faces) for faces in mix.dice))
-        key = (hand, roll)
-        if key not in cache:
-            cache[key] = evaluate(finder, rules, points, hand, roll)
-        tally.add(1.0, hand, cache[key])
+    if progress:
+        progress.total = dealt.hands
+    for weight, hand, roll in dealt.draws():
+        tally.add(weight, hand, judge(hand, roll))
         if progress:
-            progress(1)
-    return Playability("sampled", samples, tally)
+            progress.advance()
+    return Playability(dealt.method, dealt.hands, tally)
