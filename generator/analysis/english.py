@@ -19,7 +19,7 @@ come from the same line (kept inside the game's point range).
 from __future__ import annotations
 
 import math
-from collections import Counter
+from collections import Counter, defaultdict
 
 from generator.words.lexicon import ALPHABET
 
@@ -46,12 +46,12 @@ def letter_frequency(words, max_length: int | None = None) -> dict[str, float]:
     for word in words:
         if max_length is None or len(word) <= max_length:
             counts.update(word)
-    return distribution(counts, ALPHABET)
+    return distribution(counts, ALPHABET + "".join(sorted(set(counts) - set(ALPHABET))))  # and ä ö ü ñ
 
 
 def neighbour_entropy(words) -> dict[str, float]:
     """Normalized entropy (0..1) of the letters on either side of each letter."""
-    neighbours: dict[str, Counter] = {letter: Counter() for letter in ALPHABET}
+    neighbours: dict[str, Counter] = defaultdict(Counter, {letter: Counter() for letter in ALPHABET})
     for word in words:
         for a, b in zip(word, word[1:]):
             neighbours[a][b] += 1

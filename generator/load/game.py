@@ -16,7 +16,7 @@ from generator.load.validate import validated
 from generator.suggest import did_you_mean
 from generator.load.yamlsrc import Document, read_yaml
 from generator.model.deck import BackFace, Card, Component, Game, freeze
-from generator.model.game import RESERVED_CARD_KEYS, SHIPPED_LEXICON, ComponentSpec, GameSpec
+from generator.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
 
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
 
@@ -145,29 +145,37 @@ def load_game(folder: Path) -> Game:
 
 
 def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Problems) -> GameSpec:
-    """`words.lexicon` naming a word file: checked word by word, and kept as its resolved path."""
-    if spec.words.lexicon == SHIPPED_LEXICON:
-        return spec
-    from generator.words.lexicon import WORD, word_file_lines  # only for a game with its own list
+    """`words.lexicon` naming a shipped list (of a language whose letters the game's has) or a word file:
+    a word file is checked word by word, and kept as its resolved path."""
+    from generator.words.languages import BY_LIST, LANGUAGES  # no word list is read here
+    language = LANGUAGES[spec.words.language]
     where = doc.locate(("words", "lexicon"))
+    shipped = BY_LIST.get(spec.words.lexicon)
+    if shipped is not None:
+        if not set(shipped.alphabet) <= set(language.alphabet):
+            problems.add(where, f"the {shipped.list_name} list has letters ({shipped.own_letters}) that words.language "
+                                f"'{language.code}' does not; set words.language: {shipped.code}")
+        return spec
+    from generator.words.lexicon import describe, word_file_lines  # only for a game with its own list
     try:
         path = inside(folder, spec.words.lexicon, where, "word list")
         if path.stat().st_size > MAX_WORD_FILE_BYTES:
             problems.add(where, f"word list '{spec.words.lexicon}' is {path.stat().st_size:,} bytes; "
                                 f"a word list may have at most {MAX_WORD_FILE_BYTES:,}")
             return spec
-        lines = list(word_file_lines(path))
+        lines = list(word_file_lines(path, language))
     except UserError as exc:
         problems.extend(exc)
         return spec
     except (OSError, UnicodeDecodeError) as exc:
         problems.add(where, f"word list '{spec.words.lexicon}' cannot be read as UTF-8 text ({exc})")
         return spec
-    bad = [(number, word) for number, word in lines if not WORD.fullmatch(word)]
+    letters = describe(language)
+    bad = [(number, word) for number, word in lines if not language.word.fullmatch(word)]
     for number, word in bad[:5]:
-        problems.add(Location(path, number, 1), f"expected one word of letters a-z on the line, got '{word}'")
+        problems.add(Location(path, number, 1), f"expected one word of letters {letters} on the line, got '{word}'")
     if len(bad) > 5:
-        problems.add(Location(path), f"and {len(bad) - 5:,} more lines that are not words of letters a-z")
+        problems.add(Location(path), f"and {len(bad) - 5:,} more lines that are not words of letters {letters}")
     if not lines:
         problems.add(where, f"word list '{spec.words.lexicon}' has no words")
     return spec.model_copy(update={"words": spec.words.model_copy(update={"lexicon": str(path)})})

@@ -54,19 +54,31 @@ class FaceSpec(Strict):
 
 
 SHIPPED_LEXICON = "english"
+Language = Literal["en", "fr", "de", "es"]
+SHIPPED_LISTS: dict[str, str] = {"en": "english", "fr": "french", "de": "german", "es": "spanish"}  # language -> its list
 
 
 class WordsSpec(Strict):
     """How the game's words are judged (letter analysis and rules engines)."""
 
     min_length: int = Field(default=2, ge=1, le=15)
-    # "english" (the shipped word-game list) or a plain word file in the game folder, one word a line
+    # the words' language: its alphabet and accent policy, its shipped list, its syllable rules (docs/yaml.md)
+    language: Language = "en"
+    # a shipped list by name (default: the language's), or a plain word file in the game folder, one word a line
     lexicon: str = SHIPPED_LEXICON
     allow: list[str] = []
     deny: list[str] = []
     syllables: dict[str, int] = {}
     hand: int | None = Field(default=None, ge=1, le=MAX_HAND)
     wilds: int = Field(default=0, ge=0, le=10)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _language_list(cls, data: Any) -> Any:
+        """Without `lexicon:`, the game uses its language's shipped list."""
+        if isinstance(data, dict) and "lexicon" not in data and data.get("language") in SHIPPED_LISTS:
+            return {**data, "lexicon": SHIPPED_LISTS[data["language"]]}
+        return data
 
 
 class GameSpec(Strict):

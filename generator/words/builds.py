@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from generator.words.languages import ALL_LETTERS
+
 VOWELS = frozenset("aeiouy")
 HAND, TABLE, WILD, REUSABLE = "hand", "table", "wild", "reusable"
 
@@ -55,8 +57,9 @@ def normalize_cards(cards: Iterable[str], what: str) -> Counter:
     counts = Counter()
     for card in cards:
         card = card.lower()
-        if not (card.isascii() and card.isalpha()):
-            raise ValueError(f"{what} cards must be letters a-z (pass wild cards as a count), got {card!r}")
+        if not card or not all(letter in ALL_LETTERS for letter in card):
+            raise ValueError(f"{what} cards must be letters a-z, or a language's own letters such as ä or ñ "
+                             f"(pass wild cards as a count), got {card!r}")
         counts[card] += 1
     return counts
 

@@ -37,6 +37,7 @@ from operator import attrgetter
 
 from generator.words.builds import HAND, REUSABLE, TABLE, WILD, Match, Sources, builds, new_match, normalize_cards
 from generator.words.index import LetterIndex, key, sub_multisets, sub_multisets_between, subs_and_lefts
+from generator.words.languages import ALL_LETTERS
 from generator.words.lexicon import ALPHABET, Lexicon
 
 Score = Callable[[Match], float]
@@ -56,9 +57,10 @@ def for_words(words, min_length: int | None = None) -> tuple[Lexicon, "WordFinde
     built once per process and shared by everything that judges that game's words.
     `min_length` raises the game's own minimum (a rule that wants longer words)."""
     shortest = max(words.min_length, min_length or 0)
-    key = (shortest, tuple(sorted(words.allow)), tuple(sorted(words.deny)), words.lexicon)
+    key = (shortest, tuple(sorted(words.allow)), tuple(sorted(words.deny)), words.lexicon, words.language)
     if key not in _FOR_WORDS:
-        lexicon = Lexicon(min_length=shortest, allow=words.allow, deny=words.deny, source=words.lexicon)
+        lexicon = Lexicon(min_length=shortest, allow=words.allow, deny=words.deny, source=words.lexicon,
+                          language=words.language)
         _FOR_WORDS[key] = (lexicon, WordFinder(lexicon))
     return _FOR_WORDS[key]
 
@@ -66,6 +68,8 @@ def for_words(words, min_length: int | None = None) -> tuple[Lexicon, "WordFinde
 class WordFinder:
     def __init__(self, lexicon: Lexicon | Iterable[str]):
         words = lexicon.words if isinstance(lexicon, Lexicon) else tuple(lexicon)
+        # the letters a wild may stand for: the language's (a-z, or a-z and its own letters)
+        self.alphabet = lexicon.alphabet if isinstance(lexicon, Lexicon) else ALPHABET
         self.index = LetterIndex(words)
         self._words = frozenset(words)
         self._counts: dict[str, tuple[tuple[str, int], ...]] = {}
@@ -187,7 +191,7 @@ class WordFinder:
         if self._two_wild_matches > _TWO_WILD_MATCHES_LIMIT:
             self._two_wilds, self._two_wild_matches = {}, 0
         caches = self._two_wilds
-        for c in ALPHABET:
+        for c in self.alphabet:
             start, end = bisect_left(hand, c), bisect_right(hand, c)
             heads, head_lefts = subs_and_lefts(hand[:start])
             tails, tail_lefts = subs_and_lefts(hand[end:])
@@ -306,7 +310,7 @@ class WordFinder:
             # A word two letters short of `letters` is one letter short of
             # sub + c, for a sub that holds all of `letters`' c (else that
             # bigger sub finds it): take each c with its count one over.
-            for c in ALPHABET:
+            for c in self.alphabet:
                 below = "".join(x for x in letters if x < c)
                 above = "".join(x for x in letters if x > c)
                 middle = c * (letters.count(c) + 1)
@@ -333,7 +337,7 @@ class WordFinder:
         for choice in product(*(range(n + 1) for _, n in cards)):
             picked = "".join(card * k for (card, _), k in zip(cards, choice))
             letters.add(key(fixed + "".join(c for c in picked if c not in free)))
-        wild_letters = "".join(c for c in ALPHABET if c not in free)
+        wild_letters = "".join(c for c in self.alphabet if c not in free)
         found: set[str] = set()
         if not free:
             longest = max(map(len, letters)) + src.wilds
@@ -732,10 +736,10 @@ class _Cards:
         return new_match(word, tuple(hand), tuple(wilds), (), tuple(table), (), tuple(parts)), ranks
 
 
-_FROM_HAND = {c: (c, HAND) for c in ALPHABET}   # shared part tuples: less memory, faster
+_FROM_HAND = {c: (c, HAND) for c in ALL_LETTERS}   # shared part tuples: less memory, faster
 
 
-_AS_WILD = {c: ((c,), (c, WILD)) for c in ALPHABET}
+_AS_WILD = {c: ((c,), (c, WILD)) for c in ALL_LETTERS}
 
 
 def _one_wild_match(word: str, letter: str, cards: tuple[str, ...]) -> Match:

@@ -1,4 +1,4 @@
-"""The shipped English word list, filtered per game."""
+"""The shipped word lists (English, French, German, Spanish), filtered per game."""
 
 from __future__ import annotations
 
@@ -9,65 +9,79 @@ from functools import cache
 from pathlib import Path
 
 from generator.model.game import SHIPPED_LEXICON as SHIPPED
+from generator.words.languages import BY_LIST, LANGUAGES, Language
 
-WORDS_FILE = Path(__file__).resolve().parent.parent / "data" / "lexicon" / "words.txt"
+WORDS_FILE = LANGUAGES["en"].words_file
 WORD = re.compile(r"[a-z]+")
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
 
 
 @cache
-def shipped_words() -> tuple[str, ...]:
-    """The committed word-game list (from SCOWL; generator/data/lexicon/README.md), read once per process."""
-    return tuple(WORDS_FILE.read_text(encoding="ascii").split())
+def shipped_words(name: str = SHIPPED) -> tuple[str, ...]:
+    """A committed word-game list by name (generator/data/lexicon/README.md), read once per process,
+    and only by a process that uses it."""
+    return tuple(BY_LIST[name].words_file.read_text(encoding="utf-8").split())
 
 
-def word_file_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """(line number, word) of a plain word file: one word a line, blank lines and # comments skipped."""
+def word_file_lines(path: Path, language: Language = LANGUAGES["en"]) -> Iterator[tuple[int, str]]:
+    """(line number, word) of a plain word file: one word a line, blank lines and # comments skipped,
+    each word lower-cased and folded by the language's accent policy."""
     for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
-        word = line.strip().lower()
+        word = line.strip()
         if word and not word.startswith("#"):
-            yield number, word
+            yield number, language.fold(word)
 
 
 @cache
-def _file_words(path: str, stamp: tuple[int, int]) -> tuple[str, ...]:
-    return tuple(word for _, word in word_file_lines(Path(path)))
+def _file_words(path: str, stamp: tuple[int, int], language: str) -> tuple[str, ...]:
+    return tuple(word for _, word in word_file_lines(Path(path), LANGUAGES[language]))
 
 
-def source_words(lexicon: str) -> tuple[str, ...]:
-    """The words of a game's `words.lexicon`: the shipped list, or a word file (an absolute path once loaded)."""
-    if lexicon == SHIPPED:
-        return shipped_words()
+def source_words(lexicon: str, language: str = "en") -> tuple[str, ...]:
+    """The words of a game's `words.lexicon`: a shipped list by name, or a word file (an absolute path once loaded)."""
+    if lexicon in BY_LIST:
+        return shipped_words(lexicon)
     stat = Path(lexicon).stat()
-    return _file_words(lexicon, (stat.st_mtime_ns, stat.st_size))
+    return _file_words(lexicon, (stat.st_mtime_ns, stat.st_size), language)
 
 
-def _clean(words: Iterable[str], what: str) -> frozenset[str]:
-    cleaned = {w.strip().lower() for w in words}
-    bad = sorted(w for w in cleaned if not WORD.fullmatch(w))
+def _clean(words: Iterable[str], what: str, language: Language) -> frozenset[str]:
+    cleaned = {language.fold(w) for w in words}
+    bad = sorted(w for w in cleaned if not language.word.fullmatch(w))
     if bad:
-        raise ValueError(f"{what} words must be letters a-z only, got {bad[:5]}")
+        raise ValueError(f"{what} words must be letters {describe(language)} only, got {bad[:5]}")
     return frozenset(cleaned)
 
 
+def describe(language: Language) -> str:
+    """How an error names the language's alphabet: "a-z", "a-z and äöü"."""
+    return "a-z" + (f" and {language.own_letters}" if language.own_letters else "")
+
+
 class Lexicon:
-    """The shipped list plus a game's `allow` words, minus its `deny` words
-    and anything shorter than `min_length` (which applies to allowed words too)."""
+    """A shipped list (or word file) plus a game's `allow` words, minus its `deny` words
+    and anything shorter than `min_length` (which applies to allowed words too).
+    `language` gives the alphabet and accent policy the words are read with."""
 
     def __init__(self, min_length: int = 1, allow: Iterable[str] = (),
-                 deny: Iterable[str] = (), words: Iterable[str] | None = None, source: str = SHIPPED):
+                 deny: Iterable[str] = (), words: Iterable[str] | None = None, source: str = SHIPPED,
+                 language: str = "en"):
         if min_length < 1:
             raise ValueError("min_length must be at least 1")
+        self.language = LANGUAGES[language]
+        self.alphabet = self.language.alphabet
         self.min_length = min_length
-        self.allow = _clean(allow, "allow")
-        self.deny = _clean(deny, "deny")
-        base = source_words(source) if words is None else _clean(words, "lexicon")
+        self.allow = _clean(allow, "allow", self.language)
+        self.deny = _clean(deny, "deny", self.language)
+        base = source_words(source, language) if words is None else _clean(words, "lexicon", self.language)
         kept = (set(base) | self.allow) - self.deny
         self.words: tuple[str, ...] = tuple(sorted(w for w in kept if len(w) >= min_length))
         self._set = frozenset(self.words)
 
     def __contains__(self, word: object) -> bool:
-        return isinstance(word, str) and word.lower() in self._set
+        if not isinstance(word, str):
+            return False
+        return word.lower() in self._set or (self.language.code != "en" and self.language.fold(word) in self._set)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.words)
@@ -76,7 +90,7 @@ class Lexicon:
         return len(self.words)
 
     def letter_frequency(self) -> dict[str, float]:
-        """Share of each letter a-z among all letters of all words (sums to 1).
+        """Share of each letter of the alphabet among all letters of all words (sums to 1).
 
         This is dictionary frequency, not running-text frequency: it says how
         useful a letter is for making words, which is what a letter mix is for.
@@ -85,4 +99,4 @@ class Lexicon:
         for word in self.words:
             counts.update(word)
         total = sum(counts.values()) or 1
-        return {letter: counts[letter] / total for letter in ALPHABET}
+        return {letter: counts[letter] / total for letter in self.alphabet}
