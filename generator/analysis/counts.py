@@ -3,13 +3,14 @@ frequency and at least as playable.
 
 The game's counts are first scaled to N (largest remainders, at least one card of each
 face; wild cards keep their share of the deck and are not searched, since a wild always
-helps a hand and has no letter frequency). Then, one card at a time, a card of one face
-becomes a card of another: of the moves that bring the letter mix nearest the language
-(Jensen-Shannon distance, digraph cards counted as their letters), the few best are
-judged in that order on the same seeded hands (playability.sample_hands keeps the hands of
-two decks one card apart alike) until CANDIDATES of them lose no playability, and of those
-the one that gains most (relative fall in distance plus relative rise in playability) is taken.
-The search stops when no such move is left or after MAX_MOVES moves.
+helps a hand and has no letter frequency). Then cards of one face become cards of another,
+a few at a time (N // 32 at first, halving whenever no move is left, down to one): of the
+moves that bring the letter mix nearer the language (Jensen-Shannon distance, digraph cards
+counted as their letters), nearest first, each is judged on the same seeded hands
+(playability.sample_hands deals decks a few cards apart alike) until CANDIDATES of them
+lose no playability; of those, the one with the largest relative fall in distance plus
+relative rise in playability is taken. The search stops at one card a move with no such
+move left, or after MAX_MOVES moves.
 
 Playability, the figure kept from falling: the chance a hand makes a word, plus the
 chance it goes out, plus the share of dealt cards some word can use (1 - dead rate).
@@ -26,7 +27,8 @@ from generator.analysis.playability import Judge, Playability, playability
 
 CANDIDATES = 3    # moves that keep playability compared at each step
 MAX_TRIED = 12    # moves judged on sampled hands at each step, at most
-MAX_MOVES = 60
+MAX_MOVES = 60    # steps of the search, at most
+FIRST_STEP_DIVISOR = 32   # the search first moves total // 32 cards at a time (3 of 108), halving when stuck
 
 
 @dataclass(frozen=True)
@@ -77,33 +79,45 @@ def suggest_counts(mix, rules, finder, language: dict[str, float], total: int, *
 
     current = start = judge_counts(scaled_counts(faces, total))
     movable = sorted(face for face in faces if face != WILD_FACE)
+    step = max(1, total // FIRST_STEP_DIVISOR)
     for _ in range(MAX_MOVES):
-        moves = []
-        for a in movable:
-            if current.counts[a] < 2:
-                continue
-            for b in movable:
-                if b != a:
-                    counts = Counter(current.counts)
-                    counts[a] -= 1
-                    counts[b] += 1
-                    distance = letter_distance(counts, language, letters)
-                    if distance < current.jensen_shannon_bits - 1e-12:
-                        moves.append((distance, a, b, counts))
-        moves.sort(key=lambda move: move[:3])
-        best, passed = None, 0
-        for distance, _, _, counts in moves[:MAX_TRIED]:
-            judged = judge_counts(counts)
-            if judged.playability >= current.playability:
-                passed += 1
-                if best is None or _gain(judged, current) > _gain(best, current):
-                    best = judged
-                if passed == CANDIDATES:
-                    break
+        best = _best_move(current, movable, step, judge_counts, language, letters)
         if best is None:
-            break
+            if step == 1:
+                break
+            step //= 2
+            continue
         current = best
     return start, current
+
+
+def _best_move(current: Judged, movable: list[str], step: int, judge_counts, language, letters) -> Judged | None:
+    """Of the moves of `step` cards from one face to another that bring the letters nearer
+    the language, judged nearest first: the best gain among the first CANDIDATES that keep
+    playability."""
+    moves = []
+    for a in movable:
+        if current.counts[a] <= step:
+            continue
+        for b in movable:
+            if b != a:
+                counts = Counter(current.counts)
+                counts[a] -= step
+                counts[b] += step
+                distance = letter_distance(counts, language, letters)
+                if distance < current.jensen_shannon_bits - 1e-12:
+                    moves.append((distance, a, b, counts))
+    moves.sort(key=lambda move: move[:3])
+    best, passed = None, 0
+    for _, _, _, counts in moves[:MAX_TRIED]:
+        judged = judge_counts(counts)
+        if judged.playability >= current.playability:
+            passed += 1
+            if best is None or _gain(judged, current) > _gain(best, current):
+                best = judged
+            if passed == CANDIDATES:
+                break
+    return best
 
 
 def _gain(new: Judged, old: Judged) -> float:
