@@ -9,7 +9,7 @@ import pytest
 
 from generator.load.game import load_game
 from generator.rules.magic_spell import MIXED, RULES, MagicSpellPlayer, letter_demand
-from generator.rules.protocol import CHANCE, IllegalAction, RandomPlayer
+from generator.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
 from generator.simulate.play import play_game
 from generator.words.lexicon import Lexicon
 
@@ -59,6 +59,8 @@ def spell(st, seat, spell_id, place="homework"):
     sid = next(s.index for s in st.cat.spells if s.id == spell_id)
     st.deck_mixed.remove(sid)
     (st.homework if place == "homework" else st.spellbook)[seat].append(sid)
+    if place != "homework":
+        st.completed[sid] = seat  # a spell reaches a spellbook by being completed
     st.progress[sid] = st.turns
     return sid
 
@@ -590,3 +592,68 @@ def test_the_heuristic_casts_spells_often_enough_to_exercise_their_effects(game)
     seats = [RULES.heuristic_player(1.0) for _ in range(3)]
     casts = [play_game(RULES, game, seats, seed).figures.get("casts", 0) for seed in range(40)]
     assert sum(casts) / len(casts) >= 2.5  # the first heuristic cast about one spell a game
+
+
+# ---------------------------------------------------------------- invariants catch corruption
+
+def _mid_game(game, seed=3, decisions=120):
+    """A real position part-way through a seeded game: spells woven, tiles seen, spells completed."""
+    st = RULES.new_state(game, 3, {"stones": True})
+    rng, player, n = random.Random(seed), RULES.heuristic_player(1.0), 0
+    while n < decisions or not st.woven or not st.known:
+        if st.current_player() == CHANCE:
+            outcomes = st.chance_outcomes()
+            st.apply(rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0])
+        else:
+            st.apply(player.act(st, st.current_player(), rng))
+            n += 1
+    st.check_invariants()
+    return st
+
+
+def _some_woven(st):
+    sid = next(sid for sid, pairs in st.woven.items() if pairs)
+    return sid, st.woven[sid]
+
+
+def _drop_woven_spell(st):
+    sid, _ = _some_woven(st)
+    next(h for h in st.homework if sid in h).remove(sid)
+    st.deck_bottom.append(sid)  # the spell itself still in one place
+
+
+def _claim_wrong_letter(st):
+    sid, pairs = _some_woven(st)
+    letter = next(l for l, ts in st.mixed.items() if ts and l not in st.cat.spells[sid].word)
+    pairs.append((st.mixed[letter].pop(), letter))  # the tile truly is that letter, only the spell has none
+    st.mixed_count -= 1
+
+
+CORRUPTIONS = {  # what goes wrong: (what the check must say, how)
+    "a tile in two places": ('is both in', lambda st: st.cabinet[0].append(next(iter(st.known)))),
+    "a tile lost": ('tiles are missing', lambda st: st.known.pop(next(iter(st.known)))),
+    "a tile that is not in the game": ('not in the game', lambda st: st.cabinet[1].append(len(st.cat.letters) + 5)),
+    "a tile swapped for one not in the game": ('not in the game', lambda st: st.known.update(
+        {len(st.cat.letters) + 5: st.known.pop(next(iter(st.known)))})),
+    "a tile filed under another letter": ('filed under', lambda st: st.mixed["t"].append(st.mixed["e"].pop())),
+    "the unseen count off": ('laboratory count', lambda st: setattr(st, "mixed_count", st.mixed_count + 1)),
+    "a woven spell in no homework": ('in no homework', lambda st: _drop_woven_spell(st)),
+    "a woven tile claiming a letter its spell does not need": ('claiming letters', lambda st: _claim_wrong_letter(st)),
+    "a tampered tile off every spell": ('tampered', lambda st: st.tampered.add(next(iter(st.known)))),
+    "a spell in two places": ('spell is lost or duplicated', lambda st: st.deck_bottom.append(st.homework[0][0])),
+    "a spell lost": ('spell is lost or duplicated', lambda st: st.deck_mixed.pop()),
+    "negative spirit": ('negative spirit', lambda st: st.spirit.__setitem__(1, -1)),
+    "a spellbook spell nobody completed": ('spellbooks do not hold', lambda st: st.spellbook[2].append(st.deck_mixed.pop())),
+    "a completion missing from the spellbooks": ('spellbooks do not hold', lambda st: st.completed.update({st.deck_mixed[0]: 1})),
+    "a student over the homework limit after its turn": ('homework limit', lambda st: st.homework[(st.seat + 1) % 3].extend(
+        st.deck_mixed.pop() for _ in range(6))),
+}
+
+
+@pytest.mark.parametrize("corruption", sorted(CORRUPTIONS))
+def test_the_invariant_check_catches_a_corrupted_position(game, corruption):
+    message, corrupt = CORRUPTIONS[corruption]
+    st = _mid_game(game)
+    corrupt(st)
+    with pytest.raises(InvariantError, match=message):
+        st.check_invariants()

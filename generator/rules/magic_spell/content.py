@@ -69,6 +69,29 @@ class Catalog:
             demand.update(spell.word)
         total = sum(demand.values()) or 1
         self.demand = {letter: demand[letter] / total for letter in set(self.letters)}
+        # for the invariant checks: every tile, the tiles of each letter, every spell, each spell's letters
+        self.all_tiles = frozenset(range(len(self.letters)))
+        by_letter: dict[str, set[int]] = {}
+        for tile, letter in enumerate(self.letters):
+            by_letter.setdefault(letter, set()).add(tile)
+        self.tiles_of = {letter: frozenset(tiles) for letter, tiles in by_letter.items()}
+        self.all_spells = frozenset(range(len(self.spells)))
+        # no homework limit is ever below this (lasting homework effects may be negative)
+        self.homework_floor = self.params["homework_limit"] + sum(
+            min(0, n) for spell in self.spells for key, n in spell.always if key == "homework")
+        self.fitting_claims: set[tuple[int, tuple]] = set()
+
+    def fits(self, sid: int, pairs: list[tuple[int, str]]) -> bool:
+        """Do the letters these woven (tile, letter) pairs claim all fit in the spell's word? The
+        claims found to fit are remembered in `fitting_claims` (the invariant checks ask after every
+        action, mostly about the same spells), forgotten when there are many."""
+        claimed = Counter(letter for _, letter in pairs)
+        if claimed - Counter(self.spells[sid].word):
+            return False
+        if len(self.fitting_claims) > 100_000:
+            self.fitting_claims.clear()
+        self.fitting_claims.add((sid, tuple(pairs)))
+        return True
 
 
 _CATALOGS: dict[int, tuple[Game, Catalog]] = {}

@@ -40,6 +40,8 @@ draws random numbers.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any, Sequence
 
 from generator.rules.magic_spell.content import Catalog
@@ -219,10 +221,14 @@ class MagicSpellState(State):
             slots.append((verb, MIXED))
         return slots
 
-    def weave_cost(self, seat: int, tile: int, paid: bool) -> int:
-        cost = 0
+    def _extra_weave_cost(self, seat: int, paid: bool) -> int:
+        """The spirit an extra weave costs beyond the turn's free ones (0 for the action's weave)."""
         if paid and self.free_weaves == 0 and self.free_weave_used >= self.lasting(seat, "free_weave"):
-            cost += self.cat.params["extra_weave_cost"]
+            return self.cat.params["extra_weave_cost"]
+        return 0
+
+    def weave_cost(self, seat: int, tile: int, paid: bool) -> int:
+        cost = self._extra_weave_cost(seat, paid)
         if tile in self.tile_spell(seat):
             cost += self.cat.params["move_weave_cost"]
         return cost
@@ -266,20 +272,30 @@ class MagicSpellState(State):
         return wrong
 
     def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
+        """Every legal weave: what `can_weave` and `weave_cost` allow, worked out once per tile."""
+        homework = self.homework[seat]
+        placed = {t: (sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())}  # tile -> spell, claim
+        lefts = [(sid, self.remaining(sid)) for sid in homework]  # letters each spell still needs (all > 0)
+        wanted = set().union(*(left for _, left in lefts))
+        sources = [only] if only is not None else self.cabinet[seat] + list(placed)
+        extra = self._extra_weave_cost(seat, paid)
+        move, stone_limit = self.cat.params["move_weave_cost"], self.cat.params["stones_per_spell"]
         acts = []
-        on_spells = self.tile_spell(seat)
-        sources = [only] if only is not None else self.cabinet[seat] + list(on_spells)
         for tile in sources:
-            if only is None and self.weave_cost(seat, tile, paid) > self.spirit[seat]:
+            home, shown = placed.get(tile, (None, self.cat.letters[tile]))
+            stone = self.known_stone(tile)
+            if not stone and shown not in wanted:
                 continue
-            for sid in self.homework[seat]:
-                if on_spells.get(tile) == sid:
+            if only is None and extra + (move if home is not None else 0) > self.spirit[seat]:
+                continue
+            for sid, left in lefts:
+                if home == sid:
                     continue
-                left = self.remaining(sid)
-                letters = sorted(left) if self.known_stone(tile) else [self.shown_letter(seat, tile)]
-                for letter in letters:
-                    if self.can_weave(seat, tile, sid, letter):
-                        acts.append(("weave", tile, sid, letter))
+                if not stone:
+                    if shown in left:
+                        acts.append(("weave", tile, sid, shown))
+                elif sum(1 for t, _ in self.woven.get(sid, ()) if t != tile and self.known_stone(t)) < stone_limit:
+                    acts += [("weave", tile, sid, letter) for letter in sorted(left)]
         return acts
 
     # ---- applying actions -----------------------------------------------------
@@ -746,53 +762,69 @@ class MagicSpellState(State):
 
     # ---- invariants and results -----------------------------------------------------
     def check_invariants(self) -> None:
-        places: dict[int, str] = {}
-
-        def put(tile: int, where: str) -> None:
-            if tile in places:
-                raise InvariantError(f"tile {tile} is both in {places[tile]} and {where}")
-            places[tile] = where
-
-        for letter, tiles in self.mixed.items():
-            for t in tiles:
-                if self.cat.letters[t] != letter:
-                    raise InvariantError(f"tile {t} filed under {letter}")
-                put(t, "laboratory (unseen)")
-        if sum(len(v) for v in self.mixed.values()) != self.mixed_count:
+        """Every tile in exactly one place (each filed under its letter), every spell in exactly one
+        place, woven letters the spell needs, no negative spirit, spellbooks matching completions,
+        homework limits kept. Cheap enough to run after every action: set operations over the
+        places, and the slow search for the culprit only once something is wrong."""
+        cat = self.cat
+        unseen = list(chain.from_iterable(self.mixed.values()))
+        if len(unseen) != self.mixed_count:
             raise InvariantError("laboratory count is off")
-        for t in self.known:
-            put(t, "laboratory (seen)")
-        for t in self.removed:
-            put(t, "out of the game")
-        for seat in range(self.players):
-            for t in self.cabinet[seat]:
-                put(t, f"cabinet {seat}")
+        try:  # each unseen tile filed under its own letter (map/all: no Python loop per letter)
+            filed_right = all(map(frozenset.issuperset, map(cat.tiles_of.__getitem__, self.mixed), self.mixed.values()))
+        except KeyError:
+            filed_right = False
+        if not filed_right:
+            bad, letter = next((t, letter) for letter, filed in self.mixed.items() for t in filed if cat.letters[t] != letter)
+            raise InvariantError(f"tile {bad} filed under {letter}")
+        if not set(chain.from_iterable(self.homework)).issuperset(self.woven):
+            raise InvariantError("a woven spell is in no homework")  # and in at most one: each spell is in one place
+        fits = cat.fitting_claims
         for sid, pairs in self.woven.items():
-            owner = [s for s in range(self.players) if sid in self.homework[s]]
-            if len(owner) != 1:
-                raise InvariantError(f"woven spell {sid} is not in exactly one homework")
-            claimed = Counter(l for _, l in pairs)
-            need = Counter(dict(self.cat.spells[sid].need))
-            if claimed - need:
+            if (sid, tuple(pairs)) not in fits and not cat.fits(sid, pairs):
                 raise InvariantError(f"spell {sid} has tiles claiming letters it does not need")
-            for t, _ in pairs:
-                put(t, f"spell {sid}")
-        if self.looking is not None:
-            put(self.looking, "hand")
-        if not self.tampered <= {t for pairs in self.woven.values() for t, _ in pairs}:
+        woven = list(map(itemgetter(0), chain.from_iterable(self.woven.values())))
+        if self.tampered and not self.tampered.issubset(woven):
             raise InvariantError("a tampered tile is not on a spell")
-        if len(places) != len(self.cat.letters):
-            raise InvariantError(f"{len(self.cat.letters) - len(places)} tiles are missing")
-        spells = self.deck_mixed + self.deck_bottom + [s for h in self.homework for s in h] + [s for b in self.spellbook for s in b]
-        if sorted(spells) != list(range(len(self.cat.spells))):
+        # each tile exactly once: as many places as tiles, and together they hold every tile
+        found = set(unseen)
+        found.update(self.known, self.removed, woven, *self.cabinet)
+        held = self.mixed_count + len(self.known) + len(self.removed) + len(woven) + sum(map(len, self.cabinet))
+        if self.looking is not None:
+            found.add(self.looking)
+            held += 1
+        if held != len(cat.all_tiles) or found != cat.all_tiles:
+            raise InvariantError(self._misplaced_tiles())
+        books = (self.deck_mixed, self.deck_bottom, *self.homework, *self.spellbook)
+        found = set(self.deck_mixed)
+        found.update(*books)
+        if sum(map(len, books)) != len(cat.all_spells) or found != cat.all_spells:
             raise InvariantError("a spell is lost or duplicated")
-        if any(s < 0 for s in self.spirit):
+        if min(self.spirit) < 0:
             raise InvariantError("negative spirit")
-        for seat in range(self.players):
-            if self.credits(seat) != sum(self.cat.spells[s].credits for s in self.spellbook[seat]):
-                raise InvariantError("credits do not match the spellbook")
-            if seat != self.seat and self.phase != "setup" and len(self.homework[seat]) > self.homework_limit(seat):
-                raise InvariantError(f"seat {seat} ended its turn over the homework limit")
+        if self.completed != dict(zip(chain.from_iterable(self.spellbook),
+                                      chain.from_iterable(map(repeat, range(self.players), map(len, self.spellbook))))):
+            raise InvariantError("the spellbooks do not hold exactly the spells each student completed")
+        if self.phase != "setup":
+            for seat, homework in enumerate(self.homework):
+                if len(homework) > cat.homework_floor and seat != self.seat and len(homework) > self.homework_limit(seat):
+                    raise InvariantError(f"seat {seat} ended its turn over the homework limit")
+
+    def _misplaced_tiles(self) -> str:
+        """Which tile is where it should not be (the check found the places do not hold each tile once)."""
+        places: dict[int, str] = {}
+        listed = [("laboratory (unseen)", t) for tiles in self.mixed.values() for t in tiles]
+        listed += [("laboratory (seen)", t) for t in self.known] + [("out of the game", t) for t in self.removed]
+        listed += [(f"cabinet {seat}", t) for seat in range(self.players) for t in self.cabinet[seat]]
+        listed += [(f"spell {sid}", t) for sid, pairs in self.woven.items() for t, _ in pairs]
+        listed += [("hand", self.looking)] if self.looking is not None else []
+        for where, tile in listed:
+            if tile in places:
+                return f"tile {tile} is both in {places[tile]} and {where}"
+            if tile not in self.cat.all_tiles:
+                return f"{where} holds tile {tile}, which is not in the game"
+            places[tile] = where
+        return f"{len(self.cat.all_tiles) - len(places)} tiles are missing"
 
     def outcome(self, stalled: bool = False) -> Outcome:
         out = super().outcome(stalled)
