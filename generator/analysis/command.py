@@ -39,7 +39,7 @@ def register(commands) -> None:
                                  description="Write OUT/<game>/<game>-letters.pdf and .json, and print the figures.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--hand", type=bounded_int(1, MAX_HAND), help=f"cards in a hand, 1 to {MAX_HAND} (default: words.hand in game.yaml, else 7)")
-    parser.add_argument("--samples", type=bounded_int(1, 1_000_000), default=4000, help="hands to sample when exact odds are too costly (default 4000)")
+    parser.add_argument("--samples", type=bounded_int(1, 1_000_000), default=4000, help="hands to sample when exact odds are too costly: more distinct hands than 20,000 and than the samples (default 4000)")
     parser.add_argument("--seed", type=int, default=1, help="sampling seed (default 1)")
     parser.add_argument("--suggest-counts", type=bounded_int(1, MAX_SUGGESTED_DECK), metavar="N",
                         help="also propose counts for a deck of N cards with the same card faces, nearer the language's "
