@@ -28,12 +28,27 @@ def cmu_table() -> dict[str, int]:
     return table
 
 
-def syllables(word: str, overrides: Mapping[str, int] | None = None) -> int:
+def syllables(word: str, overrides: Mapping[str, int] | None = None, language: str = "en") -> int:
     word = word.strip().lower()
     if overrides and word in overrides:
         return overrides[word]
+    if language != "en":
+        return hyphenated_syllables(word, language)
     found = cmu_table().get(word)
     return found if found is not None else rule_syllables(word)
+
+
+@cache
+def _hyphenator(language: str):
+    import pyphen  # only for a game in another language
+    from generator.words.languages import LANGUAGES
+
+    return pyphen.Pyphen(lang=LANGUAGES[language].hyphenation, left=1, right=1)
+
+
+def hyphenated_syllables(word: str, language: str) -> int:
+    """Syllables as the language's hyphenation patterns split the word (pyphen's dictionaries)."""
+    return len(_hyphenator(language).positions(word)) + 1 if word else 0
 
 
 # Rules, chosen by looking only at tune-set errors: strip suffixes that add a

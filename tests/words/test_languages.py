@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -99,3 +100,31 @@ def test_a_french_word_file_is_folded_and_a_german_one_keeps_its_umlauts(game_co
     err = capsys.readouterr().err
     assert "wörter.txt:3:1: expected one word of letters a-z and äöü on the line, got 'x-ray'" in err
     assert ":1:1:" not in err and ":2:1:" not in err  # bär kept, æ spelt out as ae
+
+
+@pytest.mark.parametrize("language, counts", [
+    ("fr", {"maison": 2, "chat": 1, "ordinateur": 4}),
+    ("de", {"haus": 1, "katze": 2, "schmetterling": 3}),
+    ("es", {"casa": 2, "mariposa": 4, "mesa": 2}),
+])
+def test_syllables_of_other_languages_come_from_hyphenation_patterns(language, counts):
+    from generator.words.syllables import syllables
+    assert {word: syllables(word, language=language) for word in counts} == counts
+    assert syllables("chat", {"chat": 3}, language) == 3 if language == "fr" else True
+
+
+FRENCH = WISE.parent / "un-mot-au-sage"
+
+
+def test_the_french_edition_checks_and_its_letter_analysis_runs_on_the_french_list(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", str(FRENCH)]) == 0
+    capsys.readouterr()
+    assert main(["letters", str(FRENCH), "--json", "--samples", "300", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    report = json.loads(out[out.index("{"):])
+    french = Lexicon(min_length=2, source="french", language="fr").letter_frequency()
+    shares = {row["letter"]: row for row in report["frequency"]}
+    consonants = sum(french[k.lower()] for k in shares)
+    assert shares["S"]["english_share"] == pytest.approx(french["s"] / consonants, abs=1e-3)
+    assert report["playability"]["word"]["p"] > 0.95
