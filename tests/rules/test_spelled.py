@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.load.game import load_game
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, RandomPlayer
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
 from generator.rules.spelled import ABILITIES, RULES, SpelledState
 from generator.simulate.play import play_game
 
@@ -524,3 +524,40 @@ def test_heuristic_player_beats_random_player(game):
         outcome = play_game(RULES, game, seats, seed)
         wins += (seed % 2) in outcome.winners
     assert wins >= 17
+
+
+# -- invariants catch corruption ------------------------------------------------------
+
+def _mid_game(game, seed=4, decisions=60):
+    """A real position part-way through a seeded game: cards bought, in play, discarded, scrapped."""
+    state = RULES.new_state(game, 2, {})
+    rng, player, n = random.Random(seed), RULES.heuristic_player(1.0), 0
+    while n < decisions or not state.discard[0] or not state.discard[1]:
+        if state.current_player() == CHANCE:
+            settle_chance(state, rng)
+        else:
+            state.apply(player.act(state, state.current_player(), rng))
+            n += 1
+    state.check_invariants()
+    return state
+
+
+CORRUPTIONS = {  # what goes wrong: (what the check must say, how)
+    "a card in two places": ("duplicated", lambda s: s.discard[0].append(s.market_pool[0])),
+    "a card lost": ("cards lost", lambda s: s.market_pool.pop()),
+    "a card not in the game": ("not in the game", lambda s: s.discard[1].append(s.market_pool.pop() + 10_000)),
+    "a market slot holding a card twice": ("duplicated", lambda s: s.row.__setitem__(0, s.row[1])),
+    "health that does not add up": ("does not add up", lambda s: s.health.__setitem__(1, s.health[1] - 1)),
+    "an effect card left in play": ("shield or totem", lambda s: s.inplay[0].append(s.discard[0].pop())),
+    "a market card in the vowel reserve": ("vowel reserve", lambda s: s.reserve.append(s.market_pool.pop())),
+    "a scrapped reserve vowel": ("reserve vowel was scrapped", lambda s: s.scrapped.append(s.reserve.pop())),
+}
+
+
+@pytest.mark.parametrize("corruption", sorted(CORRUPTIONS))
+def test_the_invariant_check_catches_a_corrupted_position(game, corruption):
+    message, corrupt = CORRUPTIONS[corruption]
+    state = _mid_game(game)
+    corrupt(state)
+    with pytest.raises(InvariantError, match=message):
+        state.check_invariants()

@@ -4,10 +4,12 @@ table, its abilities kept as data in a small vocabulary (ABILITIES) that the sta
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from generator.model.deck import Game
 from generator.words.finder import for_words
+from generator.words.index import key as letter_key
 
 # The effect vocabulary: ability name -> what gaining it does (see State._gain).
 ABILITIES = ("energy", "damage", "heal", "draw", "scrap_hand", "scrap_discard", "scrap_market",
@@ -81,6 +83,24 @@ class Catalog:
         self.min_letters = int(self.rules.get("spell_min_letters", 3))
         _, self.finder = for_words(words, min_length=self.min_letters)
         self.keys = self.finder.index.by_key
+        # for the invariant checks: every card, the shields and totems, the reserve vowels
+        self.all_cards = frozenset(range(len(self.defs)))
+        self.lasting_cards = frozenset(u for u, d in enumerate(self.defs) if d.kind in LASTING)
+        self.reserve_cards = frozenset(u for u, d in enumerate(self.defs) if d.origin == "reserve")
+        self._spellable: dict[tuple[str, ...], tuple[tuple[int, ...], ...]] = {}
+
+    def spellable(self, letters: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+        """The positions in `letters` (a hand's card letters) of every combination of spell_min_letters or
+        more that makes a word, in the order `itertools.combinations` gives them; memoized by hand
+        (the memo emptied when it grows large)."""
+        found = self._spellable.get(letters)
+        if found is None:
+            if len(self._spellable) > 100_000:
+                self._spellable.clear()
+            found = self._spellable[letters] = tuple(
+                at for n in range(self.min_letters, len(letters) + 1) for at in combinations(range(len(letters)), n)
+                if letter_key("".join(letters[i] for i in at)) in self.keys)
+        return found
 
     def _add(self, d: CardDef) -> int:
         self.defs.append(d)

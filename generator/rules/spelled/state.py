@@ -40,7 +40,6 @@ makes its choices owed, and the main phase cannot end while one can still be mad
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 from typing import Sequence
 
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
@@ -171,10 +170,8 @@ class SpelledState(State):
         if self.phase == "discard":
             return [("toss", u) for u in hand] + [("end", False), ("end", True)]
         acts: list = [("fragment", u) for u in hand]
-        for n in range(self.cat.min_letters, len(hand) + 1):
-            for combo in combinations(sorted(hand), n):
-                if letter_key("".join(self.defs[u].letter for u in combo)) in self.cat.keys:
-                    acts.append(("spell", combo))
+        cards = sorted(hand)
+        acts += [("spell", tuple(cards[i] for i in at)) for at in self.cat.spellable(tuple(self.defs[u].letter for u in cards))]
         acts += [("scrapself", u) for u in self.played if self.defs[u].scrap is not None]
         shop = [u for u in self.row if u is not None] + self.reserve
         acts += [("buy", u) for u in shop if self.defs[u].cost <= self.energy]
@@ -246,24 +243,31 @@ class SpelledState(State):
         return out
 
     def check_invariants(self) -> None:
+        """Every card in exactly one place, Health that adds up, only shields and totems in play,
+        reserve vowels only in the reserve or in use. Set operations over the places; the culprit
+        is searched only once something is wrong."""
         places = [*self.hand, *self.inplay, *self.top, *self.pool, *self.discard,
-                  [u for u in self.row if u is not None], self.market_pool, self.reserve, self.scrapped, self.played]
-        seen = Counter(u for place in places for u in place)
-        total = len(self.defs)
-        if len(seen) != total or any(n != 1 for n in seen.values()):
-            lost = sorted(set(range(total)) - set(seen))
+                  self.row, self.market_pool, self.reserve, self.scrapped, self.played]
+        cards = set()
+        cards.update(*places)
+        cards.discard(None)  # an empty market slot
+        held = sum(map(len, places)) - self.row.count(None)
+        if held != len(self.defs) or cards != self.cat.all_cards:
+            seen = Counter(u for place in places for u in place if u is not None)
+            lost = sorted(set(range(len(self.defs))) - set(seen))
             twice = sorted(u for u, n in seen.items() if n != 1)
-            raise InvariantError(f"cards lost {lost} or duplicated {twice}")
+            strange = sorted(set(seen) - set(range(len(self.defs))))
+            raise InvariantError(f"cards lost {lost} or duplicated {twice}" + (f" or not in the game {strange}" if strange else ""))
         for side in range(len(self.health)):
             if self.health[side] != self.start_health[side] + self.healed[side] - self.damaged[side]:
                 raise InvariantError(f"side {side} health {self.health[side]} does not add up")
-        for seat in range(self.players):
-            for u in self.inplay[seat]:
-                if self.defs[u].kind not in LASTING:
-                    raise InvariantError(f"card {u} in play is not a shield or totem")
-        if any(self.defs[u].origin != "reserve" for u in self.reserve):
+        lasting = self.cat.lasting_cards
+        if not all(map(lasting.issuperset, self.inplay)):
+            raise InvariantError("a card in play is not a shield or totem")
+        reserve = self.cat.reserve_cards
+        if not reserve.issuperset(self.reserve):
             raise InvariantError("a non-reserve card is in the vowel reserve")
-        if any(self.defs[u].origin == "reserve" for u in self.scrapped):
+        if not reserve.isdisjoint(self.scrapped):
             raise InvariantError("a reserve vowel was scrapped instead of returning to the reserve")
 
     # -- chance --------------------------------------------------------------
