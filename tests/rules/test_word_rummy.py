@@ -68,8 +68,8 @@ def test_a_turn_draws_from_the_deck_or_the_discard_pile_then_discards(game):
     assert sorted(state.hands[0]) == list("acstx") and state.phase == DISCARD and not state.discard
     with pytest.raises(IllegalAction):
         state.apply(("discard", "q", False))
-    state.apply(("discard", "x", False))
-    assert state.discard == ["x"] and state.current_player() == 1 and state.turns == 1
+    state.apply(("discard", "s", False))
+    assert state.discard == ["s"] and state.current_player() == 1 and state.turns == 1
     no_discard_draws = new(game, draw_from_discard=False)
     deal_hands(no_discard_draws, ["cats", "dogs"], "x")
     assert no_discard_draws.legal_actions() == [FROM_DECK]
@@ -300,3 +300,45 @@ def test_the_heuristic_takes_a_discard_that_completes_a_word(game):
     other = new(game)
     deal_hands(other, ["catz", "dogs"], "j")
     assert player.act(other, 0, None) == FROM_DECK
+
+
+def test_the_card_taken_from_the_discard_pile_cannot_go_straight_back(game):
+    state = new(game)
+    deal_hands(state, ["bint", "cony"], "a")  # the 2-player stall: each took the A and threw it back
+    state.apply(FROM_DISCARD)
+    assert sorted({action[1] for action in state.legal_actions()}) == ["b", "i", "n", "t"]
+    with pytest.raises(IllegalAction):
+        state.apply(("discard", "a", False))
+    state.apply(("discard", "t", False))
+    assert state.discard == ["t"]
+    state.apply(FROM_DECK)
+    state.apply(("card", "a"))
+    assert "a" in [action[1] for action in state.legal_actions()]  # a card drawn from the deck may be discarded
+    allowed = new(game, discard_taken_card=True)
+    deal_hands(allowed, ["bint", "cony"], "a")
+    allowed.apply(FROM_DISCARD)
+    assert ("discard", "a", False) in allowed.legal_actions()
+
+
+def test_a_two_player_game_ends_without_the_turn_cap(game):
+    # seed 1's game 16 stalled at the cap of 5,000 turns when the taken card could go straight back
+    from generator.simulate.runner import game_seed
+
+    players = [RULES.heuristic_player(), RULES.heuristic_player()]
+    outcome = play_game(RULES, game, players, game_seed(1, 16))
+    assert not outcome.stalled and outcome.turns < 100
+
+
+def test_the_search_player_sees_only_its_own_hand(game):
+    import random
+
+    state = new(game, 3)
+    deal_hands(state, ["cats", "dogs", "pine"], "x")
+    seen = state.determinize(0, random.Random(1))
+    assert seen.hand(0) == state.hand(0) and seen.discard == state.discard
+    assert (seen.hand(1), seen.hand(2)) != (state.hand(1), state.hand(2))
+    assert state.determinize(0, random.Random(2)).hands[1:] != seen.hands[1:]  # a fresh deal for each generator
+    assert [len(hand) for hand in seen.hands] == [4, 4, 4]
+    seen.check_invariants()  # every card still in one place
+    seen.apply(FROM_DECK)
+    assert state.phase == DRAW and len(state.hands[0]) == 4  # the copy plays on alone

@@ -17,6 +17,7 @@ class WordRummySettings(EngineSettings):
     hand_start: PositiveInt = 4                 # cards dealt in the first round
     hand_growth: NonNegativeInt = 1             # more cards each round (0: a fixed hand)
     draw_from_discard: bool = True              # a turn may take the discard pile's top card instead of the deck's
+    discard_taken_card: bool = False            # that card may go straight back on the pile (a turn that changes nothing)
     min_word_length: PositiveInt | None = None  # shortest word; null: the game's words.min_length
     unplayed_penalty: NonNegativeInt = 1        # unplayed cards cost this many times their points
     longest_word_bonus: NonNegativeInt = 5      # to the one player with the longest word of the round (ties: nobody)

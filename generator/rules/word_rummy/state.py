@@ -8,7 +8,9 @@ A round, as the state runs it (each step one chance event or one decision):
    `draw_from_discard`, the discard pile's top card. When the deck is empty the discards
    but the top one are shuffled into a new deck once a round (`empty_deck: reshuffle`);
    after that, or with `empty_deck: end-round`, the round ends.
-3. DISCARD: the seat discards a card. If the cards left in its hand all form words, it may
+3. DISCARD: the seat discards a card: not the card (nor another of its letter) just taken from
+   the discard pile, unless `discard_taken_card` or the hand holds nothing else; a turn that
+   puts back what it took changes nothing, and two players doing it forever stall the round. If the cards left in its hand all form words, it may
    go out: every other seat then takes one last turn and the round ends.
 4. Scoring: every hand is split into its best words (`Content.best`); it scores the points of
    the cards in words less `unplayed_penalty` times the points of the others, plus the
@@ -18,6 +20,7 @@ A round, as the state runs it (each step one chance event or one decision):
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
@@ -56,6 +59,7 @@ class RummyState(State):
         self.went_out: int | None = None
         self.last_turns = 0
         self.reshuffled = False
+        self.taken: str | None = None  # the card taken from the discard pile this turn
 
     def hand(self, seat: int) -> Hand:
         return tuple(sorted(self.hands[seat]))
@@ -83,12 +87,18 @@ class RummyState(State):
         if self.phase == DISCARD:
             hand = self.hand(self.seat)
             actions = []
-            for kind in sorted(set(hand)):
+            for kind in self.discardable(hand):
                 actions.append(("discard", kind, False))
                 if self.went_out is None and self.can_go_out(_without(hand, kind)):
                     actions.append(("discard", kind, True))
             return actions
         return []
+
+    def discardable(self, hand: Hand) -> list[str]:
+        kinds = sorted(set(hand))
+        if self.taken is None or self.s.discard_taken_card or kinds == [self.taken]:
+            return kinds
+        return [kind for kind in kinds if kind != self.taken]
 
     def can_go_out(self, rest: Hand) -> bool:
         return self.c.best(rest).uses_every_card
@@ -100,7 +110,8 @@ class RummyState(State):
             if action not in self.legal_actions():
                 raise IllegalAction(f"seat {self.seat} cannot {action!r} now")
             if action == FROM_DISCARD:
-                self.hands[self.seat].append(self.discard.pop())
+                self.taken = self.discard.pop()
+                self.hands[self.seat].append(self.taken)
                 self.figures["discard_draws"] += 1
                 self.phase = DISCARD
             else:
@@ -138,10 +149,13 @@ class RummyState(State):
         hand = self.hand(self.seat)
         if kind not in hand:
             raise IllegalAction(f"seat {self.seat} holds no {kind!r}")
+        if kind not in self.discardable(hand):
+            raise IllegalAction(f"seat {self.seat} took {kind!r} from the discard pile and cannot put it back")
         if out and (self.went_out is not None or not self.can_go_out(_without(hand, kind))):
             raise IllegalAction(f"seat {self.seat} cannot go out without {kind!r}")
         self.hands[self.seat].remove(kind)
         self.discard.append(kind)
+        self.taken = None
         self.turns += 1
         if out:
             self.went_out = self.seat
@@ -212,6 +226,31 @@ class RummyState(State):
             self.phase = OVER
         else:
             self._new_round()
+
+    # -- for the search player (generator/simulate/ismcts.py) ----------------------
+    def clone(self) -> RummyState:
+        """A copy to play on; the content (deck, points, words) is shared."""
+        new = copy.copy(self)
+        new.scores = list(self.scores)
+        new.round_scores = [list(points) for points in self.round_scores]
+        new.played = {key: set(seats) for key, seats in self.played.items()}
+        new.figures = Counter(self.figures)
+        new.deck = Counter(self.deck)
+        new.discard = list(self.discard)
+        new.hands = [list(hand) for hand in self.hands]
+        return new
+
+    def determinize(self, seat: int, rng) -> RummyState:
+        """A copy in which the other hands are re-dealt from them and the deck: `seat` sees only its own hand."""
+        new = self.clone()
+        others = [o for o in range(self.players) if o != seat]
+        pool = sorted(list(new.deck.elements()) + [card for o in others for card in new.hands[o]])
+        rng.shuffle(pool)
+        for o in others:
+            size = len(new.hands[o])
+            new.hands[o], pool = pool[:size], pool[size:]
+        new.deck = Counter(pool)
+        return new
 
     def returns(self) -> list[float]:
         return [float(score) for score in self.scores]
