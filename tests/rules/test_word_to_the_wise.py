@@ -498,3 +498,16 @@ def test_the_readme_boat_and_boot_example_matches_the_card_points(game):
             if letter.lower() in consonants:
                 assert int(points) == defs.points[letter.lower()], f"README {word}: {letter}{points}"
         assert defs.build(word.lower(), consonants, ("o", W.WILD)) == (tuple(sorted(consonants)), int(total))
+    create = re.search(r"CREATE with E and A scores ((?:[A-Z]\d )+)= (\d+)", readme)
+    assert create and defs.build("create", list("crt"), ("e", "a")) == (("c", "r", "t"), int(create[2]))
+
+
+def test_every_card_value_the_readme_names_is_the_yaml_value(game):
+    """Card points written as letter and number (B4, Q10) anywhere in the README are the YAML's points."""
+    import re
+
+    readme = (game.root / "README.md").read_text()
+    named = re.findall(r"\b([B-DF-HJ-NP-TV-Z])(\d{1,2})\b", readme)
+    assert {letter for letter, _ in named} >= {"B", "C", "J", "Q", "X", "Z"}
+    points = W.definitions(game).points
+    assert [f"{letter}{value}" for letter, value in named if int(value) != points[letter.lower()]] == []
