@@ -274,16 +274,18 @@ class MagicSpellState(State):
     def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
         """Every legal weave: what `can_weave` and `weave_cost` allow, worked out once per tile."""
         homework = self.homework[seat]
-        placed = {t: (sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())}  # tile -> spell, claim
+        # tile -> (spell, letter claimed); a tile in hand (`only`) is on no spell
+        placed = {t: (sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())} if only is None else {}
         lefts = [(sid, self.remaining(sid)) for sid in homework]  # letters each spell still needs (all > 0)
         wanted = set().union(*(left for _, left in lefts))
         sources = [only] if only is not None else self.cabinet[seat] + list(placed)
         extra = self._extra_weave_cost(seat, paid)
         move, stone_limit = self.cat.params["move_weave_cost"], self.cat.params["stones_per_spell"]
         acts = []
+        letters, stones, tampered = self.cat.letters, self.cat.stone, self.tampered
         for tile in sources:
-            home, shown = placed.get(tile, (None, self.cat.letters[tile]))
-            stone = self.known_stone(tile)
+            home, shown = placed.get(tile, (None, letters[tile]))
+            stone = stones[tile] and tile not in tampered  # known_stone, inline: this loop runs on every check
             if not stone and shown not in wanted:
                 continue
             if only is None and extra + (move if home is not None else 0) > self.spirit[seat]:
