@@ -1,1 +1,1 @@
-"""Letter analysis: is a game's letter mix playable, how far from English, are the points fair."""
+"""Letter analysis: is a game's letter mix playable, how far from its language, are the points fair."""

@@ -35,7 +35,7 @@ def cmd_letters(args) -> int:
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("letters", help="analyse a game's letter mix: playability, distance from English, fair points",
+    parser = commands.add_parser("letters", help="analyse a game's letter mix: playability, distance from the language, fair points",
                                  description="Write OUT/<game>/<game>-letters.pdf and .json, and print the figures.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--hand", type=bounded_int(1, MAX_HAND), help=f"cards in a hand, 1 to {MAX_HAND} (default: words.hand in game.yaml, else 7)")

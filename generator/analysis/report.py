@@ -48,7 +48,7 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
     deck_share = distribution(counts, letters)
     language_share = distribution(language, letters)
     frequency = [
-        {"letter": k.upper(), "count": counts[k], "share": deck_share[k], "english_share": language_share[k],
+        {"letter": k.upper(), "count": counts[k], "share": deck_share[k], "language_share": language_share[k],
          "difference": deck_share[k] - language_share[k]}
         for k in letters
     ]
@@ -87,6 +87,7 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
         "name": game.name,
         "hand": size,
         "seed": seed,
+        "language": words.language,  # letter shares are compared with this language's word list
         "deck": {"cards": mix.deck_size, "wild_cards": mix.wild_cards, "extra_wilds_per_hand": words.wilds,
                  "dice": [list(faces) for faces in mix.dice], "min_length": words.min_length},
         "cards": cards,
@@ -147,7 +148,7 @@ def print_report(report: dict) -> None:
     console.print(f"[dim]Letter shares: {report['frequency_note']}.[/dim]")
     letters = Table("letter", "count", "share", "language", title="Letters against the language")
     for freq in report["frequency"]:
-        letters.add_row(freq["letter"], str(freq["count"]), f"{100 * freq['share']:.1f}%", f"{100 * freq['english_share']:.1f}%")
+        letters.add_row(freq["letter"], str(freq["count"]), f"{100 * freq['share']:.1f}%", f"{100 * freq['language_share']:.1f}%")
     console.print(letters)
     cards = Table("card", "kind", "count", "printed pts", "suggested pts", "dead", title="Cards (one row per face)")
     for row in report["cards"]:
@@ -180,7 +181,7 @@ def letters_pdf(report: dict) -> bytes:
              "Every figure is defined in docs/letters.md.")
     freq = report["frequency"]
     doc.heading("Letter mix against the language (dictionary frequency)")
-    doc.bars([row["letter"] for row in freq], [[row["share"] for row in freq], [row["english_share"] for row in freq]],
+    doc.bars([row["letter"] for row in freq], [[row["share"] for row in freq], [row["language_share"] for row in freq]],
              percent=True, caption="Blue: this game's share of each letter; gold: the lexicon's, over the same letters")
     divergence = report["divergence"]
     doc.text(f"Jensen-Shannon divergence {divergence['jensen_shannon_bits']:.4f} bits; total variation "

@@ -126,5 +126,5 @@ def test_the_french_edition_checks_and_its_letter_analysis_runs_on_the_french_li
     french = Lexicon(min_length=2, source="french", language="fr").letter_frequency()
     shares = {row["letter"]: row for row in report["frequency"]}
     consonants = sum(french[k.lower()] for k in shares)
-    assert shares["S"]["english_share"] == pytest.approx(french["s"] / consonants, abs=1e-3)
+    assert shares["S"]["language_share"] == pytest.approx(french["s"] / consonants, abs=1e-3)
     assert report["playability"]["word"]["p"] > 0.95
