@@ -342,3 +342,28 @@ def test_the_search_player_sees_only_its_own_hand(game):
     seen.check_invariants()  # every card still in one place
     seen.apply(FROM_DECK)
     assert state.phase == DRAW and len(state.hands[0]) == 4  # the copy plays on alone
+
+
+def test_with_next_starter_trailing_the_seat_with_fewest_points_starts_the_round(game):
+    def play_round_one(**options):
+        state = new(game, 3, **options)
+        deal_hands(state, ["catk", "bvwg", "xzfm"], "j")
+        state.apply(FROM_DECK)
+        state.apply(("card", "s"))
+        state.apply(("discard", "k", True))
+        for _ in (1, 2):
+            state.apply(FROM_DISCARD)
+            state.apply(state.legal_actions()[0])
+        return state
+
+    state = play_round_one(next_starter="trailing")
+    fewest = min(state.scores)
+    assert state.scores.index(fewest) == 2 and state.scores.count(fewest) == 1  # X, Z and F left unplayed
+    assert state.round == 1 and state.starter == 2 and play_round_one().starter == 1
+    deal(state, "abcdefghijklmno")
+    assert state.hands[2] == list("adgjm")  # the trailing seat is dealt first
+    deal(state, "e")
+    assert state.current_player() == 2
+    state.scores = [10, 4, 4]
+    state.round, state.starter = 2, 1
+    assert state._next_starter() == 2  # a tie: the first of them clockwise after the last starter

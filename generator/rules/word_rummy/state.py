@@ -51,7 +51,7 @@ class RummyState(State):
         self.discard: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
         self.hand_size = self.s.hand_size(self.round)
-        self.starter = self.round % self.players
+        self.starter = self._next_starter()
         self.seat = self.starter
         self.to_deal = self.hand_size * self.players
         self.dealt = 0
@@ -60,6 +60,17 @@ class RummyState(State):
         self.last_turns = 0
         self.reshuffled = False
         self.taken: str | None = None  # the card taken from the discard pile this turn
+
+    def _next_starter(self) -> int:
+        """Seat 1 starts; then the next seat, or with `next_starter: trailing` the seat with fewest
+        points (a tie: the first of them clockwise after the last starter)."""
+        if self.round == 0:
+            return 0
+        after = (self.starter + 1) % self.players
+        if self.s.next_starter == "clockwise":
+            return after
+        order = [(after + i) % self.players for i in range(self.players)]
+        return min(order, key=lambda seat: self.scores[seat])
 
     def hand(self, seat: int) -> Hand:
         return tuple(sorted(self.hands[seat]))
