@@ -265,8 +265,9 @@ def test_a_deck_that_does_not_fit_is_reported_at_its_cards(tmp_path, capsys):
     assert "game.yaml" in err and "need" in err
 
 
-def test_the_next_round_deals_one_more_card_from_the_next_starter(game):
-    state = new(game, 3)
+def play_round_one(game, **options):
+    """Three seats; seat 1 goes out with CATS, the others keep their unplayable cards."""
+    state = new(game, 3, **options)
     deal_hands(state, ["catk", "bvwg", "xzfm"], "j")
     state.apply(FROM_DECK)
     state.apply(("card", "s"))
@@ -274,6 +275,11 @@ def test_the_next_round_deals_one_more_card_from_the_next_starter(game):
     for _ in (1, 2):
         state.apply(FROM_DISCARD)
         state.apply(state.legal_actions()[0])
+    return state
+
+
+def test_the_next_round_deals_one_more_card_from_the_next_starter(game):
+    state = play_round_one(game)
     assert state.round == 1 and state.hand_size == 5 and state.starter == 1
     assert state.deck_size == 112 and not any(state.hands) and not state.discard
     deal(state, "abcdefghijklmno")
@@ -345,21 +351,10 @@ def test_the_search_player_sees_only_its_own_hand(game):
 
 
 def test_with_next_starter_trailing_the_seat_with_fewest_points_starts_the_round(game):
-    def play_round_one(**options):
-        state = new(game, 3, **options)
-        deal_hands(state, ["catk", "bvwg", "xzfm"], "j")
-        state.apply(FROM_DECK)
-        state.apply(("card", "s"))
-        state.apply(("discard", "k", True))
-        for _ in (1, 2):
-            state.apply(FROM_DISCARD)
-            state.apply(state.legal_actions()[0])
-        return state
-
-    state = play_round_one(next_starter="trailing")
+    state = play_round_one(game, next_starter="trailing")
     fewest = min(state.scores)
     assert state.scores.index(fewest) == 2 and state.scores.count(fewest) == 1  # X, Z and F left unplayed
-    assert state.round == 1 and state.starter == 2 and play_round_one().starter == 1
+    assert state.round == 1 and state.starter == 2 and play_round_one(game).starter == 1
     deal(state, "abcdefghijklmno")
     assert state.hands[2] == list("adgjm")  # the trailing seat is dealt first
     deal(state, "e")
