@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, combinations_with_replacement, product
 from operator import attrgetter
 
@@ -106,6 +106,35 @@ class WordFinder:
 
     def longest(self, hand: Iterable[str], **options) -> Match | None:
         return _pick(self.find(hand, **options), lambda m: len(m.word))
+
+    def extensions(self, base: str, pool: str, wilds: int = 0,
+                   need_pool: bool = True) -> Iterator[tuple[str, str, str]]:
+        """(word, part of pool, letters the wilds stand for) for every word made of all
+        of the sorted `base`, a sub-multiset of the sorted `pool` (not empty if
+        `need_pool`) and up to `wilds` (0-2) wilds: one lookup per part of the
+        pool, in sub_multisets' order, no Match objects (Evocabulary's spells:
+        a spell's letters plus some of a hand). A two-wild word comes once per
+        part, its wild letters sorted."""
+        if not 0 <= wilds <= 2:
+            raise ValueError("extensions take 0, 1 or 2 wilds")
+        by_key = self.index.by_key
+        one_short = self.index.one_short(len(base) + len(pool) + wilds) if wilds else {}
+        for sub in sub_multisets(pool):
+            if need_pool and not sub:
+                continue
+            k = key(base + sub) if base else sub
+            for word in by_key.get(k, ()):
+                yield word, sub, ""
+            if wilds:
+                for letter, words in one_short.get(k, ()):
+                    for word in words:
+                        yield word, sub, letter
+            if wilds >= 2:
+                for first in self.alphabet:
+                    for letter, words in one_short.get(key(k + first), ()):
+                        if letter >= first:
+                            for word in words:
+                                yield word, sub, first + letter
 
     def can_make_word(self, word: str, hand: Iterable[str], wilds: int = 0,
                       must_use: Iterable[str] = (), may_use: Iterable[str] = (),

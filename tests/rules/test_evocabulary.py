@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import pytest
 
 from generator.load.game import load_game
 from generator.rules.evocabulary import RULES, WILD, EvoState
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, RandomPlayer
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
 from generator.simulate.play import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -511,3 +512,99 @@ def test_catch_up_letters_and_wilds_deal_extra_starting_cards(game):
     assert len(st.hands[0]) == hand and st.hand_letters(0).count(WILD) == 0
     assert len(st.hands[1]) == hand + 2 and st.hand_letters(1).count(WILD) == 1
     st.check_invariants()
+
+
+# -- --check: asking about one move, and the invariants ---------------------------------
+def main_phase_states(game, seed: int, players: int = 2):
+    """Copies of the main-phase positions of one seeded game (a heuristic and a random player)."""
+    import copy
+    rng = random.Random(seed)
+    seats = [RULES.heuristic_player(1.0), RandomPlayer(), RULES.heuristic_player(0.5)][:players]
+    st = RULES.new_state(game, players)
+    while st.current_player() != TERMINAL and st.turns < 200:
+        seat = st.current_player()
+        if seat == CHANCE:
+            outcomes = st.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], weights=[w for _, w in outcomes])[0]
+        else:
+            if st.phase == "main":
+                yield copy.deepcopy(st)
+            action = seats[seat].act(st, seat, rng)
+        st.apply(action)
+
+
+def near_misses(st, action, rng):
+    """Moves a letter, a source, a word or a team away from a legal one."""
+    kind = action[0]
+    if kind == "discard":
+        return [("discard", action[1] + "q"), ("discard", action[1][::-1]), ("discard", action[1] + "?")]
+    word, src = action[-2], action[-1]
+    shuffled = "".join(rng.sample(src, len(src)))
+    out = [action[:-1] + (shuffled,), action[:-1] + (src.replace("h", "w", 1),),
+           action[:-1] + (src.replace("w", "h", 1),), action[:-1] + (src.replace("h", "l", 1),),
+           action[:-2] + (word[::-1], src), action[:-2] + (word + "s", src + "h"), action[:-2] + (word[:-1], src[:-1])]
+    if kind == "modify":
+        out += [("modify", t) + action[2:] for t in st.c.teams if t != action[1]]
+        out.append(("start",) + action[2:])
+    else:
+        out.append(("modify", st.c.team_of(len(word))) + action[1:])
+    return out
+
+
+def test_asking_about_one_move_agrees_with_the_full_list(game):
+    """`action in legal_actions()` (what --check asks, answered from one word's builds)
+    gives exactly the answer of the full list, for every listed move and near misses."""
+    rng = random.Random(5)
+    asked = 0
+    for n, st in enumerate(main_phase_states(game, seed=3)):
+        if n % 3:
+            continue
+        full = list(st.legal_actions())
+        listed = set(full)
+        assert len(full) == len(listed) and full == st.legal_actions()
+        for action in rng.sample(full, min(25, len(full))):
+            assert action in st.legal_actions()
+            for miss in near_misses(st, action, rng):
+                assert (miss in st.legal_actions()) == (miss in listed), miss
+                asked += 1
+        for odd in [("start",), ("start", 3, "hhh"), ("modify", 9, "cat", "hhh"), ("end",), "start", None,
+                    ("start", "zzz", "hhh"), ("start", "cat", "hhh", "x"), ("discard", ["a"])]:
+            assert (odd in st.legal_actions()) is False
+    assert asked > 500
+
+
+def test_legal_actions_of_an_earlier_position_refuse_to_answer(game):
+    st = fresh(game)
+    set_hand(st, 0, "catxyzq")
+    moves = st.legal_actions()
+    st.apply(("start", "cat", "hhh"))
+    with pytest.raises(RuntimeError):
+        ("start", "cat", "hhh") in moves
+    with pytest.raises(RuntimeError):
+        list(moves)
+
+
+@pytest.mark.parametrize("corrupt, message", [
+    (lambda st: st.hands[0].append(st.hands[1][0]), "lost or duplicated"),
+    (lambda st: st.hands[1].pop(), "lost or duplicated"),
+    (lambda st: setattr(st, "deck_n", st.deck_n + 1), "deck count"),
+    (lambda st: st.market.pop(), "familiar is lost"),
+    (lambda st: st.teams[1][4].append([st.market[0], 1, []]), "familiar is lost"),
+    (lambda st: st.claimed[1].append(st.claimed[0][0] if st.claimed[0] else st.piles["5 letters"][0]), "achievement"),
+    (lambda st: st.scores.__setitem__(0, st.scores[0] + 1), "ledger"),
+    (lambda st: st.teams[0][3].extend([x, 1, []] for x in [st.fam_deck[d].pop() for d in list(st.fam_deck)[:4]]),
+     "over its limit"),
+    (lambda st: st.spells[0].__setitem__(4, st.spells[0].pop(3)), "wrong team"),
+    (lambda st: st.spells[0][3].__setitem__(0, "dog"), "does not match"),
+])
+def test_invariants_catch_a_corrupted_state(game, corrupt, message):
+    st = fresh(game)
+    set_hand(st, 0, "catxyzq")
+    st.apply(("start", "cat", "hhh"))
+    st.apply(("end",))
+    while st.current_player() == CHANCE:
+        st.apply(st.chance_outcomes()[0][0])
+    st.check_invariants()
+    corrupt(st)
+    with pytest.raises(InvariantError, match=message):
+        st.check_invariants()

@@ -368,3 +368,35 @@ def test_index_tables():
     for sub, left in zip(subs, lefts):
         rest = Counter("aab") - Counter(sub)
         assert left == sum(1 << (ord(c) - 97) for c in rest)
+
+
+@pytest.mark.parametrize("wilds", [0, 1, 2])
+def test_extensions_match_brute_force(finder, lexicon, word_counts, wilds):
+    """Every word made of all of a base, part of a pool and up to `wilds` wilds, once per
+    (word, part of the pool), the wild letters being exactly what base and part lack."""
+    rng = random.Random(40 + wilds)
+    for i in range(8):
+        base = key(hand_of(rng, rng.randint(0, 3)))
+        pool = key(hand_of(rng, rng.randint(2, 6)))
+        need_pool = i % 2 == 0
+        got = list(finder.extensions(base, pool, wilds, need_pool=need_pool))
+        assert len(got) == len({(w, sub) for w, sub, _ in got}), "a (word, part) came twice"
+        expected = set()
+        for word, counts in word_counts.items():
+            lack = counts - Counter(base)
+            if Counter(base) - counts:
+                continue
+            for sub in set(sub_multisets(pool)):
+                if need_pool and not sub:
+                    continue
+                short = lack - Counter(sub)
+                if not Counter(sub) - lack and sum(short.values()) <= wilds:
+                    expected.add((word, sub, key(short.elements())))
+        assert set(got) == expected
+        order = {sub: n for n, sub in enumerate(sub_multisets(pool))}
+        assert [order[sub] for _, sub, _ in got] == sorted(order[sub] for _, sub, _ in got)
+
+
+def test_extensions_refuse_three_wilds(finder):
+    with pytest.raises(ValueError, match="0, 1 or 2"):
+        list(finder.extensions("", "abc", 3))

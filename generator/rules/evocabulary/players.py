@@ -1,0 +1,334 @@
+"""Evocabulary's heuristic player: a greedy one-turn lookahead (see cards/evocabulary/README.md)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter, defaultdict
+
+from generator.rules.evocabulary.content import WILD
+from generator.rules.evocabulary.settings import COPYABLE
+from generator.rules.evocabulary.state import EvoState
+from generator.rules.evocabulary.words import make_src
+from generator.rules.protocol import Player
+from generator.words.index import key
+
+# What the heuristic thinks each action is worth (a policy, not card data).
+HIRE_VALUE = {"draw": 1.4, "wild": 3.0, "burn": 2.5, "publish": 4.5, "lock": 1.5, "hire": 2.0, "teamwork": 2.5, "pickup": 0.8}
+LETTER_USE = {l: v for l, v in zip("esaiorntldcupmghbyfkwvzxjq",
+                                   (10, 9, 9, 9, 8, 8, 8, 8, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 2, 2, 1, 1, 1, 0))}
+LETTER_USE[WILD] = 12
+
+
+class EvoPlayer(Player):
+    """Greedy one-turn lookahead: value each play by what its team does now
+    (publish, burn, draws, wilds, hires) plus the points it banks in spells."""
+
+    name = "heuristic"
+
+    def __init__(self, skill: float = 1.0):
+        self.skill = skill
+        self.name = f"heuristic-{skill:g}"
+
+    def act(self, state: EvoState, seat: int, rng: random.Random):
+        if state.phase == "main":
+            return self._main(state, seat, rng)
+        return self._team(state, seat, rng)
+
+    # -- main phase ------------------------------------------------------------
+    def _main(self, st: EvoState, seat: int, rng: random.Random):
+        c = st.c
+        hand = st.hand_letters(seat)
+        letters = key("".join(l for l in hand if l != WILD))
+        n_wild = hand.count(WILD)
+        spells = st.spells[seat]
+        endgame = st.deck_n == 0
+        hand_n = len(hand)
+        team_value = {t: self._team_value(st, seat, t) for t in c.teams}
+        published = {t: (len(pubs_slots(st, seat, t)), self._publish_values(st, seat, t)) for t in c.teams}
+        refill = 5.0 if st.deck_n >= c.hand_size else 0.0
+        bank = 0.2 if endgame else 0.55
+        bonus = self._bonus_table(st)
+        plays = []  # (value, kind, from team, word, base, sub, wild letter, locked)
+        search = c.words.search
+        team_of = c.team_of
+        free = [t for t in c.teams if t not in spells]
+        for teams, locked in st._lock_groups(seat, free):  # start
+            pool = key(letters + locked) if locked else letters
+            for word, sub, wl in search("", pool, n_wild > 0):
+                team = team_of(len(word))
+                if team not in teams:
+                    continue
+                hsub = _minus(sub, locked) if locked else sub
+                used = len(hsub) + (1 if wl else 0)
+                if not used:
+                    continue
+                pts = c.pts(hsub)
+                v = team_value[team] + (refill if used >= hand_n else 0.0)
+                n_pub, pubs = published[team]
+                if n_pub:
+                    mine = pts + bonus(word, wl)
+                    opts = sorted([pv for _, pv in pubs] + [mine], reverse=True)
+                    v += sum(opts[:n_pub])
+                elif endgame:
+                    v -= 1.0
+                else:
+                    v += bank * pts + 0.4 * len(word)
+                plays.append((v, "start", team, word, "", sub, wl, locked))
+        if self.skill >= 0.3:
+            for team, spell in spells.items():  # modify
+                own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
+                sw = st.spell_wilds(spell)
+                old_pts = st.spell_points(spell)
+                bases = [own] + ([own.replace(l, "", 1) for l in sorted(set(own))] if self.skill >= 0.6 else [])
+                for base in bases:
+                    base_pts = c.pts(base)
+                    for word, sub, wl in search(base, letters, n_wild + sw > 0, need_pool=False):
+                        dest = team_of(len(word))
+                        if dest is None or (dest != team and dest in spells):
+                            continue
+                        used = len(sub) + (1 if wl and not sw else 0)
+                        if not used:
+                            continue
+                        pts = base_pts + c.pts(sub)
+                        v = team_value[dest] + (refill if used >= hand_n else 0.0)
+                        n_pub, pubs = published[dest]
+                        if n_pub:
+                            mine = pts + bonus(word, wl)
+                            opts = sorted([pv for t, pv in pubs if t != team] + [mine], reverse=True)
+                            v += sum(opts[:n_pub])
+                        elif endgame:
+                            v -= 1.0
+                        else:
+                            v += bank * pts + 0.4 * len(word)
+                            v -= bank * old_pts + 0.4 * len(spell[0])
+                        plays.append((v, "modify", team, word, base, sub, wl, ""))
+        discard = self._discard_choice(st, seat, hand)
+        d_value = 0.9 * min(len(discard) + max(0, c.hand_size - hand_n), st.deck_n) + 0.3
+        if endgame:
+            d_value = -0.5  # a pass: with the deck empty only scoring plays are worth making
+        if plays:
+            pick = max(plays, key=lambda p: p[0])
+            if self.skill < 1 and rng.random() > self.skill:
+                plays.sort(key=lambda p: -p[0])
+                pick = rng.choice(plays[: max(1, len(plays) // 2)])
+            if pick[0] >= d_value:
+                v, kind, team, word, base, sub, wl, locked = pick
+                w = Counter(wl) if wl else Counter()
+                if kind == "start":
+                    lk = Counter(sub) & Counter(locked)
+                    counts = {"l": lk, "h": Counter(sub) - lk, "w": w}
+                    return ("start", word, make_src(word, counts))
+                counts = {"s": Counter(base), "h": Counter(sub), "w": w}
+                return ("modify", team, word, make_src(word, counts))
+        return ("discard", discard)
+
+    def _bonus_table(self, st):
+        """bonus(word, wild letter): the best achievement the word could claim now."""
+        c = st.c
+        by_len: dict[int, list] = defaultdict(list)
+        by_syl: dict[int, list] = defaultdict(list)
+        for pile in c.piles:
+            stack = st.piles[pile]
+            if stack:
+                a = c.ach_by_id[stack[0]]
+                if a.letters:
+                    for n in range(a.letters, 16 if a.or_more else a.letters + 1):
+                        by_len[n].append(a)
+                else:
+                    by_syl[a.syllables].append(a)
+        words, top_of = c.words, c.top
+
+        def bonus(word: str, wl: str) -> float:
+            if (1 if wl else 0) > c.max_wilds:
+                return 0.0
+            cands = by_len.get(len(word), ()) 
+            if by_syl:
+                cands = [*cands, *by_syl.get(words.syllables(word), ())]
+            best = 0.0
+            if cands:
+                top = top_of(word, wl)
+                for a in cands:
+                    v = a.points + (a.multiplier - 1) * top if a.multiplier else a.points
+                    if v > best:
+                        best = v
+            return best
+        return bonus
+
+    def _publish_values(self, st, seat, team):
+        """(team, value) of each existing spell if the team at `team` can publish."""
+        if not pubs_slots(st, seat, team):
+            return []
+        out = []
+        for t, spell in st.spells[seat].items():
+            b, _ = st.best_bonus(seat, spell[0], spell[1])
+            out.append((t, st.spell_points(spell) + b))
+        return out
+
+    def _team_value(self, st, seat, team) -> float:
+        c = st.c
+        v = 0.0
+        draw = 0.0 if st.deck_n == 0 else 1.0
+        copy = 0.0
+        for t in c.teams:
+            for f in st.teams[seat][t]:
+                for a in st.fam_actions(f):
+                    if a in COPYABLE and a != "publish":
+                        copy = max(copy, self._simple(st, seat, a, draw))
+        for _, a in st.team_actions(seat, team):
+            if a == "teamwork":
+                v += copy
+            elif a != "publish":
+                v += self._simple(st, seat, a, draw)
+        return v
+
+    def _simple(self, st, seat, a, draw) -> float:
+        if a == "draw":
+            return draw
+        if a == "wild":
+            return 2.2 if st.wild_pile else 0.0
+        if a == "burn":
+            pts = [st.c.points[i] for i in st.hands[seat]]
+            return 0.8 * max(pts, default=0)
+        if a == "hire":
+            return 2.0 if st.market and any(st.room(seat, t) for t in st.c.teams) and st.deck_n else 0.0
+        return 0.2
+
+    def _discard_choice(self, st, seat, hand) -> str:
+        """Letters to throw back: unplayable ones (q without u), extra copies, an unbalanced mix."""
+        counts = Counter(hand)
+        vowels = sum(n for l, n in counts.items() if l in "aeiou")
+        out = []
+        for l, n in counts.items():
+            if l == WILD:
+                continue
+            keep = 2 if l in "aeiost" else 1
+            if l == "q" and "u" not in counts:
+                keep = 0
+            if LETTER_USE.get(l, 0) <= 2:
+                keep = 0
+            out += [l] * max(0, n - keep)
+        rest = Counter(hand) - Counter(out)
+        v_left = sum(n for l, n in rest.items() if l in "aeiou")
+        if v_left > 3:
+            extra = sorted((l for l in rest.elements() if l in "aeiou"), key=lambda l: LETTER_USE[l])[: v_left - 3]
+            out += extra
+        elif vowels < 2:
+            cons = sorted((l for l in rest.elements() if l not in "aeiou" and l != WILD), key=lambda l: LETTER_USE[l])
+            out += cons[: max(0, len(cons) - 3)]
+        if not out and len(hand) >= st.c.hand_size and st.deck_n:
+            out = sorted((l for l in hand if l != WILD), key=lambda l: LETTER_USE.get(l, 0))[:2]
+        return key("".join(out))
+
+    # -- team phase ------------------------------------------------------------
+    def _team(self, st: EvoState, seat: int, rng: random.Random):
+        order = {"draw": 0, "wild": 1, "hire": 2, "lock": 3, "teamwork": 4, "publish": 5, "burn": 6, "pickup": 7}
+        free = sorted((order[a], i) for i, (_, a) in enumerate(st.slots) if i not in st.used)
+        for _, i in free:
+            pos, a = st.slots[i]
+            if a == "teamwork":
+                best = self._best_copy(st, seat, pos)
+                if best is not None:
+                    target, name = best
+                    params = self._params_for(st, seat, name, None)
+                    if params is not None:
+                        return ("use", i, target, *params)
+                continue
+            params = self._params_for(st, seat, a, pos)
+            if params is not None:
+                return ("use", i, *params)
+        return ("end",)
+
+    def _best_copy(self, st, seat, pos):
+        best, best_v = None, 0.5
+        draw = 1.0 if st.deck_n else 0.0
+        for t in st.c.teams:
+            for p2, f in enumerate(st.teams[seat][t]):
+                if t == st.active and p2 == pos:
+                    continue
+                for k, a in enumerate(st.fam_actions(f)):
+                    if a not in COPYABLE:
+                        continue
+                    if a == "publish":
+                        vals = [st.spell_points(sp) + st.best_bonus(seat, sp[0], sp[1])[0] for sp in st.spells[seat].values()]
+                        v = max(vals, default=0)
+                    else:
+                        v = self._simple(st, seat, a, draw)
+                    if v > best_v:
+                        best, best_v = ((t, p2, k), a), v
+        return best
+
+    def _params_for(self, st: EvoState, seat: int, a: str, pos):
+        c = st.c
+        hand = st.hand_letters(seat)
+        if a == "draw":
+            return () if st.deck_n else None
+        if a == "wild":
+            return () if st.wild_pile else None
+        if a == "burn":
+            if not hand:
+                return None
+            best = max(hand, key=lambda l: (c.points[st.hands[seat][hand.index(l)]], -LETTER_USE.get(l, 0)))
+            pts = c.letter_points.get(best, 0)
+            if pts >= 3 or (st.deck_n < 8 and pts > 0) or (len(hand) > 8 and pts > 0):
+                return (best,)
+            return None
+        if a == "publish":
+            best, best_v = None, 0
+            for t, spell in st.spells[seat].items():
+                b, aid = st.best_bonus(seat, spell[0], spell[1])
+                v = st.spell_points(spell) + b
+                if v > best_v:
+                    best, best_v = (t, aid), v
+            return best
+        if a == "pickup":
+            if len(hand) <= 2 and st.deck_n:
+                cands = [(st.spell_points(sp), t) for t, sp in st.spells[seat].items() if t != st.active]
+                if cands:
+                    return (min(cands)[1],)
+            return None
+        if a == "lock":
+            if st.teams[seat][st.active][pos][2] or not hand:
+                return None
+            return (self._lock_letter(hand),)
+        if a == "hire":
+            if not st.market:
+                return None
+            teams = [t for t in c.teams if st.room(seat, t)]
+            if not teams:
+                return None
+            best = None
+            for m, fid in enumerate(st.market):
+                sides = c.fam_defs[c.fam_def_of[fid]][1]
+                for side in (0, 1):
+                    v = sum(HIRE_VALUE[x] for x in sides[side])
+                    if "lock" in sides[side] and not hand:
+                        v = 0
+                    if best is None or v > best[0]:
+                        best = (v, m, side)
+            _, m, side = best
+            team = min(teams, key=lambda t: (len(st.teams[seat][t]) / c.leaders[t].limit, -self._activation_rate(t)))
+            sides = c.fam_defs[c.fam_def_of[st.market[m]]][1]
+            lock = self._lock_letter(hand) if "lock" in sides[side] and hand else ""
+            return (m, team, side, lock)
+        return None
+
+    @staticmethod
+    def _activation_rate(team: int) -> float:
+        return {3: 3, 4: 4, 5: 2, 6: 1}.get(team, 1)
+
+    @staticmethod
+    def _lock_letter(hand: list[str]) -> str:
+        return max((l for l in hand if l != WILD), key=lambda l: LETTER_USE.get(l, 0), default=hand[0])
+
+
+def _minus(sub: str, locked: str) -> str:
+    """sub without the locked letters it contains (both sorted)."""
+    rest = list(sub)
+    for l in locked:
+        if l in rest:
+            rest.remove(l)
+    return "".join(rest)
+
+
+def pubs_slots(st: EvoState, seat: int, team: int) -> list:
+    return [a for _, a in st.team_actions(seat, team) if a == "publish"]

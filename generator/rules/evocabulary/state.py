@@ -1,0 +1,727 @@
+"""Evocabulary's game state: setup, legal moves, applying them (the effect vocabulary),
+scoring, the end of the game, and the invariants.
+
+Actions (all tuples):
+  main phase    ("start", word, src) | ("modify", team, word, src) | ("discard", letters)
+                src gives each letter's source: h hand, w wild, l locked letter of
+                the destination team, s a card already in the spell (modify only);
+                it is canonical (see `make_src`). letters: sorted, "?" for a wild.
+  team phase    ("use", slot, *params) | ("end",)
+                draw/wild: no params; burn: letter; publish: team, achievement id or "";
+                hire: market index, team, side (0 special, 1 plain), lock letter or "";
+                pickup: team; lock: letter; teamwork: (team, position, k), then the
+                copied action's params.
+  chance        ("deal", letter) a letter card from the deck; ("reveal", familiar index).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+
+from generator.rules.evocabulary.content import WILD, Content
+from generator.rules.evocabulary.settings import COPYABLE
+from generator.rules.evocabulary.words import SOURCE_ORDER, all_builds, make_src, src_counts, subs_of
+from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from generator.words.index import key
+
+
+class EvoState(State):
+    def __init__(self, content: Content, players: int, extra_letters: Sequence[int] = (), extra_wilds: Sequence[int] = (),
+                 extra_points: Sequence[int] = ()):
+        c = self.c = content
+        self.players = players
+        self.version = 0  # actions applied: a MainMoves of an earlier position refuses to answer
+        self.turns = 0
+        self.deck: dict[str, list[int]] = defaultdict(list)
+        self.wild_pile: list[int] = []
+        for i, letter in enumerate(c.letter):
+            (self.wild_pile if letter == WILD else self.deck[letter]).append(i)
+        self.deck = dict(self.deck)
+        self.deck_n = sum(len(v) for v in self.deck.values())
+        self.discard: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.spells: list[dict[int, list]] = [{} for _ in range(players)]  # team -> [word, card ids]
+        # team -> list of [familiar id, side (0 special, 1 plain), locked letter-card ids]
+        self.teams: list[dict[int, list[list]]] = [{t: [] for t in c.teams} for _ in range(players)]
+        self.fam_deck: dict[int, list[int]] = defaultdict(list)
+        for fid, d in enumerate(c.fam_def_of):
+            self.fam_deck[d].append(fid)
+        self.fam_deck = dict(self.fam_deck)
+        self.market: list[int] = []
+        self.piles = {p: [a.id for a in c.achievements if a.pile == p and a.players <= players] for p in c.piles}
+        self.unused_achievements = [a.id for a in c.achievements if a.players > players]
+        self.claimed: list[list[str]] = [[] for _ in range(players)]
+        self.scores = [0] * players
+        self.ledger = [Counter() for _ in range(players)]  # publish, burn, achievement (and setup) points
+        for s, pts in enumerate(extra_points):
+            if pts:
+                self.scores[s] += pts
+                self.ledger[s]["setup"] += pts
+        # setup: every seat draws its hand; the catch-up gives later seats extra letters and wilds
+        self.extra_letters = list(extra_letters) or [0] * players
+        self.extra_wilds = list(extra_wilds) or [0] * players
+        self.pending: list[tuple[int, int]] = [(s, c.hand_size + self.extra_letters[s]) for s in range(players)]  # (seat, draws)
+        for s in range(players):
+            for _ in range(min(self.extra_wilds[s], len(self.wild_pile))):
+                self.hands[s].append(self.wild_pile.pop())
+        self.refills = c.market_size
+        self.seat = 0
+        self.phase = "main"  # main | team | over
+        self.active = 0  # team being resolved
+        self.slots: list[tuple[int, str]] = []  # (familiar position or -1 for the leader, action)
+        self.used: set[int] = set()
+        self.played: dict[str, set[int]] = defaultdict(set)
+        self.figures: Counter = Counter()
+        self.quiet = 0  # turns in a row that started with the deck empty, without a point scored
+        self.started_empty = False  # did the current turn start with the deck empty?
+        self.last_total = sum(self.scores)
+
+    # -- helpers --------------------------------------------------------
+    def hand_letters(self, seat: int) -> list[str]:
+        return [self.c.letter[i] for i in self.hands[seat]]
+
+    def locked_letters(self, seat: int, team: int) -> str:
+        return key("".join(self.c.letter[i] for f in self.teams[seat][team] for i in f[2]))
+
+    def fam_actions(self, fam: list) -> tuple[str, ...]:
+        return self.c.fam_defs[self.c.fam_def_of[fam[0]]][1][fam[1]]
+
+    def team_actions(self, seat: int, team: int) -> list[tuple[int, str]]:
+        slots = [(-1, a) for a in self.c.leaders[team].actions]
+        for pos, fam in enumerate(self.teams[seat][team]):
+            slots.extend((pos, a) for a in self.fam_actions(fam))
+        return slots
+
+    def room(self, seat: int, team: int) -> bool:
+        return len(self.teams[seat][team]) < self.c.leaders[team].limit
+
+    def spell_wilds(self, spell: list) -> int:
+        return sum(1 for i in spell[1] if self.c.letter[i] == WILD)
+
+    def spell_points(self, spell: list) -> int:
+        return sum(self.c.points[i] for i in spell[1])
+
+    def best_bonus(self, seat: int, word: str, cards: Sequence[int]) -> tuple[int, str]:
+        """The best achievement (bonus points, id) this spell could claim now ("" if none)."""
+        c = self.c
+        if sum(1 for i in cards if c.letter[i] == WILD) > c.max_wilds:
+            return 0, ""
+        best, best_id = 0, ""
+        top = max((c.points[i] for i in cards), default=0)
+        for pile in c.piles:
+            stack = self.piles[pile]
+            if stack:
+                a = c.ach_by_id[stack[0]]
+                if a.met_by(word, c.words):
+                    value = a.points + (a.multiplier - 1) * top if a.multiplier else a.points
+                    if value > best or not best_id:
+                        best, best_id = value, a.id
+        return best, best_id
+
+    # -- protocol -------------------------------------------------------
+    def current_player(self) -> int:
+        if self.phase == "over":
+            return TERMINAL
+        if (self.pending and self.deck_n) or (self.refills and self.fam_deck):
+            return CHANCE
+        return self.seat
+
+    def chance_outcomes(self):
+        if self.refills and self.fam_deck:
+            total = sum(len(v) for v in self.fam_deck.values())
+            return [(("reveal", d), len(v) / total) for d, v in sorted(self.fam_deck.items())]
+        total = self.deck_n
+        return [(("deal", letter), len(v) / total) for letter, v in sorted(self.deck.items())]
+
+    def legal_actions(self) -> list:
+        if self.phase == "over":
+            return []
+        if self.current_player() == CHANCE:
+            return [a for a, _ in self.chance_outcomes()]
+        if self.phase == "main":
+            return MainMoves(self)
+        return self._team_actions()
+
+    def _main_actions(self, only: tuple | None = None) -> list:
+        """The main phase's moves; with `only`, just those that could equal that one move
+        (same rules, one word's builds: what `MainMoves.__contains__` asks)."""
+        seat, c = self.seat, self.c
+        out: list = []
+        hand = self.hand_letters(seat)
+        letters = key("".join(l for l in hand if l != WILD))
+        n_wild = hand.count(WILD)
+        kind = word = team_only = None
+        if only is not None:
+            kind = only[0]
+            if kind == "discard":
+                return [only] if only[1] in subs_of(key("".join(hand))) else []
+            word = only[1] if kind == "start" else only[2]
+            if not isinstance(word, str) or c.team_of(len(word)) is None:
+                return []
+            team_only = c.team_of(len(word))
+        free = [t for t in c.teams if t not in self.spells[seat]]
+        for teams, locked in self._lock_groups(seat, free) if kind in (None, "start") else ():  # start a spell
+            if team_only is not None and team_only not in teams:
+                continue
+            for word_, counts in all_builds(c, {"l": locked, "h": letters}, min(n_wild, c.spell_max_wilds), teams, word):
+                if sum(counts["h"].values()) + sum(counts["w"].values()) >= 1:
+                    out.append(("start", word_, make_src(word_, counts)))
+        for team, spell in sorted(self.spells[seat].items()) if kind in (None, "modify") else ():  # modify a spell
+            if kind is not None and team != only[1]:
+                continue
+            own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
+            sw = self.spell_wilds(spell)
+            dests = [t for t in c.teams if t == team or t not in self.spells[seat]]
+            for teams, locked in self._lock_groups(seat, dests):
+                if team_only is not None and team_only not in teams:
+                    continue
+                for word_, counts in all_builds(c, {"l": locked, "s": own, "h": letters},
+                                                min(n_wild + sw, c.spell_max_wilds), teams, word):
+                    if sum(counts["h"].values()) + max(0, sum(counts["w"].values()) - sw) >= 1:
+                        out.append(("modify", team, word_, make_src(word_, counts)))
+        if kind is None:
+            for sub in subs_of(key("".join(hand))):
+                out.append(("discard", sub))
+        return list(dict.fromkeys(out))
+
+    def _lock_groups(self, seat: int, teams: list[int]) -> list[tuple[set[int], str]]:
+        """Teams grouped by the locked letters their spells may use."""
+        groups: dict[str, set[int]] = defaultdict(set)
+        for t in teams:
+            groups[self.locked_letters(seat, t)].add(t)
+        return [(ts, locked) for locked, ts in sorted(groups.items())]
+
+    def _team_actions(self) -> list:
+        out: list = [("end",)]
+        for i, (pos, action) in enumerate(self.slots):
+            if i in self.used:
+                continue
+            if action == "teamwork":
+                for team in self.c.teams:
+                    for p2, fam in enumerate(self.teams[self.seat][team]):
+                        if team == self.active and p2 == pos:
+                            continue
+                        for k, a in enumerate(self.fam_actions(fam)):
+                            if a in COPYABLE:
+                                out.extend(("use", i, (team, p2, k), *params) for params in self._params(a, None))
+            else:
+                out.extend(("use", i, *params) for params in self._params(action, pos))
+        return out
+
+    def _params(self, action: str, pos: int | None) -> list[tuple]:
+        seat = self.seat
+        hand = sorted(set(self.hand_letters(seat)))
+        if action in ("draw", "wild"):
+            return [()]
+        if action == "burn":
+            return [(l,) for l in hand]
+        if action == "publish":
+            out = []
+            for team, spell in sorted(self.spells[seat].items()):
+                out.append((team, ""))
+                for aid in self._claimable(spell):
+                    out.append((team, aid))
+            return out
+        if action == "pickup":
+            return [(team,) for team in sorted(self.spells[seat])]
+        if action == "lock":
+            fam = self.teams[seat][self.active][pos]
+            return [] if fam[2] else [(l,) for l in hand]
+        if action == "hire":
+            out = []
+            for m, fid in enumerate(self.market):
+                sides = self.c.fam_defs[self.c.fam_def_of[fid]][1]
+                for team in self.c.teams:
+                    if not self.room(seat, team):
+                        continue
+                    for side in (0, 1):
+                        if "lock" in sides[side] and hand:
+                            out.extend((m, team, side, l) for l in hand)
+                        else:
+                            out.append((m, team, side, ""))
+            return out
+        raise IllegalAction(f"unknown action {action!r}")
+
+    def _claimable(self, spell: list) -> list[str]:
+        c = self.c
+        if self.spell_wilds(spell) > c.max_wilds:
+            return []
+        out = []
+        for pile in c.piles:
+            stack = self.piles[pile]
+            if stack and c.ach_by_id[stack[0]].met_by(spell[0], c.words):
+                out.append(stack[0])
+        return out
+
+    # -- applying ----------------------------------------------------------
+    def apply(self, action) -> None:
+        self.version += 1
+        if self.phase == "over":
+            raise IllegalAction("the game is over")
+        if self.current_player() == CHANCE:
+            self._apply_chance(action)
+            return
+        kind = action[0]
+        if self.phase == "main":
+            self.started_empty = self.deck_n == 0  # a main action is the first of a turn
+            if kind == "start":
+                self._start(action[1], action[2])
+            elif kind == "modify":
+                self._modify(action[1], action[2], action[3])
+            elif kind == "discard":
+                self._discard(action[1])
+                return
+            else:
+                raise IllegalAction(f"{action!r} is not a main action")
+        elif kind == "end":
+            self._end_turn()
+            return
+        elif kind == "use":
+            self._use(action)
+        else:
+            raise IllegalAction(f"{action!r} is not a team action")
+        self._refill_if_empty()
+        if self.phase == "team" and len(self.used) == len(self.slots):
+            self._end_turn()
+
+    def _apply_chance(self, action) -> None:
+        if action[0] == "reveal":
+            ids = self.fam_deck.get(action[1])
+            if not self.refills or not ids:
+                raise IllegalAction(f"cannot reveal {action!r}")
+            self.market.append(ids.pop())
+            if not ids:
+                del self.fam_deck[action[1]]
+            self.refills -= 1
+            return
+        if action[0] != "deal" or not self.pending:
+            raise IllegalAction(f"unexpected chance action {action!r}")
+        ids = self.deck.get(action[1])
+        if not ids:
+            raise IllegalAction(f"no {action[1]!r} in the deck")
+        seat, n = self.pending[0]
+        self.hands[seat].append(ids.pop())
+        if not ids:
+            del self.deck[action[1]]
+        self.deck_n -= 1
+        self.pending[0] = (seat, n - 1)
+        if n - 1 == 0:
+            self.pending.pop(0)
+        if not self.deck_n:
+            self.pending.clear()  # no draws from an empty deck
+
+    def _take(self, seat: int, letters: Sequence[str]) -> list[int]:
+        """Remove cards with these letters from the hand (lowest ids first)."""
+        hand = self.hands[seat]
+        taken = []
+        for letter in letters:
+            for i in hand:
+                if self.c.letter[i] == letter and i not in taken:
+                    taken.append(i)
+                    break
+            else:
+                raise IllegalAction(f"no '{letter}' in hand")
+        for i in taken:
+            hand.remove(i)
+        return taken
+
+    def _check_word(self, word: str, src: str) -> int:
+        c = self.c
+        if not isinstance(word, str) or word not in c.words.words:
+            raise IllegalAction(f"{word!r} is not a word")
+        if len(src) != len(word) or set(src) - set(SOURCE_ORDER):
+            raise IllegalAction(f"bad sources {src!r} for {word!r}")
+        team = c.team_of(len(word))
+        if team is None:
+            raise IllegalAction(f"{word!r} is too short for a spell")
+        return team
+
+    def _start(self, word: str, src: str) -> None:
+        seat, c = self.seat, self.c
+        team = self._check_word(word, src)
+        if team in self.spells[seat]:
+            raise IllegalAction(f"team {team} already has a spell")
+        counts = src_counts(word, src)
+        if counts["s"]:
+            raise IllegalAction("a new spell has no spell cards")
+        if not (Counter(counts["l"]) <= Counter(self.locked_letters(seat, team))):
+            raise IllegalAction("not enough locked letters at that team")
+        if sum(counts["w"].values()) > c.spell_max_wilds:
+            raise IllegalAction(f"a spell holds at most {c.spell_max_wilds} wilds")
+        need = list(counts["h"].elements()) + [WILD] * sum(counts["w"].values())
+        if not need:
+            raise IllegalAction("a spell needs at least one letter from the hand")
+        if not (Counter(need) <= Counter(self.hand_letters(seat))):
+            raise IllegalAction("those letters are not in hand")
+        cards = self._take(seat, need)
+        self.spells[seat][team] = [word, cards]
+        self.figures["starts"] += 1
+        self._activate(team)
+
+    def _modify(self, team: int, word: str, src: str) -> None:
+        seat, c = self.seat, self.c
+        spell = self.spells[seat].get(team)
+        if spell is None:
+            raise IllegalAction(f"no spell at team {team}")
+        dest = self._check_word(word, src)
+        if dest != team and dest in self.spells[seat]:
+            raise IllegalAction(f"team {dest} already has a spell")
+        counts = src_counts(word, src)
+        if not (counts["l"] <= Counter(self.locked_letters(seat, dest))):
+            raise IllegalAction("not enough locked letters at that team")
+        own = Counter(c.letter[i] for i in spell[1])
+        sw = own.pop(WILD, 0)
+        if not (counts["s"] <= own):
+            raise IllegalAction("those letters are not in the spell")
+        n_w = sum(counts["w"].values())
+        if n_w > c.spell_max_wilds:
+            raise IllegalAction(f"a spell holds at most {c.spell_max_wilds} wilds")
+        from_spell_w = min(n_w, sw)
+        hand_need = list(counts["h"].elements()) + [WILD] * (n_w - from_spell_w)
+        if not hand_need:
+            raise IllegalAction("a modified spell needs at least one new letter from the hand")
+        if not (Counter(hand_need) <= Counter(self.hand_letters(seat))):
+            raise IllegalAction("those letters are not in hand")
+        keep_letters = list(counts["s"].elements()) + [WILD] * from_spell_w
+        kept, back = [], list(spell[1])
+        for letter in keep_letters:
+            for i in back:
+                if c.letter[i] == letter:
+                    kept.append(i)
+                    back.remove(i)
+                    break
+        new_cards = self._take(seat, hand_need)
+        self.hands[seat].extend(back)  # removed letters return to the hand
+        del self.spells[seat][team]
+        self.spells[seat][dest] = [word, kept + new_cards]
+        self.figures["modifies"] += 1
+        self._activate(dest)
+
+    def _activate(self, team: int) -> None:
+        self.phase = "team"
+        self.active = team
+        self.slots = self.team_actions(self.seat, team)
+        self.used = set()
+        self._refill_if_empty()
+        if not self.slots:
+            self._end_turn()
+
+    def _refill_if_empty(self) -> None:
+        seat = self.seat
+        if self.phase != "over" and not self.hands[seat] and self.deck_n and not self.pending:
+            self.pending.append((seat, self.c.hand_size))
+            self.figures["empty_hand_draws"] += 1
+
+    def _discard(self, letters: str) -> None:
+        seat = self.seat
+        if not (Counter(letters) <= Counter(self.hand_letters(seat))):
+            raise IllegalAction(f"cannot discard {letters!r}")
+        for i in self._take(seat, list(letters)):
+            self._to_discard(i)
+        need = self.c.hand_size - len(self.hands[seat])
+        if need > 0 and self.deck_n:
+            self.pending.append((seat, need))
+        self.figures["discard_turns"] += 1
+        self._end_turn()
+
+    def _to_discard(self, card: int) -> None:
+        (self.wild_pile if self.c.letter[card] == WILD else self.discard).append(card)
+
+    def _use(self, action) -> None:
+        if len(action) < 2 or not isinstance(action[1], int) or not 0 <= action[1] < len(self.slots):
+            raise IllegalAction(f"bad slot in {action!r}")
+        slot = action[1]
+        if slot in self.used:
+            raise IllegalAction(f"slot {slot} already used")
+        pos, name = self.slots[slot]
+        params = action[2:]
+        if name == "teamwork":
+            if not params or not isinstance(params[0], tuple) or len(params[0]) != 3:
+                raise IllegalAction("teamwork names a familiar to copy")
+            team, p2, k = params[0]
+            fams = self.teams[self.seat].get(team)
+            if fams is None or not 0 <= p2 < len(fams) or (team == self.active and p2 == pos):
+                raise IllegalAction("teamwork copies another of your familiars")
+            acts = self.fam_actions(fams[p2])
+            if not 0 <= k < len(acts) or acts[k] not in COPYABLE:
+                raise IllegalAction("that action cannot be copied")
+            self._effect(acts[k], params[1:], None)
+            self.used.add(slot)
+            self.figures["teamwork_copies"] += 1
+            return
+        self._effect(name, params, pos)  # raises before changing anything if the params are wrong
+        self.used.add(slot)
+
+    def _effect(self, name: str, params: tuple, pos: int | None) -> None:
+        """The effect vocabulary."""
+        seat, c = self.seat, self.c
+        if name == "draw":
+            if self.deck_n:
+                self._add_draw(seat, 1)
+        elif name == "wild":
+            if self.wild_pile:
+                self.hands[seat].append(self.wild_pile.pop())
+                self.figures["wilds_taken"] += 1
+        elif name == "burn":
+            if len(params) != 1:
+                raise IllegalAction("burn names a letter")
+            card = self._take(seat, [params[0]])[0]
+            self.scores[seat] += c.points[card]
+            self.ledger[seat]["burn"] += c.points[card]
+            self._to_discard(card)
+            self.figures["burns"] += 1
+        elif name == "publish":
+            if len(params) != 2:
+                raise IllegalAction("publish names a team and an achievement")
+            self._publish(*params)
+        elif name == "pickup":
+            if len(params) != 1 or params[0] not in self.spells[seat]:
+                raise IllegalAction("pickup names one of your spells")
+            spell = self.spells[seat].pop(params[0])
+            self.hands[seat].extend(spell[1])
+            self.figures["pickups"] += 1
+        elif name == "lock":
+            if pos is None or len(params) != 1:
+                raise IllegalAction("lock names a letter")
+            fam = self.teams[seat][self.active][pos]
+            if fam[2]:
+                raise IllegalAction("this familiar already holds a letter")
+            fam[2].extend(self._take(seat, [params[0]]))
+        elif name == "hire":
+            if len(params) != 4:
+                raise IllegalAction("hire names market, team, side, lock letter")
+            self._hire(*params)
+        else:
+            raise IllegalAction(f"unknown action {name!r}")
+
+    def _add_draw(self, seat: int, n: int) -> None:
+        if self.pending and self.pending[-1][0] == seat:
+            self.pending[-1] = (seat, self.pending[-1][1] + n)
+        else:
+            self.pending.append((seat, n))
+
+    def _publish(self, team: int, achievement: str) -> None:
+        seat, c = self.seat, self.c
+        spell = self.spells[seat].get(team)
+        if spell is None:
+            raise IllegalAction(f"no spell at team {team}")
+        bonus = 0
+        if achievement:
+            if achievement not in self._claimable(spell):
+                raise IllegalAction(f"achievement {achievement!r} cannot be claimed by {spell[0]!r}")
+            a = c.ach_by_id[achievement]
+            top = max((c.points[i] for i in spell[1]), default=0)
+            bonus = a.points + ((a.multiplier - 1) * top if a.multiplier else 0)
+            self.piles[a.pile].remove(achievement)
+            self.claimed[seat].append(achievement)
+            self.figures[f"claimed:{a.pile}"] += 1
+            self.played[f"achievement:{a.pile}"].add(seat)
+        del self.spells[seat][team]
+        points = self.spell_points(spell)
+        for i in spell[1]:
+            self._to_discard(i)
+        self.scores[seat] += points + bonus
+        self.ledger[seat]["publish"] += points
+        self.ledger[seat]["achievement"] += bonus
+        self.figures["publishes"] += 1
+        self.figures["published_letters"] += len(spell[0])
+
+    def _hire(self, m: int, team: int, side: int, lock_letter: str) -> None:
+        seat, c = self.seat, self.c
+        if not isinstance(m, int) or not 0 <= m < len(self.market):
+            raise IllegalAction("no such market card")
+        if team not in self.teams[seat] or not self.room(seat, team):
+            raise IllegalAction(f"team {team} has no room")
+        if side not in (0, 1):
+            raise IllegalAction("side is 0 (special) or 1 (plain)")
+        fid = self.market[m]
+        actions = c.fam_defs[c.fam_def_of[fid]][1][side]
+        if "lock" in actions:
+            if lock_letter and lock_letter not in self.hand_letters(seat):
+                raise IllegalAction(f"no {lock_letter!r} in hand to lock")
+            if not lock_letter and self.hands[seat]:
+                raise IllegalAction("lock: tuck a letter from your hand")
+        elif lock_letter:
+            raise IllegalAction("only a lock familiar takes a letter")
+        self.market.pop(m)
+        fam = [fid, side, []]
+        self.teams[seat][team].append(fam)
+        if lock_letter:
+            fam[2].extend(self._take(seat, [lock_letter]))
+        if side == 0:
+            for a in set(actions):
+                self.played[f"familiar:{a}"].add(seat)
+            self.figures["hires_special"] += 1
+        else:
+            self.figures["hires_plain"] += 1
+        self.refills += 1
+
+    def _end_turn(self) -> None:
+        self.turns += 1
+        self.phase = "main"
+        self.slots, self.used = [], set()
+        total = sum(self.scores)
+        # a full round of turns that start with the deck empty and score nothing also ends
+        # the game: every player has shown they cannot (or will not) burn or publish. The turn
+        # that empties the deck does not count: its player never had a turn without draws.
+        if self.started_empty and total == self.last_total:
+            self.quiet += 1
+        else:
+            self.quiet = 0
+        self.last_total = total
+        self.seat = (self.seat + 1) % self.players
+        if self.deck_n == 0 and not self.pending and (
+                self.quiet >= self.players or not any(self.can_score(s) for s in range(self.players))):
+            self.phase = "over"
+            return
+        self._refill_if_empty()
+
+    # -- the end ------------------------------------------------------------
+    def can_score(self, seat: int) -> bool:
+        """Could this seat burn or publish on its turn (deck empty)? A play must
+        reach a team with a burn or publish (its own or copied by teamwork)."""
+        c = self.c
+        copyable = {a for t in c.teams for f in self.teams[seat][t] for a in self.fam_actions(f) if a in COPYABLE}
+        hand = self.hand_letters(seat)
+        if not hand:
+            return False
+        letters = key("".join(l for l in hand if l != WILD))
+        n_wild = hand.count(WILD)
+        for team in c.teams:
+            acts = {a for _, a in self.team_actions(seat, team)}
+            if "teamwork" in acts:
+                acts |= copyable
+            publish, burn = "publish" in acts, "burn" in acts
+            if not (publish or burn):
+                continue
+            if self._has_play(seat, team, letters, n_wild, leftover=not publish):
+                return True
+        return False
+
+    def _has_play(self, seat: int, team: int, letters: str, n_wild: int, leftover: bool) -> bool:
+        c = self.c
+        hand_n = len(letters) + n_wild
+        locked = self.locked_letters(seat, team)
+        bases = []
+        if team not in self.spells[seat]:
+            bases.append(("", locked, 0))
+        for t, spell in self.spells[seat].items():
+            if t == team or team not in self.spells[seat]:
+                own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
+                bases.append(("", own + locked, self.spell_wilds(spell)))
+        for base, extra, sw in bases:
+            pool = key(letters + extra)
+            for word, sub, wl in c.words.search(base, pool, bool(n_wild + sw)):
+                if c.team_of(len(word)) != team:
+                    continue
+                from_hand = sum((Counter(sub) - Counter(extra)).values())
+                uses_hand_wild = bool(wl) and sw == 0
+                if from_hand + uses_hand_wild == 0:
+                    if not (Counter(sub) & Counter(letters)):
+                        continue
+                    from_hand = 1
+                if leftover and from_hand + uses_hand_wild >= hand_n:
+                    continue
+                return True
+        return False
+
+    def returns(self) -> list[float]:
+        return [float(s) for s in self.scores]
+
+    def outcome(self, stalled: bool = False) -> Outcome:
+        scores = self.returns()
+        winners: list[int] = []
+        if not stalled:
+            best = max(scores)
+            tied = [s for s in range(self.players) if scores[s] == best]
+            most = max(len(self.claimed[s]) for s in tied)
+            winners = [s for s in tied if len(self.claimed[s]) == most]
+        figures = dict(self.figures)
+        for s in range(self.players):
+            for k, v in self.ledger[s].items():
+                figures[f"{k}_points"] = figures.get(f"{k}_points", 0) + v
+        figures["deck_left"] = self.deck_n
+        return Outcome(scores=scores, winners=winners, turns=self.turns, stalled=stalled,
+                       played={k: set(v) for k, v in self.played.items()}, figures=figures)
+
+    # -- invariants -----------------------------------------------------------
+    def check_invariants(self) -> None:
+        c = self.c
+        places: list[int] = [i for v in self.deck.values() for i in v] + self.wild_pile + self.discard
+        for s in range(self.players):
+            places += self.hands[s]
+            for spell in self.spells[s].values():
+                places += spell[1]
+            for team in self.teams[s].values():
+                for fam in team:
+                    places += fam[2]
+        if sorted(places) != list(range(len(c.letter))):
+            raise InvariantError("a letter card is lost or duplicated")
+        if self.deck_n != sum(len(v) for v in self.deck.values()):
+            raise InvariantError("deck count is off")
+        fams = [i for v in self.fam_deck.values() for i in v] + self.market
+        fams += [f[0] for s in range(self.players) for t in self.teams[s].values() for f in t]
+        if sorted(fams) != list(range(len(c.fam_def_of))):
+            raise InvariantError("a familiar is lost or duplicated")
+        achs = [a for p in self.piles.values() for a in p] + self.unused_achievements + [a for cl in self.claimed for a in cl]
+        if sorted(achs) != sorted(a.id for a in c.achievements):
+            raise InvariantError("an achievement is lost or duplicated")
+        for s in range(self.players):
+            if self.scores[s] != sum(self.ledger[s].values()):
+                raise InvariantError(f"seat {s}'s score does not match its ledger")
+            for t, fams_t in self.teams[s].items():
+                if len(fams_t) > c.leaders[t].limit:
+                    raise InvariantError(f"seat {s}'s team {t} is over its limit")
+            for t, spell in self.spells[s].items():
+                if c.team_of(len(spell[0])) != t:
+                    raise InvariantError(f"spell {spell[0]!r} is at the wrong team")
+                need = Counter(spell[0])
+                have = Counter(c.letter[i] for i in spell[1])
+                wilds = have.pop(WILD, 0)
+                locked = Counter(self.locked_letters(s, t))
+                missing = need - have
+                if not have <= need or sum((missing - locked).values()) > wilds:
+                    raise InvariantError(f"spell {spell[0]!r} does not match its cards")
+
+
+class MainMoves(Sequence):
+    """A main phase's legal actions. Read as a list, every move is built (thousands of
+    builds of hundreds of words); asked `action in moves`, as --check asks of each move,
+    only the named word's builds are made, by the same code: the same answer, far cheaper."""
+
+    def __init__(self, state: EvoState):
+        self._state, self._version, self._moves = state, state.version, None
+
+    def _current(self) -> EvoState:
+        if self._state.version != self._version:
+            raise RuntimeError("these legal actions are of a position that has since changed")
+        return self._state
+
+    def _all(self) -> list:
+        if self._moves is None:
+            self._moves = self._current()._main_actions()
+        return self._moves
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __getitem__(self, index):
+        return self._all()[index]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __contains__(self, action) -> bool:
+        if self._moves is not None:
+            return action in self._moves
+        if not isinstance(action, tuple) or len(action) != {"start": 3, "modify": 4, "discard": 2}.get(
+                action[0] if action else None, -1):
+            return False
+        return action in self._current()._main_actions(only=action)
+
+    def __eq__(self, other) -> bool:
+        return list(self) == (list(other) if isinstance(other, (list, MainMoves)) else other)
+
+    def __repr__(self) -> str:
+        return f"MainMoves({self._all()!r})"

@@ -1,0 +1,118 @@
+"""Evocabulary's words: the game's lexicon through generator/words, syllable counts, and
+spells' letters by source (l locked, s spell, h hand, w wild) as moves name them."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from itertools import product
+from typing import TYPE_CHECKING
+
+from generator.model.deck import Game
+from generator.rules.protocol import IllegalAction
+from generator.words.finder import for_words
+from generator.words.index import key, sub_multisets_between
+from generator.words.syllables import syllables
+
+if TYPE_CHECKING:
+    from generator.rules.evocabulary.content import Content
+
+WILD = "?"  # a wild card's letter
+SOURCE_ORDER = "lshw"  # canonical order of sources within one letter's positions
+
+
+@lru_cache(maxsize=20000)
+def subs_of(sorted_letters: str) -> tuple[str, ...]:
+    """Every sub-multiset of a sorted hand, wilds ("?") included, each once (the discards)."""
+    return tuple(sub_multisets_between(sorted_letters, ""))
+
+
+class Words:
+    """The game's words (its `words:` settings): membership, searches through the shared
+    word finder, and syllable counts (memoized)."""
+
+    def __init__(self, game: Game):
+        lexicon, self.finder = for_words(game.spec.words)
+        self.words = frozenset(lexicon.words)
+        self.overrides = dict(game.spec.words.syllables)
+        self._syllables: dict[str, int] = {}
+
+    def syllables(self, word: str) -> int:
+        n = self._syllables.get(word)
+        if n is None:
+            n = self._syllables[word] = syllables(word, self.overrides)
+        return n
+
+    def search(self, base: str, pool: str, wild: bool, need_pool: bool = True):
+        """(word, sub of pool used, wild letter or "") for words using all of base,
+        some of pool (at least one letter if need_pool) and at most one wild. A wild in
+        the pool (a locked wild) stands for nothing."""
+        return self.finder.extensions(base, pool.replace(WILD, ""), 1 if wild else 0, need_pool)
+
+
+def make_src(word: str, counts: dict[str, Counter]) -> str:
+    """Canonical source string: each letter's positions take sources in the order l, s, h, w."""
+    left = {s: Counter(c) for s, c in counts.items()}
+    out = []
+    for letter in word:
+        for source in SOURCE_ORDER:
+            c = left.get(source)
+            if c and c[letter] > 0:
+                c[letter] -= 1
+                out.append(source)
+                break
+        else:
+            raise IllegalAction(f"no source for '{letter}' in {word!r}")
+    return "".join(out)
+
+
+def src_counts(word: str, src: str) -> dict[str, Counter]:
+    counts: dict[str, Counter] = {s: Counter() for s in SOURCE_ORDER}
+    for letter, source in zip(word, src):
+        counts[source][letter] += 1
+    return counts
+
+
+def all_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None):
+    """Every (word, per-source letter counts) landing at one of `teams` from these sources
+    (l locked, s spell, h hand letters) and up to two wilds: for legal_actions only.
+    With `only`, that word's builds alone (is one move legal?)."""
+    pool = key("".join(sources.values())).replace(WILD, "")
+    seen = set()
+    cands: set[tuple[str, str]] = set()
+    if only is None:
+        for w, sub, _ in c.words.finder.extensions("", pool, min(n_wild, 2), need_pool=False):
+            cands.add((w, sub))
+    elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
+        common = key((Counter(pool) & Counter(only)).elements())
+        cands = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= min(n_wild, 2)}
+    for word, sub in sorted(cands):
+        if c.team_of(len(word)) not in teams:
+            continue
+        need = Counter(word)
+        wild_n = len(word) - len(sub)
+        if wild_n > n_wild or wild_n < 0 or not (Counter(sub) <= need):
+            continue
+        # split each letter of sub among the sources, every way
+        per_letter = []
+        for letter, n in sorted(Counter(sub).items()):
+            options = []
+            avail = [sources.get(s, "").count(letter) for s in "lsh"]
+            for a in range(min(n, avail[0]) + 1):
+                for b in range(min(n - a, avail[1]) + 1):
+                    rest = n - a - b
+                    if rest <= avail[2]:
+                        options.append((letter, a, b, rest))
+            per_letter.append(options)
+        wild_letters = need - Counter(sub)
+        for combo in product(*per_letter):
+            counts = {s: Counter() for s in SOURCE_ORDER}
+            for letter, a, b, h in combo:
+                counts["l"][letter] += a
+                counts["s"][letter] += b
+                counts["h"][letter] += h
+            counts["w"] = Counter(wild_letters)
+            ident = (word, make_src(word, counts))
+            if ident not in seen:
+                seen.add(ident)
+                yield word, counts
