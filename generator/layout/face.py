@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import Any, Mapping
 
@@ -209,6 +210,10 @@ def _rotated(ops: tuple, rect, angle: int) -> tuple:
     return (Group(x + w / 2, y + h / 2, angle, ops),)
 
 
+def _too_many_pixels(src: str, pixels: str) -> ValueError:
+    return ValueError(f"image '{src}' has {pixels} pixels; at most {MAX_IMAGE_PIXELS:,} pixels are allowed")
+
+
 def _image(ctx: FaceContext, spec: ImageBox, rect) -> tuple:
     try:
         path = inside(ctx.game.root, spec.src, ctx.game.location, "image")
@@ -223,9 +228,13 @@ def _image(ctx: FaceContext, spec: ImageBox, rect) -> tuple:
         with picture:
             pw, ph = picture.size
             if pw * ph > MAX_IMAGE_PIXELS:
-                raise ValueError(f"image '{spec.src}' has {pw:,} x {ph:,} pixels; at most {MAX_IMAGE_PIXELS:,} pixels are allowed")
+                raise _too_many_pixels(spec.src, f"{pw:,} x {ph:,}")
             picture.verify()  # a truncated or damaged file fails here, not inside the PDF writer
-    except (OSError, SyntaxError, PILImage.DecompressionBombError, PILImage.DecompressionBombWarning) as exc:
+    except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning) as exc:
+        # Pillow's own guard (above ours) refuses before the size is known to us; its message has the count
+        counted = re.search(r"\((\d+) pixels\)", str(exc))
+        raise _too_many_pixels(spec.src, f"{int(counted[1]):,}" if counted else f"more than {MAX_IMAGE_PIXELS:,}") from None
+    except (OSError, SyntaxError) as exc:
         raise ValueError(f"image '{spec.src}' cannot be read: {exc}") from None
     x, y, w, h = rect
     if spec.fit == "stretch":

@@ -12,7 +12,7 @@ import pytest
 
 from generator.cli import main
 from generator.model.expressions import ExpressionError, render
-from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_RANGE_ITEMS
+from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_IMAGE_PIXELS, MAX_RANGE_ITEMS
 from tests.conftest import ROOT, WISE
 
 FIRST = "{letter: N, points: 1, count: 12}"  # the first card of consonants.yaml
@@ -189,7 +189,11 @@ def game_with_image(game_copy, setup) -> Path:
 
 
 IMAGE_CASES = [
-    ("bomb", lambda f: (f / "art.png").write_bytes(png_header(30000, 30000)), "pixels"),
+    # above Pillow's own guard, which refuses before the size reaches us: the limit is still ours
+    ("bomb", lambda f: (f / "art.png").write_bytes(png_header(30000, 30000)),
+     f"image 'art.png' has 900,000,000 pixels; at most {MAX_IMAGE_PIXELS:,} pixels are allowed"),
+    ("over-the-limit", lambda f: (f / "art.png").write_bytes(png_header(10000, 7000)),
+     f"image 'art.png' has 10,000 x 7,000 pixels; at most {MAX_IMAGE_PIXELS:,} pixels are allowed"),
     ("truncated", lambda f: (f / "art.png").write_bytes(small_png()[:60]), "cannot be read"),
     ("folder", lambda f: (f / "art.png").mkdir(), "is a folder"),
     ("fifo", lambda f: os.mkfifo(f / "art.png"), "not a regular file"),
