@@ -607,7 +607,7 @@ def _mid_game(game, seed=3, decisions=120):
         else:
             st.apply(player.act(st, st.current_player(), rng))
             n += 1
-    st.check_invariants()
+    st.check_invariants()  # checked once already: the check must see changes made since, however made
     return st
 
 

@@ -769,16 +769,9 @@ class MagicSpellState(State):
         homework limits kept. Cheap enough to run after every action: set operations over the
         places, and the slow search for the culprit only once something is wrong."""
         cat = self.cat
-        unseen = list(chain.from_iterable(self.mixed.values()))
+        unseen = self._unseen_checked()
         if len(unseen) != self.mixed_count:
             raise InvariantError("laboratory count is off")
-        try:  # each unseen tile filed under its own letter (map/all: no Python loop per letter)
-            filed_right = all(map(frozenset.issuperset, map(cat.tiles_of.__getitem__, self.mixed), self.mixed.values()))
-        except KeyError:
-            filed_right = False
-        if not filed_right:
-            bad, letter = next((t, letter) for letter, filed in self.mixed.items() for t in filed if cat.letters[t] != letter)
-            raise InvariantError(f"tile {bad} filed under {letter}")
         if not set(chain.from_iterable(self.homework)).issuperset(self.woven):
             raise InvariantError("a woven spell is in no homework")  # and in at most one: each spell is in one place
         fits = cat.fitting_claims
@@ -797,20 +790,50 @@ class MagicSpellState(State):
             held += 1
         if held != len(cat.all_tiles) or found != cat.all_tiles:
             raise InvariantError(self._misplaced_tiles())
+        if min(self.spirit) < 0:
+            raise InvariantError("negative spirit")
+        self._check_spells()
+        if self.phase != "setup":
+            for seat, homework in enumerate(self.homework):
+                if len(homework) > cat.homework_floor and seat != self.seat and len(homework) > self.homework_limit(seat):
+                    raise InvariantError(f"seat {seat} ended its turn over the homework limit")
+
+    def _check_spells(self) -> None:
+        """Every spell in exactly one place, and the spellbooks holding exactly the completed spells.
+        Incremental like `_unseen_checked`: the places are compared with a copy of the last ones checked."""
+        places = (self.deck_mixed, self.deck_bottom, self.homework, self.spellbook, self.completed)
+        if self.__dict__.get("_last_spells") == places:
+            return
+        cat = self.cat
         books = (self.deck_mixed, self.deck_bottom, *self.homework, *self.spellbook)
         found = set(self.deck_mixed)
         found.update(*books)
         if sum(map(len, books)) != len(cat.all_spells) or found != cat.all_spells:
             raise InvariantError("a spell is lost or duplicated")
-        if min(self.spirit) < 0:
-            raise InvariantError("negative spirit")
         if self.completed != dict(zip(chain.from_iterable(self.spellbook),
                                       chain.from_iterable(map(repeat, range(self.players), map(len, self.spellbook))))):
             raise InvariantError("the spellbooks do not hold exactly the spells each student completed")
-        if self.phase != "setup":
-            for seat, homework in enumerate(self.homework):
-                if len(homework) > cat.homework_floor and seat != self.seat and len(homework) > self.homework_limit(seat):
-                    raise InvariantError(f"seat {seat} ended its turn over the homework limit")
+        self._last_spells = (list(self.deck_mixed), list(self.deck_bottom), [list(h) for h in self.homework],
+                             [list(b) for b in self.spellbook], dict(self.completed))
+
+    def _unseen_checked(self) -> list[int]:
+        """The unseen laboratory's tiles, each checked to be filed under its own letter. Incremental:
+        the unseen tiles change only when one is drawn, so the last checked laboratory is kept (a
+        copy, compared in full: any change, however made, is checked again)."""
+        last = self.__dict__.get("_last_unseen")
+        if last is not None and last[0] == self.mixed:
+            return last[1]
+        cat = self.cat
+        try:  # map/all: no Python loop per letter
+            filed_right = all(map(frozenset.issuperset, map(cat.tiles_of.__getitem__, self.mixed), self.mixed.values()))
+        except KeyError:
+            filed_right = False
+        if not filed_right:
+            bad, letter = next((t, letter) for letter, filed in self.mixed.items() for t in filed if cat.letters[t] != letter)
+            raise InvariantError(f"tile {bad} filed under {letter}")
+        unseen = list(chain.from_iterable(self.mixed.values()))
+        self._last_unseen = ({letter: list(filed) for letter, filed in self.mixed.items()}, unseen)
+        return unseen
 
     def _misplaced_tiles(self) -> str:
         """Which tile is where it should not be (the check found the places do not hold each tile once)."""
