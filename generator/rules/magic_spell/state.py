@@ -100,6 +100,9 @@ class MagicSpellState(State):
         self._left: dict[int, Counter] = {}  # cache of remaining(); dropped whenever a spell's tiles change
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
+        # what the last invariant check saw of the unseen laboratory and of the spells' places
+        self._last_unseen: tuple | None = None
+        self._last_spells: tuple | None = None
         for seat in range(players):
             self.queue += [("deal_tile", seat)] * int(p["start_ingredients"])
             self.queue += [("deal_spell", seat)] * int(p["start_spells"])
@@ -802,7 +805,7 @@ class MagicSpellState(State):
         """Every spell in exactly one place, and the spellbooks holding exactly the completed spells.
         Incremental like `_unseen_checked`: the places are compared with a copy of the last ones checked."""
         places = (self.deck_mixed, self.deck_bottom, self.homework, self.spellbook, self.completed)
-        if self.__dict__.get("_last_spells") == places:
+        if self._last_spells == places:
             return
         cat = self.cat
         books = (self.deck_mixed, self.deck_bottom, *self.homework, *self.spellbook)
@@ -820,7 +823,7 @@ class MagicSpellState(State):
         """The unseen laboratory's tiles, each checked to be filed under its own letter. Incremental:
         the unseen tiles change only when one is drawn, so the last checked laboratory is kept (a
         copy, compared in full: any change, however made, is checked again)."""
-        last = self.__dict__.get("_last_unseen")
+        last = self._last_unseen
         if last is not None and last[0] == self.mixed:
             return last[1]
         cat = self.cat
