@@ -279,7 +279,7 @@ def play_round_one(game, **options):
 
 
 def test_the_next_round_deals_one_more_card_from_the_next_starter(game):
-    state = play_round_one(game)
+    state = play_round_one(game, next_starter="clockwise")
     assert state.round == 1 and state.hand_size == 5 and state.starter == 1
     assert state.deck_size == 112 and not any(state.hands) and not state.discard
     deal(state, "abcdefghijklmno")
@@ -351,10 +351,10 @@ def test_the_search_player_sees_only_its_own_hand(game):
 
 
 def test_with_next_starter_trailing_the_seat_with_fewest_points_starts_the_round(game):
-    state = play_round_one(game, next_starter="trailing")
+    state = play_round_one(game)  # the shipped game: next_starter: trailing
     fewest = min(state.scores)
     assert state.scores.index(fewest) == 2 and state.scores.count(fewest) == 1  # X, Z and F left unplayed
-    assert state.round == 1 and state.starter == 2 and play_round_one(game).starter == 1
+    assert state.round == 1 and state.starter == 2 and play_round_one(game, next_starter="clockwise").starter == 1
     deal(state, "abcdefghijklmno")
     assert state.hands[2] == list("adgjm")  # the trailing seat is dealt first
     deal(state, "e")
