@@ -351,7 +351,7 @@ def test_the_search_player_sees_only_its_own_hand(game):
 
 
 def test_with_next_starter_trailing_the_seat_with_fewest_points_starts_the_round(game):
-    state = play_round_one(game)  # the shipped game: next_starter: trailing
+    state = play_round_one(game, next_starter="trailing")
     fewest = min(state.scores)
     assert state.scores.index(fewest) == 2 and state.scores.count(fewest) == 1  # X, Z and F left unplayed
     assert state.round == 1 and state.starter == 2 and play_round_one(game, next_starter="clockwise").starter == 1
