@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import re
-import warnings
 from typing import Any, Mapping
 
 from pydantic import ValidationError
 
 from generator.errors import Location, UserError
+from generator.images import raster_size
 from generator.layout import fonts, markup
 from generator.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
 from generator.layout.text import TextFitError, fit_text, unknown_icons
 from generator.model.deck import Game, RawBox, Template
 from generator.model.expressions import ExpressionError, resolve_value
-from generator.model.limits import MAX_IMAGE_PIXELS
 from generator.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
 from generator.model.types import describe
 from generator.paths import inside
@@ -210,32 +208,12 @@ def _rotated(ops: tuple, rect, angle: int) -> tuple:
     return (Group(x + w / 2, y + h / 2, angle, ops),)
 
 
-def _too_many_pixels(src: str, pixels: str) -> ValueError:
-    return ValueError(f"image '{src}' has {pixels} pixels; at most {MAX_IMAGE_PIXELS:,} pixels are allowed")
-
-
 def _image(ctx: FaceContext, spec: ImageBox, rect) -> tuple:
     try:
         path = inside(ctx.game.root, spec.src, ctx.game.location, "image")
     except UserError as exc:  # said again for the card and box that asked for it
         raise ValueError(exc.problems[0].message) from None
-    from PIL import Image as PILImage  # only games with images pay for the import
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", PILImage.DecompressionBombWarning)
-            picture = PILImage.open(path)
-        with picture:
-            pw, ph = picture.size
-            if pw * ph > MAX_IMAGE_PIXELS:
-                raise _too_many_pixels(spec.src, f"{pw:,} x {ph:,}")
-            picture.verify()  # a truncated or damaged file fails here, not inside the PDF writer
-    except (PILImage.DecompressionBombError, PILImage.DecompressionBombWarning) as exc:
-        # Pillow's own guard (above ours) refuses before the size is known to us; its message has the count
-        counted = re.search(r"\((\d+) pixels\)", str(exc))
-        raise _too_many_pixels(spec.src, f"{int(counted[1]):,}" if counted else f"more than {MAX_IMAGE_PIXELS:,}") from None
-    except (OSError, SyntaxError) as exc:
-        raise ValueError(f"image '{spec.src}' cannot be read: {exc}") from None
+    pw, ph = raster_size(path, spec.src)
     x, y, w, h = rect
     if spec.fit == "stretch":
         return (Image(str(path), x, y, w, h),)

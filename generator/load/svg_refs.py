@@ -7,22 +7,37 @@ reference is checked here, with the line that makes it, before svglib ever sees 
 
 from __future__ import annotations
 
+import base64
+import binascii
 import os
 import re
+from io import BytesIO
 from pathlib import Path
 
 from generator.errors import Location, Problems
-from generator.model.limits import MAX_ICON_BYTES, MAX_ICON_ELEMENTS
+from generator.images import raster_size
+from generator.model.limits import MAX_ICON_BYTES, MAX_ICON_ELEMENTS, MAX_ICON_PATH_NUMBERS
 
 HREF_ATTRIBUTES = ("{http://www.w3.org/1999/xlink}href", "href")
 _CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
 _CSS_IMPORT = re.compile(r"@import", re.IGNORECASE)
+_EMBEDDED_IMAGE = re.compile(r"^data:image/(jpe?g|png);base64,?")  # what svglib decodes (xlink_href_target)
+_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
-def check_icon(svg: Path, root: Path, problems: Problems) -> None:
-    """Add a problem for an unreadable SVG or for each reference that leaves `root`."""
+def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None = None) -> None:
+    """Add a problem for an unreadable SVG or for each reference that leaves `root`.
+
+    The files it references are checked too, as svglib will read them: another SVG the same
+    way (once, whatever the cycles), a raster image as an image box's would be.
+    """
     from lxml import etree  # svglib's own XML library
+
+    seen = set() if seen is None else seen
+    if svg.resolve() in seen:
+        return
+    seen.add(svg.resolve())
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     size = svg.stat().st_size if svg.is_file() else 0
@@ -46,6 +61,8 @@ def check_icon(svg: Path, root: Path, problems: Problems) -> None:
     if elements > MAX_ICON_ELEMENTS:
         problems.add(Location(svg), f"icon has {elements:,} elements; an icon may have at most {MAX_ICON_ELEMENTS:,}")
         return
+    if _too_many_path_numbers(svg, top, problems):
+        return
     for node in top.iter():
         line = node.sourceline or 0
         if isinstance(node, etree._ProcessingInstruction):
@@ -57,7 +74,7 @@ def check_icon(svg: Path, root: Path, problems: Problems) -> None:
         for attribute in HREF_ATTRIBUTES:
             reference = node.get(attribute)
             if reference is not None:
-                _check_reference(reference, svg, root, Location(svg, line, 1), problems)
+                _check_reference(reference, svg, root, Location(svg, line, 1), problems, seen)
         styles = [node.get("style") or ""]
         if etree.QName(node).localname == "style":
             styles.append(node.text or "")
@@ -65,11 +82,11 @@ def check_icon(svg: Path, root: Path, problems: Problems) -> None:
             if _CSS_IMPORT.search(style):
                 problems.add(Location(svg, line, 1), "icon: CSS @import is not allowed")
             for match in _CSS_URL.finditer(style):
-                _check_reference(match.group(2), svg, root, Location(svg, line, 1), problems)
+                _check_reference(match.group(2), svg, root, Location(svg, line, 1), problems, seen)
         for name, value in node.attrib.items():
             if name not in HREF_ATTRIBUTES and name != "style" and "url(" in value:
                 for match in _CSS_URL.finditer(value):
-                    _check_reference(match.group(2), svg, root, Location(svg, line, 1), problems)
+                    _check_reference(match.group(2), svg, root, Location(svg, line, 1), problems, seen)
     # processing instructions before the root element are siblings, not descendants
     sibling = top.getprevious()
     while sibling is not None:
@@ -78,10 +95,32 @@ def check_icon(svg: Path, root: Path, problems: Problems) -> None:
         sibling = sibling.getprevious()
 
 
-def _check_reference(reference: str, svg: Path, root: Path, where: Location, problems: Problems) -> None:
+def _too_many_path_numbers(svg: Path, top, problems: Problems) -> bool:
+    """Every number of every path and polygon is a segment drawn on every card that shows the icon."""
+    total = 0
+    for node in top.iter():
+        for attribute in ("d", "points"):
+            total += len(_NUMBER.findall(node.get(attribute) or "")) if isinstance(node.tag, str) else 0
+        if total > MAX_ICON_PATH_NUMBERS:
+            problems.add(Location(svg, node.sourceline or 0, 1), f"icon's paths have more than {MAX_ICON_PATH_NUMBERS:,} "
+                         "numbers (coordinates); simplify the icon")
+            return True
+    return False
+
+
+def _check_reference(reference: str, svg: Path, root: Path, where: Location, problems: Problems, seen: set[Path]) -> None:
     reference = reference.strip()
-    if not reference or reference.startswith("#") or reference.lower().startswith("data:"):
-        return  # a part of this same file, or data embedded in it
+    if not reference or reference.startswith("#"):
+        return  # a part of this same file
+    embedded = _EMBEDDED_IMAGE.match(reference)
+    if embedded:  # svglib decodes and opens these: a bomb fits in a few bytes
+        try:
+            raster_size(BytesIO(base64.b64decode(reference[embedded.end():])), reference[:embedded.end()] + "...")
+        except (ValueError, binascii.Error) as exc:
+            problems.add(where, f"icon: {exc}")
+        return
+    if reference.lower().startswith("data:"):
+        return  # other embedded data, which svglib does not read
     target = reference.split("#", 1)[0]
     if _SCHEME.match(target) or os.path.isabs(target) or target.startswith("\\"):
         problems.add(where, f"icon references '{reference}': only files inside the game folder may be referenced, by a relative path")
@@ -90,3 +129,15 @@ def _check_reference(reference: str, svg: Path, root: Path, where: Location, pro
     resolved = (svg.parent / target).resolve()
     if resolved != base and base not in resolved.parents:
         problems.add(where, f"icon references '{reference}', which leaves the game folder")
+    elif not resolved.exists():
+        problems.add(where, f"icon references '{reference}', which does not exist")
+    elif not resolved.is_file():  # svglib would read a pipe until it closes
+        kind = "a folder" if resolved.is_dir() else "not a regular file (a pipe or a device?)"
+        problems.add(where, f"icon references '{reference}', which is {kind}; expected a file")
+    elif target.endswith(".svg"):  # how svglib tells an SVG from a raster image
+        check_icon(svg.parent / target, root, problems, seen)
+    else:
+        try:
+            raster_size(resolved, target)
+        except ValueError as exc:
+            problems.add(where, f"icon references '{reference}': {exc}")

@@ -16,4 +16,5 @@ MAX_HAND = 12  # cards in an analysed hand: a 12-card analysis of A Word to the 
 MAX_IMAGE_PIXELS = 60_000_000  # an A4 page at 600 dpi is 35 million pixels
 MAX_ICON_BYTES = 2_000_000  # the shipped icons are 1-10 kB
 MAX_ICON_ELEMENTS = 20_000
+MAX_ICON_PATH_NUMBERS = 50_000  # the shipped icons' paths hold under 1,000 numbers; each is drawn anew on every face
 MAX_WORD_FILE_BYTES = 20_000_000  # the shipped English list is 0.7 MB; the largest dictionaries are about 10 MB

@@ -165,3 +165,50 @@ def test_a_font_linked_outside_the_game_is_refused(game_copy, tmp_path, monkeypa
     assert code == 2, err
     assert "leaves the game folder" in err
     assert files_under(out) == []
+
+
+def png_header(width: int, height: int) -> bytes:
+    from tests.print.test_limits import png_header as header
+
+    return header(width, height)
+
+
+# files an icon references are read by svglib as well: each is checked like the icon itself
+REFERENCED_FILES = [
+    ("svg-escapes", '<use xlink:href="shape.svg#c"/>\n',
+     {"shape.svg": svg('<g id="c"><image xlink:href="../../secret/secret.png" width="10" height="10"/></g>\n')},
+     "icons/shape.svg:3:1: icon references '../../secret/secret.png', which leaves the game folder"),
+    ("svg-too-big", '<use xlink:href="shape.svg#c"/>\n',
+     {"shape.svg": svg('<g id="c">' + '<rect width="1" height="1"/>' * 30_000 + "</g>\n")},
+     "icons/shape.svg: icon has 30,003 elements; an icon may have at most 20,000"),
+    ("image-bomb", '<image xlink:href="bomb.png" width="10" height="10"/>\n', {"bomb.png": png_header(30000, 30000)},
+     "icons/mark.svg:3:1: icon references 'bomb.png': image 'bomb.png' has 900,000,000 pixels; at most 60,000,000"),
+    ("embedded-bomb", '<image xlink:href="data:image/png;base64,' + base64.b64encode(png_header(30000, 30000)).decode()
+     + '" width="10" height="10"/>\n', {}, "icons/mark.svg:3:1: icon: image 'data:image/png;base64,...' has 900,000,000 pixels"),
+    ("image-truncated", '<image xlink:href="cut.png" width="10" height="10"/>\n', {"cut.png": SECRET_PNG[:40]},
+     "icons/mark.svg:3:1: icon references 'cut.png': image 'cut.png' cannot be read"),
+    ("missing", '<use xlink:href="gone.svg#c"/>\n', {}, "icons/mark.svg:3:1: icon references 'gone.svg#c', which does not exist"),
+    ("pipe", '<image xlink:href="pipe.png" width="10" height="10"/>\n', {"pipe.png": None},
+     "icons/mark.svg:3:1: icon references 'pipe.png', which is not a regular file (a pipe or a device?)"),
+]
+
+
+@pytest.mark.parametrize("body, files, words", [c[1:] for c in REFERENCED_FILES], ids=[c[0] for c in REFERENCED_FILES])
+def test_a_file_an_icon_references_is_checked_like_the_icon(game_copy, tmp_path, monkeypatch, capsys, body, files, words):
+    folder = game_with_icon(game_copy, tmp_path, svg(body))
+    for name, data in files.items():
+        if data is None:
+            os.mkfifo(folder / "icons" / name)  # svglib would wait on it for ever
+        else:
+            (folder / "icons" / name).write_bytes(data if isinstance(data, bytes) else data.encode())
+    code, err, out = run_build(folder, tmp_path, monkeypatch, capsys)
+    assert code == 2, err
+    assert words in err and "Traceback" not in err, err
+    assert files_under(out) == []
+
+
+def test_icons_that_reference_each_other_in_a_cycle_still_print(game_copy, tmp_path, monkeypatch, capsys):
+    folder = game_with_icon(game_copy, tmp_path, svg('<g id="c"><use xlink:href="other.svg#c"/></g>\n'))
+    (folder / "icons" / "other.svg").write_text(svg('<g id="c"><use xlink:href="mark.svg#c"/></g>\n'))
+    code, err, out = run_build(folder, tmp_path, monkeypatch, capsys)
+    assert code == 0, err

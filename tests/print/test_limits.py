@@ -220,9 +220,11 @@ def test_a_good_image_still_prints(game_copy, tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("icon, words", [
     ('<svg xmlns="http://www.w3.org/2000/svg">' + "<!-- padding -->" * 200_000 + "</svg>", "at most 2,000,000 bytes"),
     ('<svg xmlns="http://www.w3.org/2000/svg">' + '<rect width="1" height="1"/>' * 30_000 + "</svg>", "at most 20,000"),
+    ('<svg xmlns="http://www.w3.org/2000/svg">\n<path d="M0 0' + " L1 1" * 300_000 + '"/></svg>',
+     "icons/big.svg:2:1: icon's paths have more than 50,000 numbers"),  # drawn anew on every card: 90 s a build
     ("not svg at all", "icon is not a readable SVG"),
     ("", "icon is not a readable SVG"),
-], ids=["50MB-like", "many-elements", "not-svg", "empty"])
+], ids=["50MB-like", "many-elements", "1.8MB-path", "not-svg", "empty"])
 def test_an_oversized_or_unreadable_icon_is_refused(game_copy, tmp_path, capsys, monkeypatch, icon, words):
     folder = game_copy(WISE)
     (folder / "icons").mkdir()
