@@ -273,3 +273,14 @@ def test_a_card_larger_than_the_paper_is_blamed_on_its_component(game_copy, tmp_
     err = capsys.readouterr().err
     assert "score-sheet.yaml:1:1: component 'score-sheet'" in err and "does not fit" in err
     assert "game.yaml" not in err
+
+
+def test_every_limit_is_documented_with_its_number():
+    from generator.model import limits
+
+    section = (ROOT / "docs" / "yaml.md").read_text().split("## Limits", 1)[1].split("\n## ", 1)[0]
+    numbers = {name: value for name, value in vars(limits).items() if name.isupper()}
+    assert len(numbers) >= 12
+    missing = [name for name, value in numbers.items()
+               if (f"{value:g} s" if isinstance(value, float) else f"{value:,}") not in section]
+    assert missing == []
