@@ -162,3 +162,17 @@ def test_written_files_follow_the_umask(tmp_path):
         os.umask(old)
     assert (tmp_path / "a.pdf").stat().st_mode & 0o777 == 0o644
     assert (tmp_path / "png").stat().st_mode & 0o777 == 0o755
+
+
+def test_every_file_a_build_writes_follows_the_umask(tmp_path, monkeypatch, capsys):
+    """PDFs and manifests were written 0600 (from mkstemp) whatever the umask; exports and the cache too must follow it."""
+    monkeypatch.chdir(tmp_path)
+    old = os.umask(0o027)
+    try:
+        assert main(["build", str(WISE), "--out", "out", "--png", "--tts", "--no-cache"]) == 0, capsys.readouterr().err
+    finally:
+        os.umask(old)
+    modes = {p.relative_to(tmp_path).as_posix(): p.stat().st_mode & 0o777 for p in (tmp_path / "out").rglob("*")}
+    assert {"out/word-to-the-wise/word-to-the-wise-a4.pdf", "out/word-to-the-wise/manifest.json"} <= set(modes)
+    wrong = {name: oct(mode) for name, mode in modes.items() if mode != (0o750 if (tmp_path / name).is_dir() else 0o640)}
+    assert wrong == {}
