@@ -87,7 +87,7 @@ def _fit_problems(game: Game, settings: SheetSettings) -> list[Problem]:
         try:
             sheet_grid(component.size, settings, fold=settings.backs == "fold" and component.back is not None)
         except FitError as exc:
-            problems.append(Problem(component.location, f"component '{component.id}': {exc}"))
+            problems.append(Problem(component.size_location or component.location, f"component '{component.id}': {exc}"))
     return problems
 
 

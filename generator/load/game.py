@@ -213,6 +213,7 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
         letters=spec.letters,
         cards=cards,
         location=doc.locate(),
+        size_location=doc.locate(("size",)),
     )
 
 

@@ -61,6 +61,7 @@ class Component:
     letters: LetterRole
     cards: tuple[Card, ...]
     location: Location
+    size_location: Location | None = None  # its `size:` line, blamed when the size does not fit the paper
 
     @property
     def copies(self) -> int:

@@ -302,7 +302,7 @@ def test_a_card_larger_than_the_paper_is_blamed_on_its_component(game_copy, tmp_
     monkeypatch.chdir(tmp_path)
     assert main(["build", folder.name, "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert "score-sheet.yaml:1:1: component 'score-sheet'" in err and "does not fit" in err
+    assert "score-sheet.yaml:3:7: component 'score-sheet'" in err and "does not fit" in err  # its size: line
     assert "game.yaml" not in err
 
 
