@@ -423,6 +423,32 @@ def test_invariants_catch_a_lost_or_duplicated_card(game):
         state.check_invariants()
 
 
+def test_invariants_catch_a_wrong_card_in_a_row_or_a_pile_after_a_sound_check(game):
+    """check_invariants skips rows it has seen unchanged; a change made after a sound check is still caught."""
+    def state_checked():
+        state = arrange(game, rows={0: ["otter*", "raven*#"]}, hands={0: ["spell:adder"]})
+        state.check_invariants()
+        return state
+
+    state = state_checked()
+    covered, walled = state.rows[0][0], state.rows[0][1]
+    covered[1], walled[1] = walled[1], covered[1]  # each Spell now covers the other's Nature card
+    with pytest.raises(InvariantError, match="covers"):
+        state.check_invariants()
+    state = state_checked()
+    state.rows[0][1][1], state.rows[0][1][2] = state.rows[0][1][2], state.rows[0][1][1]  # the Wall as the cover
+    with pytest.raises(InvariantError):
+        state.check_invariants()
+    state = state_checked()
+    state.rows[0][0][0], state.hands[0][0] = state.hands[0][0], state.rows[0][0][0]  # a Spell where a Nature card lies
+    with pytest.raises(InvariantError, match="row slot without a Nature card|Nature card in the hand"):
+        state.check_invariants()
+    state = state_checked()
+    state.spares[0], state.discard[0] = state.discard[0], state.spares[0]
+    with pytest.raises(InvariantError, match="in the spares|in the discard pile"):
+        state.check_invariants()
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seeded_games_keep_every_invariant(game, players):
     rules = engine_for("lost-words")

@@ -118,7 +118,7 @@ def test_racing_order_follows_the_search_times(game):
     race(state, {0: word("cat"), 1: word("ten"), 2: word("net")}, {0: SLOW, 1: FAST, 2: 30})
     log = state.logs[-1]
     assert [p.seat for p in log.placed] == [1, 2]  # fastest, then middle; the slowest is last
-    assert log.last == [0]
+    assert log.last == (0,)
 
 
 def test_longer_words_take_longer_to_find(game):
@@ -126,7 +126,7 @@ def test_longer_words_take_longer_to_find(game):
     roll(state, "a", "e")
     race(state, {0: word("tenths"), 1: word("ten")}, {0: 30, 1: 30})
     assert [p.seat for p in state.logs[-1].placed] == [1]
-    assert state.logs[-1].last == [0]
+    assert state.logs[-1].last == (0,)
 
 
 def test_equal_search_times_are_settled_by_a_chance_event(game):
@@ -173,7 +173,7 @@ def test_last_player_plays_no_word_and_scores_one_point(game):
     state = arrange(game, ["ctsss", "tnlll"])
     roll(state, "a", "e")
     race(state, {0: word("cat"), 1: word("ten")}, {0: SLOW, 1: FAST})
-    assert state.logs[-1].last == [0]
+    assert state.logs[-1].last == (0,)
     assert state.scores[0] == 1
     assert sorted(state.hands[0]) == sorted("ctsss")  # the last player's cards stay in hand
 
@@ -184,14 +184,14 @@ def test_a_player_who_finds_no_word_is_last(game):
     race(state, {0: W.PASS, 1: word("ten"), 2: word("net")}, {1: FAST, 2: SLOW})
     log = state.logs[-1]
     assert [p.seat for p in log.placed] == [1, 2]  # everyone with a word plays it
-    assert log.last == [0] and state.scores[0] == 1
+    assert log.last == (0,) and state.scores[0] == 1
 
 
 def test_nobody_scores_the_last_point_when_nobody_makes_a_word(game):
     state = arrange(game, ["ctsss", "tnlll"])
     roll(state, "a", "e")
     race(state, {})
-    assert state.logs[-1].placed == [] and state.scores == [0, 0]
+    assert state.logs[-1].placed == () and state.scores == [0, 0]
 
 
 # -- words ------------------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_no_duplicate_words_are_allowed_in_a_round(game):
     state.apply(word("tan"))
     race(state, {}, {1: FAST})
     log = state.logs[-1]
-    assert [p.word for p in log.placed] == ["ten", "tan"] and log.last == [2]
+    assert [p.word for p in log.placed] == ["ten", "tan"] and log.last == (2,)
 
 
 def test_a_word_must_be_at_least_two_letters_long(game, defs):
@@ -420,9 +420,12 @@ def test_invariants_catch_a_lost_or_duplicated_card_and_a_wrong_score(game):
     with pytest.raises(InvariantError, match="scores"):
         state.check_invariants()
     state.scores[0] -= 1
-    state.logs[-1].placed[0].first_bonus = 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.logs[-1].placed[0].first_bonus = 0  # a scored round cannot change in place
+    log = state.logs[-1]
+    state.logs[-1] = dataclasses.replace(log, placed=(dataclasses.replace(log.placed[0], first_bonus=0),) + log.placed[1:])
     with pytest.raises(InvariantError, match="bonuses"):
-        state.check_invariants()
+        state.check_invariants()  # the replaced round is replayed, though the one before it was checked
 
 
 def test_the_same_seed_gives_the_same_game(game):
@@ -511,3 +514,31 @@ def test_every_card_value_the_readme_names_is_the_yaml_value(game):
     assert {letter for letter, _ in named} >= {"B", "C", "J", "Q", "X", "Z"}
     points = W.definitions(game).points
     assert [f"{letter}{value}" for letter, value in named if int(value) != points[letter.lower()]] == []
+
+
+def test_asking_about_one_choice_answers_as_the_full_list_does(game):
+    """--check asks `action in state.legal_actions()`; the race's choices answer that without
+    listing every word, and must agree with the list on every action and near miss."""
+    rules = W.RULES
+    asked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = rules.new_state(game, 3, {"challenges": True} if seed % 2 else None)
+        seats = [rules.heuristic_player(1.0), RandomPlayer(), rules.heuristic_player(0.5)]
+        while state.current_player() != TERMINAL and state.turns < 12:
+            seat = state.current_player()
+            if seat == CHANCE:
+                actions, weights = zip(*state.chance_outcomes())
+                state.apply(rng.choices(actions, weights)[0])
+                continue
+            if state.phase in (W.state.CHOOSE, W.state.RECHOOSE):
+                listed = list(state.legal_actions())
+                words = [action[1] for action in listed if action[0] == "word"]
+                misses = [("word", w + "s") for w in words[:20]] + [("word", w[1:]) for w in words[:20]]
+                misses += [("word", w) for w in state.taken] + [("bluff", "zz"), ("bluff", ""), ("word", 7), ("nope",)]
+                misses += [("bluff", action[1][::-1]) for action in listed if action[0] == "bluff"][:10]
+                for action in listed + misses:
+                    assert (action in state.legal_actions()) == (action in listed), action
+                    asked += 1
+            state.apply(seats[seat].act(state, seat, rng))
+    assert asked > 1000

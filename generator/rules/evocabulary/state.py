@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from generator.rules.evocabulary.content import WILD, Content
 from generator.rules.evocabulary.settings import COPYABLE
 from generator.rules.evocabulary.words import SOURCE_ORDER, all_builds, make_src, src_counts, subs_of
+from generator.rules.moves import LazyMoves
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
 from generator.words.index import key
 
@@ -685,43 +686,25 @@ class EvoState(State):
                     raise InvariantError(f"spell {spell[0]!r} does not match its cards")
 
 
-class MainMoves(Sequence):
+class MainMoves(LazyMoves):
     """A main phase's legal actions. Read as a list, every move is built (thousands of
     builds of hundreds of words); asked `action in moves`, as --check asks of each move,
     only the named word's builds are made, by the same code: the same answer, far cheaper."""
 
     def __init__(self, state: EvoState):
-        self._state, self._version, self._moves = state, state.version, None
+        super().__init__()
+        self._state, self._version = state, state.version
 
     def _current(self) -> EvoState:
         if self._state.version != self._version:
             raise RuntimeError("these legal actions are of a position that has since changed")
         return self._state
 
-    def _all(self) -> list:
-        if self._moves is None:
-            self._moves = self._current()._main_actions()
-        return self._moves
+    def build(self) -> list:
+        return self._current()._main_actions()
 
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __getitem__(self, index):
-        return self._all()[index]
-
-    def __iter__(self):
-        return iter(self._all())
-
-    def __contains__(self, action) -> bool:
-        if self._moves is not None:
-            return action in self._moves
+    def allows(self, action) -> bool:
         if not isinstance(action, tuple) or len(action) != {"start": 3, "modify": 4, "discard": 2}.get(
                 action[0] if action else None, -1):
             return False
         return action in self._current()._main_actions(only=action)
-
-    def __eq__(self, other) -> bool:
-        return list(self) == (list(other) if isinstance(other, (list, MainMoves)) else other)
-
-    def __repr__(self) -> str:
-        return f"MainMoves({self._all()!r})"

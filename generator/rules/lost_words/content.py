@@ -63,6 +63,13 @@ class Defs:
     def cards(self) -> int:
         return len(self.kind)
 
+    def of_kind(self, kind: str) -> frozenset[int]:
+        """The card numbers of one kind (the invariants check piles against these sets after every action)."""
+        sets = self.__dict__.setdefault("_of_kind", {})
+        if kind not in sets:
+            sets[kind] = frozenset(card for card, k in enumerate(self.kind) if k == kind)
+        return sets[kind]
+
 
 _DEFS_CACHE: dict[tuple, Defs] = {}
 

@@ -34,6 +34,7 @@ the deck is turned up. The first player to cover all their Nature cards wins.
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from typing import Any, Sequence
 
 from generator.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
@@ -93,6 +94,8 @@ class LostWordsState(State):
         self.reply: tuple[int, int] | None = None  # (victim seat, slot index) of a pending knock-off reply
         self._reply_draw = 0
         self._extra = 0  # cards over the hand size when the action phase ended
+        self._sound_slots: set[tuple[int, int, int]] = set()  # row slots check_invariants found sound
+        self._checked_rows: list[list[list[int]]] = []  # the rows as check_invariants last saw them
         # statistics for the balance report
         self.used: dict[str, set[int]] = {}
         self.figures: Counter = Counter()
@@ -505,27 +508,29 @@ class LostWordsState(State):
 
     def check_invariants(self) -> None:
         defs = self.defs
-        places: list[int] = [*self.nature_deck, *self.box, *self.spares, *self.deck, *self.discard, *self.played]
-        for hand in self.hands:
-            places.extend(hand)
-        for row in self.rows:
-            for slot in row:
-                places.extend(card for card in slot if card != NONE)
-        counts = Counter(places)
-        if len(places) != defs.cards or len(counts) != defs.cards:
+        # counted in Counter's C loop: this runs after every action
+        counts = Counter(chain(self.nature_deck, self.box, self.spares, self.deck, self.discard, self.played,
+                               chain.from_iterable(self.hands), chain.from_iterable(chain.from_iterable(self.rows))))
+        counts.pop(NONE, None)
+        if sum(counts.values()) != defs.cards or len(counts) != defs.cards:
             lost = sorted(set(range(defs.cards)) - set(counts))
             doubled = sorted(card for card, n in counts.items() if n > 1)
             raise InvariantError(f"cards lost {lost} or duplicated {doubled}")
+        natures = defs.of_kind(NATURE)
         for pile_name, pile in (("nature deck", self.nature_deck), ("box", self.box), ("spares", self.spares)):
-            if any(defs.kind[c] != NATURE for c in pile):
+            if not natures.issuperset(pile):
                 raise InvariantError(f"a Spell or Special card in the {pile_name}")
         for pile_name, pile in (("deck", self.deck), ("discard pile", self.discard), ("played", self.played), *(("hand", h) for h in self.hands)):
-            if any(defs.kind[c] == NATURE for c in pile):
+            if not natures.isdisjoint(pile):
                 raise InvariantError(f"a Nature card in the {pile_name}")
-        if any(defs.kind[c] != SPECIAL for c in self.played):
+        if not defs.of_kind(SPECIAL).issuperset(self.played):
             raise InvariantError("a non-Special among the played Specials")
-        for seat, row in enumerate(self.rows):
-            for nature, cover, wall in row:
+        # a slot's soundness depends on its three cards alone: rows unchanged since the last check
+        # (compared whole) are not looked at again, and each distinct slot is checked once
+        if self.rows != self._checked_rows:
+            slots = set(map(tuple, chain.from_iterable(self.rows)))
+            for nature, cover, wall in slots - self._sound_slots:
+                seat = next(seat for seat, row in enumerate(self.rows) if [nature, cover, wall] in row)
                 if defs.kind[nature] != NATURE:
                     raise InvariantError(f"seat {seat}: a row slot without a Nature card")
                 if cover != NONE:
@@ -535,6 +540,8 @@ class LostWordsState(State):
                 if wall != NONE:
                     if cover == NONE or defs.kind[wall] != SPECIAL or defs.effects[defs.special[wall]].kind != "protect":
                         raise InvariantError(f"seat {seat}: a wall on an uncovered card, or a non-wall as a wall")
+            self._sound_slots |= slots
+            self._checked_rows = [[list(slot) for slot in row] for row in self.rows]
         if self.phase != SETUP:
             if any(len(row) != self.each for row in self.rows):
                 raise InvariantError("a row has the wrong number of Nature cards")
@@ -545,8 +552,8 @@ class LostWordsState(State):
             if self.phase == DRAW and not self.owed and any(len(h) > defs.params["hand"] for h in self.hands):
                 raise InvariantError("a hand holds more than the hand size at the start of a turn")
         scores = self.returns()
-        if any(score != self.covered(seat) or score > self.each for seat, score in enumerate(scores)):
-            raise InvariantError("scores do not match the covered Nature cards")
+        if any(score > self.each for score in scores):  # a score is the covered cards (returns())
+            raise InvariantError("a score above the Nature cards a player has")
         if self.phase == OVER:
             if self.winner < 0 or scores[self.winner] != self.each:
                 raise InvariantError("the game ended without a player covering every Nature card")

@@ -33,12 +33,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
-from itertools import combinations
+from dataclasses import dataclass, replace
+from itertools import chain, combinations
 from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, UserError
+from generator.rules.moves import LazyMoves
 from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
 from generator.rules.word_to_the_wise.content import Definitions
 from generator.words.index import sub_multisets
@@ -49,7 +50,7 @@ DEAL, ROLL, CHOOSE, TIME, TIEBREAK, RECHOOSE, CHALLENGE, OVER = range(8)
 PHASE_NAMES = ("deal", "roll", "choose", "time", "tiebreak", "rechoose", "challenge", "over")
 
 
-@dataclass
+@dataclass(frozen=True)
 class Placed:
     seat: int
     word: str
@@ -66,14 +67,48 @@ class Placed:
         return self.letters_value + self.first_bonus + self.all_bonus
 
 
-@dataclass
+@dataclass(frozen=True)
 class RoundLog:
+    """A scored round, frozen: a past round cannot change, so check_invariants replays each once."""
+
     number: int
     starter: int
     roll: tuple[str, ...]
-    placed: list[Placed]
-    last: list[int]
+    placed: tuple[Placed, ...]
+    last: tuple[int, ...]
     rechosen: int = 0
+
+
+class ChooseMoves(LazyMoves):
+    """A seat's choices in the race: pass, a word its hand and the dice make that nobody has
+    taken, or (with challenges) a bluff with some of its cards. Read as a list, every word is
+    listed; asked about one action (as --check asks), only that action is looked at."""
+
+    def __init__(self, defs: Definitions, hand_key: str, roll: tuple[str, ...], taken: frozenset[str]):
+        super().__init__()
+        self.defs, self.hand_key, self.roll, self.taken = defs, hand_key, roll, taken
+
+    def build(self) -> list:
+        p = self.defs.p
+        actions = [PASS]
+        actions.extend(("word", w) for _, _, w in sorted(self.defs.all_words(self.hand_key, self.roll),
+                                                         key=lambda row: row[2]) if w not in self.taken)
+        if p.challenges:
+            actions.extend(("bluff", sub) for sub in sub_multisets(self.hand_key) if sub and len(sub) + 1 >= p.min_length)
+        return actions
+
+    def allows(self, action) -> bool:
+        if action == PASS:
+            return True
+        if not (isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], str)):
+            return False
+        kind, what = action
+        if kind == "word":
+            return what not in self.taken and self.defs.build(what, self.hand_key, self.roll) is not None
+        if kind == "bluff":
+            return (self.defs.p.challenges and bool(what) and len(what) + 1 >= self.defs.p.min_length
+                    and what == "".join(sorted(what)) and not Counter(what) - Counter(self.hand_key))
+        return False
 
 
 class View:
@@ -130,6 +165,9 @@ class WiseState(State):
         self.scores = [0] * players
         self.ledger: list[tuple[int, int, int, str]] = []  # (round, seat, points, why)
         self.logs: list[RoundLog] = []
+        self._all_cards = dict(defs.totals)
+        self._checked_logs: tuple[list[RoundLog], list[int]] = ([], [0] * players)  # check_invariants' memo
+        self._checked_ledger: tuple[list, list[int]] = ([], [0] * players)
         self.starter = 0
         self.roll: list[str] = []
         self.ended_by = ""
@@ -170,14 +208,7 @@ class WiseState(State):
         if phase in (DEAL, ROLL, TIME, TIEBREAK):
             return [action for action, _ in self.chance_outcomes()]
         if phase in (CHOOSE, RECHOOSE):
-            hand_key = "".join(sorted(self.hands[self._actor]))
-            actions = [PASS]
-            actions.extend(("word", w) for _, _, w in sorted(self.defs.all_words(hand_key, tuple(self.roll)),
-                                                             key=lambda row: row[2]) if w not in self.taken)
-            if self.p.challenges:
-                actions.extend(("bluff", sub) for sub in sub_multisets(hand_key)
-                               if sub and len(sub) + 1 >= self.p.min_length)
-            return actions
+            return ChooseMoves(self.defs, "".join(sorted(self.hands[self._actor])), tuple(self.roll), frozenset(self.taken))
         if phase == CHALLENGE:
             others = [p.seat for p in self.placed if p.seat != self._actor]
             return [("challenge", combo) for size in range(len(others) + 1)
@@ -374,13 +405,12 @@ class WiseState(State):
         hand = self.hands[seat]
         for c in cards:
             hand.remove(c)
-        placed = Placed(seat, word, cards, value, valid, bluff)
+        first = 0
         if not self.first_bonus_given and len(word) >= self.p.first_word_min_length:
-            placed.first_bonus = self.p.first_word_bonus
+            first = self.p.first_word_bonus
             self.first_bonus_given = True
-        if len(cards) == self.p.hand_size:
-            placed.all_bonus = self.p.all_cards_bonus
-        self.placed.append(placed)
+        every = self.p.all_cards_bonus if len(cards) == self.p.hand_size else 0
+        self.placed.append(Placed(seat, word, cards, value, valid, bluff, first, every))
         self.placed_seats.add(seat)
         self.taken.add(word)
         return True
@@ -404,10 +434,10 @@ class WiseState(State):
         if self._queue:
             self._actor = self._queue.pop(0)
             return
-        for placed in self.placed:
+        for index, placed in enumerate(self.placed):
             for challenger in self._clockwise(placed.seat)[1:]:
                 if placed.seat in self.flags.get(challenger, ()):
-                    placed.challenger = challenger
+                    self.placed[index] = replace(placed, challenger=challenger)
                     break
         self._score_round()
 
@@ -433,7 +463,7 @@ class WiseState(State):
                 self._score(seat, self.p.last_player_points, "last", number)
         else:
             self.last = []
-        self.logs.append(RoundLog(number, self.starter, tuple(self.roll), list(self.placed), list(self.last), self.rechosen))
+        self.logs.append(RoundLog(number, self.starter, tuple(self.roll), tuple(self.placed), tuple(self.last), self.rechosen))
         if standing:
             self.starter = standing[0].seat
         self.turns = number
@@ -465,36 +495,58 @@ class WiseState(State):
     def check_invariants(self) -> None:
         defs = self.defs
         # every consonant card is in exactly one place: deck, a hand, the table, the discard pile
-        where: Counter = Counter()
-        for letter, n in self.deck.items():
-            if n < 0:
-                raise InvariantError(f"{n} {letter} cards in the deck")
-            where[letter] += n
+        if min(self.deck.values(), default=0) < 0:
+            letter, n = min(self.deck.items(), key=lambda item: item[1])
+            raise InvariantError(f"{n} {letter} cards in the deck")
         if sum(self.deck.values()) != self.deck_size:
             raise InvariantError(f"deck size {self.deck_size} but {sum(self.deck.values())} cards in it")
         for seat, hand in enumerate(self.hands):
             if len(hand) > self.p.hand_size:
                 raise InvariantError(f"seat {seat} holds {len(hand)} cards")
-            where.update(hand)
-        for placed in self.placed:
-            where.update(placed.cards)
-        where.update(self.discard)
-        if where != Counter(defs.totals):
+        # counted with Counter's C loops and compared as plain dicts: this runs after every action
+        where = Counter(self.deck)  # every letter of the game is a key of the deck, 0 once drawn
+        where.update(chain(chain.from_iterable(self.hands), chain.from_iterable(p.cards for p in self.placed)))
+        for letter, n in self.discard.items():
+            where[letter] = where.get(letter, 0) + n
+        if not dict.__eq__(where, self._all_cards):
             lost = Counter(defs.totals) - where
             extra = where - Counter(defs.totals)
             problems = ([f"lost {dict(lost)}"] if lost else []) + ([f"duplicated {dict(extra)}"] if extra else [])
             raise InvariantError("cards " + " and ".join(problems) + " (deck, hands, table and discard pile checked)")
         # scores change only by the rules: replay the round logs
-        expected = [0] * self.players
-        for log in self.logs:
-            self._check_round(log, expected)
+        expected = self._logged_points()
         if self.phase == OVER:
             for seat, hand in enumerate(self.hands):
                 expected[seat] -= sum(defs.points[c] for c in hand)
         if expected != self.scores:
             raise InvariantError(f"scores {self.scores} but the rules give {expected}")
-        if [sum(d for _, s, d, _ in self.ledger if s == seat) for seat in range(self.players)] != self.scores:
+        if self._ledger_sums() != self.scores:
             raise InvariantError("scores disagree with the score ledger")
+
+    def _logged_points(self) -> list[int]:
+        """What the rules give each seat over the logged rounds. Logs are frozen, so the rounds
+        replayed at the last check are not replayed again while the log still begins with them
+        (replaying every round after every action made --check cost 9x a run)."""
+        checked, points = self._checked_logs
+        if self.logs[:len(checked)] != checked:
+            checked, points = [], [0] * self.players
+        points = list(points)
+        for log in self.logs[len(checked):]:
+            self._check_round(log, points)
+        self._checked_logs = (list(self.logs), points)
+        return list(points)
+
+    def _ledger_sums(self) -> list[int]:
+        """Each seat's total in the score ledger, adding only the entries after a prefix that is
+        still exactly the one summed before."""
+        prefix, sums = self._checked_ledger
+        if self.ledger[:len(prefix)] != prefix:
+            prefix, sums = [], [0] * self.players
+        sums = list(sums)
+        for _, seat, points, _ in self.ledger[len(prefix):]:
+            sums[seat] += points
+        self._checked_ledger = (list(self.ledger), sums)
+        return sums
 
     def _check_round(self, log: RoundLog, expected: list[int]) -> None:
         p, defs = self.p, self.defs
