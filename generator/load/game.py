@@ -147,7 +147,7 @@ def load_game(folder: Path) -> Game:
 def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Problems) -> GameSpec:
     """`words.lexicon` naming a shipped list (of a language whose letters the game's has) or a word file:
     a word file is checked word by word, and kept as its resolved path."""
-    from generator.words.languages import BY_LIST, LANGUAGES  # no word list is read here
+    from generator.model.languages import BY_LIST, LANGUAGES  # no word list is read here
     language = LANGUAGES[spec.words.language]
     where = doc.locate(("words", "lexicon"))
     shipped = BY_LIST.get(spec.words.lexicon)

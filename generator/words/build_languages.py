@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.words.languages import LANGUAGES, Language
+from generator.model.languages import LANGUAGES, Language
 
 MAX_LENGTH = 10  # longer forms are rare in a hand of cards and would double the lists
 ONE_LETTER_WORDS = {"fr": {"a", "y", "o"}, "de": set(), "es": {"a", "e", "o", "u", "y"}}

@@ -37,7 +37,7 @@ from operator import attrgetter
 
 from generator.words.builds import HAND, REUSABLE, TABLE, WILD, Match, Sources, builds, new_match, normalize_cards
 from generator.words.index import LetterIndex, key, sub_multisets, sub_multisets_between, subs_and_lefts
-from generator.words.languages import ALL_LETTERS
+from generator.model.languages import ALL_LETTERS
 from generator.words.lexicon import ALPHABET, Lexicon
 
 Score = Callable[[Match], float]

@@ -9,7 +9,7 @@ from functools import cache
 from pathlib import Path
 
 from generator.model.game import SHIPPED_LEXICON as SHIPPED
-from generator.words.languages import BY_LIST, LANGUAGES, Language
+from generator.model.languages import BY_LIST, LANGUAGES, Language
 
 WORDS_FILE = LANGUAGES["en"].words_file
 WORD = re.compile(r"[a-z]+")

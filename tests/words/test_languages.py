@@ -10,7 +10,7 @@ import pytest
 from generator.cli import main
 from generator.load.game import load_game
 from generator.words.finder import WordFinder, for_words
-from generator.words.languages import LANGUAGES
+from generator.model.languages import LANGUAGES
 from generator.words.lexicon import Lexicon, shipped_words
 from tests.conftest import WISE
 
