@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from generator.errors import Problems
 from generator.model.deck import Component, Game
 
-LETTERS = re.compile(r"^[A-Za-zÄÖÜÑäöüñ]{1,3}$")  # a-z and the own letters of German and Spanish (words/languages.py)
+LETTERS = re.compile(r"^[A-Za-zÄÖÜÑäöüñ]{1,3}$")  # a-z and the own letters of German and Spanish (model/languages.py)
 WILD_MARKS = {"?", "*", "wild"}
 DIE_WILD = "wild"
 WILD_FACE = "?"  # a wild card's face, in hands and counts
