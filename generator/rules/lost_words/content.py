@@ -4,6 +4,7 @@ powers as data (`effect: {kind: ..., ...}`) read by the small effect vocabulary 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Mapping
 
 from generator.errors import UserError
@@ -63,12 +64,14 @@ class Defs:
     def cards(self) -> int:
         return len(self.kind)
 
-    def of_kind(self, kind: str) -> frozenset[int]:
-        """The card numbers of one kind (the invariants check piles against these sets after every action)."""
-        sets = self.__dict__.setdefault("_of_kind", {})
-        if kind not in sets:
-            sets[kind] = frozenset(card for card, k in enumerate(self.kind) if k == kind)
-        return sets[kind]
+    @cached_property
+    def nature_set(self) -> frozenset[int]:
+        """nature_ids as a set (the invariants check piles against it after every action)."""
+        return frozenset(self.nature_ids)
+
+    @cached_property
+    def special_set(self) -> frozenset[int]:
+        return frozenset(card for card, kind in enumerate(self.kind) if kind == SPECIAL)
 
 
 _DEFS_CACHE: dict[tuple, Defs] = {}

@@ -516,14 +516,14 @@ class LostWordsState(State):
             lost = sorted(set(range(defs.cards)) - set(counts))
             doubled = sorted(card for card, n in counts.items() if n > 1)
             raise InvariantError(f"cards lost {lost} or duplicated {doubled}")
-        natures = defs.of_kind(NATURE)
+        natures = defs.nature_set
         for pile_name, pile in (("nature deck", self.nature_deck), ("box", self.box), ("spares", self.spares)):
             if not natures.issuperset(pile):
                 raise InvariantError(f"a Spell or Special card in the {pile_name}")
         for pile_name, pile in (("deck", self.deck), ("discard pile", self.discard), ("played", self.played), *(("hand", h) for h in self.hands)):
             if not natures.isdisjoint(pile):
                 raise InvariantError(f"a Nature card in the {pile_name}")
-        if not defs.of_kind(SPECIAL).issuperset(self.played):
+        if not defs.special_set.issuperset(self.played):
             raise InvariantError("a non-Special among the played Specials")
         # a slot's soundness depends on its three cards alone: rows unchanged since the last check
         # (compared whole) are not looked at again, and each distinct slot is checked once

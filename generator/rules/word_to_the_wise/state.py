@@ -79,6 +79,25 @@ class RoundLog:
     rechosen: int = 0
 
 
+def _fold_new(memo: tuple[list, list[int]], items: list, players: int, step) -> tuple[list, list[int]]:
+    """(the items, per-seat totals folded over them by `step(item, totals)`), reusing `memo`'s
+    totals while `items` still begins with exactly `memo`'s items (else folding from zero)."""
+    done, totals = memo
+    if items[:len(done)] != done:
+        done, totals = [], [0] * players
+    if len(items) == len(done):
+        return done, totals
+    totals = list(totals)
+    for item in items[len(done):]:
+        step(item, totals)
+    return list(items), totals
+
+
+def _add_ledger_entry(entry: tuple[int, int, int, str], sums: list[int]) -> None:
+    _, seat, points, _ = entry
+    sums[seat] += points
+
+
 class ChooseMoves(LazyMoves):
     """A seat's choices in the race: pass, a word its hand and the dice make that nobody has
     taken, or (with challenges) a bluff with some of its cards. Read as a list, every word is
@@ -524,29 +543,16 @@ class WiseState(State):
             raise InvariantError("scores disagree with the score ledger")
 
     def _logged_points(self) -> list[int]:
-        """What the rules give each seat over the logged rounds. Logs are frozen, so the rounds
-        replayed at the last check are not replayed again while the log still begins with them
-        (replaying every round after every action made --check cost 9x a run)."""
-        checked, points = self._checked_logs
-        if self.logs[:len(checked)] != checked:
-            checked, points = [], [0] * self.players
-        points = list(points)
-        for log in self.logs[len(checked):]:
-            self._check_round(log, points)
-        self._checked_logs = (list(self.logs), points)
-        return list(points)
+        """What the rules give each seat over the logged rounds. Logs are frozen, so rounds
+        replayed at an earlier check are not replayed again (replaying every round after every
+        action made --check cost 9x a run)."""
+        self._checked_logs = _fold_new(self._checked_logs, self.logs, self.players, self._check_round)
+        return list(self._checked_logs[1])
 
     def _ledger_sums(self) -> list[int]:
-        """Each seat's total in the score ledger, adding only the entries after a prefix that is
-        still exactly the one summed before."""
-        prefix, sums = self._checked_ledger
-        if self.ledger[:len(prefix)] != prefix:
-            prefix, sums = [], [0] * self.players
-        sums = list(sums)
-        for _, seat, points, _ in self.ledger[len(prefix):]:
-            sums[seat] += points
-        self._checked_ledger = (list(self.ledger), sums)
-        return sums
+        """Each seat's total in the score ledger."""
+        self._checked_ledger = _fold_new(self._checked_ledger, self.ledger, self.players, _add_ledger_entry)
+        return list(self._checked_ledger[1])
 
     def _check_round(self, log: RoundLog, expected: list[int]) -> None:
         p, defs = self.p, self.defs
