@@ -7,8 +7,10 @@ how much a laid-out line's ink leaves its box.
 
 from __future__ import annotations
 
+import struct
 from functools import lru_cache
-from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
 
 from generator.layout import fonts
 from generator.layout.ops import Text
@@ -17,27 +19,48 @@ from generator.units import MM_PER_POINT
 Bounds = tuple[float, float, float, float]  # left, bottom, right, top in mm (y up)
 
 
-@lru_cache(maxsize=64)
-def glyph_bounds(path: Path) -> tuple[dict[int, tuple[int, int, int, int] | None], int]:
-    """Per character: its glyph's (xMin, yMin, xMax, yMax) in font units (None: draws nothing); units per em."""
-    from fontTools.ttLib import TTFont  # only when text is laid out
+class GlyphBounds:
+    """A font's glyph outline bounds, read per character on first use from the font reportlab
+    has already parsed: each glyph's record in the 'glyf' table starts with its bounds."""
 
-    with TTFont(str(path), lazy=True) as font:
-        glyf = font["glyf"]
-        bounds = {}
-        for code, name in font.getBestCmap().items():
-            glyph = glyf[name]
-            bounds[code] = (glyph.xMin, glyph.yMin, glyph.xMax, glyph.yMax) if glyph.numberOfContours else None
-        return bounds, font["head"].unitsPerEm
+    def __init__(self, font_name: str):
+        face = pdfmetrics.getFont(font_name).face
+        self.units_per_em = face.unitsPerEm
+        self._data = face._ttf_data
+        self._glyf = face.table["glyf"]["offset"]
+        self._offsets = face.glyphPos  # 'loca': where each glyph's record starts and ends in 'glyf'
+        self._glyph_of = face.charToGlyph
+        self._bounds: dict[int, tuple[int, int, int, int] | None] = {}
+
+    def get(self, code: int) -> tuple[int, int, int, int] | None:
+        """The glyph's (xMin, yMin, xMax, yMax) in font units, or None when it draws nothing or is missing."""
+        try:
+            return self._bounds[code]
+        except KeyError:
+            pass
+        found = None
+        glyph = self._glyph_of.get(code)
+        if glyph is not None and glyph + 1 < len(self._offsets):
+            start, end = self._offsets[glyph], self._offsets[glyph + 1]
+            record = self._data[self._glyf + start : self._glyf + start + 10]
+            if end - start >= 10 and len(record) == 10:  # an empty record: a glyph without outlines (a space)
+                contours, *bounds = struct.unpack(">hhhhh", record)
+                found = tuple(bounds) if contours else None
+        self._bounds[code] = found
+        return found
+
+
+@lru_cache(maxsize=64)
+def glyph_bounds(font_name: str) -> GlyphBounds:
+    return GlyphBounds(font_name)
 
 
 def text_ink(op: Text) -> Bounds | None:
     """The ink of one run of text, or None when it draws nothing (spaces) or its font is built in."""
-    path = fonts.font_file(op.font)
-    if path is None:
+    if fonts.font_file(op.font) is None:
         return None
-    bounds, units = glyph_bounds(path)
-    scale = op.size_pt / units * MM_PER_POINT
+    bounds = glyph_bounds(op.font)
+    scale = op.size_pt / bounds.units_per_em * MM_PER_POINT
     pen = op.x
     left = bottom = float("inf")
     right = top = float("-inf")

@@ -82,3 +82,22 @@ def test_overflow_true_lets_it_print(game_copy, tmp_path, capsys, monkeypatch):
     folder = big_q_game(game_copy, ", overflow: true")
     monkeypatch.chdir(tmp_path)
     assert main(["build", folder.name, "--out", str(tmp_path / "out")]) == 0, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", sorted(SHARED_FONTS.glob("*.ttf")), ids=lambda p: p.stem)
+def test_glyph_bounds_read_from_the_parsed_font_match_fonttools(path):
+    from fontTools.ttLib import TTFont
+
+    from generator.layout.ink import glyph_bounds
+
+    bounds = glyph_bounds(fonts.register(path.stem, path))
+    with TTFont(str(path)) as reference:
+        glyf = reference["glyf"]
+        cmap = reference.getBestCmap()
+        expected = {}
+        for code, name in cmap.items():
+            glyph = glyf[name]
+            expected[code] = (glyph.xMin, glyph.yMin, glyph.xMax, glyph.yMax) if glyph.numberOfContours else None
+    assert {code: bounds.get(code) for code in cmap} == expected
+    assert any(expected.values()) and None in expected.values()  # outlines and a space, at least
+    assert bounds.get(0x10FFFF) is None  # a character the font does not have
