@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import weakref
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -82,13 +84,28 @@ def _text(canvas: Canvas, op: Text) -> None:
     canvas.drawString(mm_to_pt(op.x), mm_to_pt(op.y), op.text)
 
 
+_ICON_FORMS: "weakref.WeakKeyDictionary[Canvas, set[str]]" = weakref.WeakKeyDictionary()  # defined, per document
+
+
 def _icon(canvas: Canvas, op: Icon) -> None:
+    """An icon is drawn once per document as a Form in its own units, and placed scaled: a deck
+    draws the same few icons hundreds of times, and drawing an SVG's paths is the slow part."""
     paint = PAINT.get()
-    drawing = coloured(op.path, op.color) if paint.name == "rgb" else painted(op.path, paint.colour(op.color))
+    colour = op.color if paint.name == "rgb" else paint.colour(op.color)
+    drawing = coloured(op.path, op.color) if paint.name == "rgb" else painted(op.path, colour)
+    name = "I" + hashlib.sha1(repr((op.path, paint.name, repr(colour))).encode()).hexdigest()[:16]
+    defined = _ICON_FORMS.setdefault(canvas, set())
+    if name not in defined:
+        w, h = drawing.width, drawing.height
+        # the box only clips: generous, since an SVG may draw past its own view box
+        canvas.beginForm(name, lowerx=-w, lowery=-h, upperx=2 * w, uppery=2 * h)
+        renderPDF.draw(drawing, canvas, 0, 0)
+        canvas.endForm()
+        defined.add(name)
     canvas.saveState()
     canvas.translate(mm_to_pt(op.x), mm_to_pt(op.y))
     canvas.scale(mm_to_pt(op.w) / drawing.width, mm_to_pt(op.h) / drawing.height)
-    renderPDF.draw(drawing, canvas, 0, 0)
+    canvas.doForm(name)
     canvas.restoreState()
 
 
