@@ -113,7 +113,7 @@ def decksmith_deck(folder: Path, icon_png: Path) -> None:
 def icon_png(target: Path) -> None:
     from generator.layout.ops import FaceLayout, Icon
     from generator.paths import SHARED_ICONS
-    from generator.write.raster import rasterize
+    from generator.write.pixels import rasterize
 
     face = FaceLayout(25.4, 25.4, 0.0, (Icon(str(SHARED_ICONS / "owl.svg"), 0, 0, 25.4, 25.4, (0.1, 0.1, 0.2, 1.0)),))
     rasterize([face], "icon", dpi=300)[0].save(target)

@@ -43,7 +43,8 @@ class BuildOptions:
 
 @dataclass
 class BuildResult:
-    game: Game
+    game_id: str
+    game: Game | None  # None when up to date: the game was not even loaded
     files: list[Path]
     cards: int
     pages: int
@@ -99,15 +100,19 @@ def check(folder: Path, options: BuildOptions = BuildOptions()) -> Game:
 
 
 def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
+    if options.cache:
+        last = stamp.up_to_date(options.out, folder, options)
+        if last is not None:
+            return BuildResult(last.game_id, None, last.files, last.cards, last.pages, True)
     game = load_game(folder)
     cache = Cache.for_game(options.out, game.id, options.cache)
-    inputs = stamp.inputs_digest(game, options) if options.cache else ""
-    last = stamp.up_to_date(cache.root, inputs)
-    if last is not None:
-        return BuildResult(game, stamp.output_files(last), sum(c.copies for c in game.components), last["pages"], True)
+    templates = sorted(str(t.location.path) for t in game.templates.values())
+    inputs = stamp.inputs_digest(folder, templates, options) if options.cache else ""
     laid, pages, settings = plan(game, options)
     paper = options.paper or game.spec.print.paper
     out = game_output_folder(options.out, game.id, game.root)
+    if options.cache:
+        stamp.forget(options.out, folder)
     # the manifest goes first and comes back last, listing every file with its hash: a killed
     # build leaves no manifest rather than one that describes other files
     manifest_path = out / "manifest.json"
@@ -143,8 +148,10 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     described["files"] = file_hashes(out, files)
     write_text(manifest_path, json.dumps(described, indent=1))
     files.append(manifest_path)
-    stamp.record(cache.root, inputs, files, len(pages))
-    return BuildResult(game, files, sum(f.card.count for f in laid), len(pages))
+    cards = sum(f.card.count for f in laid)
+    if options.cache:
+        stamp.record(options.out, folder, inputs, templates, game.id, cards, len(pages), files)
+    return BuildResult(game.id, game, files, cards, len(pages))
 
 
 def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -> list[Path]:
@@ -190,7 +197,11 @@ def painted_sheets(pages: list[Page], title: str, paint) -> bytes:
 
 def file_hashes(out: Path, files: list[Path]) -> dict[str, str]:
     """Each written file, relative to the game's output folder, with its SHA-256."""
-    return {path.relative_to(out).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest() for path in files}
+    hashes = {}
+    for path in files:
+        with open(path, "rb") as stream:  # streamed: a TTS sheet need not be in memory to be hashed
+            hashes[path.relative_to(out).as_posix()] = hashlib.file_digest(stream, "sha256").hexdigest()
+    return hashes
 
 
 def manifest(game: Game, laid: list[CardFaces], pages: list[Page], settings: SheetSettings, pdf: str, paper: str) -> dict:

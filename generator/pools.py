@@ -49,3 +49,14 @@ def close_pool(pool: ProcessPoolExecutor, failed: bool) -> None:
         process.terminate()
     for process in workers:
         process.join(timeout=2)
+
+
+def release_free_memory() -> None:
+    """Hand the memory freed by a finished job back to the system (glibc keeps freed blocks for
+    reuse, so a long-lived worker would otherwise stay as large as its largest job)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass  # not glibc

@@ -31,8 +31,8 @@ def build_game(tmp_path_factory):
         if key not in cache:
             out = tmp_path_factory.mktemp("build")
             result = build(folder, BuildOptions(out=out, **options))
-            manifest = json.loads((out / result.game.id / "manifest.json").read_text())
-            cache[key] = (out / result.game.id / manifest["pdf"], manifest, result)
+            manifest = json.loads((out / result.game_id / "manifest.json").read_text())
+            cache[key] = (out / result.game_id / manifest["pdf"], manifest, result)
         return cache[key]
 
     return _build

@@ -37,7 +37,7 @@ def test_the_wheel_carries_the_shipped_fonts_templates_games_and_data(wheel):
     assert any(name.startswith("generator/serve/static/") for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "spellpress = generator.cli:main" in text and "[spellpress.engines]" in text
+    assert "spellpress = generator.cli:run" in text and "[spellpress.engines]" in text
 
 
 @pytest.fixture(scope="module")

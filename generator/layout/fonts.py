@@ -35,6 +35,19 @@ def register(name: str, path: Path) -> str:
     return name
 
 
+def registered() -> dict[str, Path]:
+    """Every font registered in this process, by name: what a worker process needs to draw the same text."""
+    return dict(_registered)
+
+
+def adopt(fonts: dict[str, Path]) -> None:
+    """Register fonts under the names another process gave them (a worker drawing that process's faces)."""
+    for name, path in fonts.items():
+        if _registered.get(name) != path:
+            pdfmetrics.registerFont(TTFont(name, str(path)))
+            _registered[name] = path
+
+
 def missing_characters(text: str, font: str) -> str:
     """The characters of `text` (other than spaces) that `font` has no glyph for, each once, in order."""
     cmap = pdfmetrics.getFont(font).face.charToGlyph

@@ -192,7 +192,7 @@ def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
         except Exception as exc:
             log.exception("build failed")
             return JSONResponse({"errors": [f"spellpress hit a bug: {type(exc).__name__}: {exc} (see the server's log)"]})
-        game_out = (out / result.game.id).resolve()
+        game_out = (out / result.game_id).resolve()
         downloads.clear()
         names = []
         for path in result.files:

@@ -104,7 +104,7 @@ class Preview:
             wanted = [key]
             if dpi == PREVIEW_DPI:  # one PDF for every face not drawn yet: far cheaper than one each
                 wanted += [k for k in self.faces if k != key and (k, dpi) not in self.images]
-            from generator.write.raster import encode_png, rasterize
+            from generator.write.pixels import encode_png, rasterize
 
             pictures = rasterize([self.faces[k] for k in wanted], "preview", dpi, progress=False)
             for k, picture in zip(wanted, pictures):
@@ -120,7 +120,7 @@ class Preview:
                 return None
             if digest not in self.sheets:
                 from generator.write.pdf import sheets_pdf
-                from generator.write.raster import encode_png, rasterize_pdf
+                from generator.write.pixels import encode_png, rasterize_pdf
 
                 pdf = sheets_pdf(list(snapshot.pages), snapshot.game.name)
                 self.sheets = {digest: [encode_png(p, SHEET_DPI) for p in rasterize_pdf(pdf, SHEET_DPI)]}

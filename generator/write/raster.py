@@ -4,12 +4,13 @@ Each distinct face is rasterized once per resolution, in worker processes on the
 available cores, and kept as PNG in the build cache under its content address: the
 PNG export is those bytes, and the TTS sheets are cut from them. Sheets are assembled
 a strip of cards at a time (write/png.py), each strip cached and compressed in a
-worker, so no sheet is ever whole in memory.
+worker, so no sheet is ever whole in memory. The pixel work itself is write/pixels.py,
+which this process imports only when it draws something itself.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import math
 import multiprocessing
 import os
@@ -17,155 +18,42 @@ import struct
 import threading
 from collections import Counter
 from concurrent.futures import Executor, Future
-from io import BytesIO
 from pathlib import Path
 from typing import Callable, Iterable
 
-import numpy as np
-import pypdfium2 as pdfium
-from PIL import Image
-
-from generator.pools import close_pool, process_pool
 from generator.layout.deck import CardFaces
+from generator.layout.fonts import registered as registered_fonts
 from generator.layout.ops import FaceLayout
-from generator.progress import LazyProgress, track
-from generator.render.forms import FormBook
+from generator.pools import close_pool, process_pool, release_free_memory
+from generator.progress import LazyProgress
 from generator.render.keys import face_key
-from generator.units import MM_PER_INCH, mm_to_pt, mm_to_px
+from generator.units import MM_PER_INCH, mm_to_px
 from generator.write.atomic import atomic_folder
 from generator.write.cache import Cache, digest
-from generator.write.canvas import new_canvas
-from generator.impose.grid import Slot
-from generator.write.pdf import place_face, single_face_page
 from generator.write.png import Strip, compress_strip, png_from_strips
 
 PNG_DPI = 300
 TTS_COLS, TTS_ROWS = 10, 7
 TTS_MAX_WIDTH_PX = 10_000
-PARALLEL_FROM = 4  # fewer pieces of work than this are done in this process
-HIDDEN_GREY = (128, 128, 128)
+PARALLEL_FROM = 4  # fewer pieces of work than this are done in this process (unless a pool is running anyway)
 
-_PDFIUM_BITMAP = functools.partial(pdfium.PdfBitmap.new_foreign, force_packed=True)  # pdfium's own memory, rows packed
 STATS: Counter = Counter()  # faces drawn and strips compressed in this process's builds (tests read it)
 
 
-def faces_pdf(faces: list[FaceLayout], title: str) -> bytes:
-    """A PDF with one face (bleed included) per page."""
-    buffer = BytesIO()
-    first = faces[0]
-    canvas = new_canvas(buffer, (first.width + 2 * first.bleed, first.height + 2 * first.bleed), title)
-    forms = FormBook(canvas)
-    for face in faces:
-        single_face_page(canvas, forms, face)
-    canvas.save()
-    return buffer.getvalue()
+# -- work done in worker processes ------------------------------------------------------
+def _releasing(job: str, *arguments):
+    """Run a job of write/pixels.py (named, so that this process need not import it), then give
+    the memory it freed back: a worker lives for a whole command."""
+    from generator.write import pixels
 
-
-def _page_image(page, face: FaceLayout, dpi: int) -> Image.Image:
-    return _render_exact(page, mm_to_px(face.width + 2 * face.bleed, dpi), mm_to_px(face.height + 2 * face.bleed, dpi), dpi)
-
-
-def _render_exact(page, width: int, height: int, dpi: int) -> Image.Image:
-    """The page as an RGB image of exactly width x height pixels."""
-    bitmap, pixels = _render_array(page, width, height, dpi)
-    return Image.fromarray(pixels)  # a copy: the bitmap's memory goes with `bitmap`
-
-
-def _render_array(page, width: int, height: int, dpi: int):
-    """(bitmap, its pixels as a height x width x 3 RGB array): no copy; keep `bitmap` while using the array."""
-    scale = dpi / 72.0
-    # pdfium rounds the bitmap up: crop the spare pixel at the right and bottom instead of resampling
-    extra_w = math.ceil(page.get_width() * scale) - width
-    extra_h = math.ceil(page.get_height() * scale) - height
-    fits = 0 <= extra_w <= 1 and 0 <= extra_h <= 1
-    crop = (0, extra_h / scale, extra_w / scale, 0) if fits else (0, 0, 0, 0)  # in points, as pdfium wants
-    bitmap = page.render(scale=scale, crop=crop, draw_annots=False, rev_byteorder=True, bitmap_maker=_PDFIUM_BITMAP)
-    pixels = bitmap.to_numpy()
-    if pixels.shape[:2] == (height, width):
-        return bitmap, pixels
-    if fits and pixels.shape[0] >= height and pixels.shape[1] >= width:
-        return bitmap, pixels[:height, :width]
-    return None, np.asarray(Image.fromarray(pixels).resize((width, height)))
-
-
-def rasterize(faces: list[FaceLayout], title: str, dpi: int = PNG_DPI, progress: bool = True) -> list[Image.Image]:
-    """Each face as an RGB image at `dpi`, bleed included; identical faces are drawn once (in this process)."""
-    unique = list(dict.fromkeys(faces))
-    document = pdfium.PdfDocument(faces_pdf(unique, title))
-    images: dict[FaceLayout, Image.Image] = {}
     try:
-        for face, page in zip(unique, track(document, f"rasterizing {title}", len(unique), enabled=progress)):
-            images[face] = _page_image(page, face, dpi)
+        return getattr(pixels, job)(*arguments)
     finally:
-        document.close()
-    return [images[face] for face in faces]
+        release_free_memory()
 
 
-def rasterize_pdf(pdf: bytes, dpi: int) -> list[Image.Image]:
-    """Every page of a PDF as an RGB image at `dpi`."""
-    document = pdfium.PdfDocument(pdf)
-    try:
-        return [page.render(scale=dpi / 72.0, draw_annots=False).to_pil().convert("RGB") for page in document]
-    finally:
-        document.close()
-
-
-def encode_png(image: Image.Image, dpi: int) -> bytes:
-    """A PNG of the image, written by write/png.py (twice as fast as Pillow's encoder here, same size)."""
-    return png_from_strips([compress_strip(image)], dpi)
-
-
-# -- work done in worker processes (plain functions of plain data) ------------------------
-def _draw_pngs(faces: list[FaceLayout], dpi: int) -> list[bytes]:
-    """Rasterize and encode faces, one page in memory at a time."""
-    document = pdfium.PdfDocument(faces_pdf(faces, "faces"))
-    pngs = []
-    try:
-        for face, page in zip(faces, document):
-            width = mm_to_px(face.width + 2 * face.bleed, dpi)
-            height = mm_to_px(face.height + 2 * face.bleed, dpi)
-            bitmap, pixels = _render_array(page, width, height, dpi)
-            pngs.append(png_from_strips([compress_strip(pixels)], dpi))
-            del bitmap
-    finally:
-        document.close()
-    return pngs
-
-
-def _tts_strip(faces: list[FaceLayout | None], cells: list[int], cell: tuple[int, int], dpi: int,
-               hidden: int | None) -> Strip:
-    """One row of a TTS sheet, drawn as one PDF page and rasterized: the cards (indexes into `faces`)
-    side by side, each cell showing the trim (and the bleed's last fraction of a pixel), and the
-    hidden card (None: plain grey) in the last column when `hidden` is given."""
-    width_mm, height_mm = (px * MM_PER_INCH / dpi for px in cell)
-    buffer = BytesIO()
-    canvas = new_canvas(buffer, (TTS_COLS * width_mm, height_mm), "TTS sheet")
-    forms = FormBook(canvas)
-    placed = list(enumerate(cells)) + ([(TTS_COLS - 1, hidden)] if hidden is not None else [])
-    for column, index in placed:
-        face, left = faces[index], column * width_mm
-        if face is None:
-            canvas.setFillColorRGB(*(channel / 255 for channel in HIDDEN_GREY))
-            canvas.rect(mm_to_pt(left), 0, mm_to_pt(width_mm), mm_to_pt(height_mm), stroke=0, fill=1)
-            continue
-        slot = Slot(0, column, left, height_mm - face.height, face.width, face.height, (left, 0.0, width_mm, height_mm))
-        place_face(canvas, forms, face, slot)
-    canvas.showPage()
-    canvas.save()
-    document = pdfium.PdfDocument(buffer.getvalue())
-    try:
-        bitmap, pixels = _render_array(document[0], TTS_COLS * cell[0], cell[1], dpi)
-        return compress_strip(pixels)
-    finally:
-        document.close()
-
-
-def _trimmed(png: bytes | None, bleed_px: int, cell: tuple[int, int]) -> Image.Image:
-    if png is None:
-        return Image.new("RGB", cell, HIDDEN_GREY)
-    with Image.open(BytesIO(png)) as image:
-        card = image.convert("RGB").crop((bleed_px, bleed_px, image.width - bleed_px, image.height - bleed_px))
-    return card if card.size == cell else card.resize(cell)
+def _import_pixels() -> None:
+    import generator.write.pixels  # noqa: F401
 
 
 # -- the pool -----------------------------------------------------------------------------
@@ -185,6 +73,31 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
+_SHARED: list[Executor] = []  # the pool of the command running now (shared_workers), if any
+
+
+@contextlib.contextmanager
+def shared_workers(workers: int | None = None):
+    """One pool of worker processes for every game a command builds, forked once, early (from a
+    small process: the fewer pages a fork shares, the fewer the kernel copies on write)."""
+    count = workers or default_workers()
+    if count <= 1 or threading.active_count() > 1 or _SHARED:
+        yield
+        return
+    pool = process_pool(count, mp_context=multiprocessing.get_context("fork"))
+    # a first job forks the workers now, and one of them imports the pixel code while this process
+    # loads and lays out (one, not all: on two cores this process keeps the other)
+    pool.submit(_import_pixels)
+    _SHARED.append(pool)
+    failed = True
+    try:
+        yield
+        failed = False
+    finally:
+        _SHARED.remove(pool)
+        close_pool(pool, failed=failed)
+
+
 class Rasterizer:
     """Face PNGs by content: from the cache, or drawn in parallel and cached. Use as a context manager."""
 
@@ -192,22 +105,33 @@ class Rasterizer:
         self.cache = cache
         self.workers = workers or default_workers()
         self._pool: Executor | None = None
+        self._own_pool = False
         self._drawn: dict[tuple[FaceLayout, int], bytes] = {}  # shared by the exports of one build, cache or not
         self._pending: dict[tuple[FaceLayout, int], tuple[Future, int, str]] = {}  # being drawn: (job, index, key)
 
     def __enter__(self) -> "Rasterizer":
+        if self.workers > 1 and _SHARED:
+            self._pool = _SHARED[0]
         # forking copies only the calling thread: a server with other threads draws in its own process
-        if self.workers > 1 and threading.active_count() == 1:
-            self._pool = process_pool(self.workers, mp_context=multiprocessing.get_context("fork"))
+        elif self.workers > 1 and threading.active_count() == 1:
+            self._pool, self._own_pool = process_pool(self.workers, mp_context=multiprocessing.get_context("fork")), True
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
-        if self._pool is not None:
+        if self._pool is not None and self._own_pool:
             close_pool(self._pool, failed=kind is not None)
+        elif kind is not None:
+            for future, _, _ in self._pending.values():
+                future.cancel()
         self._pool = None
+        self._drawn.clear()
+        release_free_memory()  # this game's pictures, before the next game's
 
     def pool(self, jobs: int) -> Executor:
-        return self._pool if self._pool is not None and jobs >= PARALLEL_FROM else _Here()
+        """The workers, unless the job is too small to be worth starting a pool of its own for."""
+        if self._pool is not None and (jobs >= PARALLEL_FROM or not self._own_pool):
+            return self._pool
+        return _Here()
 
     def prefetch(self, faces: Iterable[FaceLayout], dpi: int) -> None:
         """Start drawing the faces not cached yet, so the workers draw while this process writes the PDFs."""
@@ -216,7 +140,7 @@ class Rasterizer:
         if isinstance(pool, _Here):
             return  # nothing would run in the background
         for chunk in _chunks(missing, self.workers * 3):
-            future = pool.submit(_draw_pngs, [face for face, _ in chunk], dpi)
+            future = pool.submit(_releasing, "draw_pngs", [face for face, _ in chunk], dpi, registered_fonts())
             for index, (face, key) in enumerate(chunk):
                 self._pending[(face, dpi)] = (future, index, key)
 
@@ -240,7 +164,7 @@ class Rasterizer:
         chunks = _chunks(missing, self.workers * 3)
         pool = self.pool(len(missing))
         for chunk in chunks:
-            future = pool.submit(_draw_pngs, [face for face, _ in chunk], dpi)
+            future = pool.submit(_releasing, "draw_pngs", [face for face, _ in chunk], dpi, registered_fonts())
             for index, (face, key) in enumerate(chunk):
                 self._pending[(face, dpi)] = (future, index, key)
         waiting = [face for face in faces if (face, dpi) in self._pending]
@@ -254,17 +178,20 @@ class Rasterizer:
         STATS["faces drawn"] += len(waiting)
         return {face: self._drawn[(face, dpi)] for face in faces}
 
-    def strips(self, jobs: list[tuple[str, Callable[[], tuple]]], title: str) -> list[Strip]:
-        """TTS strips by key: cached ones read, the others compressed in parallel (arguments made on demand)."""
+    def strips(self, jobs: list[tuple[str, list[FaceLayout | None], Callable[[dict], tuple]]], dpi: int,
+               title: str) -> list[Strip]:
+        """TTS strips by key: cached ones read; for the others, their faces' PNGs at `dpi` (drawn, or
+        shared with the PNG export) are put side by side and compressed in parallel."""
         strips: list[Strip | None] = []
-        missing: list[tuple[int, str, Callable[[], tuple]]] = []
-        for key, arguments in jobs:
+        missing: list[tuple[int, str, list[FaceLayout | None], Callable[[dict], tuple]]] = []
+        for key, faces, arguments in jobs:
             data = self.cache.get("tts-strips", key)
             if data is None:
-                missing.append((len(strips), key, arguments))
+                missing.append((len(strips), key, faces, arguments))
             strips.append(None if data is None else _strip_from(data))
+        pngs = self.pngs([face for _, _, faces, _ in missing for face in faces if face is not None], dpi, title)
         pool = self.pool(len(missing))
-        pending = [(index, key, pool.submit(_tts_strip, *arguments())) for index, key, arguments in missing]
+        pending = [(index, key, pool.submit(_releasing, "tts_strip", *arguments(pngs))) for index, key, _, arguments in missing]
         with LazyProgress(f"TTS sheets of {title}", len(pending)) as progress:
             for index, key, future in pending:
                 strip = future.result()
@@ -275,14 +202,21 @@ class Rasterizer:
         return strips  # type: ignore[return-value]
 
 
-def _strip_arguments(cells: list[FaceLayout], back: FaceLayout | None, hidden: bool, cell: tuple[int, int],
-                     dpi: int) -> tuple:
+def _strip_arguments(pngs: dict[FaceLayout, bytes], cells: list[FaceLayout], back: FaceLayout | None, hidden: bool,
+                     cell: tuple[int, int], bleed_px: int) -> tuple:
     distinct: list[FaceLayout | None] = list(dict.fromkeys(cells))
     hidden_index = None
     if hidden:
         distinct.append(back)  # None: the grey card
         hidden_index = len(distinct) - 1
-    return distinct, [distinct.index(face) for face in cells], cell, dpi, hidden_index
+    return ([None if face is None else pngs[face] for face in distinct], [distinct.index(face) for face in cells], cell,
+            bleed_px, hidden_index, TTS_COLS)
+
+
+def _back_png(face_png: bytes | None, bleed_px: int, cell: tuple[int, int], dpi: int) -> bytes:
+    from generator.write.pixels import trimmed
+
+    return png_from_strips([compress_strip(trimmed(face_png, bleed_px, cell))], dpi)
 
 
 def _one_png(raster: "Rasterizer", face: FaceLayout | None, dpi: int, title: str) -> bytes | None:
@@ -348,15 +282,17 @@ def write_tts(laid: list[CardFaces], folder: Path, title: str, raster: Rasterize
                 for row in range(rows):
                     cells = chunk[row * TTS_COLS : (row + 1) * TTS_COLS]
                     hidden = row == rows - 1
-                    key = digest("tts-strip", dpi, cell, [keys[c] for c in cells], back_key if hidden else None)
-                    jobs.append((key, lambda cells=cells, hidden=hidden: _strip_arguments(cells, back_face, hidden, cell, dpi)))
-            strips = iter(raster.strips(jobs, title))
+                    key = digest("tts-strip-from-pngs", dpi, cell, [keys[c] for c in cells], back_key if hidden else None)
+                    faces = [*cells, back_face] if hidden else cells
+                    jobs.append((key, faces, lambda pngs, cells=cells, hidden=hidden:
+                                 _strip_arguments(pngs, cells, back_face, hidden, cell, bleed_px)))
+            strips = iter(raster.strips(jobs, dpi, title))
             for number, (chunk, rows) in enumerate(zip(sheets, shapes), start=1):
                 name = f"{component_id}-sheet{number}-{len(chunk)}cards.png"
                 (temporary / name).write_bytes(png_from_strips([next(strips) for _ in range(rows)], dpi))
                 written.append(folder / name)
             back_bytes = raster.cache.bytes("tts-backs", digest("tts-back", dpi, cell, back_key),
-                                            lambda: encode_png(_trimmed(_one_png(raster, back_face, dpi, title), bleed_px, cell), dpi))
+                                            lambda: _back_png(_one_png(raster, back_face, dpi, title), bleed_px, cell, dpi))
             (temporary / f"{component_id}-back.png").write_bytes(back_bytes)
             written.append(folder / f"{component_id}-back.png")
     return written

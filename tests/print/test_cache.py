@@ -7,6 +7,7 @@ import random
 import zlib
 from pathlib import Path
 
+import pytest
 from PIL import Image, ImageDraw
 
 from generator.build import BuildOptions, build
@@ -80,7 +81,8 @@ def test_a_damaged_or_half_written_entry_is_drawn_again(tmp_path):
     assert len(entries) == 4
     entries[0].write_bytes(entries[0].read_bytes()[:-100])  # as if the machine stopped mid-write
     (entries[0].parent / ".stray.part").write_bytes(b"partial")
-    (out / CACHE_FOLDER / "toy-game" / "stamp.json").unlink()  # the stopped build never recorded itself
+    for stamp in (out / CACHE_FOLDER / "stamps").iterdir():
+        stamp.unlink()  # the stopped build never recorded itself
     raster.STATS.clear()
     build(game, BuildOptions(out=out, png=True, workers=1))
     assert raster.STATS["faces drawn"] == 1
@@ -106,3 +108,46 @@ def test_a_build_is_skipped_only_while_inputs_options_and_outputs_are_unchanged(
     (game / "notes.txt").write_text("a new file in the game folder")
     assert not build(game, BuildOptions(out=out, png=True, workers=1)).up_to_date
     assert not build(game, BuildOptions(out=out, png=True, workers=1, cache=False)).up_to_date
+
+
+def test_an_unchanged_game_is_recognised_without_loading_it(tmp_path, monkeypatch):
+    import shutil
+
+    from tests.conftest import FIXTURES
+    import generator.build as build_module
+
+    game = tmp_path / "toy-game"
+    shutil.copytree(FIXTURES / "toy-game", game)
+    out = tmp_path / "out"
+    first = build(game, BuildOptions(out=out, workers=1))
+    assert first.game is not None and not first.up_to_date
+
+    def no_loading(folder):
+        raise AssertionError("an up-to-date game was loaded")
+
+    monkeypatch.setattr(build_module, "load_game", no_loading)
+    again = build(game, BuildOptions(out=out, workers=1))
+    assert again.up_to_date and again.game is None
+    assert (again.game_id, again.files, again.cards, again.pages) == (first.game_id, first.files, first.cards, first.pages)
+    with pytest.raises(AssertionError, match="was loaded"):
+        build(game, BuildOptions(out=out, workers=1, paper="letter"))
+
+
+def test_the_inputs_digest_follows_shared_templates_and_the_game_folder(tmp_path):
+    from generator.write.stamp import inputs_digest
+
+    folder = tmp_path / "game"
+    (folder / "art").mkdir(parents=True)
+    (folder / "game.yaml").write_text("name: x\n")
+    shared = tmp_path / "shared" / "card.yaml"
+    shared.parent.mkdir()
+    shared.write_text("boxes: {}\n")
+    options = BuildOptions()
+    before = inputs_digest(folder, [str(shared)], options)
+    assert inputs_digest(folder, [str(shared)], options) == before
+    shared.write_text("boxes: {a: {kind: fill}}\n")
+    after_template = inputs_digest(folder, [str(shared)], options)
+    assert after_template != before
+    (folder / "art" / "new.png").write_bytes(b"x")
+    assert inputs_digest(folder, [str(shared)], options) != after_template
+    assert inputs_digest(folder, [str(shared)], BuildOptions(png=True)) != inputs_digest(folder, [str(shared)], options)
