@@ -123,11 +123,14 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     with ExitStack() as stack:
         raster = None
         if options.png or options.tts:
-            from generator.write.raster import PNG_DPI, Rasterizer, write_pngs, write_tts
+            from generator.write.raster import PNG_DPI, Rasterizer, prefetch_tts, write_pngs, write_tts
 
             raster = stack.enter_context(Rasterizer(cache, options.workers))
-            if options.png:  # the workers draw the faces while this process writes the PDFs
+            # the workers draw the faces, then the TTS strips, while this process writes the PDFs
+            if options.png:
                 raster.prefetch((face for f in laid for face in (f.front, f.back) if face is not None), PNG_DPI)
+            if options.tts:
+                prefetch_tts(laid, raster)
         key = sheets_key(pages, game.name + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
         write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint)))
         files = [pdf_path]

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import functools
 import math
+import os
 from io import BytesIO
 from pathlib import Path
 
-import numpy as np
-import pypdfium2 as pdfium
-from PIL import Image
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no linear algebra here: no BLAS threads spinning beside the work
+import numpy as np  # noqa: E402
+import pypdfium2 as pdfium  # noqa: E402
+from PIL import Image  # noqa: E402
 
 from generator.layout.fonts import adopt as adopt_fonts
 from generator.layout.ops import FaceLayout

@@ -11,6 +11,7 @@ which this process imports only when it draws something itself.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import multiprocessing
 import os
@@ -18,6 +19,7 @@ import struct
 import threading
 from collections import Counter
 from concurrent.futures import Executor, Future
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -108,6 +110,7 @@ class Rasterizer:
         self._own_pool = False
         self._drawn: dict[tuple[FaceLayout, int], bytes] = {}  # shared by the exports of one build, cache or not
         self._pending: dict[tuple[FaceLayout, int], tuple[Future, int, str]] = {}  # being drawn: (job, index, key)
+        self._strips: dict[str, Strip | Future] = {}  # TTS strips read from the cache or started early, by key
 
     def __enter__(self) -> "Rasterizer":
         if self.workers > 1 and _SHARED:
@@ -121,10 +124,12 @@ class Rasterizer:
         if self._pool is not None and self._own_pool:
             close_pool(self._pool, failed=kind is not None)
         elif kind is not None:
-            for future, _, _ in self._pending.values():
-                future.cancel()
+            for future in [job for job, _, _ in self._pending.values()] + list(self._strips.values()):
+                if isinstance(future, Future):
+                    future.cancel()
         self._pool = None
         self._drawn.clear()
+        self._strips.clear()
         release_free_memory()  # this game's pictures, before the next game's
 
     def pool(self, jobs: int) -> Executor:
@@ -139,10 +144,33 @@ class Rasterizer:
         pool = self.pool(len(missing))
         if isinstance(pool, _Here):
             return  # nothing would run in the background
+        self._draw(missing, dpi, pool)
+
+    def _draw(self, missing: list[tuple[FaceLayout, str]], dpi: int, pool: Executor) -> None:
         for chunk in _chunks(missing, self.workers * 3):
             future = pool.submit(_releasing, "draw_pngs", [face for face, _ in chunk], dpi, registered_fonts())
             for index, (face, key) in enumerate(chunk):
                 self._pending[(face, dpi)] = (future, index, key)
+
+    def prefetch_strips(self, jobs: list[tuple[str, list[FaceLayout | None], Callable[[dict], tuple]]], dpi: int) -> None:
+        """Start each TTS strip not cached yet as soon as the faces it shows are drawn (strips() collects them)."""
+        missing = []
+        for key, faces, arguments in jobs:
+            if key in self._strips:
+                continue
+            data = self.cache.get("tts-strips", key)
+            if data is not None:
+                self._strips[key] = _strip_from(data)
+            else:
+                missing.append((key, [face for face in faces if face is not None], arguments))
+        pool = self.pool(len(missing))
+        if isinstance(pool, _Here) or not missing:
+            return
+        self._draw(self._missing((face for _, faces, _ in missing for face in faces), dpi), dpi, pool)
+        for key, faces, arguments in missing:
+            # captured now, in this thread: the sources do not move while the callbacks run
+            sources = {face: self._drawn.get((face, dpi)) or self._pending[(face, dpi)][:2] for face in faces}
+            self._strips[key] = _when_drawn(pool, sources, arguments)
 
     def _missing(self, faces: Iterable[FaceLayout], dpi: int) -> list[tuple[FaceLayout, str]]:
         missing = []
@@ -184,14 +212,23 @@ class Rasterizer:
         shared with the PNG export) are put side by side and compressed in parallel."""
         strips: list[Strip | None] = []
         missing: list[tuple[int, str, list[FaceLayout | None], Callable[[dict], tuple]]] = []
+        started: list[tuple[int, str, Future]] = []
         for key, faces, arguments in jobs:
-            data = self.cache.get("tts-strips", key)
-            if data is None:
+            known = self._strips.get(key)
+            if isinstance(known, Future):
+                started.append((len(strips), key, known))
+                strips.append(None)
+                continue
+            if known is None:
+                data = self.cache.get("tts-strips", key)
+                known = None if data is None else _strip_from(data)
+            if known is None:
                 missing.append((len(strips), key, faces, arguments))
-            strips.append(None if data is None else _strip_from(data))
+            strips.append(known)
         pngs = self.pngs([face for _, _, faces, _ in missing for face in faces if face is not None], dpi, title)
         pool = self.pool(len(missing))
-        pending = [(index, key, pool.submit(_releasing, "tts_strip", *arguments(pngs))) for index, key, _, arguments in missing]
+        pending = started + [(index, key, pool.submit(_releasing, "tts_strip", *arguments(pngs)))
+                             for index, key, _, arguments in missing]
         with LazyProgress(f"TTS sheets of {title}", len(pending)) as progress:
             for index, key, future in pending:
                 strip = future.result()
@@ -202,7 +239,50 @@ class Rasterizer:
         return strips  # type: ignore[return-value]
 
 
-def _strip_arguments(pngs: dict[FaceLayout, bytes], cells: list[FaceLayout], back: FaceLayout | None, hidden: bool,
+def _when_drawn(pool: Executor, sources: dict[FaceLayout, bytes | tuple[Future, int]],
+                arguments: Callable[[dict], tuple]) -> Future:
+    """A strip's job, submitted once every face it shows is drawn: `sources` are PNG bytes, or
+    (job, index) of a drawing job. The returned future has the strip, or the first failure."""
+    strip: Future = Future()
+    waiting = {source[0] for source in sources.values() if isinstance(source, tuple)}
+    left, lock = [len(waiting)], threading.Lock()
+
+    def settle(job: Future) -> None:
+        if strip.cancelled():
+            return
+        if job.cancelled():
+            strip.cancel()
+        elif job.exception() is not None:
+            strip.set_exception(job.exception())
+        else:
+            strip.set_result(job.result())
+
+    def launch() -> None:
+        try:
+            pngs = {face: source if isinstance(source, bytes) else source[0].result()[source[1]]
+                    for face, source in sources.items()}
+            job = pool.submit(_releasing, "tts_strip", *arguments(pngs))
+        except BaseException as exc:  # a face that failed, or a pool that was shut down
+            if not strip.cancelled():
+                strip.set_exception(exc)
+            return
+        job.add_done_callback(settle)
+
+    def one_drawn(_: Future) -> None:
+        with lock:
+            left[0] -= 1
+            ready = left[0] == 0
+        if ready:
+            launch()
+
+    if not waiting:
+        launch()
+    for job in waiting:
+        job.add_done_callback(one_drawn)
+    return strip
+
+
+def _strip_arguments(pngs: dict[FaceLayout, bytes], *, cells: list[FaceLayout], back: FaceLayout | None, hidden: bool,
                      cell: tuple[int, int], bleed_px: int) -> tuple:
     distinct: list[FaceLayout | None] = list(dict.fromkeys(cells))
     hidden_index = None
@@ -259,40 +339,70 @@ def tts_dpi(face: FaceLayout) -> int:
     return min(PNG_DPI, int(TTS_MAX_WIDTH_PX / TTS_COLS / (face.width / MM_PER_INCH)))
 
 
+@dataclass(frozen=True)
+class TtsDeck:
+    """One component's TTS sheets: which cards go in which strip of which sheet, at what size."""
+
+    component_id: str
+    dpi: int
+    cell: tuple[int, int]  # a card's pixels, bleed trimmed
+    bleed_px: int
+    sheets: list[list[FaceLayout]]  # the fronts of each sheet (copies repeated)
+    rows: list[int]  # strips per sheet
+    jobs: list[tuple[str, list[FaceLayout | None], Callable[[dict], tuple]]]  # per strip: key, faces, arguments
+    back: FaceLayout | None
+    back_key: str
+
+
+def tts_decks(laid: list[CardFaces]) -> list[TtsDeck]:
+    """Per component: deck sheets of at most 10 x 7 cards, the last slot the hidden card (its back)."""
+    decks = []
+    for component_id in dict.fromkeys(f.component.id for f in laid):
+        group = [f for f in laid if f.component.id == component_id]
+        copies = [f.front for f in group for _ in range(f.card.count)]
+        first, back_face = copies[0], group[0].back
+        dpi = tts_dpi(first)
+        bleed_px = mm_to_px(first.bleed, dpi)
+        cell = (mm_to_px(first.width + 2 * first.bleed, dpi) - 2 * bleed_px,
+                mm_to_px(first.height + 2 * first.bleed, dpi) - 2 * bleed_px)
+        keys = {face: face_key(face) for face in [*copies, *([back_face] if back_face else [])]}
+        back_key = keys[back_face] if back_face else "grey"
+        per_sheet = TTS_COLS * TTS_ROWS - 1
+        sheets = [copies[start : start + per_sheet] for start in range(0, len(copies), per_sheet)]
+        jobs, shapes = [], []
+        for chunk in sheets:
+            rows = min(TTS_ROWS, (len(chunk) + 1 + TTS_COLS - 1) // TTS_COLS)
+            shapes.append(rows)
+            for row in range(rows):
+                cells = chunk[row * TTS_COLS : (row + 1) * TTS_COLS]
+                hidden = row == rows - 1
+                key = digest("tts-strip-from-pngs", dpi, cell, [keys[c] for c in cells], back_key if hidden else None)
+                faces = [*cells, back_face] if hidden else cells
+                jobs.append((key, faces, functools.partial(_strip_arguments, cells=cells, back=back_face, hidden=hidden,
+                                                           cell=cell, bleed_px=bleed_px)))
+        decks.append(TtsDeck(component_id, dpi, cell, bleed_px, sheets, shapes, jobs, back_face, back_key))
+    return decks
+
+
+def prefetch_tts(laid: list[CardFaces], raster: Rasterizer) -> None:
+    """Start the TTS strips, each as soon as the cards it shows are drawn."""
+    for deck in tts_decks(laid):
+        raster.prefetch_strips(deck.jobs, deck.dpi)
+
+
 def write_tts(laid: list[CardFaces], folder: Path, title: str, raster: Rasterizer) -> list[Path]:
-    """Per component: deck sheets of at most 10 x 7 (last slot the hidden card) and a back image."""
+    """Per component: the deck sheets (tts_decks) and a back image."""
     written: list[Path] = []
     with atomic_folder(folder) as temporary:
-        for component_id in dict.fromkeys(f.component.id for f in laid):
-            group = [f for f in laid if f.component.id == component_id]
-            copies = [f.front for f in group for _ in range(f.card.count)]
-            first, back_face = copies[0], group[0].back
-            dpi = tts_dpi(first)
-            bleed_px = mm_to_px(first.bleed, dpi)
-            cell = (mm_to_px(first.width + 2 * first.bleed, dpi) - 2 * bleed_px,
-                    mm_to_px(first.height + 2 * first.bleed, dpi) - 2 * bleed_px)
-            keys = {face: face_key(face) for face in [*copies, *([back_face] if back_face else [])]}
-            back_key = keys[back_face] if back_face else "grey"
-            per_sheet = TTS_COLS * TTS_ROWS - 1
-            sheets = [copies[start : start + per_sheet] for start in range(0, len(copies), per_sheet)]
-            jobs, shapes = [], []
-            for chunk in sheets:
-                rows = min(TTS_ROWS, (len(chunk) + 1 + TTS_COLS - 1) // TTS_COLS)
-                shapes.append(rows)
-                for row in range(rows):
-                    cells = chunk[row * TTS_COLS : (row + 1) * TTS_COLS]
-                    hidden = row == rows - 1
-                    key = digest("tts-strip-from-pngs", dpi, cell, [keys[c] for c in cells], back_key if hidden else None)
-                    faces = [*cells, back_face] if hidden else cells
-                    jobs.append((key, faces, lambda pngs, cells=cells, hidden=hidden:
-                                 _strip_arguments(pngs, cells, back_face, hidden, cell, bleed_px)))
-            strips = iter(raster.strips(jobs, dpi, title))
-            for number, (chunk, rows) in enumerate(zip(sheets, shapes), start=1):
-                name = f"{component_id}-sheet{number}-{len(chunk)}cards.png"
-                (temporary / name).write_bytes(png_from_strips([next(strips) for _ in range(rows)], dpi))
+        for deck in tts_decks(laid):
+            strips = iter(raster.strips(deck.jobs, deck.dpi, title))
+            for number, (chunk, rows) in enumerate(zip(deck.sheets, deck.rows), start=1):
+                name = f"{deck.component_id}-sheet{number}-{len(chunk)}cards.png"
+                (temporary / name).write_bytes(png_from_strips([next(strips) for _ in range(rows)], deck.dpi))
                 written.append(folder / name)
-            back_bytes = raster.cache.bytes("tts-backs", digest("tts-back", dpi, cell, back_key),
-                                            lambda: _back_png(_one_png(raster, back_face, dpi, title), bleed_px, cell, dpi))
-            (temporary / f"{component_id}-back.png").write_bytes(back_bytes)
-            written.append(folder / f"{component_id}-back.png")
+            back_bytes = raster.cache.bytes(
+                "tts-backs", digest("tts-back", deck.dpi, deck.cell, deck.back_key),
+                lambda: _back_png(_one_png(raster, deck.back, deck.dpi, title), deck.bleed_px, deck.cell, deck.dpi))
+            (temporary / f"{deck.component_id}-back.png").write_bytes(back_bytes)
+            written.append(folder / f"{deck.component_id}-back.png")
     return written

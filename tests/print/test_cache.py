@@ -151,3 +151,16 @@ def test_the_inputs_digest_follows_shared_templates_and_the_game_folder(tmp_path
     (folder / "art" / "new.png").write_bytes(b"x")
     assert inputs_digest(folder, [str(shared)], options) != after_template
     assert inputs_digest(folder, [str(shared)], BuildOptions(png=True)) != inputs_digest(folder, [str(shared)], options)
+
+
+def test_exports_are_the_same_drawn_here_or_by_workers_that_start_strips_early(game_copy, tmp_path):
+    """Two workers start each TTS strip as soon as its cards are drawn (raster.prefetch_strips);
+    one process draws everything in order. The files must not differ by a byte."""
+    folder = game_copy()
+    for workers in (1, 2):
+        raster.STATS.clear()
+        build(folder, BuildOptions(out=tmp_path / str(workers), png=True, tts=True, cache=False, workers=workers))
+        assert raster.STATS["strips compressed"] > 4
+    alone, pooled = files_of(tmp_path / "1" / folder.name), files_of(tmp_path / "2" / folder.name)
+    assert sorted(alone) == sorted(pooled) and any(name.startswith("tts/") for name in alone)
+    assert [name for name in alone if alone[name] != pooled[name]] == []
