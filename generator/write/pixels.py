@@ -92,7 +92,7 @@ def rasterize_pdf(pdf: bytes, dpi: int) -> list[Image.Image]:
         document.close()
 
 
-def encode_png(image: Image.Image, dpi: int) -> bytes:
+def encode_png(image: Image.Image | np.ndarray, dpi: int) -> bytes:
     """A PNG of the image, written by write/png.py (twice as fast as Pillow's encoder here, same size)."""
     return png_from_strips([compress_strip(image)], dpi)
 

@@ -32,7 +32,7 @@ from generator.render.keys import face_key
 from generator.units import MM_PER_INCH, mm_to_px
 from generator.write.atomic import atomic_folder
 from generator.write.cache import Cache, digest
-from generator.write.png import Strip, compress_strip, png_from_strips
+from generator.write.png import Strip, png_from_strips
 
 PNG_DPI = 300
 TTS_COLS, TTS_ROWS = 10, 7
@@ -147,8 +147,10 @@ class Rasterizer:
         self._draw(missing, dpi, pool)
 
     def _draw(self, missing: list[tuple[FaceLayout, str]], dpi: int, pool: Executor) -> None:
+        """Submit the faces to be drawn, a few jobs per worker; _pending says which job draws which."""
+        fonts = registered_fonts()
         for chunk in _chunks(missing, self.workers * 3):
-            future = pool.submit(_releasing, "draw_pngs", [face for face, _ in chunk], dpi, registered_fonts())
+            future = pool.submit(_releasing, "draw_pngs", [face for face, _ in chunk], dpi, fonts)
             for index, (face, key) in enumerate(chunk):
                 self._pending[(face, dpi)] = (future, index, key)
 
@@ -189,12 +191,7 @@ class Rasterizer:
         """Each distinct face's PNG (bleed included) at `dpi`."""
         faces = list(dict.fromkeys(faces))
         missing = self._missing(faces, dpi)
-        chunks = _chunks(missing, self.workers * 3)
-        pool = self.pool(len(missing))
-        for chunk in chunks:
-            future = pool.submit(_releasing, "draw_pngs", [face for face, _ in chunk], dpi, registered_fonts())
-            for index, (face, key) in enumerate(chunk):
-                self._pending[(face, dpi)] = (future, index, key)
+        self._draw(missing, dpi, self.pool(len(missing)))
         waiting = [face for face in faces if (face, dpi) in self._pending]
         with LazyProgress(f"rasterizing {title}", len(waiting)) as progress:
             for face in waiting:
@@ -294,9 +291,9 @@ def _strip_arguments(pngs: dict[FaceLayout, bytes], *, cells: list[FaceLayout], 
 
 
 def _back_png(face_png: bytes | None, bleed_px: int, cell: tuple[int, int], dpi: int) -> bytes:
-    from generator.write.pixels import trimmed
+    from generator.write.pixels import encode_png, trimmed
 
-    return png_from_strips([compress_strip(trimmed(face_png, bleed_px, cell))], dpi)
+    return encode_png(trimmed(face_png, bleed_px, cell), dpi)
 
 
 def _one_png(raster: "Rasterizer", face: FaceLayout | None, dpi: int, title: str) -> bytes | None:
