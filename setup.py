@@ -1,14 +1,15 @@
-"""Packaging hook: the wheel carries the repository's top-level fonts/, templates/ and cards/.
+"""Packaging hook: the import package `spellpress` is built from the folder generator/, and the
+wheel carries the repository's top-level fonts/, templates/ and cards/.
 
 They stay the single source in the repository; building copies them into the package as
-generator/shipped/<folder>, where an installed Spellpress finds them (generator/paths.py).
+spellpress/shipped/<folder>, where an installed Spellpress finds them (generator/paths.py).
 Everything else about the package is declared in pyproject.toml.
 """
 
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 SHIPPED = ("fonts", "templates", "cards")
@@ -20,9 +21,16 @@ class build_py_with_shipped(build_py):
         super().run()
         here = Path(__file__).resolve().parent
         for name in SHIPPED:
-            target = Path(self.build_lib) / "generator" / "shipped" / name
+            target = Path(self.build_lib) / "spellpress" / "shipped" / name
             shutil.rmtree(target, ignore_errors=True)
             shutil.copytree(here / name, target, ignore=IGNORED)
 
 
-setup(cmdclass={"build_py": build_py_with_shipped})
+SOURCE = "generator"  # the folder; its import name is spellpress
+PACKAGES = ["spellpress", *(f"spellpress.{name}" for name in find_packages(SOURCE))]
+
+setup(
+    packages=PACKAGES,
+    package_dir={"spellpress": SOURCE},
+    cmdclass={"build_py": build_py_with_shipped},
+)

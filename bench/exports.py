@@ -68,7 +68,7 @@ def run(args: list[str], cwd: Path, sample: bool = False) -> tuple[float, float,
     the peaks are 0 unless `sample`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=cwd, env=ENVIRONMENT,
+    process = subprocess.Popen([sys.executable, "-m", "spellpress", *args], cwd=cwd, env=ENVIRONMENT,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = [0, 0]
 

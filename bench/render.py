@@ -25,9 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.build import BuildOptions, build  # noqa: E402
-from generator.errors import UserError  # noqa: E402
-from generator.paths import list_game_folders  # noqa: E402
+from spellpress.build import BuildOptions, build  # noqa: E402
+from spellpress.errors import UserError  # noqa: E402
+from spellpress.paths import list_game_folders  # noqa: E402
 
 DECKSMITH_VENV = ROOT / "bench" / ".venv-decksmith"
 CARDS = 108
@@ -111,9 +111,9 @@ def decksmith_deck(folder: Path, icon_png: Path) -> None:
 
 
 def icon_png(target: Path) -> None:
-    from generator.layout.ops import FaceLayout, Icon
-    from generator.paths import SHARED_ICONS
-    from generator.write.pixels import rasterize
+    from spellpress.layout.ops import FaceLayout, Icon
+    from spellpress.paths import SHARED_ICONS
+    from spellpress.write.pixels import rasterize
 
     face = FaceLayout(25.4, 25.4, 0.0, (Icon(str(SHARED_ICONS / "owl.svg"), 0, 0, 25.4, 25.4, (0.1, 0.1, 0.2, 1.0)),))
     rasterize([face], "icon", dpi=300)[0].save(target)
@@ -138,7 +138,7 @@ def main() -> int:
             print(f"{game:22} {cards:6d} {seconds:8.3f} {cards / seconds:9.0f} {size / 1024:9.1f}")
         wise = ROOT / "cards" / "word-to-the-wise"
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "generator", "build", str(wise), "--out", str(work / "cli")],
+        subprocess.run([sys.executable, "-m", "spellpress", "build", str(wise), "--out", str(work / "cli")],
                        check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
         cli_seconds = time.perf_counter() - started
         print(f"\nA Word to the Wise, whole command (start-up included): {cli_seconds:.2f} s "

@@ -26,14 +26,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from generator.simulate.runner import RunSpec  # noqa: E402
+from spellpress.simulate.runner import RunSpec  # noqa: E402
 
 
 def timed(spec: RunSpec, workers: int) -> float:
     """Seconds for the run in a fresh process, so no run inherits another's warm caches."""
     code = (
         "import sys, time; sys.path.insert(0, sys.argv[1])\n"
-        "from generator.simulate.runner import RunSpec, run\n"
+        "from spellpress.simulate.runner import RunSpec, run\n"
         "spec = RunSpec(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), seed=1)\n"
         "started = time.perf_counter(); run(spec, workers=int(sys.argv[5])); print(time.perf_counter() - started)\n"
     )
@@ -46,7 +46,7 @@ def timed_check(folder: str, players: int, games: int, check: bool) -> float:
     """Seconds for `games` games on one worker after a warm-up, in a fresh process."""
     code = (
         "import sys, time; sys.path.insert(0, sys.argv[1])\n"
-        "from generator.simulate.runner import RunSpec, run\n"
+        "from spellpress.simulate.runner import RunSpec, run\n"
         "folder, players, games, check = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == '1'\n"
         "run(RunSpec(folder, players, max(2, games // 10), seed=99), workers=1)\n"
         "started = time.perf_counter(); run(RunSpec(folder, players, games, seed=1, check=check), workers=1)\n"

@@ -1,3 +1,3 @@
-from generator.cli import run
+from spellpress.cli import run
 
 run()

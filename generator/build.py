@@ -8,19 +8,19 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import Location, Problem, UserError
-from generator.impose.grid import FitError, MarkStyle
-from generator.impose.sheets import Page, SheetSettings, plan_pages, sheet_grid
-from generator.model.sizes import PAPER_SIZES
-from generator.layout.deck import CardFaces, items, layout_game
-from generator.load.game import load_game
-from generator.model.deck import Game
-from generator.render.keys import faces_key, sheets_key
-from generator.write.atomic import remove_file, write_bytes, write_text
-from generator.write import stamp
-from generator.write.cache import Cache
-from generator.write.destination import game_output_folder
-from generator.write.pdf import print_shop_pdf, sheets_pdf
+from spellpress.errors import Location, Problem, UserError
+from spellpress.impose.grid import FitError, MarkStyle
+from spellpress.impose.sheets import Page, SheetSettings, plan_pages, sheet_grid
+from spellpress.model.sizes import PAPER_SIZES
+from spellpress.layout.deck import CardFaces, items, layout_game
+from spellpress.load.game import load_game
+from spellpress.model.deck import Game
+from spellpress.render.keys import faces_key, sheets_key
+from spellpress.write.atomic import remove_file, write_bytes, write_text
+from spellpress.write import stamp
+from spellpress.write.cache import Cache
+from spellpress.write.destination import game_output_folder
+from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 
 @dataclass(frozen=True)
@@ -123,7 +123,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     with ExitStack() as stack:
         raster = None
         if options.png or options.tts:
-            from generator.write.raster import PNG_DPI, Rasterizer, prefetch_tts, write_pngs, write_tts
+            from spellpress.write.raster import PNG_DPI, Rasterizer, prefetch_tts, write_pngs, write_tts
 
             raster = stack.enter_context(Rasterizer(cache, options.workers))
             # the workers draw the faces, then the TTS strips, while this process writes the PDFs
@@ -159,7 +159,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
 
 def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -> list[Path]:
     """cut/<game>-<paper>-sheet-NN.svg: the cards' outlines of each cutter sheet, for the cutting machine."""
-    from generator.write.cutfile import cut_svg
+    from spellpress.write.cutfile import cut_svg
 
     written = []
     for number, page in enumerate((p for p in pages if p.kind != "backs"), start=1):
@@ -172,12 +172,12 @@ def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -
 
 
 def sheet_paint(options: BuildOptions):
-    from generator.render.paint import CmykPaint, GreyPaint, RgbPaint
+    from spellpress.render.paint import CmykPaint, GreyPaint, RgbPaint
 
     if options.draft:
         return GreyPaint()
     if options.color == "cmyk":
-        from generator.shop.presets import DEFAULT_CMYK_PROFILE
+        from spellpress.shop.presets import DEFAULT_CMYK_PROFILE
 
         try:
             return CmykPaint(options.profile or DEFAULT_CMYK_PROFILE)
@@ -187,12 +187,12 @@ def sheet_paint(options: BuildOptions):
 
 
 def painted_sheets(pages: list[Page], title: str, paint) -> bytes:
-    from generator.render.draw import painting
+    from spellpress.render.draw import painting
 
     with painting(paint):
         data = sheets_pdf(pages, title)
     if paint.name == "cmyk":
-        from generator.shop.pdfx import pdf_x1a
+        from spellpress.shop.pdfx import pdf_x1a
 
         data = pdf_x1a(data, title, paint)
     return data

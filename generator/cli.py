@@ -9,9 +9,9 @@ import traceback
 from contextlib import nullcontext
 from pathlib import Path
 
-from generator import __version__
-from generator.errors import Location, UserError
-from generator.units import UnitError, parse_length
+from spellpress import __version__
+from spellpress.errors import Location, UserError
+from spellpress.units import UnitError, parse_length
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
@@ -90,7 +90,7 @@ def parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--backs", choices=["duplex-long", "duplex-short"], default="duplex-long")
     calibrate.add_argument("--out", type=Path, default=Path("output"))
 
-    from generator.commands import register_extra
+    from spellpress.commands import register_extra
 
     register_extra(commands)
     return top
@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run() -> None:
-    """The installed `spellpress` command and `python -m generator`: main(), then a quick exit.
+    """The installed `spellpress` command and `python -m spellpress`: main(), then a quick exit.
 
     Once the command's work is done and its output flushed, the exit handlers run (worker
     pools, temporary folders) and the process ends without tearing down every module and
@@ -152,7 +152,7 @@ def _closed_pipe() -> int:
 
 
 def game_folders(names: list[str]) -> list[Path]:
-    from generator.paths import find_game_folder, list_game_folders
+    from spellpress.paths import find_game_folder, list_game_folders
 
     if names:
         problems = []
@@ -172,12 +172,12 @@ def game_folders(names: list[str]) -> list[Path]:
 
 
 def cmd_build(args) -> int:
-    from generator.build import BuildOptions
-    from generator.errors import Problems
-    from generator.progress import track
+    from spellpress.build import BuildOptions
+    from spellpress.errors import Problems
+    from spellpress.progress import track
 
     if args.shop:
-        from generator.shop.command import build_shops
+        from spellpress.shop.command import build_shops
 
         return build_shops(args)
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
@@ -187,7 +187,7 @@ def cmd_build(args) -> int:
     folders = game_folders(args.games)
     workers = nullcontext()
     if options.png or options.tts:  # one pool of workers draws for every game
-        from generator.write.raster import shared_workers
+        from spellpress.write.raster import shared_workers
 
         workers = shared_workers()
     with workers:
@@ -199,7 +199,7 @@ def cmd_build(args) -> int:
 
 def build_one(folder: Path, options, problems) -> None:
     """Build one game and say what it wrote; its definition errors join `problems`."""
-    from generator.build import build
+    from spellpress.build import build
 
     started = time.perf_counter()
     try:
@@ -217,15 +217,15 @@ def build_one(folder: Path, options, problems) -> None:
 
 
 def cmd_check(args) -> int:
-    from generator.build import check
-    from generator.errors import Problems
+    from spellpress.build import check
+    from spellpress.errors import Problems
 
     problems = Problems()
     for folder in game_folders(args.games):
         try:
             game = check(folder)
             if game.spec.rules.get("engine") is not None:
-                from generator.rules.plugins import check_engine
+                from spellpress.rules.plugins import check_engine
 
                 check_engine(game)
         except UserError as exc:
@@ -238,8 +238,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_list(args) -> int:
-    from generator.load.game import load_game
-    from generator.paths import list_game_folders
+    from spellpress.load.game import load_game
+    from spellpress.paths import list_game_folders
 
     for folder in list_game_folders():
         try:
@@ -254,7 +254,7 @@ def cmd_list(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from generator.write.calibration import write_calibration
+    from spellpress.write.calibration import write_calibration
 
     path = write_calibration(args.paper, args.backs, args.out)
     print(f"calibration page: {path}")

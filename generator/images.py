@@ -12,7 +12,7 @@ import warnings
 from pathlib import Path
 from typing import BinaryIO
 
-from generator.model.limits import MAX_IMAGE_PIXELS
+from spellpress.model.limits import MAX_IMAGE_PIXELS
 
 
 def raster_size(path: Path | BinaryIO, shown: str) -> tuple[int, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from generator.errors import Location, UserError
+from spellpress.errors import Location, UserError
 
 SHIPPED_FOLDERS = ("fonts", "templates", "cards")
 
@@ -23,7 +23,7 @@ def shipped_root() -> Path:
         return checkout
     from importlib.resources import files
 
-    installed = files("generator") / "shipped"
+    installed = files("spellpress") / "shipped"
     if not isinstance(installed, Path):  # e.g. run from a zip: nothing to read fonts from by path
         raise RuntimeError("Spellpress's shipped fonts, templates and games must be installed as files, not in a zip")
     return installed

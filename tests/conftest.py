@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from generator.build import BuildOptions, build
+from spellpress.build import BuildOptions, build
 
 # property tests draw their examples from a fixed seed: every run checks the same cases
 settings.register_profile("seeded", derandomize=True, deadline=None)

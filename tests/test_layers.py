@@ -30,7 +30,7 @@ def imported_packages(path: Path) -> set[tuple[str, int]]:
             names = [alias.name for alias in node.names]
         for name in names:
             parts = name.split(".")
-            if parts[0] == "generator" and len(parts) > 1:
+            if parts[0] == "spellpress" and len(parts) > 1:
                 found.add((parts[1], node.lineno))
     return found
 
@@ -38,7 +38,7 @@ def imported_packages(path: Path) -> set[tuple[str, int]]:
 @pytest.mark.parametrize("package", sorted(FORBIDDEN))
 def test_no_backward_imports(package):
     wrong = [
-        f"{path.relative_to(PACKAGE.parent)}:{line} imports generator.{target}"
+        f"{path.relative_to(PACKAGE.parent)}:{line} imports spellpress.{target}"
         for path in sorted((PACKAGE / package).rglob("*.py"))
         for target, line in sorted(imported_packages(path))
         if target in FORBIDDEN[package]
@@ -51,4 +51,4 @@ def test_simulate_report_does_not_import_the_command():
         node.module for node in ast.walk(ast.parse((PACKAGE / "simulate" / "report_pdf.py").read_text()))
         if isinstance(node, ast.ImportFrom)
     }
-    assert "generator.simulate.command" not in report_imports
+    assert "spellpress.simulate.command" not in report_imports

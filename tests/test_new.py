@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.model.sizes import CARD_SIZES
+from spellpress.cli import main
+from spellpress.model.sizes import CARD_SIZES
 
 MM = 72 / 25.4
 

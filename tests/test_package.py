@@ -31,13 +31,13 @@ def test_the_wheel_carries_the_shipped_fonts_templates_games_and_data(wheel):
         in_repo = {p.relative_to(ROOT).as_posix() for p in (ROOT / folder).rglob("*")
                    if p.is_file() and "__pycache__" not in p.parts and not p.name.startswith(".")}
         assert in_repo, folder
-        assert {f"generator/shipped/{name}" for name in in_repo} <= names, folder
-    assert "generator/shipped/fonts/OFL.txt" in names
-    assert "generator/data/lexicon/words.txt" in names and "generator/data/lexicon/SCOWL-COPYRIGHT.txt" in names
-    assert any(name.startswith("generator/serve/static/") for name in names)
+        assert {f"spellpress/shipped/{name}" for name in in_repo} <= names, folder
+    assert "spellpress/shipped/fonts/OFL.txt" in names
+    assert "spellpress/data/lexicon/words.txt" in names and "spellpress/data/lexicon/SCOWL-COPYRIGHT.txt" in names
+    assert any(name.startswith("spellpress/serve/static/") for name in names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "spellpress = generator.cli:run" in text and "[spellpress.engines]" in text
+    assert "spellpress = spellpress.cli:run" in text and "[spellpress.engines]" in text
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +70,7 @@ def test_the_installed_wheel_works_from_an_empty_folder(installed, tmp_path):
     pdf = tmp_path / "output" / "word-to-the-wise" / "word-to-the-wise-a4.pdf"
     assert pdf.stat().st_size > 50_000
     # the installed copy, not this checkout, answered
-    probe = subprocess.run([str(installed.parent / "python"), "-c", "import generator.paths as p; print(p.PROJECT_ROOT)"],
+    probe = subprocess.run([str(installed.parent / "python"), "-c", "import spellpress.paths as p; print(p.PROJECT_ROOT)"],
                            capture_output=True, text=True, cwd=tmp_path)
     assert "shipped" in probe.stdout and str(ROOT) not in probe.stdout
     assert run(installed, tmp_path, "new", "g").returncode == 0

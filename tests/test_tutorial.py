@@ -45,7 +45,7 @@ def tutorial_run(tmp_path_factory):
         if kind == "run":
             words = shlex.split(what)
             assert words[0] == "spellpress", what
-            done = subprocess.run([sys.executable, "-m", "generator", *words[1:]], cwd=folder, env=env,
+            done = subprocess.run([sys.executable, "-m", "spellpress", *words[1:]], cwd=folder, env=env,
                                   capture_output=True, text=True, timeout=300)
             assert done.returncode == 0, f"{what}\n{done.stdout}\n{done.stderr}"
             assert "Traceback" not in done.stderr

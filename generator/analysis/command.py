@@ -5,19 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from generator.arguments import bounded_int
-from generator.errors import Location
-from generator.model.limits import MAX_HAND
+from spellpress.arguments import bounded_int
+from spellpress.errors import Location
+from spellpress.model.limits import MAX_HAND
 
 MAX_SUGGESTED_DECK = 1_000  # cards in a suggested deck: the search moves one card at a time
 
 
 def cmd_letters(args) -> int:
-    from generator.analysis.report import analyse, letters_pdf, print_report
-    from generator.cli import game_folders
-    from generator.load.game import load_game
-    from generator.write.atomic import write_bytes
-    from generator.write.destination import game_output_folder
+    from spellpress.analysis.report import analyse, letters_pdf, print_report
+    from spellpress.cli import game_folders
+    from spellpress.load.game import load_game
+    from spellpress.write.atomic import write_bytes
+    from spellpress.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
     game = load_game(folder)

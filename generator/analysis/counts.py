@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.analysis.english import distribution, jensen_shannon_bits
-from generator.analysis.mix import WILD_FACE, split_letters
-from generator.analysis.playability import Judge, Playability, playability
+from spellpress.analysis.english import distribution, jensen_shannon_bits
+from spellpress.analysis.mix import WILD_FACE, split_letters
+from spellpress.analysis.playability import Judge, Playability, playability
 
 CANDIDATES = 3    # moves that keep playability compared at each step
 MAX_TRIED = 12    # moves judged on sampled hands at each step, at most

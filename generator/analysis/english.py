@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 
-from generator.words.lexicon import ALPHABET
+from spellpress.words.lexicon import ALPHABET
 
 
 def distribution(counts: dict[str, float], letters: str) -> dict[str, float]:

@@ -15,8 +15,8 @@ from collections import Counter
 from functools import lru_cache
 from typing import Iterable
 
-from generator.words.builds import Match
-from generator.words.finder import WordFinder
+from spellpress.words.builds import Match
+from spellpress.words.finder import WordFinder
 
 _MEMO_LIMIT = 200_000   # remembered part-hands before the memo starts over
 

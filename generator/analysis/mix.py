@@ -6,8 +6,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.errors import Problems
-from generator.model.deck import Component, Game
+from spellpress.errors import Problems
+from spellpress.model.deck import Component, Game
 
 LETTERS = re.compile(r"^[A-Za-zÄÖÜÑäöüñ]{1,3}$")  # a-z and the own letters of German and Spanish (model/languages.py)
 WILD_MARKS = {"?", "*", "wild"}

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable, Iterable
 
-from generator.analysis.going_out import GoingOut
-from generator.analysis.mix import DIE_WILD, WILD_FACE, LetterMix
-from generator.progress import LazyProgress
-from generator.simulate.metrics import Z95, wilson
-from generator.words.finder import WordFinder
+from spellpress.analysis.going_out import GoingOut
+from spellpress.analysis.mix import DIE_WILD, WILD_FACE, LetterMix
+from spellpress.progress import LazyProgress
+from spellpress.simulate.metrics import Z95, wilson
+from spellpress.words.finder import WordFinder
 
 WILD = WILD_FACE
 EXACT_LIMIT = 20_000  # distinct (hand, roll) pairs judged one by one before sampling is used instead

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.analysis.english import difficulty, distribution, jensen_shannon_bits, spearman, suggest_points, total_variation
-from generator.analysis.mix import WILD_FACE, face_kind, read_mix
-from generator.analysis.playability import HandRules, card_types, judge_for, playability
-from generator.errors import Location, UserError
-from generator.model.deck import Game
-from generator.progress import LazyProgress
-from generator.words.finder import for_words
+from spellpress.analysis.english import difficulty, distribution, jensen_shannon_bits, spearman, suggest_points, total_variation
+from spellpress.analysis.mix import WILD_FACE, face_kind, read_mix
+from spellpress.analysis.playability import HandRules, card_types, judge_for, playability
+from spellpress.errors import Location, UserError
+from spellpress.model.deck import Game
+from spellpress.progress import LazyProgress
+from spellpress.words.finder import for_words
 
 SPLIT_NOTE = ("digraph cards are split into their letters here (a QU card counts one Q and one U); "
               "wild cards are no letter and are left out")
@@ -102,7 +102,7 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
         if printed else None,
     }
     if suggest_total is not None:
-        from generator.analysis.suggestion import suggestion
+        from spellpress.analysis.suggestion import suggestion
 
         report["suggested_counts"] = suggestion(game, mix, rules, finder, language, suggest_total,
                                                 samples=samples, seed=seed, judge=judge)
@@ -159,7 +159,7 @@ def print_report(report: dict) -> None:
     if rho is not None:
         console.print(f"Rank correlation, printed against suggested points: {rho:.2f}")
     if "suggested_counts" in report:
-        from generator.analysis.suggestion import print_suggestion
+        from spellpress.analysis.suggestion import print_suggestion
 
         print_suggestion(console, report["suggested_counts"])
 
@@ -169,7 +169,7 @@ def _number(value) -> str:
 
 
 def letters_pdf(report: dict) -> bytes:
-    from generator.write.report import Report
+    from spellpress.write.report import Report
 
     doc = Report(f"{report['name']}: letter analysis")
     play = report["playability"]
@@ -213,7 +213,7 @@ def letters_pdf(report: dict) -> bytes:
     if rho is not None:
         doc.text(f"Rank correlation between printed and suggested points: {rho:.2f}.")
     if "suggested_counts" in report:
-        from generator.analysis.suggestion import suggestion_pdf
+        from spellpress.analysis.suggestion import suggestion_pdf
 
         suggestion_pdf(doc, report["suggested_counts"])
     return doc.pdf()

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-from generator.analysis.counts import MAX_MOVES, MAX_TRIED, letter_distance, playability_score, suggest_counts
-from generator.analysis.mix import WILD_FACE, face_kind, split_letters
-from generator.analysis.playability import Playability, card_types, playability
-from generator.progress import LazyProgress
+from spellpress.analysis.counts import MAX_MOVES, MAX_TRIED, letter_distance, playability_score, suggest_counts
+from spellpress.analysis.mix import WILD_FACE, face_kind, split_letters
+from spellpress.analysis.playability import Playability, card_types, playability
+from spellpress.progress import LazyProgress
 
 FIGURES = (("jensen_shannon_bits", "Jensen-Shannon distance (bits)", "{:.4f}"),
            ("word", "a hand makes a word", "{:.1%}"),

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from generator.impose.grid import LABEL_ROOM, MARK_EDGE, Segment, Slot, cut_lines
+from spellpress.impose.grid import LABEL_ROOM, MARK_EDGE, Segment, Slot, cut_lines
 
 
 @dataclass(frozen=True)

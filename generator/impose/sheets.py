@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 
-from generator.impose.grid import (
+from spellpress.impose.grid import (
     LABEL_ROOM, FitError, Grid, MarkStyle, Segment, Slot, best_grid, crop_marks, fit_grid, fold_back, mirror,
 )
-from generator.impose.marks import Decor, corner_guides, cutter_marks, cutter_room, full_cut_lines
-from generator.layout.ops import FaceLayout, Item
+from spellpress.impose.marks import Decor, corner_guides, cutter_marks, cutter_room, full_cut_lines
+from spellpress.layout.ops import FaceLayout, Item
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.errors import Problems, UserError
-from generator.layout.face import FaceContext, layout_face
-from generator.layout.ops import FaceLayout, Item
-from generator.model.deck import Card, Component, Game
+from spellpress.errors import Problems, UserError
+from spellpress.layout.face import FaceContext, layout_face
+from spellpress.layout.ops import FaceLayout, Item
+from spellpress.model.deck import Card, Component, Game
 
 
 @dataclass(frozen=True)

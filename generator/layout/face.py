@@ -6,17 +6,17 @@ from typing import Any, Mapping
 
 from pydantic import ValidationError
 
-from generator.errors import Location, UserError
-from generator.images import raster_size
-from generator.layout import fonts, markup
-from generator.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
-from generator.layout.text import TextFitError, fit_text, unknown_icons
-from generator.model.deck import Game, RawBox, Template
-from generator.model.expressions import ExpressionError, resolve_value
-from generator.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
-from generator.model.types import describe
-from generator.paths import inside
-from generator.suggest import did_you_mean
+from spellpress.errors import Location, UserError
+from spellpress.images import raster_size
+from spellpress.layout import fonts, markup
+from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
+from spellpress.layout.text import TextFitError, fit_text, unknown_icons
+from spellpress.model.deck import Game, RawBox, Template
+from spellpress.model.expressions import ExpressionError, resolve_value
+from spellpress.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
+from spellpress.model.types import describe
+from spellpress.paths import inside
+from spellpress.suggest import did_you_mean
 
 TEXT_KEYS = {"text", "icon", "src", "font"}
 MUST_BE_SAFE = {"text", "icon", "image"}

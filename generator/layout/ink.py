@@ -12,9 +12,9 @@ from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
 
-from generator.layout import fonts
-from generator.layout.ops import Text
-from generator.units import MM_PER_POINT
+from spellpress.layout import fonts
+from spellpress.layout.ops import Text
+from spellpress.units import MM_PER_POINT
 
 Bounds = tuple[float, float, float, float]  # left, bottom, right, top in mm (y up)
 

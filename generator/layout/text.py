@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from generator.layout import fonts, ink, markup
-from generator.layout.ops import Icon, Rgb, Text
-from generator.units import MM_PER_POINT
+from spellpress.layout import fonts, ink, markup
+from spellpress.layout.ops import Icon, Rgb, Text
+from spellpress.units import MM_PER_POINT
 
 ICON_EM = 0.8
 _TOKEN = re.compile(r":([a-z0-9][a-z0-9-]*):")

@@ -5,18 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
-from generator.errors import Location, Problems, UserError
-from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES
-from generator.model.sizes import CARD_SIZES
-from generator.paths import SHARED_FONTS, SHARED_ICONS, inside
-from generator.load.svg_refs import check_icon
-from generator.load.sheet_cards import sheet_cards
-from generator.load.templates import TemplateLoader
-from generator.load.validate import validated
-from generator.suggest import did_you_mean
-from generator.load.yamlsrc import Document, read_yaml
-from generator.model.deck import BackFace, Card, Component, Game, freeze
-from generator.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
+from spellpress.errors import Location, Problems, UserError
+from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES
+from spellpress.model.sizes import CARD_SIZES
+from spellpress.paths import SHARED_FONTS, SHARED_ICONS, inside
+from spellpress.load.svg_refs import check_icon
+from spellpress.load.sheet_cards import sheet_cards
+from spellpress.load.templates import TemplateLoader
+from spellpress.load.validate import validated
+from spellpress.suggest import did_you_mean
+from spellpress.load.yamlsrc import Document, read_yaml
+from spellpress.model.deck import BackFace, Card, Component, Game, freeze
+from spellpress.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
 
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
 
@@ -147,7 +147,7 @@ def load_game(folder: Path) -> Game:
 def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Problems) -> GameSpec:
     """`words.lexicon` naming a shipped list (of a language whose letters the game's has) or a word file:
     a word file is checked word by word, and kept as its resolved path."""
-    from generator.model.languages import BY_LIST, LANGUAGES  # no word list is read here
+    from spellpress.model.languages import BY_LIST, LANGUAGES  # no word list is read here
     language = LANGUAGES[spec.words.language]
     where = doc.locate(("words", "lexicon"))
     shipped = BY_LIST.get(spec.words.lexicon)
@@ -156,7 +156,7 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
             problems.add(where, f"the {shipped.list_name} list has letters ({shipped.own_letters}) that words.language "
                                 f"'{language.code}' does not; set words.language: {shipped.code}")
         return spec
-    from generator.words.lexicon import describe, word_file_lines  # only for a game with its own list
+    from spellpress.words.lexicon import describe, word_file_lines  # only for a game with its own list
     try:
         path = inside(folder, spec.words.lexicon, where, "word list")
         if path.stat().st_size > MAX_WORD_FILE_BYTES:

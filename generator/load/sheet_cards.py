@@ -5,18 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from generator.errors import Location, Problems, UserError
-from generator.model.game import ComponentSpec
-from generator.model.limits import MAX_CARDS_PER_GAME
-from generator.paths import inside
+from spellpress.errors import Location, Problems, UserError
+from spellpress.model.game import ComponentSpec
+from spellpress.model.limits import MAX_CARDS_PER_GAME
+from spellpress.paths import inside
 
 COLUMNS_BESIDE_FIELDS = ("count", "id")
 
 
 def sheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems
                 ) -> Iterator[tuple[dict[str, Any], Callable[..., Location]]]:
-    from generator.load.spreadsheet import SheetError, read_sheet, typed  # only for spreadsheet-fed games
-    from generator.suggest import did_you_mean
+    from spellpress.load.spreadsheet import SheetError, read_sheet, typed  # only for spreadsheet-fed games
+    from spellpress.suggest import did_you_mean
 
     source = spec.sheet
     assert source is not None

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Location, display_path
+from spellpress.errors import Location, display_path
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "x"})
@@ -91,7 +91,7 @@ def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:
     if sheet is None:
         sheet = names[0]
     elif sheet not in names:
-        from generator.suggest import did_you_mean
+        from spellpress.suggest import did_you_mean
 
         raise SheetError(f"'{path.name}' has no sheet '{sheet}'{did_you_mean(sheet, names)} (sheets: {', '.join(names)})")
     return book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)

@@ -14,9 +14,9 @@ import re
 from io import BytesIO
 from pathlib import Path
 
-from generator.errors import Location, Problems
-from generator.images import raster_size
-from generator.model.limits import MAX_ICON_BYTES, MAX_ICON_ELEMENTS, MAX_ICON_PATH_NUMBERS
+from spellpress.errors import Location, Problems
+from spellpress.images import raster_size
+from spellpress.model.limits import MAX_ICON_BYTES, MAX_ICON_ELEMENTS, MAX_ICON_PATH_NUMBERS
 
 HREF_ATTRIBUTES = ("{http://www.w3.org/1999/xlink}href", "href")
 _CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Location, Problems, UserError
-from generator.model.expressions import ExpressionError, compiled, has_expression
-from generator.paths import SHARED_TEMPLATES
-from generator.load.yamlsrc import Document, read_yaml
-from generator.model.deck import RawBox, Template, freeze
-from generator.model.template import BOX_KINDS, TemplateSpec
-from generator.suggest import did_you_mean
+from spellpress.errors import Location, Problems, UserError
+from spellpress.model.expressions import ExpressionError, compiled, has_expression
+from spellpress.paths import SHARED_TEMPLATES
+from spellpress.load.yamlsrc import Document, read_yaml
+from spellpress.model.deck import RawBox, Template, freeze
+from spellpress.model.template import BOX_KINDS, TemplateSpec
+from spellpress.suggest import did_you_mean
 
 TEMPLATE_KEYS = set(TemplateSpec.model_fields)
 

@@ -6,10 +6,10 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from generator.errors import Problems
-from generator.load.yamlsrc import Document, Key
-from generator.model.types import describe
-from generator.suggest import did_you_mean, keys_at
+from spellpress.errors import Problems
+from spellpress.load.yamlsrc import Document, Key
+from spellpress.model.types import describe
+from spellpress.suggest import did_you_mean, keys_at
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
-from generator.errors import Location, UserError
-from generator.model.limits import MAX_YAML_DEPTH
+from spellpress.errors import Location, UserError
+from spellpress.model.limits import MAX_YAML_DEPTH
 
 # libyaml's parser when PyYAML was built with it (7x faster, same nodes and marks)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

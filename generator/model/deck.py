@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from generator.errors import Location
-from generator.model.game import GameSpec, LetterRole
+from spellpress.errors import Location
+from spellpress.model.game import GameSpec, LetterRole
 
 
 @dataclass(frozen=True)

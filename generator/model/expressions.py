@@ -12,7 +12,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import generate_lorem_ipsum
 
-from generator.model.limits import EXPRESSION_SECONDS, MAX_EXPRESSION_OUTPUT, MAX_EXPRESSION_SOURCE, MAX_RANGE_ITEMS
+from spellpress.model.limits import EXPRESSION_SECONDS, MAX_EXPRESSION_OUTPUT, MAX_EXPRESSION_SOURCE, MAX_RANGE_ITEMS
 
 
 class ExpressionError(ValueError):

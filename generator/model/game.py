@@ -6,8 +6,8 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from generator.model.types import Mm, Pt, Strict
-from generator.model.limits import MAX_HAND
+from spellpress.model.types import Mm, Pt, Strict
+from spellpress.model.limits import MAX_HAND
 
 BackMode = Literal["none", "duplex-long", "duplex-short", "fold"]
 CutMode = Literal["shared", "gutter"]

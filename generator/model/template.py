@@ -12,7 +12,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator
 
-from generator.model.types import Mm, NonNegativeMm, NonNegativePt, Pt, Strict
+from spellpress.model.types import Mm, NonNegativeMm, NonNegativePt, Pt, Strict
 
 Color = Annotated[str, Field(pattern=r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|none)$")]
 

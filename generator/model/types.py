@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from generator.units import UnitError, parse_length, parse_points
+from spellpress.units import UnitError, parse_length, parse_points
 
 
 def _length(value: Any) -> float:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from generator.layout.ops import Fill, Group, Icon, Image, Shape, Text
+from spellpress.layout.ops import Fill, Group, Icon, Image, Shape, Text
 
 OUTLINE_PT = 0.5
 INK = (0.0, 0.0, 0.0, 1.0)  # text prints black whatever its colour: light text on a dropped dark fill stays legible

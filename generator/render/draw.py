@@ -12,10 +12,10 @@ from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layout.ops import Fill, Group, Icon, Image, Shape, Text
-from generator.render.icons import coloured, painted
-from generator.render.paint import RgbPaint
-from generator.units import mm_to_pt
+from spellpress.layout.ops import Fill, Group, Icon, Image, Shape, Text
+from spellpress.render.icons import coloured, painted
+from spellpress.render.paint import RgbPaint
+from spellpress.units import mm_to_pt
 
 
 PAINT: ContextVar = ContextVar("paint", default=RgbPaint())  # RGB, CMYK (print shops) or the grey draft
@@ -37,7 +37,7 @@ def _colour(rgba) -> Color:
 
 def draw_ops(canvas: Canvas, ops) -> None:
     if PAINT.get().draft:
-        from generator.render.draft import draft_ops
+        from spellpress.render.draft import draft_ops
 
         ops = draft_ops(ops)
     for op in ops:

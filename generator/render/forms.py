@@ -6,9 +6,9 @@ import hashlib
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layout.ops import FaceLayout
-from generator.render.draw import draw_ops
-from generator.units import mm_to_pt
+from spellpress.layout.ops import FaceLayout
+from spellpress.render.draw import draw_ops
+from spellpress.units import mm_to_pt
 
 
 def form_name(face: FaceLayout) -> str:

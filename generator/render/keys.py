@@ -11,8 +11,8 @@ import hashlib
 import os
 from functools import lru_cache
 
-from generator.layout.fonts import font_file
-from generator.layout.ops import FaceLayout, Group, Icon, Image, Text
+from spellpress.layout.fonts import font_file
+from spellpress.layout.ops import FaceLayout, Group, Icon, Image, Text
 
 # bump when the drawing code changes what the same operations look like
 RENDER_VERSION = "1"

@@ -5,7 +5,7 @@
   pyproject.toml, and so is any installed package's engine);
 - an importable module (`package.module`), or an object in one (`package.module:NAME`).
 
-The file or module exposes RULES, a `generator.rules.protocol.Rules` instance (an entry point
+The file or module exposes RULES, a `spellpress.rules.protocol.Rules` instance (an entry point
 may name the instance itself). A game with no `rules.engine` has no engine: it prints, but does
 not simulate.
 """
@@ -22,9 +22,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Mapping
 
-from generator.errors import Location, UserError
-from generator.model.deck import Game
-from generator.rules.protocol import Rules
+from spellpress.errors import Location, UserError
+from spellpress.model.deck import Game
+from spellpress.rules.protocol import Rules
 
 GROUP = "spellpress.engines"
 HOW_TO_GET_ONE = ("set rules.engine in game.yaml to an installed engine ({known}), to a rules.py in the "
@@ -42,7 +42,7 @@ def engine_name(game: Game) -> str | None:
 
 
 def _engine_location(game: Game) -> Location:
-    from generator.load.yamlsrc import read_yaml
+    from spellpress.load.yamlsrc import read_yaml
 
     return read_yaml(game.root / "game.yaml").locate(("rules", "engine"))
 
@@ -62,7 +62,7 @@ def load_engine(name: str, root: Path | None = None, where=None) -> Rules:
     if name.endswith(".py"):
         if root is None:
             raise UserError.at(locate(), f"engine file '{name}' needs a game folder")
-        from generator.paths import inside
+        from spellpress.paths import inside
 
         return _rules_of(_module_from_file(inside(root, name, locate(), "rules engine")), name, locate)
     installed = installed_engines()
@@ -91,7 +91,7 @@ def load_engine(name: str, root: Path | None = None, where=None) -> Rules:
 def _rules_of(module: Any, name: str, locate) -> Rules:
     rules = getattr(module, "RULES", None)
     if not isinstance(rules, Rules):
-        raise UserError.at(locate(), f"engine '{name}' has no RULES (a generator.rules.protocol.Rules instance)")
+        raise UserError.at(locate(), f"engine '{name}' has no RULES (a spellpress.rules.protocol.Rules instance)")
     return rules
 
 
@@ -122,15 +122,15 @@ def _last_frame_in(path: Path, exc: BaseException) -> Location:
 
 def checked_settings(game: Game, rules: Rules, options: Mapping[str, Any] | None = None):
     """The engine's settings model for this game (None for an engine that declares none)."""
-    from generator.rules.settings import settings_for
+    from spellpress.rules.settings import settings_for
 
     if rules.settings is None:
         return None
     known = [*rules.settings.model_fields, *rules.run_options]
     unknown = [name for name in dict(options or {}) if name not in known]
     if unknown:
-        from generator.errors import Location, Problems
-        from generator.suggest import did_you_mean
+        from spellpress.errors import Location, Problems
+        from spellpress.suggest import did_you_mean
 
         problems = Problems()
         for name in unknown:

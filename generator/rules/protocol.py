@@ -22,7 +22,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Mapping, Sequence
 
-from generator.model.deck import Game
+from spellpress.model.deck import Game
 
 CHANCE = -1
 TERMINAL = -2
@@ -124,7 +124,7 @@ class Rules(ABC):
     length_unit: str = "turns"
     turn_cap: int = 1000  # a game still running after this many turns is a stall
     seconds_per_turn: float = 30.0  # for the minutes estimate; each game documents its model
-    # the `rules:` keys and components this engine reads (a generator.rules.settings.EngineSettings
+    # the `rules:` keys and components this engine reads (a spellpress.rules.settings.EngineSettings
     # subclass); `spellpress check` and `simulate` validate a game against it before any play
     settings: type | None = None
     # run options (`simulate --option NAME=VALUE`) that are not `rules:` keys: the engine's own

@@ -10,9 +10,9 @@ from typing import Any, Mapping
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from generator.errors import Location, Problems
-from generator.model.deck import Card, Game
-from generator.model.types import describe
+from spellpress.errors import Location, Problems
+from spellpress.model.deck import Card, Game
+from spellpress.model.types import describe
 
 OPTION = Location(Path("--option"))
 
@@ -64,7 +64,7 @@ def _accepts_none(kind: Any) -> bool:
 
 
 def _game_yaml(game: Game):
-    from generator.load.yamlsrc import read_yaml  # only when a problem needs its line
+    from spellpress.load.yamlsrc import read_yaml  # only when a problem needs its line
 
     return read_yaml(game.root / "game.yaml")
 

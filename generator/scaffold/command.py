@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.model.sizes import CARD_SIZES
+from spellpress.model.sizes import CARD_SIZES
 
 
 def register(commands) -> None:
@@ -25,11 +25,11 @@ def register(commands) -> None:
 
 
 def cmd_new(args) -> int:
-    from generator.cli import game_folders
-    from generator.scaffold.new import copy_game, new_game
+    from spellpress.cli import game_folders
+    from spellpress.scaffold.new import copy_game, new_game
 
     if args.source and args.rules:
-        from generator.errors import Location, UserError
+        from spellpress.errors import Location, UserError
 
         raise UserError.at(Location(Path("--rules")), "--rules starts a new game; a game copied with --from keeps its own rules")
     if args.source:

@@ -6,8 +6,8 @@ highest card scores its points. Change it into your game's rules, keeping card d
 
 from pydantic import Field
 
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Player, Rules, State
-from generator.rules.settings import EngineSettings, Needs, settings_for
+from spellpress.rules import CHANCE, TERMINAL, IllegalAction, InvariantError, Player, Rules, State
+from spellpress.rules.settings import EngineSettings, Needs, settings_for
 
 
 class HighCardSettings(EngineSettings):

@@ -11,8 +11,8 @@ import shutil
 from importlib.resources import files as package_files
 from pathlib import Path
 
-from generator.errors import Location, UserError
-from generator.model.sizes import CARD_SIZES
+from spellpress.errors import Location, UserError
+from spellpress.model.sizes import CARD_SIZES
 
 GAME_YAML = """\
 # {name}: your game. Every key is documented in Spellpress's docs/yaml.md.
@@ -119,7 +119,7 @@ def refuse_existing(folder: Path) -> None:
 
 def starter_engine() -> str:
     """The starter rules engine, the complete example of docs/rules.md."""
-    return package_files("generator.scaffold").joinpath("high_card.py").read_text(encoding="utf-8")
+    return package_files("spellpress.scaffold").joinpath("high_card.py").read_text(encoding="utf-8")
 
 
 def new_game(folder: Path, size: str = "poker", rules: bool = False) -> list[Path]:

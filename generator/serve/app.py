@@ -20,10 +20,10 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from generator.build import BuildOptions, build
-from generator.errors import UserError
-from generator.serve import page
-from generator.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
+from spellpress.build import BuildOptions, build
+from spellpress.errors import UserError
+from spellpress.serve import page
+from spellpress.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"preview.css": "text/css", "preview.js": "text/javascript"}

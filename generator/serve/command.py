@@ -5,7 +5,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from generator.errors import Location, UserError
+from spellpress.errors import Location, UserError
 
 DEFAULT_PORT = 8765
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -27,7 +27,7 @@ def register(commands) -> None:
 
 
 def game_folder(name: str | None) -> Path:
-    from generator.cli import game_folders
+    from spellpress.cli import game_folders
 
     if name is None:
         if Path("game.yaml").is_file():
@@ -57,9 +57,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
 def cmd_serve(args) -> int:
     import uvicorn
 
-    from generator.build import BuildOptions
-    from generator.serve.app import create_app
-    from generator.serve.preview import Preview
+    from spellpress.build import BuildOptions
+    from spellpress.serve.app import create_app
+    from spellpress.serve.preview import Preview
 
     folder = game_folder(args.game)
     sock = listening_socket(args.host, args.port)

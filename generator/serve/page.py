@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote
 
-from generator.layout.deck import CardFaces
-from generator.serve.preview import FULL_DPI, State
+from spellpress.layout.deck import CardFaces
+from spellpress.serve.preview import FULL_DPI, State
 
 
 def face_url(key: str, dpi: int | None = None) -> str:

@@ -14,14 +14,14 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.build import BuildOptions, plan
-from generator.errors import UserError
-from generator.impose.sheets import Page
-from generator.layout.deck import CardFaces
-from generator.layout.ops import FaceLayout
-from generator.load.game import load_game
-from generator.model.deck import Game
-from generator.render.keys import face_key
+from spellpress.build import BuildOptions, plan
+from spellpress.errors import UserError
+from spellpress.impose.sheets import Page
+from spellpress.layout.deck import CardFaces
+from spellpress.layout.ops import FaceLayout
+from spellpress.load.game import load_game
+from spellpress.model.deck import Game
+from spellpress.render.keys import face_key
 
 PREVIEW_DPI = 150  # sharp on a high-density screen at the thumbnails' and actual size
 FULL_DPI = 300
@@ -104,7 +104,7 @@ class Preview:
             wanted = [key]
             if dpi == PREVIEW_DPI:  # one PDF for every face not drawn yet: far cheaper than one each
                 wanted += [k for k in self.faces if k != key and (k, dpi) not in self.images]
-            from generator.write.pixels import encode_png, rasterize
+            from spellpress.write.pixels import encode_png, rasterize
 
             pictures = rasterize([self.faces[k] for k in wanted], "preview", dpi, progress=False)
             for k, picture in zip(wanted, pictures):
@@ -119,8 +119,8 @@ class Preview:
             if snapshot is None or digest != snapshot.sheets_digest or not 1 <= number <= len(snapshot.pages):
                 return None
             if digest not in self.sheets:
-                from generator.write.pdf import sheets_pdf
-                from generator.write.pixels import encode_png, rasterize_pdf
+                from spellpress.write.pdf import sheets_pdf
+                from spellpress.write.pixels import encode_png, rasterize_pdf
 
                 pdf = sheets_pdf(list(snapshot.pages), snapshot.game.name)
                 self.sheets = {digest: [encode_png(p, SHEET_DPI) for p in rasterize_pdf(pdf, SHEET_DPI)]}

@@ -6,16 +6,16 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.errors import Location, Problem, UserError
-from generator.layout.deck import CardFaces, layout_game
-from generator.load.game import load_game
-from generator.model.deck import Game
-from generator.model.sizes import CARD_SIZES
-from generator.render.paint import CmykPaint
-from generator.shop.ink import face_excess
-from generator.shop.pdfx import cmyk_faces_pdf
-from generator.shop.presets import Shop, shop
-from generator.write.atomic import atomic_folder
+from spellpress.errors import Location, Problem, UserError
+from spellpress.layout.deck import CardFaces, layout_game
+from spellpress.load.game import load_game
+from spellpress.model.deck import Game
+from spellpress.model.sizes import CARD_SIZES
+from spellpress.render.paint import CmykPaint
+from spellpress.shop.ink import face_excess
+from spellpress.shop.pdfx import cmyk_faces_pdf
+from spellpress.shop.presets import Shop, shop
+from spellpress.write.atomic import atomic_folder
 
 
 @dataclass
@@ -101,8 +101,8 @@ def ink_problems(laid: list[CardFaces], paint: CmykPaint, limit: float) -> list[
 
 
 def _pngs(laid, staging: Path, target: Path, title: str, workers) -> list[Path]:
-    from generator.write.cache import Cache
-    from generator.write.raster import Rasterizer, write_pngs
+    from spellpress.write.cache import Cache
+    from spellpress.write.raster import Rasterizer, write_pngs
 
     with Rasterizer(Cache(None), workers) as raster:
         written = write_pngs(laid, staging / "png", title, raster)

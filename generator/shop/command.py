@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.units import MM_PER_INCH
+from spellpress.units import MM_PER_INCH
 
 
 def register(commands) -> None:
@@ -19,8 +19,8 @@ def _length(mm: float) -> str:
 
 
 def run(args) -> int:
-    from generator.cli import game_folders
-    from generator.shop.presets import shops
+    from spellpress.cli import game_folders
+    from spellpress.shop.presets import shops
 
     folder: Path | None = game_folders([args.game])[0] if args.game else None
     for name, preset in shops(folder).items():
@@ -46,9 +46,9 @@ def build_shops(args) -> int:
     import sys
     import time
 
-    from generator.cli import game_folders
-    from generator.errors import Problems, UserError
-    from generator.shop.build import build_for_shop
+    from spellpress.cli import game_folders
+    from spellpress.errors import Problems, UserError
+    from spellpress.shop.build import build_for_shop
 
     problems = Problems()
     for folder in game_folders(args.games):

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from generator.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, Text
-from generator.render.paint import CmykPaint
+from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, Text
+from spellpress.render.paint import CmykPaint
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ from pathlib import Path
 import pikepdf
 from PIL import ImageCms
 
-from generator.layout.ops import FaceLayout
-from generator.render.draw import painting
-from generator.render.forms import FormBook
-from generator.render.paint import CmykPaint
-from generator.write.canvas import new_canvas
-from generator.write.pdf import single_face_page
+from spellpress.layout.ops import FaceLayout
+from spellpress.render.draw import painting
+from spellpress.render.forms import FormBook
+from spellpress.render.paint import CmykPaint
+from spellpress.write.canvas import new_canvas
+from spellpress.write.pdf import single_face_page
 
 
 def cmyk_faces_pdf(faces: list[FaceLayout], title: str, paint: CmykPaint) -> bytes:

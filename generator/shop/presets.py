@@ -8,10 +8,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from generator.errors import Location, Problems, UserError
-from generator.load.validate import validated
-from generator.load.yamlsrc import read_yaml
-from generator.model.types import Mm, NonNegativeMm, Strict
+from spellpress.errors import Location, Problems, UserError
+from spellpress.load.validate import validated
+from spellpress.load.yamlsrc import read_yaml
+from spellpress.model.types import Mm, NonNegativeMm, Strict
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "shops"
 PROFILES = Path(__file__).resolve().parents[1] / "data" / "icc"

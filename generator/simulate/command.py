@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from generator.arguments import bounded_int
-from generator.errors import Location, UserError
+from spellpress.arguments import bounded_int
+from spellpress.errors import Location, UserError
 
 if TYPE_CHECKING:
-    from generator.model.deck import Game
+    from spellpress.model.deck import Game
 
 BALANCE_TOLERANCE_POINTS = 3.0
 
@@ -33,7 +33,7 @@ def add_arguments(parser, default_games: int) -> None:
 
 
 def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
-    from generator.simulate.variants import parse_value
+    from spellpress.simulate.variants import parse_value
 
     options = []
     for pair in pairs:
@@ -46,7 +46,7 @@ def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
 
 def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tuple[Seat, ...]:
     """One Seat a player from --agents (cycled over the seats), or the heuristic everywhere."""
-    from generator.simulate.runner import AGENTS, Seat
+    from spellpress.simulate.runner import AGENTS, Seat
 
     if budget < 1:
         raise UserError.at(Location(Path("--budget")), "must be at least 1 playout a move")
@@ -60,10 +60,10 @@ def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tupl
 
 
 def simulate(game: Game, players: int, args) -> dict:
-    from generator.progress import LazyProgress
-    from generator.rules.plugins import checked_settings, rules_for
-    from generator.simulate.metrics import summary
-    from generator.simulate.runner import RunSpec, Seat, run
+    from spellpress.progress import LazyProgress
+    from spellpress.rules.plugins import checked_settings, rules_for
+    from spellpress.simulate.metrics import summary
+    from spellpress.simulate.runner import RunSpec, Seat, run
 
     rules = rules_for(game)
     if players not in rules.players_allowed(game):
@@ -104,7 +104,7 @@ def print_report(report: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from generator.simulate.metrics import difference_text, effect_size
+    from spellpress.simulate.metrics import difference_text, effect_size
 
     console = Console()
     console.print(f"[bold]{report['name']}[/bold]: {report['games']} games, {report['players']} players, seed {report['seed']}")
@@ -139,7 +139,7 @@ def print_report(report: dict) -> None:
     if report["figures"]:
         console.print("Per game: " + ", ".join(f"{k} {v:.2f}" for k, v in report["figures"].items()))
     if report.get("game_metrics"):
-        from generator.simulate.game_metrics import rows
+        from spellpress.simulate.game_metrics import rows
 
         metrics = Table("figure", "value", title="How the games unfold (docs/simulate.md)")
         for label, value in rows(report["game_metrics"]):
@@ -163,8 +163,8 @@ def print_report(report: dict) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from generator.cli import game_folders
-    from generator.load.game import load_game
+    from spellpress.cli import game_folders
+    from spellpress.load.game import load_game
 
     folder = game_folders([args.game])[0]
     game = load_game(folder)
@@ -177,11 +177,11 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from generator.cli import game_folders
-    from generator.load.game import load_game
-    from generator.simulate.report_pdf import balance_pdf
-    from generator.write.atomic import write_bytes
-    from generator.write.destination import game_output_folder
+    from spellpress.cli import game_folders
+    from spellpress.load.game import load_game
+    from spellpress.simulate.report_pdf import balance_pdf
+    from spellpress.write.atomic import write_bytes
+    from spellpress.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
     game = load_game(folder)

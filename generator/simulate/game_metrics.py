@@ -13,10 +13,10 @@ from typing import Sequence
 
 from typing import TYPE_CHECKING
 
-from generator.rules.protocol import Outcome, State
+from spellpress.rules.protocol import Outcome, State
 
 if TYPE_CHECKING:
-    from generator.simulate.tally import Tally
+    from spellpress.simulate.tally import Tally
 
 MOVE_SAMPLE = 10  # count legal actions at every decision of one game in this many (it can be costly)
 

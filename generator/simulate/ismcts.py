@@ -27,7 +27,7 @@ import random
 from collections import deque
 from typing import Any, Callable
 
-from generator.rules.protocol import CHANCE, TERMINAL, Player, Rules, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, Player, Rules, State
 
 CONTAINERS = (list, dict, set, frozenset, tuple, deque)
 

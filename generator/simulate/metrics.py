@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 
-from generator.simulate.game_metrics import aggregate
-from generator.simulate.runner import RunResult
+from spellpress.simulate.game_metrics import aggregate
+from spellpress.simulate.runner import RunResult
 
 Z95 = 1.959963984540054
 MIN_GROUP = 30  # seat-games on each side before a win-rate difference means anything

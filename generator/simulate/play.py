@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from generator.model.deck import Game
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
-from generator.simulate.game_metrics import Tracker
+from spellpress.model.deck import Game
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
+from spellpress.simulate.game_metrics import Tracker
 
 
 def play_game(

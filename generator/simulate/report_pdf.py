@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from generator.simulate.metrics import difference_text, effect_size
-from generator.write.report import Report
+from spellpress.simulate.metrics import difference_text, effect_size
+from spellpress.write.report import Report
 
 
 def balance_pdf(name: str, reports: list[dict]) -> bytes:
@@ -45,7 +45,7 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
                         f"{100 * r['win_rate_not_played']:.1f}%", difference_text(r)] for r in rows],
                       widths=[60, 25, 35, 25, 25])
         if report.get("game_metrics"):
-            from generator.simulate.game_metrics import rows
+            from spellpress.simulate.game_metrics import rows
 
             doc.table(["how the games unfold (docs/simulate.md)", "value"], [list(r) for r in rows(report["game_metrics"])],
                       widths=[90, 30])

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from generator.pools import close_pool, process_pool
-from generator.rules.protocol import Outcome
-from generator.simulate.tally import Tally
+from spellpress.pools import close_pool, process_pool
+from spellpress.rules.protocol import Outcome
+from spellpress.simulate.tally import Tally
 
 SEED_STRIDE = 10_000_019  # a prime: seeds of different runs do not overlap for any sane game count
 
@@ -41,12 +41,12 @@ class Seat:
 
 
 def make_player(seat: Seat, rules):
-    from generator.rules.protocol import RandomPlayer
+    from spellpress.rules.protocol import RandomPlayer
 
     if seat.kind == "random":
         return RandomPlayer()
     if seat.kind == "ismcts":
-        from generator.simulate.ismcts import ISMCTSPlayer
+        from spellpress.simulate.ismcts import ISMCTSPlayer
 
         return ISMCTSPlayer(rules, seat.budget)
     return rules.heuristic_player(seat.skill)
@@ -102,13 +102,13 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
     """The game (a variant of it, for sweeps) and its rules, loaded once per worker process."""
     key = f"{folder}|{engine_module}|{variant!r}"
     if key not in _CACHE and variant:
-        from generator.simulate.variants import apply_variant, known_rules_keys
+        from spellpress.simulate.variants import apply_variant, known_rules_keys
 
         game, rules = _load(folder, engine_module)
         _CACHE[key] = (apply_variant(game, variant, known_rules_keys(rules)), rules)  # kept alive: engines cache by id
     if key not in _CACHE:
-        from generator.load.game import load_game
-        from generator.rules.plugins import load_engine, rules_for
+        from spellpress.load.game import load_game
+        from spellpress.rules.plugins import load_engine, rules_for
 
         game = load_game(Path(folder))
         rules = load_engine(engine_module) if engine_module else rules_for(game)
@@ -117,8 +117,8 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
-    from generator.simulate.game_metrics import MOVE_SAMPLE
-    from generator.simulate.play import play_game
+    from spellpress.simulate.game_metrics import MOVE_SAMPLE
+    from spellpress.simulate.play import play_game
 
     game, rules = _load(spec.folder, spec.engine, spec.variant)
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
@@ -223,7 +223,7 @@ class _executor:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
-            from generator.errors import Location, UserError
+            from spellpress.errors import Location, UserError
 
             raise UserError.at(Location(Path("--dask")), "Dask is not installed: pip install 'spellpress[dask]'") from None
         if self.dask == "local":
@@ -234,7 +234,7 @@ class _executor:
             try:
                 self.client = Client(self.dask, timeout="10s")
             except (OSError, TimeoutError) as exc:
-                from generator.errors import Location, UserError
+                from spellpress.errors import Location, UserError
 
                 raise UserError.at(Location(Path("--dask")), f"no Dask scheduler answers at {self.dask} within 10 s ({exc})") from None
         return self.client.get_executor()

@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from generator.arguments import bounded_int
-from generator.errors import Location, UserError
+from spellpress.arguments import bounded_int
+from spellpress.errors import Location, UserError
 
 SPREAD_LIMIT = 3.0  # points: a variant whose worst seat is further from its fair share is marked
 
@@ -36,12 +36,12 @@ def register(commands) -> None:
 
 
 def sweep(game, args) -> dict:
-    from generator.progress import LazyProgress
-    from generator.rules.plugins import rules_for
-    from generator.simulate.command import _options
-    from generator.simulate.metrics import summary
-    from generator.simulate.runner import RunSpec, run_many
-    from generator.simulate.variants import checked_variant, grid, parse_vary
+    from spellpress.progress import LazyProgress
+    from spellpress.rules.plugins import rules_for
+    from spellpress.simulate.command import _options
+    from spellpress.simulate.metrics import summary
+    from spellpress.simulate.runner import RunSpec, run_many
+    from spellpress.simulate.variants import checked_variant, grid, parse_vary
 
     rules = rules_for(game)
     players = args.players or game.spec.players.min
@@ -108,7 +108,7 @@ def _value(row: dict, key: str) -> float | None:
 
 
 def sweep_pdf(report: dict) -> bytes:
-    from generator.write.report import Report
+    from spellpress.write.report import Report
 
     doc = Report(f"{report['name']}: sweep")
     doc.text(f"{report['players']} players, {report['games_per_variant']} games a variant, seed {report['seed']}. "
@@ -160,10 +160,10 @@ def print_sweep(report: dict) -> None:
 
 
 def cmd_sweep(args) -> int:
-    from generator.cli import game_folders
-    from generator.load.game import load_game
-    from generator.write.atomic import write_bytes
-    from generator.write.destination import game_output_folder
+    from spellpress.cli import game_folders
+    from spellpress.load.game import load_game
+    from spellpress.write.atomic import write_bytes
+    from spellpress.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
     game = load_game(folder)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from generator.rules.protocol import Outcome
+from spellpress.rules.protocol import Outcome
 
 
 def win_share(outcome: Outcome, seat: int) -> float:

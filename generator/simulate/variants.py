@@ -13,8 +13,8 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Location, Problem, UserError
-from generator.model.deck import FrozenDict, Game
+from spellpress.errors import Location, Problem, UserError
+from spellpress.model.deck import FrozenDict, Game
 
 VARY = Location(Path("--vary"))
 CARD_NAMES = ("letter", "word", "name", "title")  # a card may be named by one of these fields as well as its id
@@ -154,7 +154,7 @@ def known_rules_keys(rules) -> set[str]:
 
 def checked_variant(game: Game, rules, variant: tuple[tuple[str, Any], ...], options: dict | None = None) -> Game:
     """The variant applied and validated like a build; a UserError (exit 2) names what is wrong."""
-    from generator.rules.plugins import checked_settings
+    from spellpress.rules.plugins import checked_settings
 
     changed = apply_variant(game, variant, known_rules_keys(rules))
     try:

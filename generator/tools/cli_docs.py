@@ -1,6 +1,6 @@
 """Write docs/cli.md from the command-line parser, so the docs never drift from the code.
 
-    python -m generator.tools.cli_docs > docs/cli.md
+    python -m spellpress.tools.cli_docs > docs/cli.md
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ EXAMPLES = {
 
 
 def markdown() -> str:
-    from generator.cli import parser
+    from spellpress.cli import parser
 
     os.environ["COLUMNS"] = "80"  # usage lines wrap at the terminal's width: make them stable
     top = parser()
-    lines = ["# Command line", "", "Generated from the parser by `python -m generator.tools.cli_docs`; do not edit by hand.", "",
+    lines = ["# Command line", "", "Generated from the parser by `python -m spellpress.tools.cli_docs`; do not edit by hand.", "",
              "Exit codes: 0 success, 2 a mistake in the input (every problem listed as file:line:column), 1 a bug.", ""]
     subparsers = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
     for name, sub in subparsers.choices.items():

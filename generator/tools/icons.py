@@ -1,6 +1,6 @@
 """Extract game-icons.net icons into templates/icons/ and keep their credits.
 
-Usage: python -m generator.tools.icons [--dest FOLDER] ICONS_JSON AUTHOR/NAME [AUTHOR/NAME ...]
+Usage: python -m spellpress.tools.icons [--dest FOLDER] ICONS_JSON AUTHOR/NAME [AUTHOR/NAME ...]
 
 FOLDER defaults to templates/icons (shared by every game); a game keeps its own
 icons in cards/<game>/icons and names them under `icons:` in its game.yaml.
@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from generator.paths import SHARED_ICONS
+from spellpress.paths import SHARED_ICONS
 
 HEADER = """# Icon credits
 

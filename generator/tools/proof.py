@@ -1,4 +1,4 @@
-"""Rasterize built PDFs to PNG pages for a person to look at: python -m generator.tools.proof [FOLDER] [--dpi N]."""
+"""Rasterize built PDFs to PNG pages for a person to look at: python -m spellpress.tools.proof [FOLDER] [--dpi N]."""
 
 from __future__ import annotations
 

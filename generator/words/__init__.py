@@ -1,6 +1,6 @@
 """Words: the lexicon, syllable counts, and the word finder.
 
-Names are imported lazily so `python -m generator.words.<module>` runs cleanly.
+Names are imported lazily so `python -m spellpress.words.<module>` runs cleanly.
 """
 
 from importlib import import_module

@@ -1,6 +1,6 @@
 """Regenerate the French, German and Spanish word lists (generator/data/lexicon/<code>/words.txt).
 
-    python -m generator.words.build_languages fr|de|es [--source PATH]
+    python -m spellpress.words.build_languages fr|de|es [--source PATH]
 
 Sources (licences and versions: generator/data/lexicon/<code>/README.md):
 - fr: Debian's hunspell-fr-classical (Dicollecte, MPL-2.0), es: Debian's
@@ -26,7 +26,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from generator.model.languages import LANGUAGES, Language
+from spellpress.model.languages import LANGUAGES, Language
 
 MAX_LENGTH = 10  # longer forms are rare in a hand of cards and would double the lists
 ONE_LETTER_WORDS = {"fr": {"a", "y", "o"}, "de": set(), "es": {"a", "e", "o", "u", "y"}}

@@ -1,6 +1,6 @@
 """Regenerate generator/data/lexicon/words.txt from Debian's scowl package.
 
-    python -m generator.words.build_lexicon [--scowl-dir DIR]
+    python -m spellpress.words.build_lexicon [--scowl-dir DIR]
 
 A list for word games (see generator/data/lexicon/README.md):
 - the english-words files of sizes 10 to 60 (no spelling variants, proper names,

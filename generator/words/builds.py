@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from generator.model.languages import ALL_LETTERS
+from spellpress.model.languages import ALL_LETTERS
 
 VOWELS = frozenset("aeiouy")
 HAND, TABLE, WILD, REUSABLE = "hand", "table", "wild", "reusable"

@@ -8,8 +8,8 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from generator.model.game import SHIPPED_LEXICON as SHIPPED
-from generator.model.languages import BY_LIST, LANGUAGES, Language
+from spellpress.model.game import SHIPPED_LEXICON as SHIPPED
+from spellpress.model.languages import BY_LIST, LANGUAGES, Language
 
 WORDS_FILE = LANGUAGES["en"].words_file
 WORD = re.compile(r"[a-z]+")

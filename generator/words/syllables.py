@@ -1,6 +1,6 @@
 """Syllable counts: per-game overrides, then CMUdict, then spelling rules.
 
-    python -m generator.words.syllables --accuracy
+    python -m spellpress.words.syllables --accuracy
 
 reports how often the rules agree with CMUdict on held-out words (words whose
 hash puts them outside the set the rules were tuned against).
@@ -41,7 +41,7 @@ def syllables(word: str, overrides: Mapping[str, int] | None = None, language: s
 @cache
 def _hyphenator(language: str):
     import pyphen  # only for a game in another language
-    from generator.model.languages import LANGUAGES
+    from spellpress.model.languages import LANGUAGES
 
     return pyphen.Pyphen(lang=LANGUAGES[language].hyphenation, left=1, right=1)
 
@@ -125,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="report the rules' agreement with CMUdict")
     args = parser.parse_args(argv)
     if args.accuracy:
-        from generator.words.lexicon import shipped_words
+        from spellpress.words.lexicon import shipped_words
         lexicon = set(shipped_words())
         for label, held, subset in (("held-out, all CMU words", True, None),
                                     ("held-out, CMU words in the lexicon", True, lexicon),

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from generator.errors import Location, UserError
+from spellpress.errors import Location, UserError
 
 EXPORT_MARKER = ".spellpress-export"  # in every folder Spellpress writes whole; it replaces no other
 _STAGING = re.compile(r"^\.(?P<name>.+)\.staging-(?P<pid>\d+)-")

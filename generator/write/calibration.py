@@ -12,10 +12,10 @@ from pathlib import Path
 
 from reportlab.lib.colors import black
 
-from generator.model.sizes import PAPER_SIZES
-from generator.units import mm_to_pt
-from generator.write.atomic import write_bytes
-from generator.write.canvas import LABEL_FONT, new_canvas
+from spellpress.model.sizes import PAPER_SIZES
+from spellpress.units import mm_to_pt
+from spellpress.write.atomic import write_bytes
+from spellpress.write.canvas import LABEL_FONT, new_canvas
 
 SPAN = 5.0  # the scales read from -SPAN to +SPAN mm
 STEP = 0.5

@@ -7,9 +7,9 @@ from io import BytesIO
 from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.layout import fonts
-from generator.paths import SHARED_FONTS
-from generator.units import mm_to_pt
+from spellpress.layout import fonts
+from spellpress.paths import SHARED_FONTS
+from spellpress.units import mm_to_pt
 
 LABEL_FONT = "EBGaramond-Regular"
 

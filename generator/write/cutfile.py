@@ -7,7 +7,7 @@ Sizes are in mm (viewBox in mm, origin at the top-left as SVG has it).
 
 from __future__ import annotations
 
-from generator.impose.sheets import Page
+from spellpress.impose.sheets import Page
 
 
 def cut_svg(page: Page, radius: float = 0.0) -> str:

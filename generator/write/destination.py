@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from generator.errors import Location, UserError
+from spellpress.errors import Location, UserError
 
 
 def game_output_folder(out: Path, game_id: str, game_root: Path) -> Path:

@@ -6,13 +6,13 @@ from io import BytesIO
 
 from reportlab.pdfgen.canvas import Canvas
 
-from generator.impose.grid import LABEL_ROOM, MARK_EDGE, MARK_GAP, Slot
-from generator.impose.sheets import Page
-from generator.layout.ops import FaceLayout
-from generator.render.draw import PAINT
-from generator.render.forms import FormBook
-from generator.units import mm_to_pt
-from generator.write.canvas import LABEL_FONT, new_canvas
+from spellpress.impose.grid import LABEL_ROOM, MARK_EDGE, MARK_GAP, Slot
+from spellpress.impose.sheets import Page
+from spellpress.layout.ops import FaceLayout
+from spellpress.render.draw import PAINT
+from spellpress.render.forms import FormBook
+from spellpress.units import mm_to_pt
+from spellpress.write.canvas import LABEL_FONT, new_canvas
 
 LABEL_SIZE_PT = 6.5
 GREY = (0.45, 0.45, 0.45, 1.0)

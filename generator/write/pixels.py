@@ -18,14 +18,14 @@ import numpy as np  # noqa: E402
 import pypdfium2 as pdfium  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from generator.layout.fonts import adopt as adopt_fonts
-from generator.layout.ops import FaceLayout
-from generator.progress import track
-from generator.render.forms import FormBook
-from generator.units import mm_to_px
-from generator.write.canvas import new_canvas
-from generator.write.pdf import single_face_page
-from generator.write.png import Strip, blank_scanlines, compress_scanlines, compress_strip, decode_png, pixels_of, png_from_strips
+from spellpress.layout.fonts import adopt as adopt_fonts
+from spellpress.layout.ops import FaceLayout
+from spellpress.progress import track
+from spellpress.render.forms import FormBook
+from spellpress.units import mm_to_px
+from spellpress.write.canvas import new_canvas
+from spellpress.write.pdf import single_face_page
+from spellpress.write.png import Strip, blank_scanlines, compress_scanlines, compress_strip, decode_png, pixels_of, png_from_strips
 
 HIDDEN_GREY = (128, 128, 128)
 _PDFIUM_BITMAP = functools.partial(pdfium.PdfBitmap.new_foreign, force_packed=True)  # pdfium's own memory, rows packed

@@ -23,16 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
-from generator.layout.deck import CardFaces
-from generator.layout.fonts import registered as registered_fonts
-from generator.layout.ops import FaceLayout
-from generator.pools import close_pool, process_pool, release_free_memory
-from generator.progress import LazyProgress
-from generator.render.keys import face_key
-from generator.units import MM_PER_INCH, mm_to_px
-from generator.write.atomic import atomic_folder
-from generator.write.cache import Cache, digest
-from generator.write.png import Strip, png_from_strips
+from spellpress.layout.deck import CardFaces
+from spellpress.layout.fonts import registered as registered_fonts
+from spellpress.layout.ops import FaceLayout
+from spellpress.pools import close_pool, process_pool, release_free_memory
+from spellpress.progress import LazyProgress
+from spellpress.render.keys import face_key
+from spellpress.units import MM_PER_INCH, mm_to_px
+from spellpress.write.atomic import atomic_folder
+from spellpress.write.cache import Cache, digest
+from spellpress.write.png import Strip, png_from_strips
 
 PNG_DPI = 300
 TTS_COLS, TTS_ROWS = 10, 7
@@ -46,7 +46,7 @@ STATS: Counter = Counter()  # faces drawn and strips compressed in this process'
 def _releasing(job: str, *arguments):
     """Run a job of write/pixels.py (named, so that this process need not import it), then give
     the memory it freed back: a worker lives for a whole command."""
-    from generator.write import pixels
+    from spellpress.write import pixels
 
     try:
         return getattr(pixels, job)(*arguments)
@@ -55,7 +55,7 @@ def _releasing(job: str, *arguments):
 
 
 def _import_pixels() -> None:
-    import generator.write.pixels  # noqa: F401
+    import spellpress.write.pixels  # noqa: F401
 
 
 # -- the pool -----------------------------------------------------------------------------
@@ -291,7 +291,7 @@ def _strip_arguments(pngs: dict[FaceLayout, bytes], *, cells: list[FaceLayout], 
 
 
 def _back_png(face_png: bytes | None, bleed_px: int, cell: tuple[int, int], dpi: int) -> bytes:
-    from generator.write.pixels import encode_png, trimmed
+    from spellpress.write.pixels import encode_png, trimmed
 
     return encode_png(trimmed(face_png, bleed_px, cell), dpi)
 

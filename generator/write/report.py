@@ -16,8 +16,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from generator.layout import fonts
-from generator.paths import SHARED_FONTS
+from spellpress.layout import fonts
+from spellpress.paths import SHARED_FONTS
 
 BODY, BOLD, TITLE = "EBGaramond-Regular", "EBGaramond-Bold", "Cinzel-Bold"
 INK = colors.HexColor("#22213b")

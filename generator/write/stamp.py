@@ -17,11 +17,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import __version__
-from generator.paths import SHARED_FONTS, SHARED_ICONS
-from generator.render.keys import RENDER_VERSION
-from generator.write.atomic import write_text
-from generator.write.cache import CACHE_FOLDER
+from spellpress import __version__
+from spellpress.paths import SHARED_FONTS, SHARED_ICONS
+from spellpress.render.keys import RENDER_VERSION
+from spellpress.write.atomic import write_text
+from spellpress.write.cache import CACHE_FOLDER
 
 STAMPS = "stamps"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.cli import main
+from spellpress.cli import main
 from tests.conftest import ROOT
 
 RUMMY = ROOT / "cards" / "word-rummy"

@@ -6,11 +6,11 @@ import string
 
 import pytest
 
-from generator.analysis.going_out import GoingOut
-from generator.analysis.mix import LetterCard, LetterMix
-from generator.analysis.playability import HandRules, playability
-from generator.words.finder import WordFinder
-from generator.words.lexicon import Lexicon
+from spellpress.analysis.going_out import GoingOut
+from spellpress.analysis.mix import LetterCard, LetterMix
+from spellpress.analysis.playability import HandRules, playability
+from spellpress.words.finder import WordFinder
+from spellpress.words.lexicon import Lexicon
 
 WORDS = ["at", "ta", "the", "than", "hat", "that", "eat", "tea", "ate", "sea", "seat", "as", "this", "then",
          "hen", "he", "eh", "nth", "tan", "ant", "net", "ten", "sat", "set", "ah", "ha", "an", "en"]

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.analysis.english import difficulty, spearman, suggest_points
-from generator.analysis.mix import LetterCard, LetterMix
-from generator.analysis.playability import HandRules, playability
-from generator.cli import main
-from generator.words.finder import WordFinder
-from generator.words.lexicon import Lexicon
+from spellpress.analysis.english import difficulty, spearman, suggest_points
+from spellpress.analysis.mix import LetterCard, LetterMix
+from spellpress.analysis.playability import HandRules, playability
+from spellpress.cli import main
+from spellpress.words.finder import WordFinder
+from spellpress.words.lexicon import Lexicon
 from tests.conftest import WISE
 
 SMALL_WORDS = ["at", "ta", "tea", "eat", "ate", "set", "sat", "seat", "east", "teas", "tease", "sea", "as", "es"]

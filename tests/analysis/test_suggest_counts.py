@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from generator.analysis.counts import scaled_counts
-from generator.cli import main
+from spellpress.analysis.counts import scaled_counts
+from spellpress.cli import main
 from tests.conftest import WISE
 
 # common consonants made rare and rare ones common: far from English, clogging hands

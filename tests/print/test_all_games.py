@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from generator.load.game import load_game
-from generator.paths import list_game_folders
+from spellpress.load.game import load_game
+from spellpress.paths import list_game_folders
 from tests.print.test_pdf import fonts_of
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from spellpress.cli import main
 from tests.conftest import WISE
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -121,7 +121,7 @@ def test_a_bad_option_is_a_user_error(capsys):
 
 
 def test_an_interrupted_write_leaves_no_file(tmp_path):
-    from generator.write.atomic import atomic_path
+    from spellpress.write.atomic import atomic_path
 
     target = tmp_path / "deck.pdf"
     with pytest.raises(RuntimeError):

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
-from generator.build import BuildOptions, build
-from generator.write import raster
-from generator.write.cache import CACHE_FOLDER
-from generator.write.png import compress_strip, png_from_strips
+from spellpress.build import BuildOptions, build
+from spellpress.write import raster
+from spellpress.write.cache import CACHE_FOLDER
+from spellpress.write.png import compress_strip, png_from_strips
 
 EDIT = ("{letter: L, points: 2, count: 9}", "{letter: L, points: 6, count: 9}")
 
@@ -114,7 +114,7 @@ def test_an_unchanged_game_is_recognised_without_loading_it(tmp_path, monkeypatc
     import shutil
 
     from tests.conftest import FIXTURES
-    import generator.build as build_module
+    import spellpress.build as build_module
 
     game = tmp_path / "toy-game"
     shutil.copytree(FIXTURES / "toy-game", game)
@@ -134,7 +134,7 @@ def test_an_unchanged_game_is_recognised_without_loading_it(tmp_path, monkeypatc
 
 
 def test_the_inputs_digest_follows_shared_templates_and_the_game_folder(tmp_path):
-    from generator.write.stamp import inputs_digest
+    from spellpress.write.stamp import inputs_digest
 
     folder = tmp_path / "game"
     (folder / "art").mkdir(parents=True)

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.model.game import ComponentSpec, GameSpec, Players, PrintSettings, SizeSpec, WordsSpec
-from generator.model.template import FillBox, IconBox, ImageBox, ShapeBox, TemplateSpec, TextBox
-from generator.shop.presets import ShopSpec, Source
+from spellpress.model.game import ComponentSpec, GameSpec, Players, PrintSettings, SizeSpec, WordsSpec
+from spellpress.model.template import FillBox, IconBox, ImageBox, ShapeBox, TemplateSpec, TextBox
+from spellpress.shop.presets import ShopSpec, Source
 
 ROOT = Path(__file__).resolve().parents[2]
 YAML_DOC = (ROOT / "docs" / "yaml.md").read_text()
@@ -20,9 +20,9 @@ def test_every_yaml_key_is_documented(model):
 
 
 def test_cli_docs_are_generated_from_the_parser():
-    from generator.tools.cli_docs import markdown
+    from spellpress.tools.cli_docs import markdown
 
-    assert (ROOT / "docs" / "cli.md").read_text() == markdown(), "run: python -m generator.tools.cli_docs > docs/cli.md"
+    assert (ROOT / "docs" / "cli.md").read_text() == markdown(), "run: python -m spellpress.tools.cli_docs > docs/cli.md"
 
 
 def test_readme_opens_with_the_two_commands():

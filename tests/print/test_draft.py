@@ -3,7 +3,7 @@
 import numpy as np
 import pypdfium2 as pdfium
 
-from generator.build import BuildOptions, build
+from spellpress.build import BuildOptions, build
 from tests.conftest import ROOT
 
 

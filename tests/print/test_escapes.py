@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
+from spellpress.cli import main
 from tests.conftest import WISE
 
 # a 1x1 red PNG: if it ever reached a PDF, the file's bytes would be embedded

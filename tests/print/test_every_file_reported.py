@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.cli import main
+from spellpress.cli import main
 from tests.conftest import WISE
 
 

@@ -7,8 +7,8 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.units import mm_to_px
+from spellpress.cli import main
+from spellpress.units import mm_to_px
 from tests.conftest import DUPLEX, WISE
 
 
@@ -69,7 +69,7 @@ def test_build_writes_the_manifest_beside_the_pdf(tmp_path, capsys):
 
 
 def test_an_image_box_is_drawn_and_embedded_once(game_copy, tmp_path):
-    from generator.build import BuildOptions, build
+    from spellpress.build import BuildOptions, build
     from tests.conftest import DUPLEX
 
     folder = game_copy(DUPLEX)

@@ -3,10 +3,10 @@
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from generator.impose.grid import (
+from spellpress.impose.grid import (
     LABEL_ROOM, MARK_EDGE, FitError, MarkStyle, best_grid, crop_marks, cut_lines, fit_grid, fold_back, mirror,
 )
-from generator.model.sizes import CARD_SIZES, PAPER_SIZES
+from spellpress.model.sizes import CARD_SIZES, PAPER_SIZES
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from generator.cli import main
-from generator.layout import fonts
-from generator.layout.ink import overflow, text_ink
-from generator.layout.ops import Text
-from generator.layout.text import INK_TOLERANCE_MM, TextFitError, fit_text
-from generator.paths import SHARED_FONTS
+from spellpress.cli import main
+from spellpress.layout import fonts
+from spellpress.layout.ink import overflow, text_ink
+from spellpress.layout.ops import Text
+from spellpress.layout.text import INK_TOLERANCE_MM, TextFitError, fit_text
+from spellpress.paths import SHARED_FONTS
 from tests.conftest import WISE
 
 BOX = (0.0, 0.0, 30.0, 30.0)  # x, y, w, h in mm (y up): a 60 pt Q fits by its advance and line height
@@ -88,7 +88,7 @@ def test_overflow_true_lets_it_print(game_copy, tmp_path, capsys, monkeypatch):
 def test_glyph_bounds_read_from_the_parsed_font_match_fonttools(path):
     from fontTools.ttLib import TTFont
 
-    from generator.layout.ink import glyph_bounds
+    from spellpress.layout.ink import glyph_bounds
 
     bounds = glyph_bounds(fonts.register(path.stem, path))
     with TTFont(str(path)) as reference:

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw, ImageFont
 
-from generator.layout.deck import layout_game
-from generator.layout.ops import Group, Text
-from generator.load.game import load_game
-from generator.paths import list_game_folders
+from spellpress.layout.deck import layout_game
+from spellpress.layout.ops import Group, Text
+from spellpress.load.game import load_game
+from spellpress.paths import list_game_folders
 
 SIZE = 200
 CONFUSABLE = 0.85  # share of ink two glyphs have in common, drawn centred on one baseline

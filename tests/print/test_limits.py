@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.model.expressions import ExpressionError, render
-from generator.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_IMAGE_PIXELS, MAX_RANGE_ITEMS
+from spellpress.cli import main
+from spellpress.model.expressions import ExpressionError, render
+from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_IMAGE_PIXELS, MAX_RANGE_ITEMS
 from tests.conftest import ROOT, WISE
 
 FIRST = "{letter: N, points: 1, count: 12}"  # the first card of consonants.yaml
@@ -164,7 +164,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path, unbuffered):
     if unbuffered:
         env["PYTHONUNBUFFERED"] = "1"
     # `true` reads nothing and exits at once: every line spellpress prints goes to a closed pipe
-    shell = f"'{sys.executable}' -m generator build '{WISE}' --out '{tmp_path / 'out'}' --no-cache | true; echo ${{PIPESTATUS[0]}} >&2"
+    shell = f"'{sys.executable}' -m spellpress build '{WISE}' --out '{tmp_path / 'out'}' --no-cache | true; echo ${{PIPESTATUS[0]}} >&2"
     done = subprocess.run(["bash", "-c", shell], capture_output=True, text=True, env=env, timeout=300)
     lines = done.stderr.strip().splitlines()
     assert lines[-1] in ("0", "141"), done.stderr
@@ -267,7 +267,7 @@ def test_a_read_only_output_folder_is_a_user_error_when_run_as_root(tmp_path):
     import tempfile
 
     as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-    probe = subprocess.run([*as_nobody, sys.executable, "-c", "import generator"], capture_output=True,
+    probe = subprocess.run([*as_nobody, sys.executable, "-c", "import spellpress"], capture_output=True,
                            env={**os.environ, "PYTHONPATH": str(ROOT)}, cwd="/", timeout=60)
     if probe.returncode != 0:  # a checkout in a folder only root may enter (mktemp -d is 0700)
         pytest.skip("nobody cannot read this checkout")
@@ -276,7 +276,7 @@ def test_a_read_only_output_folder_is_a_user_error_when_run_as_root(tmp_path):
         home.chmod(0o755)
         (home / "out").mkdir(mode=0o555)
         (home / "out").chmod(0o555)
-        done = subprocess.run([*as_nobody, sys.executable, "-m", "generator",
+        done = subprocess.run([*as_nobody, sys.executable, "-m", "spellpress",
                                "build", str(WISE), "--out", "out", "--no-cache"], cwd=home, capture_output=True, text=True,
                               env={**os.environ, "PYTHONPATH": str(ROOT), "HOME": str(home)}, timeout=300)
         assert done.returncode == 2, done.stderr
@@ -316,7 +316,7 @@ def test_a_card_larger_than_the_paper_is_blamed_on_its_component(game_copy, tmp_
 
 
 def test_every_limit_is_documented_with_its_number():
-    from generator.model import limits
+    from spellpress.model import limits
 
     section = (ROOT / "docs" / "yaml.md").read_text().split("## Limits", 1)[1].split("\n## ", 1)[0]
     numbers = {name: value for name, value in vars(limits).items() if name.isupper()}

@@ -4,13 +4,13 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from generator.build import BuildOptions, build
-from generator.impose.grid import MARK_EDGE, cut_lines
-from generator.impose.marks import CUTTER, cutter_room, within_cutter_area
-from generator.impose.sheets import SheetSettings, plan_pages
-from generator.layout.deck import items, layout_game
-from generator.load.game import load_game
-from generator.model.sizes import PAPER_SIZES
+from spellpress.build import BuildOptions, build
+from spellpress.impose.grid import MARK_EDGE, cut_lines
+from spellpress.impose.marks import CUTTER, cutter_room, within_cutter_area
+from spellpress.impose.sheets import SheetSettings, plan_pages
+from spellpress.layout.deck import items, layout_game
+from spellpress.load.game import load_game
+from spellpress.model.sizes import PAPER_SIZES
 from tests.conftest import ROOT
 
 SPELLED = ROOT / "cards" / "spelled"

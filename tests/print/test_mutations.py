@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from generator.cli import main
+from spellpress.cli import main
 from tests.conftest import ROOT
 
 GAMES = sorted(p for p in (ROOT / "cards").iterdir() if (p / "game.yaml").is_file())

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.write.atomic import EXPORT_MARKER, atomic_folder, clean_stale_staging, write_bytes
-from generator.errors import UserError
+from spellpress.cli import main
+from spellpress.write.atomic import EXPORT_MARKER, atomic_folder, clean_stale_staging, write_bytes
+from spellpress.errors import UserError
 from tests.conftest import ROOT, WISE
 
 
@@ -99,11 +99,11 @@ def test_a_build_killed_midway_leaves_no_manifest_describing_other_files(tmp_pat
     """Kill a PNG build after its PDF is written: the old manifest must be gone, not left describing other files."""
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "generator", "build", str(WISE), "--out", str(out)], check=True, env=env, capture_output=True)
+    subprocess.run([sys.executable, "-m", "spellpress", "build", str(WISE), "--out", str(out)], check=True, env=env, capture_output=True)
     game_out = out / "word-to-the-wise"
     assert (game_out / "manifest.json").is_file()
     mark = f"{os.getpid()}-{time.monotonic_ns()}"
-    slow = subprocess.Popen([sys.executable, "-m", "generator", "build", str(WISE), "--out", str(out), "--png", "--tts", "--paper", "letter"],
+    slow = subprocess.Popen([sys.executable, "-m", "spellpress", "build", str(WISE), "--out", str(out), "--png", "--tts", "--paper", "letter"],
                             env={**env, "SPELLPRESS_TEST_MARK": mark}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     letter_pdf = game_out / "word-to-the-wise-letter.pdf"
     deadline = time.monotonic() + 60
@@ -121,7 +121,7 @@ def test_a_build_killed_midway_leaves_no_manifest_describing_other_files(tmp_pat
         for name, digest in manifest["files"].items():
             assert hashlib.sha256((game_out / name).read_bytes()).hexdigest() == digest
     # the next build cleans whatever staging the killed one left
-    subprocess.run([sys.executable, "-m", "generator", "build", str(WISE), "--out", str(out)], check=True, env=env, capture_output=True)
+    subprocess.run([sys.executable, "-m", "spellpress", "build", str(WISE), "--out", str(out)], check=True, env=env, capture_output=True)
     assert not [p for p in game_out.iterdir() if ".staging-" in p.name]
 
 

@@ -3,8 +3,8 @@
 import pytest
 from pypdf import PdfReader
 
-from generator.model.sizes import PAPER_SIZES
-from generator.units import MM_PER_POINT
+from spellpress.model.sizes import PAPER_SIZES
+from spellpress.units import MM_PER_POINT
 from tests.conftest import DUPLEX, WISE
 
 
@@ -112,7 +112,7 @@ def test_a_distinct_face_is_drawn_once(build_game):
 
 
 def test_two_builds_are_byte_identical(tmp_path):
-    from generator.build import BuildOptions, build
+    from spellpress.build import BuildOptions, build
 
     first = build(WISE, BuildOptions(out=tmp_path / "one"))
     second = build(WISE, BuildOptions(out=tmp_path / "two"))

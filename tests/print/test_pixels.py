@@ -4,7 +4,7 @@ import numpy as np
 import pypdfium2 as pdfium
 import pytest
 
-from generator.units import MM_PER_INCH
+from spellpress.units import MM_PER_INCH
 from tests.conftest import DUPLEX
 
 DPI = 300

@@ -16,8 +16,8 @@ import pikepdf
 import pytest
 from PIL import Image
 
-from generator.build import BuildOptions, build
-from generator.shop.build import build_for_shop
+from spellpress.build import BuildOptions, build
+from spellpress.shop.build import build_for_shop
 from tests.conftest import ROOT
 
 SPELLED = ROOT / "cards" / "spelled"
@@ -112,8 +112,8 @@ def test_drivethrucards_pages_are_back_then_front_for_every_copy(drivethru):
 
 
 def test_pure_black_is_k_only():
-    from generator.render.paint import CmykPaint
-    from generator.shop.presets import DEFAULT_CMYK_PROFILE
+    from spellpress.render.paint import CmykPaint
+    from spellpress.shop.presets import DEFAULT_CMYK_PROFILE
 
     paint = CmykPaint(DEFAULT_CMYK_PROFILE)
     assert paint.cmyk((0, 0, 0, 1)) == (0, 0, 0, 1)
@@ -122,7 +122,7 @@ def test_pure_black_is_k_only():
 
 
 def test_an_ink_hungry_colour_is_an_error_naming_the_card_or_a_warning(tmp_path):
-    from generator.errors import UserError
+    from spellpress.errors import UserError
 
     game = tmp_path / "game"
     shutil.copytree(ROOT / "tests" / "fixtures" / "toy-game", game)

@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.layout import fonts
-from generator.layout.ink import overflow
-from generator.layout.markup import Span, parse
-from generator.layout.ops import Icon, Text
-from generator.layout.text import fit_text
-from generator.paths import SHARED_FONTS
+from spellpress.cli import main
+from spellpress.layout import fonts
+from spellpress.layout.ink import overflow
+from spellpress.layout.markup import Span, parse
+from spellpress.layout.ops import Icon, Text
+from spellpress.layout.text import fit_text
+from spellpress.paths import SHARED_FONTS
 from tests.conftest import ROOT, WISE
 
 BOX = (0.0, 0.0, 50.0, 30.0)

@@ -6,9 +6,9 @@ import shutil
 
 import pytest
 
-from generator.cli import main
-from generator.load.game import load_game
-from generator.load.spreadsheet import column_letter
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.load.spreadsheet import column_letter
 from tests.conftest import ROOT
 
 RUMMY = ROOT / "cards" / "word-rummy"

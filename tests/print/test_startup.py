@@ -11,13 +11,13 @@ import pytest
 from tests.conftest import FIXTURES, ROOT
 
 # simulation, Dask, letter analysis and rasterizing code have no business in printing a deck
-HEAVY = ("generator.simulate.runner", "generator.simulate.metrics", "generator.rules", "dask", "distributed",
-         "generator.analysis.report", "generator.analysis.playability", "generator.words", "pypdfium2",
-         "generator.write.raster", "numpy", "starlette", "uvicorn", "watchfiles")
+HEAVY = ("spellpress.simulate.runner", "spellpress.simulate.metrics", "spellpress.rules", "dask", "distributed",
+         "spellpress.analysis.report", "spellpress.analysis.playability", "spellpress.words", "pypdfium2",
+         "spellpress.write.raster", "numpy", "starlette", "uvicorn", "watchfiles")
 
 PROBE = """
 import json, sys
-from generator.cli import main
+from spellpress.cli import main
 try:
     main(sys.argv[1:])
 except SystemExit:
@@ -41,5 +41,5 @@ def test_a_command_imports_only_what_it_needs(argv, tmp_path):
     heavy = sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
     assert heavy == []
     if argv[0] == "build":
-        assert "generator.write.pdf" in modules  # the probe really ran the build
+        assert "spellpress.write.pdf" in modules  # the probe really ran the build
         assert (tmp_path / "toy-game").is_dir()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator.cli import main
-from generator.suggest import did_you_mean, keys_at
-from generator.model.game import GameSpec
+from spellpress.cli import main
+from spellpress.suggest import did_you_mean, keys_at
+from spellpress.model.game import GameSpec
 from tests.conftest import WISE
 
 CASES = [

@@ -1,7 +1,7 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from generator.units import UnitError, parse_length, parse_points
+from spellpress.units import UnitError, parse_length, parse_points
 
 
 @pytest.mark.parametrize("text, mm", [

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.cli import main
-from generator.load.game import load_game
-from generator.rules.plugins import installed_engines, rules_for
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.rules.plugins import installed_engines, rules_for
 from tests.conftest import FIXTURES, ROOT
 
 SHIPPED = {"word-to-the-wise": "word-to-the-wise", "lost-words": "lost-words", "evocabulary": "evocabulary",
@@ -129,7 +129,7 @@ def test_a_game_without_an_engine_checks_and_says_how_to_get_one(capsys):
     ("no_such_package.engine", "no module 'no_such_package'"),
     ("../outside.py", "leaves the game folder"),
     ("missing.py", "does not exist"),
-    ("generator.rules.protocol", "has no RULES"),
+    ("spellpress.rules.protocol", "has no RULES"),
 ])
 def test_an_engine_that_cannot_be_found_is_named_at_rules_engine(engine, words, tmp_path, capsys):
     folder = copy_game(FIXTURES / "toy-game", tmp_path, {"engine": engine})

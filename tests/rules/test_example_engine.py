@@ -11,11 +11,11 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.load.game import load_game
-from generator.rules.plugins import rules_for
-from generator.scaffold.new import starter_engine
-from generator.simulate.play import play_game
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.rules.plugins import rules_for
+from spellpress.scaffold.new import starter_engine
+from spellpress.simulate.play import play_game
 from tests.conftest import FIXTURES, ROOT
 
 DOCS = ROOT / "docs" / "rules.md"

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.errors import UserError
-from generator.load.game import load_game
-from generator.rules import engine_for
-from generator.rules import lost_words as L
-from generator.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
-from generator.simulate.play import play_game
+from spellpress.errors import UserError
+from spellpress.load.game import load_game
+from spellpress.rules import engine_for
+from spellpress.rules import lost_words as L
+from spellpress.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
+from spellpress.simulate.play import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME_DIR = ROOT / "cards" / "lost-words"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.load.game import load_game
-from generator.rules.magic_spell import MIXED, RULES, MagicSpellPlayer, letter_demand
-from generator.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
-from generator.simulate.play import play_game
-from generator.words.lexicon import Lexicon
+from spellpress.load.game import load_game
+from spellpress.rules.magic_spell import MIXED, RULES, MagicSpellPlayer, letter_demand
+from spellpress.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
+from spellpress.simulate.play import play_game
+from spellpress.words.lexicon import Lexicon
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.load.game import load_game
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
-from generator.rules.spelled import ABILITIES, RULES, SpelledState
-from generator.simulate.play import play_game
+from spellpress.load.game import load_game
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
+from spellpress.rules.spelled import ABILITIES, RULES, SpelledState
+from spellpress.simulate.play import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.cli import main
-from generator.load.game import load_game
-from generator.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
-from generator.rules.word_rummy import RULES
-from generator.rules.word_rummy.state import DISCARD, DRAW, FROM_DECK, FROM_DISCARD, OVER
-from generator.simulate.play import play_game
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.rules.protocol import CHANCE, IllegalAction, InvariantError, RandomPlayer
+from spellpress.rules.word_rummy import RULES
+from spellpress.rules.word_rummy.state import DISCARD, DRAW, FROM_DECK, FROM_DISCARD, OVER
+from spellpress.simulate.play import play_game
 from tests.conftest import ROOT
 
 RUMMY = ROOT / "cards" / "word-rummy"
@@ -328,7 +328,7 @@ def test_the_card_taken_from_the_discard_pile_cannot_go_straight_back(game):
 
 def test_a_two_player_game_ends_without_the_turn_cap(game):
     # seed 1's game 16 stalled at the cap of 5,000 turns when the taken card could go straight back
-    from generator.simulate.runner import game_seed
+    from spellpress.simulate.runner import game_seed
 
     players = [RULES.heuristic_player(), RULES.heuristic_player()]
     outcome = play_game(RULES, game, players, game_seed(1, 16))

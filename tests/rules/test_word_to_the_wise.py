@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from generator.load.game import load_game
-from generator.rules import engine_for
-from generator.rules import word_to_the_wise as W
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
-from generator.simulate.play import play_game
-from generator.words.finder import WordFinder
+from spellpress.load.game import load_game
+from spellpress.rules import engine_for
+from spellpress.rules import word_to_the_wise as W
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
+from spellpress.simulate.play import play_game
+from spellpress.words.finder import WordFinder
 
 GAME_DIR = Path(__file__).resolve().parents[2] / "cards" / "word-to-the-wise"
 SLOW, FAST = 50, 5  # search-time quantiles: 0 is the quickest of 64, 63 the slowest

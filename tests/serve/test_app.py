@@ -8,9 +8,9 @@ import shutil
 import pytest
 from starlette.testclient import TestClient
 
-from generator.build import BuildOptions
-from generator.serve.app import create_app
-from generator.serve.preview import Preview
+from spellpress.build import BuildOptions
+from spellpress.serve.app import create_app
+from spellpress.serve.preview import Preview
 from tests.conftest import FIXTURES
 
 

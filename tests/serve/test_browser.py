@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.load.game import load_game
+from spellpress.load.game import load_game
 from tests.conftest import WISE
 
 CHROMIUM = Path(os.environ.get("SPELLPRESS_CHROMIUM", "/usr/bin/chromium"))
@@ -33,7 +33,7 @@ def server(tmp_path):
     game = tmp_path / "word-to-the-wise"
     shutil.copytree(WISE, game)
     process = subprocess.Popen(
-        [sys.executable, "-m", "generator", "serve", str(game), "--port", "0", "--out", str(tmp_path / "out")],
+        [sys.executable, "-m", "spellpress", "serve", str(game), "--port", "0", "--out", str(tmp_path / "out")],
         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     line = process.stdout.readline()

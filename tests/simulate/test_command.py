@@ -5,7 +5,7 @@ import json
 import pytest
 from pypdf import PdfReader
 
-from generator.cli import main
+from spellpress.cli import main
 from tests.conftest import FIXTURES
 from tests.print.test_pdf import fonts_of
 

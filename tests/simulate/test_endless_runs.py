@@ -18,7 +18,7 @@ ENDLESS = ["simulate", "word-to-the-wise", "--games", "1000000000000", "--seed",
 
 def start(argv: list[str], **streams) -> subprocess.Popen:
     # as from a terminal: Ctrl-C's signal at its default, the command and its workers one process group
-    return subprocess.Popen([sys.executable, "-m", "generator", *argv], start_new_session=True,
+    return subprocess.Popen([sys.executable, "-m", "spellpress", *argv], start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, **streams)
 

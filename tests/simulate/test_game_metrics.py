@@ -2,11 +2,11 @@
 
 import pytest
 
-from generator.rules.protocol import Outcome
-from generator.simulate.game_metrics import aggregate, per_game
-from generator.simulate.metrics import summary
-from generator.simulate.play import play_game
-from generator.simulate.runner import RunSpec, run
+from spellpress.rules.protocol import Outcome
+from spellpress.simulate.game_metrics import aggregate, per_game
+from spellpress.simulate.metrics import summary
+from spellpress.simulate.play import play_game
+from spellpress.simulate.runner import RunSpec, run
 from tests.conftest import FIXTURES
 from tests.simulate.toy import RULES as TOY_RULES
 
@@ -38,7 +38,7 @@ def test_team_mates_share_a_lead_and_draws_and_timeouts_are_counted():
 
 
 def test_move_counts_come_from_the_legal_actions_at_each_decision():
-    from generator.load.game import load_game
+    from spellpress.load.game import load_game
 
     game = load_game(FIXTURES / "toy-game")
     players = [TOY_RULES.heuristic_player(1.0)] * 2
@@ -46,8 +46,8 @@ def test_move_counts_come_from_the_legal_actions_at_each_decision():
     plain = play_game(TOY_RULES, game, players, 3).metrics
     assert measured["decisions"] >= measured["forced"] and measured["choices"] >= measured["decisions"] > 0
     assert "decisions" not in plain and plain["lead_changes"] == measured["lead_changes"]
-    from generator.rules.protocol import Outcome
-    from generator.simulate.tally import Tally
+    from spellpress.rules.protocol import Outcome
+    from spellpress.simulate.tally import Tally
 
     tally = Tally(2)
     for metrics in (measured, plain):

@@ -30,7 +30,7 @@ def group_members(group: int) -> list[int]:
 
 def big_game(folder: Path) -> Path:
     """A game whose build takes seconds: 4,000 different cards."""
-    subprocess.run([sys.executable, "-m", "generator", "new", str(folder)], check=True, capture_output=True,
+    subprocess.run([sys.executable, "-m", "spellpress", "new", str(folder)], check=True, capture_output=True,
                    env={**os.environ, "PYTHONPATH": str(ROOT)})
     cards = folder / "cards.yaml"
     head = cards.read_text().split("cards:")[0]
@@ -61,7 +61,7 @@ def test_ctrl_c_stops_work_within_seconds_and_leaves_no_worker_and_no_output(tmp
     if name in ("build", "report", "letters"):
         command = [*command, "--out", str(out)]
     # as from a terminal: Ctrl-C's signal at its default (a shell's background job would inherit it ignored)
-    run = subprocess.Popen([sys.executable, "-m", "generator", *command], start_new_session=True,
+    run = subprocess.Popen([sys.executable, "-m", "spellpress", *command], start_new_session=True,
                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.load.game import load_game
-from generator.rules.plugins import rules_for
-from generator.rules.protocol import CHANCE, TERMINAL, RandomPlayer
-from generator.simulate.ismcts import ISMCTSPlayer, clone, determinize, evaluate
-from generator.simulate.play import play_game
-from generator.simulate.runner import RunSpec, Seat, run
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.rules.plugins import rules_for
+from spellpress.rules.protocol import CHANCE, TERMINAL, RandomPlayer
+from spellpress.simulate.ismcts import ISMCTSPlayer, clone, determinize, evaluate
+from spellpress.simulate.play import play_game
+from spellpress.simulate.runner import RunSpec, Seat, run
 from tests.conftest import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,11 +2,11 @@
 
 import pytest
 
-from generator.load.game import load_game
-from generator.rules.protocol import RandomPlayer
-from generator.simulate.metrics import summary, wilson
-from generator.simulate.play import play_game
-from generator.simulate.runner import RunSpec, Seat, batches, run
+from spellpress.load.game import load_game
+from spellpress.rules.protocol import RandomPlayer
+from spellpress.simulate.metrics import summary, wilson
+from spellpress.simulate.play import play_game
+from spellpress.simulate.runner import RunSpec, Seat, batches, run
 from tests.conftest import FIXTURES
 
 TOY = FIXTURES / "toy-game"
@@ -61,7 +61,7 @@ def test_invariants_hold_after_every_action():
 
 
 def test_a_broken_engine_is_caught_by_the_invariant_check(monkeypatch):
-    from generator.rules.protocol import InvariantError
+    from spellpress.rules.protocol import InvariantError
     from tests.simulate import toy
 
     original = toy.ToyState.apply
@@ -117,7 +117,7 @@ def test_wilson_interval_matches_known_values():
 def test_a_user_error_in_a_worker_reaches_the_parent_whole():
     import pickle
 
-    from generator.errors import Location, UserError
+    from spellpress.errors import Location, UserError
 
     error = UserError.at(Location(TOY / "game.yaml", 3, 4), "bad option")
     copy = pickle.loads(pickle.dumps(error))
@@ -125,7 +125,7 @@ def test_a_user_error_in_a_worker_reaches_the_parent_whole():
 
 
 def test_common_random_numbers_deal_each_rotation_of_a_block_the_same_cards():
-    from generator.simulate.runner import play_batch
+    from spellpress.simulate.runner import play_batch
 
     lineup = (Seat("heuristic", 1.0), Seat("random"), Seat("random"))
     records = play_batch(spec(lineup=lineup, games=6, common_random_numbers=True), 0, 6)
@@ -148,8 +148,8 @@ def test_a_difference_needs_enough_seat_games_on_both_sides():
 
 
 def test_a_team_mode_is_judged_per_team_not_per_seat():
-    from generator.rules.protocol import Outcome
-    from generator.simulate.runner import GameRecord, RunResult
+    from spellpress.rules.protocol import Outcome
+    from spellpress.simulate.runner import GameRecord, RunResult
 
     result, teamless = RunResult(spec(games=200)), RunResult(spec(games=200))
     for index in range(200):  # seats 1+3 against seat 2, each side winning half the games
@@ -168,7 +168,7 @@ def test_a_run_of_any_length_keeps_a_fixed_amount_of_memory(monkeypatch):
     import pickle
     from concurrent.futures import Future
 
-    from generator.simulate import runner
+    from spellpress.simulate import runner
 
     outstanding, most = [0], [0]
 

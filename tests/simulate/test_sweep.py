@@ -5,9 +5,9 @@ import json
 import pytest
 from pypdf import PdfReader
 
-from generator.cli import main
-from generator.load.game import load_game
-from generator.simulate.variants import apply_variant, grid, parse_vary
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.simulate.variants import apply_variant, grid, parse_vary
 from tests.conftest import FIXTURES, ROOT
 
 TOY = str(FIXTURES / "toy-game")

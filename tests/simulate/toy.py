@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Player, Rules, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Player, Rules, State
 
 
 class ToyState(State):

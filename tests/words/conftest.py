@@ -2,8 +2,8 @@ from collections import Counter
 
 import pytest
 
-from generator.words.finder import WordFinder
-from generator.words.lexicon import Lexicon
+from spellpress.words.finder import WordFinder
+from spellpress.words.lexicon import Lexicon
 
 
 @pytest.fixture(scope="session")

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from generator.cli import main
-from generator.load.game import load_game
-from generator.words.finder import WordFinder, for_words
-from generator.model.languages import LANGUAGES
-from generator.words.lexicon import Lexicon, shipped_words
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.words.finder import WordFinder, for_words
+from spellpress.model.languages import LANGUAGES
+from spellpress.words.lexicon import Lexicon, shipped_words
 from tests.conftest import WISE
 
 KNOWN = {"fr": {"maison", "chat", "ete", "coeur", "francais", "mangeons"},  # été, cœur, français: folded
@@ -108,7 +108,7 @@ def test_a_french_word_file_is_folded_and_a_german_one_keeps_its_umlauts(game_co
     ("es", {"casa": 2, "mariposa": 4, "mesa": 2}),
 ])
 def test_syllables_of_other_languages_come_from_hyphenation_patterns(language, counts):
-    from generator.words.syllables import syllables
+    from spellpress.words.syllables import syllables
     assert {word: syllables(word, language=language) for word in counts} == counts
     assert syllables("chat", {"chat": 3}, language) == 3 if language == "fr" else True
 

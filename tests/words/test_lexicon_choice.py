@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from generator.cli import main
-from generator.load.game import load_game
-from generator.words.build_lexicon import WORD_GAME_TWOS, word_game_word
-from generator.words.finder import for_words
-from generator.words.lexicon import shipped_words
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.words.build_lexicon import WORD_GAME_TWOS, word_game_word
+from spellpress.words.finder import for_words
+from spellpress.words.lexicon import shipped_words
 from tests.conftest import WISE
 
 

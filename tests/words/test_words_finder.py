@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from words_reference import BAG, brute_builds, brute_find
-from generator.words.builds import Sources, new_match
-from generator.words.index import key, sub_multisets
-from generator.words.finder import Match, WordFinder
+from spellpress.words.builds import Sources, new_match
+from spellpress.words.index import key, sub_multisets
+from spellpress.words.finder import Match, WordFinder
 
 CONSONANTS = "".join(c for c in BAG if c not in "aeiouy")
 DIGRAPHS = ["qu", "th", "er", "in", "st", "ch"]
@@ -158,8 +158,8 @@ def test_best_and_longest(finder):
 
 
 DETERMINISM_SCRIPT = """
-from generator.words.finder import WordFinder
-from generator.words.lexicon import Lexicon
+from spellpress.words.finder import WordFinder
+from spellpress.words.lexicon import Lexicon
 f = WordFinder(Lexicon())
 for query in (dict(hand="retains"), dict(hand="retains", wilds=1), dict(hand="strnk", reusable="a",
               reusable_wilds=1), dict(hand=["qu", "i", "e", "t", "s"], wilds=1, must_use=["r"])):
@@ -324,7 +324,7 @@ def test_single_letter_hands_match_the_search_with_any_min_length(finder):
 
 def test_results_stay_the_same_when_caches_start_over(lexicon, monkeypatch):
     """Small cache limits: results are the same while the caches fill, clear and refill."""
-    import generator.words.finder as finder_module
+    import spellpress.words.finder as finder_module
     monkeypatch.setattr(finder_module, "_KEPT_PER_ENTRY", 1)
     monkeypatch.setattr(finder_module, "_HAND_MATCHES_LIMIT", 3)
     monkeypatch.setattr(finder_module, "_TWO_WILD_MATCHES_LIMIT", 10)
@@ -350,7 +350,7 @@ def test_new_match_is_the_dataclass_match():
 
 def test_index_tables():
     from collections import defaultdict
-    from generator.words.index import LetterIndex, sub_multisets_between, subs_and_lefts
+    from spellpress.words.index import LetterIndex, sub_multisets_between, subs_and_lefts
     words = ["cat", "act", "tack", "at", "a", "stack", "tacks", "attack", "scat", "cast"]
     index = LetterIndex(words)
     expected = defaultdict(dict)

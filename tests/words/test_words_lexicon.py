@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.words import build_lexicon
-from generator.words.lexicon import WORDS_FILE, Lexicon, shipped_words
+from spellpress.words import build_lexicon
+from spellpress.words.lexicon import WORDS_FILE, Lexicon, shipped_words
 
 
 def test_shipped_list_is_sorted_unique_lowercase_letters():

@@ -3,10 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.words import build_syllables
-from generator.words.syllables import (CMU_FILE, accuracy, cmu_table, is_held_out,
+from spellpress.words import build_syllables
+from spellpress.words.syllables import (CMU_FILE, accuracy, cmu_table, is_held_out,
                                        rule_syllables, syllables)
-from generator.words.lexicon import shipped_words
+from spellpress.words.lexicon import shipped_words
 
 # Achieved when written: 92.5% held-out on all CMU words, 94.7% on those in
 # the lexicon. The floors leave a margin for rule edits, not for regressions.

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.model.deck import Game
-from generator.rules.evocabulary.content import WILD, Content, content_for
-from generator.rules.evocabulary.players import EvoPlayer
-from generator.rules.evocabulary.settings import ACTIONS, EvoSettings, seat_table
-from generator.rules.evocabulary.state import EvoState
-from generator.rules.protocol import Player, Rules
+from spellpress.model.deck import Game
+from spellpress.rules.evocabulary.content import WILD, Content, content_for
+from spellpress.rules.evocabulary.players import EvoPlayer
+from spellpress.rules.evocabulary.settings import ACTIONS, EvoSettings, seat_table
+from spellpress.rules.evocabulary.state import EvoState
+from spellpress.rules.protocol import Player, Rules
 
 __all__ = ["RULES", "EvoRules", "EvoState", "EvoPlayer", "Content", "ACTIONS", "WILD"]
 

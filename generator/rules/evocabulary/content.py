@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.model.deck import Game
-from generator.rules.evocabulary.settings import ACTIONS
-from generator.rules.evocabulary.words import WILD, Words
+from spellpress.model.deck import Game
+from spellpress.rules.evocabulary.settings import ACTIONS
+from spellpress.rules.evocabulary.words import WILD, Words
 
 
 @dataclass(frozen=True)

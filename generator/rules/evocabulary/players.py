@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 
-from generator.rules.evocabulary.content import WILD
-from generator.rules.evocabulary.settings import COPYABLE
-from generator.rules.evocabulary.state import EvoState
-from generator.rules.evocabulary.words import make_src
-from generator.rules.protocol import Player
-from generator.words.index import key
+from spellpress.rules.evocabulary.content import WILD
+from spellpress.rules.evocabulary.settings import COPYABLE
+from spellpress.rules.evocabulary.state import EvoState
+from spellpress.rules.evocabulary.words import make_src
+from spellpress.rules.protocol import Player
+from spellpress.words.index import key
 
 # What the heuristic thinks each action is worth (a policy, not card data).
 HIRE_VALUE = {"draw": 1.4, "wild": 3.0, "burn": 2.5, "publish": 4.5, "lock": 1.5, "hire": 2.0, "teamwork": 2.5, "pickup": 0.8}

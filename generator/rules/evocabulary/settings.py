@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt
 
-from generator.rules.settings import EngineSettings, Needs
+from spellpress.rules.settings import EngineSettings, Needs
 
 # the effect vocabulary: the action names familiar and leader cards may carry
 ACTIONS = ("draw", "wild", "burn", "publish", "lock", "hire", "teamwork", "pickup")

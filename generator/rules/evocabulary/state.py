@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 
-from generator.rules.evocabulary.content import WILD, Content
-from generator.rules.evocabulary.settings import COPYABLE
-from generator.rules.evocabulary.words import SOURCE_ORDER, all_builds, make_src, src_counts, subs_of
-from generator.rules.moves import LazyMoves
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
-from generator.words.index import key
+from spellpress.rules.evocabulary.content import WILD, Content
+from spellpress.rules.evocabulary.settings import COPYABLE
+from spellpress.rules.evocabulary.words import SOURCE_ORDER, all_builds, make_src, src_counts, subs_of
+from spellpress.rules.moves import LazyMoves
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.words.index import key
 
 
 class EvoState(State):

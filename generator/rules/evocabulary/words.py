@@ -8,14 +8,14 @@ from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING
 
-from generator.model.deck import Game
-from generator.rules.protocol import IllegalAction
-from generator.words.finder import for_words
-from generator.words.index import key, sub_multisets_between
-from generator.words.syllables import syllables
+from spellpress.model.deck import Game
+from spellpress.rules.protocol import IllegalAction
+from spellpress.words.finder import for_words
+from spellpress.words.index import key, sub_multisets_between
+from spellpress.words.syllables import syllables
 
 if TYPE_CHECKING:
-    from generator.rules.evocabulary.content import Content
+    from spellpress.rules.evocabulary.content import Content
 
 WILD = "?"  # a wild card's letter
 SOURCE_ORDER = "lshw"  # canonical order of sources within one letter's positions

@@ -7,10 +7,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Mapping
 
-from generator.errors import UserError
-from generator.model.deck import Game
-from generator.rules.lost_words.settings import ENGINE, RULE_DEFAULTS, LostWordsSettings
-from generator.rules.settings import OPTION, settings_for
+from spellpress.errors import UserError
+from spellpress.model.deck import Game
+from spellpress.rules.lost_words.settings import ENGINE, RULE_DEFAULTS, LostWordsSettings
+from spellpress.rules.settings import OPTION, settings_for
 
 
 NATURE, SPELL, SPECIAL = "nature", "spell", "special"

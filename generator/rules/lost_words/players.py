@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from generator.rules.lost_words.content import SPECIAL, SPELL
-from generator.rules.lost_words.state import DISCARD, DRAW, DRAW_DECK, DRAW_DISCARD, NONE, PASS, REPLACE, REPLY, LostWordsState
-from generator.rules.protocol import Player, State
+from spellpress.rules.lost_words.content import SPECIAL, SPELL
+from spellpress.rules.lost_words.state import DISCARD, DRAW, DRAW_DECK, DRAW_DISCARD, NONE, PASS, REPLACE, REPLY, LostWordsState
+from spellpress.rules.protocol import Player, State
 
 
 SPECIAL_VALUE = {  # how much a heuristic player values holding a Special, by effect kind

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import NonNegativeInt, PositiveInt
 
-from generator.model.deck import Game
-from generator.rules.settings import EngineSettings, Needs
+from spellpress.model.deck import Game
+from spellpress.rules.settings import EngineSettings, Needs
 
 ENGINE = "lost-words"
 RULE_DEFAULTS = {"spares": 2, "hand": 3, "draws": 1, "actions": 1}

@@ -37,8 +37,8 @@ from collections import Counter
 from itertools import chain
 from typing import Any, Sequence
 
-from generator.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
 
 
 SETUP, DRAW, ACTION, REPLY, DISCARD, OVER = range(6)

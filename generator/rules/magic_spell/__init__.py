@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.model.deck import Game
-from generator.rules.magic_spell.content import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS, Catalog, Spell, catalog
-from generator.rules.magic_spell.demand import letter_demand, suggest_tile_mix
-from generator.rules.magic_spell.players import ATTACK_WEIGHT, MEMORY_SPANS, STUCK_TURNS, MagicSpellPlayer
-from generator.rules.magic_spell.settings import MagicSpellSettings
-from generator.rules.magic_spell.state import MIXED, MagicSpellState
-from generator.rules.protocol import Player, Rules
+from spellpress.model.deck import Game
+from spellpress.rules.magic_spell.content import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS, Catalog, Spell, catalog
+from spellpress.rules.magic_spell.demand import letter_demand, suggest_tile_mix
+from spellpress.rules.magic_spell.players import ATTACK_WEIGHT, MEMORY_SPANS, STUCK_TURNS, MagicSpellPlayer
+from spellpress.rules.magic_spell.settings import MagicSpellSettings
+from spellpress.rules.magic_spell.state import MIXED, MagicSpellState
+from spellpress.rules.protocol import Player, Rules
 
 __all__ = ["RULES", "MagicSpellRules", "CAST_EFFECTS", "LASTING_EFFECTS", "VICTIM_EFFECTS", "Catalog", "Spell",
            "catalog", "letter_demand", "suggest_tile_mix", "ATTACK_WEIGHT", "MEMORY_SPANS", "STUCK_TURNS",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from generator.model.deck import Game
+from spellpress.model.deck import Game
 
 CAST_EFFECTS = ("spirit", "draw", "scrounge", "weaves", "research", "transmute",
                 "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from generator.model.deck import Game
-from generator.rules.magic_spell.content import catalog
+from spellpress.model.deck import Game
+from spellpress.rules.magic_spell.content import catalog
 
 
 def letter_demand(game: Game) -> dict[str, dict[str, float]]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from generator.rules.magic_spell.state import MIXED, MagicSpellState, _spares
-from generator.rules.protocol import Player
+from spellpress.rules.magic_spell.state import MIXED, MagicSpellState, _spares
+from spellpress.rules.protocol import Player
 
 STUCK_TURNS = 20  # a heuristic gives up on a spell after this many of its own turns without progress
 MEMORY_SPANS = {"none": 0, "partial": 6, "perfect": None}

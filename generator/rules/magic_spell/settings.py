@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import NonNegativeInt, PositiveInt
 
-from generator.rules.magic_spell.content import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS
-from generator.rules.settings import EngineSettings, Needs
+from spellpress.rules.magic_spell.content import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS
+from spellpress.rules.settings import EngineSettings, Needs
 
 
 class MagicSpellSettings(EngineSettings):

@@ -44,8 +44,8 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, Sequence
 
-from generator.rules.magic_spell.content import Catalog
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.magic_spell.content import Catalog
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
 
 MIXED = "mixed"  # the scrounge slot meaning "a tile nobody has seen since the mix"
 

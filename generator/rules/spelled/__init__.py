@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.model.deck import Game
-from generator.rules.protocol import Player, Rules
-from generator.rules.spelled.content import ABILITIES, AT_ONCE, KINDS, LASTING, TOKENS, CardDef, Catalog, catalog
-from generator.rules.spelled.players import WEIGHTS, SpelledHeuristic, box_value
-from generator.rules.spelled.settings import SpelledSettings
-from generator.rules.spelled.state import SpelledState
+from spellpress.model.deck import Game
+from spellpress.rules.protocol import Player, Rules
+from spellpress.rules.spelled.content import ABILITIES, AT_ONCE, KINDS, LASTING, TOKENS, CardDef, Catalog, catalog
+from spellpress.rules.spelled.players import WEIGHTS, SpelledHeuristic, box_value
+from spellpress.rules.spelled.settings import SpelledSettings
+from spellpress.rules.spelled.state import SpelledState
 
 __all__ = ["RULES", "SpelledRules", "ABILITIES", "AT_ONCE", "KINDS", "LASTING", "TOKENS", "CardDef", "Catalog",
            "catalog", "WEIGHTS", "SpelledHeuristic", "box_value", "SpelledSettings", "SpelledState"]

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from generator.model.deck import Game
-from generator.words.finder import for_words
-from generator.words.index import key as letter_key
+from spellpress.model.deck import Game
+from spellpress.words.finder import for_words
+from spellpress.words.index import key as letter_key
 
 # The effect vocabulary: ability name -> what gaining it does (see State._gain).
 ABILITIES = ("energy", "damage", "heal", "draw", "scrap_hand", "scrap_discard", "scrap_market",

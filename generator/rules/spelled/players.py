@@ -6,9 +6,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from generator.rules.protocol import Player
-from generator.rules.spelled.content import Catalog, CardDef
-from generator.rules.spelled.state import SpelledState
+from spellpress.rules.protocol import Player
+from spellpress.rules.spelled.content import Catalog, CardDef
+from spellpress.rules.spelled.state import SpelledState
 
 WEIGHTS = {"energy": 1.0, "damage": 1.0, "heal": 0.8, "draw": 1.6, "scrap_hand": 0.8, "scrap_discard": 0.8,
            "scrap_market": 0.2, "acquire": 0.8, "to_hand": 0.8, "to_top": 0.5, "discard": 1.0, "destroy": 1.2}

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
 
-from generator.rules.settings import EngineSettings, Needs
-from generator.rules.spelled.content import ABILITIES, KINDS
+from spellpress.rules.settings import EngineSettings, Needs
+from spellpress.rules.spelled.content import ABILITIES, KINDS
 
 Box = dict[Literal[ABILITIES], PositiveInt]
 

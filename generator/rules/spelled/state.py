@@ -42,9 +42,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
-from generator.rules.spelled.content import AT_ONCE, LASTING, TOKENS, Catalog
-from generator.words.index import key as letter_key
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.spelled.content import AT_ONCE, LASTING, TOKENS, Catalog
+from spellpress.words.index import key as letter_key
 
 
 class SpelledState(State):

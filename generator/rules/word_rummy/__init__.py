@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.model.deck import Game
-from generator.rules.protocol import Player, Rules
-from generator.rules.settings import settings_for
-from generator.rules.word_rummy.content import content_for
-from generator.rules.word_rummy.players import RummyHeuristic
-from generator.rules.word_rummy.settings import WordRummySettings
-from generator.rules.word_rummy.state import RummyState
+from spellpress.model.deck import Game
+from spellpress.rules.protocol import Player, Rules
+from spellpress.rules.settings import settings_for
+from spellpress.rules.word_rummy.content import content_for
+from spellpress.rules.word_rummy.players import RummyHeuristic
+from spellpress.rules.word_rummy.settings import WordRummySettings
+from spellpress.rules.word_rummy.state import RummyState
 
 
 class WordRummyRules(Rules):

@@ -13,9 +13,9 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from generator.model.deck import Game
-from generator.rules.word_rummy.settings import WordRummySettings
-from generator.words.finder import for_words
+from spellpress.model.deck import Game
+from spellpress.rules.word_rummy.settings import WordRummySettings
+from spellpress.words.finder import for_words
 
 Hand = tuple[str, ...]  # card kinds, sorted: "a", "qu", "*"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import random
 
-from generator.rules.protocol import Player
-from generator.rules.word_rummy.content import Hand
-from generator.rules.word_rummy.state import DRAW, FROM_DECK, FROM_DISCARD, RummyState, _without
+from spellpress.rules.protocol import Player
+from spellpress.rules.word_rummy.content import Hand
+from spellpress.rules.word_rummy.state import DRAW, FROM_DECK, FROM_DISCARD, RummyState, _without
 
 
 class RummyHeuristic(Player):

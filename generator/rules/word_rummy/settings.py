@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
-from generator.rules.settings import EngineSettings, Needs
+from spellpress.rules.settings import EngineSettings, Needs
 
 
 class WordRummySettings(EngineSettings):

@@ -23,8 +23,8 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
-from generator.rules.word_rummy.content import Content, Hand, Split
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.word_rummy.content import Content, Hand, Split
 
 DEAL, FLIP, DRAW, DRAWN, DISCARD, OVER = range(6)
 FROM_DECK = ("draw", "deck")

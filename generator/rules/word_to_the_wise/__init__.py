@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.model.deck import Game
-from generator.rules.protocol import Player, Rules
-from generator.rules.word_to_the_wise.content import DIE_VOWELS, WILD, definitions
-from generator.rules.word_to_the_wise.players import WiseHeuristic
-from generator.rules.word_to_the_wise.settings import RACE_DEFAULTS, WiseSettings
-from generator.rules.word_to_the_wise.state import CHALLENGE, CHOOSE, DEAL, PASS, RECHOOSE, ROLL, TIEBREAK, TIME, WiseState
+from spellpress.model.deck import Game
+from spellpress.rules.protocol import Player, Rules
+from spellpress.rules.word_to_the_wise.content import DIE_VOWELS, WILD, definitions
+from spellpress.rules.word_to_the_wise.players import WiseHeuristic
+from spellpress.rules.word_to_the_wise.settings import RACE_DEFAULTS, WiseSettings
+from spellpress.rules.word_to_the_wise.state import CHALLENGE, CHOOSE, DEAL, PASS, RECHOOSE, ROLL, TIEBREAK, TIME, WiseState
 
 __all__ = ["RULES", "WiseRules", "DIE_VOWELS", "WILD", "definitions", "CHALLENGE", "CHOOSE", "DEAL", "PASS",
            "RECHOOSE", "ROLL", "TIEBREAK", "TIME"]

@@ -9,11 +9,11 @@ from collections import Counter
 from statistics import NormalDist
 from typing import Any
 
-from generator.errors import UserError
-from generator.model.deck import Game
-from generator.rules.word_to_the_wise.settings import Params, params_for
-from generator.words.finder import WordFinder, for_words
-from generator.words.index import key, sub_multisets
+from spellpress.errors import UserError
+from spellpress.model.deck import Game
+from spellpress.rules.word_to_the_wise.settings import Params, params_for
+from spellpress.words.finder import WordFinder, for_words
+from spellpress.words.index import key, sub_multisets
 
 
 DIE_VOWELS = frozenset("aeiou")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.rules.protocol import IllegalAction, Player
-from generator.rules.word_to_the_wise.content import Definitions
-from generator.rules.word_to_the_wise.state import CHALLENGE, CHOOSE, PASS, PHASE_NAMES, RECHOOSE, View, WiseState
+from spellpress.rules.protocol import IllegalAction, Player
+from spellpress.rules.word_to_the_wise.content import Definitions
+from spellpress.rules.word_to_the_wise.state import CHALLENGE, CHOOSE, PASS, PHASE_NAMES, RECHOOSE, View, WiseState
 
 
 class WiseHeuristic(Player):

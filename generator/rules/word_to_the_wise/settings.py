@@ -7,8 +7,8 @@ from typing import Any
 
 from pydantic import Field
 
-from generator.model.deck import Game
-from generator.rules.settings import EngineSettings, Needs, settings_for
+from spellpress.model.deck import Game
+from spellpress.rules.settings import EngineSettings, Needs, settings_for
 
 ENGINE = "word-to-the-wise"
 

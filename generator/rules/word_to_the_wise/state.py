@@ -38,11 +38,11 @@ from itertools import chain, combinations
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Location, UserError
-from generator.rules.moves import LazyMoves
-from generator.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
-from generator.rules.word_to_the_wise.content import Definitions
-from generator.words.index import sub_multisets
+from spellpress.errors import Location, UserError
+from spellpress.rules.moves import LazyMoves
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.word_to_the_wise.content import Definitions
+from spellpress.words.index import sub_multisets
 
 
 PASS = ("pass",)
