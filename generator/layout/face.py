@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from pydantic import ValidationError
 
 from spellpress.errors import Location, UserError
+from spellpress.icon_library import IconNames
 from spellpress.images import raster_size
 from spellpress.layout import fonts, markup
 from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
@@ -30,7 +31,7 @@ class FaceContext:
         self.bleed = bleed
         self.safe = game.spec.print.safe
         self.fonts = _FontsOnFirstUse(game.fonts)
-        self.icons = {name: str(path) for name, path in game.icons.items()}
+        self.icons = IconNames({name: str(path) for name, path in game.icons.items()})
         self._cache: dict[Any, tuple] = {}
 
 
@@ -136,7 +137,7 @@ def _ops(ctx: FaceContext, spec, width: float, height: float) -> tuple:
         if not spec.icon:
             return ()
         if spec.icon not in ctx.icons:
-            raise ValueError(f"unknown icon '{spec.icon}'{did_you_mean(spec.icon, ctx.icons)} (known: {', '.join(sorted(ctx.icons))})")
+            raise ValueError(f"unknown icon '{spec.icon}'{_icon_hint(spec.icon, ctx.icons)}")
         x, y, w, h = rect
         side = min(w, h)
         icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_color(spec.color))
@@ -144,6 +145,14 @@ def _ops(ctx: FaceContext, spec, width: float, height: float) -> tuple:
     if isinstance(spec, ImageBox):
         return _image(ctx, spec, rect)
     raise AssertionError(spec)
+
+
+def _icon_hint(name: str, icons: IconNames) -> str:
+    from spellpress import icon_library
+
+    suggestion = did_you_mean(name, [*icons, *icon_library.names()])
+    return (f"{suggestion}: not among the game's icons ({', '.join(sorted(icons))}) nor the "
+            f"game-icons.net library (`spellpress icons WORD` searches it)")
 
 
 def _grow_to_bleed(rect, width: float, height: float, bleed: float):
@@ -162,7 +171,7 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     font = _font(ctx, spec.font)
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
-        raise ValueError(f"unknown inline icon ':{missing[0]}:' (known: {', '.join(sorted(ctx.icons))})")
+        raise ValueError(f"unknown inline icon ':{missing[0]}:'{_icon_hint(missing[0], ctx.icons)}")
     faces: dict[tuple[bool, bool], str] = {(False, False): font}
     for span in markup.parse(spec.text):
         style = (span.bold, span.italic)
