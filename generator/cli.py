@@ -16,6 +16,11 @@ from spellpress.units import UnitError, parse_length
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
 
+def plural(count: int, noun: str) -> str:
+    """'1 card', '2 cards', '1,000 cards'."""
+    return f"{count:,} {noun}{'' if count == 1 else 's'}"
+
+
 class UsageError(Exception):
     pass
 
@@ -209,11 +214,14 @@ def build_one(folder: Path, options, problems) -> None:
         return
     seconds = time.perf_counter() - started
     state = " (up to date: nothing changed)" if result.up_to_date else ""
-    print(f"{result.game_id}: {result.cards} cards on {result.pages} pages in {seconds:.2f} s{state}")
+    print(f"{result.game_id}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} in {seconds:.2f} s{state}")
+    for component in result.game.components if result.game is not None else ():
+        if component.left_out:
+            print(f"  left out (count: 0) from {component.name}: {', '.join(component.left_out)}")
     for path in result.files[:4]:
         print(f"  {path}")
     if len(result.files) > 4:
-        print(f"  ... and {len(result.files) - 4} more files")
+        print(f"  ... and {plural(len(result.files) - 4, 'more file')}")
 
 
 def cmd_check(args) -> int:

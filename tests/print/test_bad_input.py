@@ -41,7 +41,7 @@ CASES = [
     ("game.yaml", replace("players: {min: 2, max: 8}", "players: {min: two, max: 8}"), "game.yaml:3:16", "min"),
     ("game.yaml", replace("  paper: a4", "  paper: a5"), "game.yaml:8:10", "'a5' is not allowed"),
     ("game.yaml", replace("  bleed: 3mm", "  bleed: 3 miles"), "game.yaml:9:10", "expected a length"),
-    ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, count: 0}"), "consonants.yaml:{line}:35", "count must be a whole number of at least 1"),
+    ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, count: -1}"), "consonants.yaml:{line}:35", "count must be a whole number, 0 (left out for now) or more"),
     ("consonants.yaml", replace(FIRST, "{letter: N, points: one, count: 12}"), "consonants.yaml:{line}:25", "field 'points' must be int"),
     ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, colour: red}"), "consonants.yaml:{line}:28", "unknown field 'colour'"),
     ("rules-card.yaml", append("  - {id: rules-summary, title: Again, body: Twice}\n"), "rules-card.yaml:{end}:10", "card id 'rules-summary' is already used"),
@@ -90,7 +90,7 @@ def test_all_errors_of_a_run_are_reported_together(game_copy, tmp_path, capsys, 
     consonants = folder / "consonants.yaml"
     text = consonants.read_text()
     first, second = line_of(text, FIRST), line_of(text, SECOND)
-    text = text.replace(FIRST, "{letter: N, points: 1, count: 0}")
+    text = text.replace(FIRST, "{letter: N, points: 1, count: -1}")
     text = text.replace(SECOND, "{letter: R, points: x, count: 12}")
     consonants.write_text(text)
     monkeypatch.chdir(tmp_path)
