@@ -7,7 +7,7 @@ from pathlib import Path
 
 from spellpress.errors import Location, UserError
 
-SHIPPED_FOLDERS = ("fonts", "templates", "cards")
+SHIPPED_FOLDERS = ("fonts", "templates", "cards", "docs")
 
 
 def shipped_root() -> Path:
@@ -34,6 +34,7 @@ SHARED_TEMPLATES = PROJECT_ROOT / "templates"
 SHARED_ICONS = SHARED_TEMPLATES / "icons"
 SHARED_FONTS = PROJECT_ROOT / "fonts"
 GAMES_FOLDER = PROJECT_ROOT / "cards"
+DOCS_FOLDER = PROJECT_ROOT / "docs"
 
 
 def inside(root: Path, relative: str, location: Location, what: str) -> Path:

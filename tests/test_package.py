@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-SHIPPED = ("fonts", "templates", "cards")
+SHIPPED = ("fonts", "templates", "cards", "docs")
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +86,8 @@ def test_the_installed_wheel_works_from_an_empty_folder(installed, tmp_path):
     assert game.returncode == 0, game.stderr
     credits = (tmp_path / "output" / "g" / "icon-credits.md").read_text()
     assert "| fire-ray | Lorc | https://game-icons.net/1x1/lorc/fire-ray.html |" in credits
+    manual = run(installed, tmp_path, "docs", "yaml")
+    assert manual.returncode == 0 and manual.stdout == (ROOT / "docs" / "yaml.md").read_text()
     found = run(installed, tmp_path, "icons", "fire", "--no-sheet")
     assert found.returncode == 0 and "fire-ray" in found.stdout
     assert run(installed, tmp_path, "new", "r", "--rules").returncode == 0  # the starter engine comes from the package

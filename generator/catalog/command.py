@@ -25,6 +25,12 @@ def register(commands) -> None:
                     "them or overrides one of the same name.")
     templates.set_defaults(handler=cmd_templates)
 
+    docs = commands.add_parser(
+        "docs", help="read the manual: the YAML keys, the commands, rules engines, print shops...",
+        description="Print a page of the manual (the docs/ folder, shipped with Spellpress), or list the pages.")
+    docs.add_argument("topic", nargs="?", metavar="TOPIC", help="a page, such as yaml, cli, tutorial (default: list the pages)")
+    docs.set_defaults(handler=cmd_docs)
+
 
 def cmd_icons(args) -> int:
     from spellpress import icon_library
@@ -72,4 +78,28 @@ def cmd_templates(args) -> int:
             print(f"    fields: {fields[0]}")
         print(f"    boxes: {', '.join(data.get('boxes') or {})}")
     print(f"shared templates in {SHARED_TEMPLATES}; a game's templates/ may extend or override them (docs/yaml.md)")
+    return 0
+
+
+def doc_pages() -> dict[str, Path]:
+    from spellpress.paths import DOCS_FOLDER
+
+    return {path.stem: path for path in sorted(DOCS_FOLDER.glob("*.md"))}
+
+
+def cmd_docs(args) -> int:
+    from spellpress.errors import Location, UserError
+    from spellpress.suggest import did_you_mean
+
+    pages = doc_pages()
+    if args.topic is None:
+        for name, path in pages.items():
+            title = next((line.lstrip("# ").strip() for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#")), "")
+            print(f"  {name:12} {title}")
+        print("spellpress docs TOPIC prints a page")
+        return 0
+    topic = args.topic.lower().removesuffix(".md")
+    if topic not in pages:
+        raise UserError.at(Location(Path("TOPIC")), f"no page '{args.topic}'{did_you_mean(topic, pages)} (pages: {', '.join(pages)})")
+    print(pages[topic].read_text(encoding="utf-8"), end="")
     return 0

@@ -103,3 +103,13 @@ def test_the_templates_command_lists_the_shared_templates():
     for name in ("base-card", "deck-back", "die-net", "letter-card", "text-card"):
         assert f"\n{name}" in "\n" + done.stdout
     assert "letter-card (extends base-card)" in done.stdout
+
+
+def test_the_docs_command_lists_and_prints_the_manual_pages():
+    listed = subprocess.run([sys.executable, "-m", "spellpress", "docs"], capture_output=True, text=True, check=True)
+    for page in ("cli", "yaml", "tutorial", "rules", "letters"):
+        assert f"  {page} " in listed.stdout
+    shown = subprocess.run([sys.executable, "-m", "spellpress", "docs", "tutorial"], capture_output=True, text=True, check=True)
+    assert shown.stdout.startswith("# Tutorial")
+    wrong = subprocess.run([sys.executable, "-m", "spellpress", "docs", "yml"], capture_output=True, text=True)
+    assert wrong.returncode == 2 and "did you mean 'yaml'?" in wrong.stderr
