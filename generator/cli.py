@@ -10,7 +10,7 @@ from contextlib import nullcontext
 from pathlib import Path
 
 from spellpress import __version__
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, UserError, report_lines
 from spellpress.units import UnitError, parse_length
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
@@ -108,9 +108,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit
         return code
     except UserError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
-        count = len(exc.problems)
+        lines = report_lines(exc.problems)
+        for line in lines:
+            print(f"error: {line}", file=sys.stderr)
+        count = len(lines)
         print(f"{count} error{'s' if count != 1 else ''}; nothing written.", file=sys.stderr)
         return EXIT_USER
     except KeyboardInterrupt:

@@ -32,9 +32,31 @@ def display_path(path: Path) -> str:
 class Problem:
     location: Location
     message: str
+    subject: str = ""  # the card or face it was found on, when the same mistake can recur on many
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.message}"
+        return f"{self.location}: {self.subject}: {self.message}" if self.subject else f"{self.location}: {self.message}"
+
+
+MAX_SUBJECTS_SHOWN = 5
+
+
+def report_lines(problems: list[Problem]) -> list[str]:
+    """One line a mistake: the same message found on several cards is one line naming them and their count."""
+    groups: dict[tuple[str, str], list[Problem]] = {}
+    for problem in problems:
+        key = (problem.message, "") if problem.subject else (problem.message, str(problem.location))
+        groups.setdefault(key, []).append(problem)
+    lines = []
+    for found in groups.values():
+        first = found[0]
+        if len(found) == 1:
+            lines.append(str(first))
+            continue
+        names = ", ".join(p.subject for p in found[:MAX_SUBJECTS_SHOWN])
+        more = f" and {len(found) - MAX_SUBJECTS_SHOWN:,} more" if len(found) > MAX_SUBJECTS_SHOWN else ""
+        lines.append(f"{first.location}: {first.message} (on {len(found):,} faces: {names}{more})")
+    return lines
 
 
 class UserError(Exception):
@@ -61,8 +83,8 @@ class Problems:
 
     items: list[Problem] = field(default_factory=list)
 
-    def add(self, location: Location, message: str) -> None:
-        self.items.append(Problem(location, message))
+    def add(self, location: Location, message: str, subject: str = "") -> None:
+        self.items.append(Problem(location, message, subject))
 
     def extend(self, error: UserError) -> None:
         self.items.extend(error.problems)

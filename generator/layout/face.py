@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from pydantic import ValidationError
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Problem, UserError
 from spellpress.icon_library import IconNames
 from spellpress.images import raster_size
 from spellpress.layout import fonts, markup
@@ -67,9 +67,9 @@ def layout_face(
         try:
             ops.extend(_layout_box(ctx, box, context, width, height))
         except (ExpressionError, TextFitError, ValueError) as exc:
-            raise UserError.at(where, f"{who}: template '{template.name}', box '{box.name}' ({box.location}): {exc}") from None
+            raise UserError([Problem(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)]) from None
         except UserError as exc:
-            raise UserError.at(where, f"{who}: template '{template.name}', box '{box.name}': {exc.problems[0]}") from None
+            raise UserError([Problem(where, f"template '{template.name}', box '{box.name}': {exc.problems[0]}", who)]) from None
     return FaceLayout(width, height, ctx.bleed, tuple(ops))
 
 

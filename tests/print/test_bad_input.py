@@ -130,3 +130,16 @@ def test_an_interrupted_write_leaves_no_file(tmp_path):
             raise RuntimeError("disk full")
     assert not target.exists()
     assert os.listdir(tmp_path) == []
+
+
+def test_one_template_mistake_on_every_card_is_one_error_line(tmp_path, capsys):
+    from spellpress.scaffold.new import new_game
+
+    folder = tmp_path / "g"
+    new_game(folder, "poker")
+    template = folder / "templates" / "my-card.yaml"
+    template.write_text(template.read_text().replace('text: "{{ points }}"', 'text: "{{ points.value }}"'))
+    assert main(["check", str(folder)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and lines[1] == "1 error; nothing written.", lines
+    assert "box 'points'" in lines[0] and "(on 3 faces: card 'first' of 'cards', card 'second' of 'cards', card 'third' of 'cards')" in lines[0]
