@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from spellpress.errors import Location, Problem, UserError
 from spellpress.icon_library import IconNames
@@ -20,6 +20,7 @@ from spellpress.paths import inside
 from spellpress.suggest import did_you_mean
 
 TEXT_KEYS = {"text", "icon", "src", "font"}
+_BOOL = TypeAdapter(bool)  # `when:` read as the box models read it
 MUST_BE_SAFE = {"text", "icon", "image"}
 
 
@@ -83,6 +84,8 @@ def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: flo
 
 
 def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width: float, height: float) -> tuple:
+    if "when" in box.values and not _shown(resolve_value(box.values["when"], context, text=False)):
+        return ()  # nothing else of a hidden box is evaluated: its text may use fields the card lacks
     values = _resolved(box, context, width, height)
     key = (box.name, tuple(sorted((k, repr(v)) for k, v in values.items())), width, height)
     if key in ctx._cache:
@@ -95,6 +98,13 @@ def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width
     ops = _ops(ctx, spec, width, height) if spec.when else ()
     ctx._cache[key] = ops
     return ops
+
+
+def _shown(when: Any) -> bool:
+    try:
+        return _BOOL.validate_python(when)
+    except ValidationError:
+        raise ValueError(f"when: expected true or false, got {when!r}") from None
 
 
 def _rect(spec, width: float, height: float) -> tuple[float, float, float, float]:

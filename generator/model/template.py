@@ -18,7 +18,8 @@ Color = Annotated[str, Field(pattern=r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|none)$"
 
 
 class BoxBase(Strict):
-    when: bool = True
+    when: bool = True  # false: the box is left out (and its other values are not even evaluated)
+    z: float = 0  # drawing order: higher draws later, over lower; equal z keeps the template's order
     x: Mm = 0.0
     y: Mm = 0.0
     w: NonNegativeMm | None = None
