@@ -85,7 +85,12 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("--no-cache", dest="cache", action="store_false",
                        help="draw every face again and neither read nor write OUT/.cache (the same bytes, slower)")
 
-    check = commands.add_parser("check", help="validate games without writing anything")
+    check = commands.add_parser("check", help="validate games without writing anything; runs no game code "
+                                              "(check-engine checks a game's rules engine)",
+                                description="Validate each game's definitions (YAML, spreadsheets, templates, fonts) "
+                                            "and write nothing. Never imports or runs a game's Python: its rules "
+                                            "engine and rules: keys are checked by check-engine, simulate, report "
+                                            "and sweep, which run the engine.")
     check.add_argument("games", nargs="*", metavar="GAME|PATH")
 
     commands.add_parser("list", help="list the games under cards/")
@@ -232,16 +237,14 @@ def cmd_check(args) -> int:
     problems = Problems()
     for folder in game_folders(args.games):
         try:
-            game = check(folder)
-            if game.spec.rules.get("engine") is not None:
-                from spellpress.rules.plugins import check_engine
-
-                check_engine(game)
+            game = check(folder)  # the definitions only: a game's rules engine is Python, never run here
         except UserError as exc:
             problems.extend(exc)
             continue
         cards = sum(c.copies for c in game.components)
-        print(f"{game.id}: ok ({len(game.components)} components, {cards} cards)")
+        engine = game.spec.rules.get("engine")
+        unchecked = f"; its rules engine '{engine}' is checked by check-engine" if engine is not None else ""
+        print(f"{game.id}: ok ({len(game.components)} components, {cards} cards{unchecked})")
     problems.raise_if_any()
     return EXIT_OK
 
