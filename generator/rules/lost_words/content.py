@@ -59,6 +59,12 @@ class Defs:
     spell_words: list[str] = field(default_factory=list)   # words with Spell cards, in YAML order
     params: dict[str, Any] = field(default_factory=dict)
     nature_each: dict[int, int] = field(default_factory=dict)
+    cover_to_win: int | str = "all"   # covered Nature cards that win, or "all"
+
+    def to_win(self, players: int) -> int:
+        """Covered Nature cards that win at this player count."""
+        each = self.nature_each[players]
+        return each if self.cover_to_win == "all" else min(int(self.cover_to_win), each)
 
     @property
     def cards(self) -> int:
@@ -103,12 +109,12 @@ def definitions(game: Game, options: Mapping[str, Any] | None = None) -> Defs:
     unknown = [name for name in options if name not in LostWordsSettings.model_fields]
     if unknown:
         raise UserError.at(OPTION, f"unknown option {unknown[0]!r} "
-                                   f"(options: {', '.join([*RULE_DEFAULTS, 'nature_cards'])})")
+                                   f"(options: {', '.join([*RULE_DEFAULTS, 'nature_cards', 'cover_to_win'])})")
     settings = settings_for(game, LostWordsSettings, ENGINE, options)
     params = {name: getattr(settings, name) for name in RULE_DEFAULTS}
     nature_each = (dict(settings.nature_cards) if isinstance(settings.nature_cards, dict)
                    else {players: settings.nature_cards for players in range(1, 11)})
-    defs = Defs(params=params, nature_each=nature_each)
+    defs = Defs(params=params, nature_each=nature_each, cover_to_win=settings.cover_to_win)
     for component_id in settings.nature_deck:
         for card in game.component(component_id).cards:
             for _ in range(card.count):
