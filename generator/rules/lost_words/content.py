@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from spellpress.errors import UserError
 from spellpress.model.deck import Game
+from spellpress.model.memo import memo_on
 from spellpress.rules.lost_words.settings import ENGINE, RULE_DEFAULTS, LostWordsSettings
 from spellpress.rules.settings import OPTION, settings_for
 
@@ -80,9 +81,6 @@ class Defs:
         return frozenset(card for card, kind in enumerate(self.kind) if kind == SPECIAL)
 
 
-_DEFS_CACHE: dict[tuple, Defs] = {}
-
-
 def _effect(card) -> Effect:
     raw = card.fields.get("effect")
     where = f"{card.location}: card '{card.id}'"
@@ -103,9 +101,11 @@ def _effect(card) -> Effect:
 def definitions(game: Game, options: Mapping[str, Any] | None = None) -> Defs:
     """The game's cards and rule numbers (options override game.yaml `rules:`)."""
     options = dict(options or {})
-    key = (id(game), tuple(sorted((k, str(v)) for k, v in options.items())))
-    if key in _DEFS_CACHE:
-        return _DEFS_CACHE[key]
+    return memo_on(game, "lost-words", tuple(sorted((k, str(v)) for k, v in options.items())),
+                   lambda: _definitions(game, options))
+
+
+def _definitions(game: Game, options: dict[str, Any]) -> Defs:
     unknown = [name for name in options if name not in LostWordsSettings.model_fields]
     if unknown:
         raise UserError.at(OPTION, f"unknown option {unknown[0]!r} "
@@ -147,5 +147,4 @@ def definitions(game: Game, options: Mapping[str, Any] | None = None) -> Defs:
                         defs.spell_words.append(word)
                     defs.copies[word] = defs.copies.get(word, 0) + 1
                 defs.spell_ids.append(number)
-    _DEFS_CACHE[key] = defs
     return defs
