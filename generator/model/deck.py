@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from spellpress.errors import Location
 from spellpress.model.game import GameSpec, LetterRole
+from spellpress.model.memo import without_memo
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,9 @@ class Game:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    def __getstate__(self) -> dict:
+        return without_memo(vars(self))  # engines' tables (model/memo.py) stay with this copy
 
     def component(self, component_id: str) -> Component:
         for component in self.components:

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from spellpress.errors import Location, Problems
 from spellpress.model.deck import Card, Game
+from spellpress.model.memo import memo_on
 from spellpress.model.types import describe
 
 OPTION = Location(Path("--option"))
@@ -69,18 +70,12 @@ def _game_yaml(game: Game):
     return read_yaml(game.root / "game.yaml")
 
 
-_CHECKED: dict[tuple, tuple[Game, EngineSettings]] = {}
-
-
 def settings_for(game: Game, model: type[EngineSettings], engine: str,
                  options: Mapping[str, Any] | None = None) -> EngineSettings:
     """The game's `rules:` (run options on top) as `model`, with its components checked; else a
     UserError listing every problem at its file:line:column. Checked once per game and options."""
-    key = (id(game), model, engine, tuple(sorted((k, repr(v)) for k, v in dict(options or {}).items())))
-    entry = _CHECKED.get(key)
-    if entry is None or entry[0] is not game:
-        entry = _CHECKED[key] = (game, _checked(game, model, engine, options))
-    return entry[1]
+    key = (model, engine, tuple(sorted((k, repr(v)) for k, v in dict(options or {}).items())))
+    return memo_on(game, "settings", key, lambda: _checked(game, model, engine, options))
 
 
 def _checked(game: Game, model: type[EngineSettings], engine: str, options: Mapping[str, Any] | None) -> EngineSettings:
