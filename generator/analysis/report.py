@@ -6,7 +6,7 @@ from pathlib import Path
 
 from spellpress.analysis.english import difficulty, distribution, jensen_shannon_bits, spearman, suggest_points, total_variation
 from spellpress.analysis.mix import WILD_FACE, face_kind, read_mix
-from spellpress.analysis.playability import HandRules, card_types, judge_for, playability
+from spellpress.analysis.playability import HandRules, judge_for, playability
 from spellpress.errors import Location, UserError
 from spellpress.model.deck import Game
 from spellpress.progress import LazyProgress

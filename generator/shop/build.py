@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from spellpress.errors import Location, Problem, UserError
+from spellpress.errors import Problem, UserError
 from spellpress.layout.deck import CardFaces, layout_game
 from spellpress.load.game import load_game
 from spellpress.model.deck import Game

@@ -11,6 +11,7 @@ from spellpress.errors import Location, UserError
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
+    from spellpress.simulate.runner import Seat
 
 BALANCE_TOLERANCE_POINTS = 3.0
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Location, UserError

@@ -596,7 +596,7 @@ class WiseState(State):
         figures: dict[str, float] = {"rounds": float(self.turns)}
         for seat in range(self.players):
             figures[f"first_words_seat{seat + 1}"] = 0.0
-        words = letters = first_bonus = all_bonus = challenges = upheld = bluffs = lasts = passes = rechosen = 0
+        words = letters = first_bonus = all_bonus = challenges = upheld = bluffs = lasts = rechosen = 0
         for log in self.logs:
             rechosen += log.rechosen
             lasts += len(log.last) if log.placed else 0
