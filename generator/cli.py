@@ -1,4 +1,4 @@
-"""The `spellpress` command: build, check and list games (and later analyse and simulate them)."""
+"""The `spellpress` command: parses the command line, runs one command, turns mistakes into exit code 2."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 import traceback
-from contextlib import nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from spellpress import __version__
@@ -185,7 +185,7 @@ def cmd_build(args) -> int:
                            draft=args.draft, color=args.color, profile=args.profile, marks=args.marks)
     problems = Problems()
     folders = game_folders(args.games)
-    workers = nullcontext()
+    workers: AbstractContextManager = nullcontext()
     if options.png or options.tts:  # one pool of workers draws for every game
         from spellpress.write.raster import shared_workers
 

@@ -88,6 +88,7 @@ def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
 
     def render(view: str, request: Request) -> tuple[str, str, str | None]:
         state = preview.state
+        content: str | None
         if view == "sheets":
             content = page.sheets_view(state)
         elif view.startswith("card/"):
@@ -232,7 +233,4 @@ def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
         Route("/build", build_game, methods=["POST"]),
         Route("/download/{name:path}", download),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.preview = preview
-    app.state.hub = hub
-    return app
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -49,9 +49,8 @@ class Shop:
     spec: ShopSpec
     path: Path
 
-    def profile_path(self) -> Path | None:
-        if self.spec.color != "cmyk":
-            return None
+    def profile_path(self) -> Path:
+        """The CMYK output profile of a shop that prints in CMYK."""
         if self.spec.profile is None:
             return DEFAULT_CMYK_PROFILE
         for candidate in (self.path.parent / self.spec.profile, PROFILES / self.spec.profile):

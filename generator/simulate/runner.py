@@ -214,7 +214,8 @@ class _executor:
 
     def __init__(self, workers: int, dask: str | None):
         self.workers, self.dask = workers, dask
-        self.client = self.cluster = None
+        self.client: Any = None  # dask.distributed's Client and LocalCluster, imported only for --dask
+        self.cluster: Any = None
 
     def __enter__(self) -> Executor:
         if self.dask is None:

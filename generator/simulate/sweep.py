@@ -125,8 +125,8 @@ def sweep_pdf(report: dict) -> bytes:
                  height_mm=45, caption=f"seat {s + 1}: win rate per variant with 95% CI; dashed: fair share")
     doc.heading("Figures per variant")
     for key, title, percent in CHARTS:
-        values = [_value(row, key) for row in rows]
-        if any(v is None for v in values):
+        values = [v for v in (_value(row, key) for row in rows) if v is not None]
+        if len(values) < len(rows):
             continue
         unit = f" ({report['length_unit']})" if key == "length_mean" else ""
         doc.bars(labels, [values], percent=percent, height_mm=45, caption=title + unit,
