@@ -11,6 +11,7 @@ from pathlib import Path
 
 from spellpress import __version__
 from spellpress.errors import Location, UserError
+from spellpress.model.modes import BackMode, CalibrationPaper, ColorMode, DuplexMode, MarkMode, Paper, choices
 from spellpress.units import UnitError, parse_length
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
@@ -54,8 +55,8 @@ def parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build print-ready PDFs (and PNG/TTS exports) for games",
                                 description="Build each game into OUT/<game>/: <game>-<paper>.pdf and manifest.json.")
     build.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: all)")
-    build.add_argument("--paper", choices=["a4", "letter", "a3", "legal", "tabloid"], help="paper size (default: the game's print.paper)")
-    build.add_argument("--backs", choices=["none", "duplex-long", "duplex-short", "fold"],
+    build.add_argument("--paper", choices=choices(Paper), help="paper size (default: the game's print.paper)")
+    build.add_argument("--backs", choices=choices(BackMode),
                        help="none; duplex-long (flip on long edge); duplex-short; fold (fronts above, backs below the fold)")
     build.add_argument("--back-offset", type=_offset_arg, metavar="X,Y",
                        help="shift the backs to correct a printer's misregistration; mm unless a unit is given (see 'calibrate')")
@@ -68,11 +69,11 @@ def parser() -> argparse.ArgumentParser:
                        help="write exactly what a print shop asks for into OUT/<game>/<shop>/ (see 'spellpress shops')")
     build.add_argument("--ink-limit", choices=["on", "off"], default="on",
                        help="with --shop: over the shop's total ink limit is an error (on) or a warning (off)")
-    build.add_argument("--color", choices=["rgb", "cmyk"], default="rgb",
+    build.add_argument("--color", choices=choices(ColorMode), default="rgb",
                        help="sheets in RGB, or CMYK PDF/X-1a through --profile (default rgb)")
     build.add_argument("--profile", type=Path, metavar="FILE.icc",
                        help="CMYK output profile for --color cmyk (default: the shipped FOGRA39L, 300%% ink)")
-    build.add_argument("--marks", choices=["crop", "lines", "cutter", "none"],
+    build.add_argument("--marks", choices=choices(MarkMode),
                        help="crop: 5 mm crop marks; lines: full cut lines across the sheet; cutter: Silhouette Type 1 "
                             "registration marks for print-and-cut; none (default: the game's print.marks)")
     build.add_argument("--draft", action="store_true",
@@ -86,8 +87,8 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser("list", help="list the games under cards/")
 
     calibrate = commands.add_parser("calibrate", help="write a duplex calibration page to measure a printer's back offset")
-    calibrate.add_argument("--paper", choices=["a4", "letter"], default="a4")
-    calibrate.add_argument("--backs", choices=["duplex-long", "duplex-short"], default="duplex-long")
+    calibrate.add_argument("--paper", choices=choices(CalibrationPaper), default="a4")
+    calibrate.add_argument("--backs", choices=choices(DuplexMode), default="duplex-long")
     calibrate.add_argument("--out", type=Path, default=Path("output"))
 
     from spellpress.commands import register_extra
