@@ -5,16 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Mapping, TypeVar, cast
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from spellpress.errors import Location, Problems
+from spellpress.errors import Location, Option, Problems
 from spellpress.model.deck import Card, Game
 from spellpress.model.types import describe
 
-OPTION = Location(Path("--option"))
+OPTION = Option("--option")
 
 
 class EngineSettings(BaseModel):

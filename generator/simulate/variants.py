@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from pathlib import Path
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from spellpress.errors import Location, Problem, UserError
+from spellpress.errors import Option, Problem, UserError
 from spellpress.model.deck import FrozenDict, Game
 
-VARY = Location(Path("--vary"))
+VARY = Option("--vary")
 CARD_NAMES = ("letter", "word", "name", "title")  # a card may be named by one of these fields as well as its id
 
 
