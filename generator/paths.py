@@ -72,3 +72,22 @@ def list_game_folders(root: Path | None = None) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.iterdir() if (p / "game.yaml").is_file())
+
+
+def game_folders(names: list[str]) -> list[Path]:
+    """The folders of the games a command names (ids or paths), every unknown one reported; none named: all."""
+    if names:
+        problems = []
+        folders = []
+        for name in names:
+            try:
+                folders.append(find_game_folder(name))
+            except UserError as exc:
+                problems.extend(exc.problems)
+        if problems:
+            raise UserError(problems)
+        return folders
+    folders = list_game_folders()
+    if not folders:
+        raise UserError.at(Location(Path("cards")), "no games found (a game is a folder with a game.yaml)")
+    return folders

@@ -88,7 +88,7 @@ def doc_pages() -> dict[str, Path]:
 
 
 def cmd_docs(args) -> int:
-    from spellpress.errors import Location, UserError
+    from spellpress.errors import Option, UserError
     from spellpress.suggest import did_you_mean
 
     pages = doc_pages()
@@ -100,6 +100,6 @@ def cmd_docs(args) -> int:
         return 0
     topic = args.topic.lower().removesuffix(".md")
     if topic not in pages:
-        raise UserError.at(Location(Path("TOPIC")), f"no page '{args.topic}'{did_you_mean(topic, pages)} (pages: {', '.join(pages)})")
+        raise UserError.at(Option("TOPIC"), f"no page '{args.topic}'{did_you_mean(topic, pages)} (pages: {', '.join(pages)})")
     print(pages[topic].read_text(encoding="utf-8"), end="")
     return 0

@@ -10,7 +10,7 @@ from spellpress.errors import Location, Problem, UserError
 from spellpress.icon_library import IconNames
 from spellpress.images import raster_size
 from spellpress.layout import fonts, markup
-from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
+from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color, parse_ink
 from spellpress.layout.text import TextFitError, fit_text, unknown_icons
 from spellpress.model.deck import Game, RawBox, Template
 from spellpress.model.expressions import ExpressionError, resolve_value
@@ -150,7 +150,7 @@ def _ops(ctx: FaceContext, spec, width: float, height: float) -> tuple:
             raise ValueError(f"unknown icon '{spec.icon}'{_icon_hint(spec.icon, ctx.icons)}")
         x, y, w, h = rect
         side = min(w, h)
-        icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_color(spec.color))
+        icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_ink(spec.color))
         return _rotated((icon,), rect, spec.rotate)
     if isinstance(spec, ImageBox):
         return _image(ctx, spec, rect)
@@ -194,7 +194,7 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     min_size = spec.min_size if spec.min_size is not None else spec.size * 0.5
     ops, _ = fit_text(
         spec.text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
-        leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_color(spec.color), icons=ctx.icons,
+        leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_ink(spec.color), icons=ctx.icons,
         ink_may_overflow=spec.overflow, style_font=lambda bold, italic: faces[(bold, italic)], color_of=parse_color,
     )
     return _rotated(ops, rect, spec.rotate)

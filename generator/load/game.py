@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from spellpress.errors import Location, Problems, UserError
 from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES
@@ -278,7 +278,7 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
         yield Card(card_id, freeze(fields), count, freeze({**fields, **back_fields}), where)
 
 
-def _check_fields(fields: dict[str, Any], schema: dict[str, str], locate: Locate, key: tuple, problems: Problems, partial: bool = False) -> None:
+def _check_fields(fields: dict[str, Any], schema: Mapping[str, str], locate: Locate, key: tuple, problems: Problems, partial: bool = False) -> None:
     for name, value in fields.items():
         declared = schema.get(name)
         if declared is None:

@@ -100,7 +100,7 @@ class TemplateLoader:
 
     def _check_box(self, name: str, values: dict[str, Any], doc: Document, key: tuple) -> bool:
         kind = values.get("kind")
-        model = BOX_KINDS.get(kind)
+        model = BOX_KINDS.get(kind) if isinstance(kind, str) else None
         if model is None:
             self.problems.add(doc.locate((*key, "kind")), f"box '{name}': kind must be one of {', '.join(BOX_KINDS)}, got {kind!r}{did_you_mean(kind, BOX_KINDS)}")
             return False

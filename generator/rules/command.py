@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spellpress.errors import UserError
+from spellpress.paths import game_folders
 
 
 def register(commands) -> None:
@@ -18,7 +19,6 @@ def register(commands) -> None:
 
 def cmd_check_engine(args) -> int:
     from spellpress.build import check
-    from spellpress.cli import game_folders
     from spellpress.errors import Problems
     from spellpress.rules.plugins import check_engine, engine_name
 

@@ -13,7 +13,7 @@ import stat
 from importlib.resources import files as package_files
 from pathlib import Path
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Option, UserError
 from spellpress.model.sizes import CARD_SIZES
 
 GAME_YAML = """\
@@ -128,7 +128,7 @@ def new_game(folder: Path, size: str = "poker", rules: bool = False) -> list[Pat
     """Write a starter game into `folder` (absent or empty), with a starter engine if `rules`; the files written."""
     refuse_existing(folder)
     if size not in CARD_SIZES:
-        raise UserError.at(Location(Path("--size")), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
+        raise UserError.at(Option("--size"), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
     name = game_name(folder)
     files = {
         "game.yaml": GAME_YAML.format(name=name),

@@ -90,6 +90,7 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
 
     def render(view: str, request: Request) -> tuple[str, str, str | None]:
         state = preview.state
+        content: str | None
         if view == "sheets":
             content = page.sheets_view(state)
         elif view.startswith("card/"):
@@ -234,7 +235,4 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
         Route("/build", build_game, methods=["POST"]),
         Route("/download/{name:path}", download),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.preview = preview
-    app.state.hub = hub
-    return guard.wrap(app)
+    return guard.wrap(Starlette(routes=routes, lifespan=lifespan))

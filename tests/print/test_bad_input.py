@@ -1,7 +1,6 @@
 """A table of user mistakes: each exits 2, names file:line:col and what was expected, writes nothing."""
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -59,6 +58,8 @@ CASES = [
     ("templates/consonant-card.yaml", append("  typo: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{{ leter }}\"}\n"), "consonants.yaml:{first}:5", "'leter' is undefined"),
     ("templates/consonant-card.yaml", append("  odd: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: hi, colour: red}\n"), "consonant-card.yaml:{end}:64", "unknown key 'colour'"),
     ("templates/consonant-card.yaml", append("  odd: {kind: sparkle}\n"), "consonant-card.yaml:{end}:15", "kind must be one of"),
+    ("templates/consonant-card.yaml", append("  ink: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: hi, color: none}\n"), "consonants.yaml:{first}:5", "box 'ink'"),
+    ("templates/consonant-card.yaml", append("  ink: {kind: icon, x: 5mm, y: 5mm, w: 5mm, h: 5mm, icon: owl, color: none}\n"), "consonants.yaml:{first}:5", "color: String should match"),
     ("templates/consonant-card.yaml", append("  bad: {kind: text, text: \"{{ letter \"}\n"), "consonant-card.yaml:{end}:27", "template expression error"),
 ]
 
