@@ -11,16 +11,12 @@ from spellpress.errors import Option, Problem, Problems, UserError
 from spellpress.model.modes import BackMode, CalibrationPaper, ColorMode, DuplexMode, MarkMode, Paper, choices
 from spellpress.paths import game_folders
 from spellpress.shop.command import build_shops
+from spellpress.wording import plural
 
 # build's options that a print shop's preset decides (--shop): given with --shop, they would be ignored
 SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-offset", "bleed": "--bleed",
                 "png": "--png", "tts": "--tts", "print_shop": "--print-shop", "color": "--color",
                 "profile": "--profile", "marks": "--marks", "draft": "--draft"}
-
-
-def plural(count: int, noun: str) -> str:
-    """'1 card', '2 cards', '1,000 cards'."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
 
 
 def register(commands) -> None:
