@@ -81,8 +81,18 @@ def _csv_rows(path: Path) -> list[list[Any]]:
 
 
 def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:
+    from zipfile import BadZipFile
+
     from python_calamine import CalamineError, CalamineWorkbook  # only for games fed from a workbook
 
+    from spellpress.load.workbook_bounds import WorkbookTooLarge, check_workbook
+
+    try:
+        check_workbook(path, sheet)  # before the reader builds the sheet's whole grid in memory
+    except WorkbookTooLarge as exc:
+        raise SheetError(str(exc)) from None
+    except (BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise SheetError(f"'{path.name}' cannot be read as a workbook ({exc})") from None
     try:
         book = CalamineWorkbook.from_path(str(path))
     except (CalamineError, OSError, ValueError) as exc:
@@ -93,7 +103,9 @@ def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:
     elif sheet not in names:
         from spellpress.suggest import did_you_mean
 
-        raise SheetError(f"'{path.name}' has no sheet '{sheet}'{did_you_mean(sheet, names)} (sheets: {', '.join(names)})")
+        shown = ", ".join(repr(n) if len(n) <= 40 else repr(n[:40] + "...") for n in names[:10])
+        more = f" and {len(names) - 10:,} more" if len(names) > 10 else ""
+        raise SheetError(f"'{path.name}' has no sheet '{sheet[:40]}'{did_you_mean(sheet, names)} (sheets: {shown}{more})")
     return book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
 
 
