@@ -79,6 +79,11 @@ CASES = [
     ("font-not-truetype", "game.yaml", append("fonts: {Fancy: bad.ttf}\n"), "check", "game.yaml:", "is not a TrueType font file"),
     ("font-empty", "game.yaml", append("fonts: {Fancy: empty.ttf}\n"), "check", "game.yaml:", "(it is empty)"),
     ("font-truncated", "game.yaml", append("fonts: {Fancy: cut.ttf}\n"), "check", "game.yaml:", "is cut short"),
+    # issue 31: a control character was the parser's own marker (IndexError); 19,990 brackets took 32 s
+    ("text-control-char", "rules-card.yaml", replace("title: A Word to the Wise", 'title: "A*b\\u0002c"'), "check",
+     "rules-card.yaml:8:5", "cannot draw '\x02' (U+0002)"),
+    ("brackets-19000", "rules-card.yaml", replace("Deal 5 consonants each.", "[" * 19_000 + "*"), "check",
+     "rules-card.yaml:8:5", "does not fit"),
 ]
 
 
