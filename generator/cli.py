@@ -141,8 +141,25 @@ def run() -> None:
         sys.stderr.flush()
     except BrokenPipeError:
         code = _closed_pipe()
+    _bound_the_cleanup(code)
     atexit._run_exitfuncs()
     os._exit(code)
+
+
+def _bound_the_cleanup(code: int) -> None:
+    """The work is over: another Ctrl-C ends the process at once (no traceback from an exit handler),
+    and after an interruption any worker still there is killed and the cleanup gets 2 s at most."""
+    import multiprocessing
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    if code != 130:
+        return
+    for child in multiprocessing.active_children():
+        child.kill()
+    signal.signal(signal.SIGALRM, lambda *_: os._exit(130))
+    signal.alarm(2)
 
 
 def _closed_pipe() -> int:
