@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 import time
 import traceback
@@ -118,10 +119,30 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return _closed_pipe()
+    except OSError as exc:
+        if exc.errno not in _SYSTEM_LIMITS:
+            return _bug()
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{_SYSTEM_LIMITS[exc.errno]} ({exc.strerror})", file=sys.stderr)
+        return EXIT_USER
     except Exception:
-        traceback.print_exc()
-        print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
-        return EXIT_BUG
+        return _bug()
+
+
+# what the system refused, in the user's terms: not a bug in Spellpress
+_SYSTEM_LIMITS = {
+    errno.ENOSPC: "the disk is full: free some space and run again",
+    errno.EDQUOT: "the disk quota is used up: free some space and run again",
+    errno.ENAMETOOLONG: "a file name is too long for the file system: choose a shorter name",
+    errno.EROFS: "the file system is read-only: choose another --out",
+}
+
+
+def _bug() -> int:
+    """Called while an unexpected exception is handled: its traceback, and say it is our bug."""
+    traceback.print_exc()
+    print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
+    return EXIT_BUG
 
 
 def run() -> None:

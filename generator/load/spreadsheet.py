@@ -77,7 +77,16 @@ def _csv_rows(path: Path) -> list[list[Any]]:
         text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
     except UnicodeDecodeError as exc:
         raise SheetError(f"'{path.name}' is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    return list(csv.reader(io.StringIO(text, newline="")))
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = []
+    try:
+        for row in reader:
+            rows.append(row)
+    except csv.Error as exc:
+        limit = csv.field_size_limit()
+        reason = f"a cell holds more than {limit:,} characters" if "field limit" in str(exc) else str(exc)
+        raise SheetError(f"'{path.name}' cannot be read as CSV at line {reader.line_num}: {reason}") from None
+    return rows
 
 
 def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:

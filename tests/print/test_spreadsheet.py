@@ -74,6 +74,10 @@ BAD = [
     ("letter,pionts,count\nN,1,12\n", "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?)"),
     ("id,letter,points\na,N,1\na,R,1\n", "deck.csv:3:A: card id 'a' is already used by card 1 of this file"),
     ("letter,count\nN,12\n", "deck.csv:2:A: missing field 'points'"),
+    # issue 31: _csv.Error "field larger than field limit" was a traceback
+    ("letter,points,count\nN,1,12\n" + "Q," + "9" * 140_000 + ",1\n",
+     "'deck.csv' cannot be read as CSV at line 3: a cell holds more than 131,072 characters"),
+    ("letter,points,count\nN,1,12\nQ,\x00,1\n", "deck.csv:3:B: points must be a whole number, got '\\x00'"),
 ]
 
 
