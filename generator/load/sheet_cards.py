@@ -35,12 +35,21 @@ def sheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Prob
     header_row = next(iter(sheet.rows), (2, []))[0] - 1  # the header is the row above the first card (or row 1)
     known = [*spec.fields, *COLUMNS_BESIDE_FIELDS]
     columns: list[tuple[int, str]] = []
+    first_column: dict[str, int] = {}
     for column, name in enumerate(sheet.header):
+        if name in first_column:  # the later column would silently win over the earlier one
+            from spellpress.load.spreadsheet import column_letter
+
+            problems.add(sheet.cell(header_row, column), f"column '{name[:40]}' is already column "
+                                                         f"{column_letter(first_column[name] + 1)}; each column once")
+            continue
+        if name:
+            first_column[name] = column
         if name in known:
             columns.append((column, name))
         elif name:
             problems.add(sheet.cell(header_row, column),
-                         f"unknown column '{name}'{did_you_mean(name, known)} (columns: {', '.join(known)})")
+                         f"unknown column '{name[:40]}'{did_you_mean(name, known)} (columns: {', '.join(known)})")
     for row, cells in sheet.rows:
         raw: dict[str, Any] = {}
         failed = False

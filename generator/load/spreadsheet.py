@@ -57,6 +57,9 @@ class Sheet:
 def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     suffix = path.suffix.lower()
     if suffix == ".csv":
+        if sheet is not None:
+            raise SheetError(f"'{path.name}' is a CSV file, which has no sheets: remove sheet: '{sheet[:40]}' "
+                             "(or give an .xlsx or .ods workbook)")
         rows = _csv_rows(path)
     elif suffix in (".xlsx", ".ods"):
         rows = _workbook_rows(path, sheet)
