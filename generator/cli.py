@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 import traceback
 from pathlib import Path
@@ -62,10 +63,30 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return _closed_pipe()
+    except OSError as exc:
+        if exc.errno not in _SYSTEM_LIMITS:
+            return _bug()
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{_SYSTEM_LIMITS[exc.errno]} ({exc.strerror})", file=sys.stderr)
+        return EXIT_USER
     except Exception:
-        traceback.print_exc()
-        print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
-        return EXIT_BUG
+        return _bug()
+
+
+# what the system refused, in the user's terms: not a bug in Spellpress
+_SYSTEM_LIMITS = {
+    errno.ENOSPC: "the disk is full: free some space and run again",
+    errno.EDQUOT: "the disk quota is used up: free some space and run again",
+    errno.ENAMETOOLONG: "a file name is too long for the file system: choose a shorter name",
+    errno.EROFS: "the file system is read-only: choose another --out",
+}
+
+
+def _bug() -> int:
+    """Called while an unexpected exception is handled: its traceback, and say it is our bug."""
+    traceback.print_exc()
+    print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
+    return EXIT_BUG
 
 
 def run() -> None:
@@ -85,8 +106,25 @@ def run() -> None:
         sys.stderr.flush()
     except BrokenPipeError:
         code = _closed_pipe()
+    _bound_the_cleanup(code)
     atexit._run_exitfuncs()
     os._exit(code)
+
+
+def _bound_the_cleanup(code: int) -> None:
+    """The work is over: another Ctrl-C ends the process at once (no traceback from an exit handler),
+    and after an interruption any worker still there is killed and the cleanup gets 2 s at most."""
+    import multiprocessing
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    if code != 130:
+        return
+    for child in multiprocessing.active_children():
+        child.kill()
+    signal.signal(signal.SIGALRM, lambda *_: os._exit(130))
+    signal.alarm(2)
 
 
 def _closed_pipe() -> int:
