@@ -39,7 +39,7 @@ def sheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Prob
     unknown: list[tuple[int, str]] = []
     for column, name in enumerate(sheet.header):
         if name in first_column:  # the later column would silently win over the earlier one
-            from spellpress.load.spreadsheet import column_letter
+            from spellpress.load.cells import column_letter
 
             problems.add(sheet.cell(header_row, column), f"column '{name[:40]}' is already column "
                                                          f"{column_letter(first_column[name] + 1)}; each column once")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from spellpress.errors import Location, display_path
+from spellpress.load.cells import column_letter
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "x"})
@@ -33,15 +34,6 @@ class CellLocation(Location):
         if not self.line:
             return super().__str__()
         return f"{display_path(self.path)}:{self.line}:{column_letter(self.column)}"
-
-
-def column_letter(number: int) -> str:
-    """1 -> A, 26 -> Z, 27 -> AA."""
-    letters = ""
-    while number > 0:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
 
 
 @dataclass(frozen=True)
