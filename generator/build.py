@@ -5,12 +5,12 @@ from __future__ import annotations
 import hashlib
 import json
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spellpress.errors import Location, Problem, UserError
 from spellpress.impose.grid import FitError, MarkStyle
-from spellpress.impose.sheets import Page, SheetSettings, plan_pages, sheet_grid
+from spellpress.impose.sheets import Page, SheetSettings, capacity_note, plan_pages, settings_for, sheet_grid
 from spellpress.model.sizes import PAPER_SIZES
 from spellpress.layout.deck import CardFaces, items, layout_game
 from spellpress.load.game import load_game
@@ -49,6 +49,7 @@ class BuildResult:
     cards: int
     pages: int
     up_to_date: bool = False  # nothing changed since the last build: nothing written
+    sheets: list[str] = field(default_factory=list)  # cards a sheet for each card size, and what other options give
 
 
 def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
@@ -154,7 +155,14 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     cards = sum(f.card.count for f in laid)
     if options.cache:
         stamp.record(options.out, folder, inputs, templates, game.id, cards, len(pages), files)
-    return BuildResult(game.id, game, files, cards, len(pages))
+    return BuildResult(game.id, game, files, cards, len(pages), sheets=sheet_notes(game, settings))
+
+
+def sheet_notes(game: Game, settings: SheetSettings) -> list[str]:
+    """One line for each card size of the game: cards a sheet, and what --marks none or --bleed 0 would give."""
+    sizes = dict.fromkeys((tuple(c.size), c.kind, settings.backs == "fold" and c.back is not None) for c in game.components)
+    notes = (capacity_note(size, settings_for([kind], settings), fold) for size, kind, fold in sizes)
+    return list(dict.fromkeys(notes))
 
 
 def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -> list[Path]:

@@ -210,6 +210,8 @@ def build_one(folder: Path, options, problems) -> None:
     seconds = time.perf_counter() - started
     state = " (up to date: nothing changed)" if result.up_to_date else ""
     print(f"{result.game_id}: {result.cards} cards on {result.pages} pages in {seconds:.2f} s{state}")
+    for note in result.sheets:
+        print(f"  {note}")
     for path in result.files[:4]:
         print(f"  {path}")
     if len(result.files) > 4:

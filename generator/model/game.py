@@ -35,7 +35,7 @@ class PrintSettings(Strict):
     back_offset: tuple[Mm, Mm] = (0.0, 0.0)
     crop_marks: bool = True
     marks: Literal["crop", "lines", "cutter", "none"] | None = None  # None: crop, or none when crop_marks is false
-    mark_length: Mm = Field(default=5.0, ge=5, le=30)
+    mark_length: Mm = Field(default=5.0, ge=2, le=30)  # the longest; shorter (to 2 mm) where the sheet has no room
     mark_offset: Mm = Field(default=0.5, ge=0, le=10)
     mark_weight: Pt = Field(default=0.25, gt=0, le=3)
     corner_radius: Mm = Field(default=0.0, ge=0, le=20)
