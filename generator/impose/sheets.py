@@ -115,11 +115,14 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
             pages.extend(_sheet(chunk, grid, group_settings, fold))
     total = sum(1 for page in pages if page.kind != "backs")
     sheet = 0
+    components: list[str] = []
     for page in pages:
         if page.kind != "backs":
             sheet += 1
-        components = sorted({p.item.component for p in page.placed})
-        page.label = f"{title} · {', '.join(components)} · sheet {sheet} of {total} · {page.kind} · print at actual size (100%)"
+            components = sorted({p.item.component for p in page.placed})
+        # a backs page is named for its sheet's fronts, even when blank (one-sided parts)
+        kind = "backs (blank)" if page.kind == "backs" and not page.placed else page.kind
+        page.label = f"{title} · {', '.join(components)} · sheet {sheet} of {total} · {kind} · print at actual size (100%)"
     return pages
 
 
@@ -158,7 +161,7 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
         for slot, item in zip(grid.slots, chunk) if item.back is not None
     ]
     backs.decor = Decor(weight_pt=settings.mark_weight,
-                        label=label_spot(paper, tuple(p.slot for p in backs.placed)) if backs.placed else None)
+                        label=label_spot(paper, tuple(p.slot for p in backs.placed)))
     for placed in backs.placed:
         if not _on_paper((placed.slot.x, placed.slot.y, placed.slot.w, placed.slot.h), paper):
             dx, dy = settings.back_offset

@@ -44,3 +44,22 @@ def test_a_sheet_without_room_has_no_label():
     size = PAPER_SIZES["a4"]
     everywhere = Slot(0, 0, 4, 4, size[0] - 8, size[1] - 8, (3.5, 3.5, size[0] - 7, size[1] - 7))
     assert label_spot(size, (everywhere,)) is None
+
+
+def test_a_blank_back_is_labelled_with_its_sheets_components(build_game):
+    from pypdf import PdfReader
+
+    from tests.conftest import WISE
+
+    pdf, manifest, _ = build_game(WISE, backs="duplex-long")
+    reader = PdfReader(pdf)
+    blank = [number for number, kind in enumerate(manifest["page_kinds"])
+             if kind == "backs" and not any(p["page"] == number + 1 for c in manifest["components"]
+                                            for card in c["cards"] for copy in card["copies"] for p in copy["placements"])]
+    assert blank, "Word to the Wise has one-sided parts (dice, score sheet): their backs are blank"
+    for number in blank:
+        text = reader.pages[number].extract_text()
+        assert "· · " not in text and "backs (blank)" in text
+        fronts = reader.pages[number - 1].extract_text()
+        components = text.split(" · ")[1]
+        assert components and f"· {components} · sheet" in fronts  # the same components as its fronts
