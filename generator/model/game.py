@@ -10,6 +10,7 @@ from spellpress.model.types import Mm, Pt, Strict
 from spellpress.model.limits import MAX_HAND
 
 BackMode = Literal["none", "duplex-long", "duplex-short", "fold"]
+ComponentKind = Literal["card", "tile", "die", "sheet", "token", "board"]
 CutMode = Literal["shared", "gutter"]
 
 
@@ -112,7 +113,7 @@ class CardsFrom(Strict):
 class ComponentSpec(Strict):
     id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str
-    kind: Literal["card", "tile", "die", "sheet", "token", "board"] = "card"
+    kind: ComponentKind = "card"
     size: str | SizeSpec = "poker"
     template: str
     back: str | None = None
