@@ -18,7 +18,7 @@ from spellpress.model.deck import Game
 from spellpress.render.keys import faces_key, sheets_key
 from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write import stamp
-from spellpress.write.cache import Cache
+from spellpress.write.cache import CACHE_FOLDER, Cache
 from spellpress.write.destination import game_output_folder
 from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
@@ -119,7 +119,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     manifest_path = out / "manifest.json"
     remove_file(manifest_path)
     paint = sheet_paint(options)
-    suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "")
+    suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "") + ("-cmyk" if paint.name == "grey" and paint.profile else "")
     pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
     with ExitStack() as stack:
         raster = None
@@ -133,7 +133,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             if options.tts:
                 prefetch_tts(laid, raster)
         key = sheets_key(pages, game.name + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
-        write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint)))
+        flat = options.out / CACHE_FOLDER / game.id / "flattened"
+        write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint, flat)))
         files = [pdf_path]
         if settings.marks == "cutter":
             files += write_cut_files(pages, out / "cut", f"{game.id}-{paper}", settings.corner_radius)
@@ -182,24 +183,31 @@ def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -
 def sheet_paint(options: BuildOptions):
     from spellpress.render.paint import CmykPaint, GreyPaint, RgbPaint
 
-    if options.draft:
-        return GreyPaint()
     if options.color == "cmyk":
         from spellpress.shop.presets import DEFAULT_CMYK_PROFILE
 
         try:
-            return CmykPaint(options.profile or DEFAULT_CMYK_PROFILE)
+            cmyk = CmykPaint(options.profile or DEFAULT_CMYK_PROFILE)
         except ValueError as exc:
             raise UserError.at(Location(options.profile or DEFAULT_CMYK_PROFILE), str(exc)) from None
-    return RgbPaint()
+        return GreyPaint(cmyk.profile) if options.draft else cmyk  # a draft's greys are K only either way
+    return GreyPaint() if options.draft else RgbPaint()
 
 
-def painted_sheets(pages: list[Page], title: str, paint) -> bytes:
+def painted_sheets(pages: list[Page], title: str, paint, flat_folder: Path | None = None) -> bytes:
+    """The sheets PDF in `paint`; CMYK pages are PDF/X-1a, their transparency flattened (images in `flat_folder`)."""
     from spellpress.render.draw import painting
 
+    if paint.name == "cmyk":
+        from dataclasses import replace
+
+        from spellpress.shop.flatten import flattened
+
+        assert flat_folder is not None, "CMYK sheets flatten their transparency into a folder of images"
+        pages = [replace(page, placed=[replace(p, face=flattened(p.face, flat_folder)) for p in page.placed]) for page in pages]
     with painting(paint):
         data = sheets_pdf(pages, title)
-    if paint.name == "cmyk":
+    if getattr(paint, "profile", None) is not None:  # CMYK, or a draft for a CMYK output condition
         from spellpress.shop.pdfx import pdf_x1a
 
         data = pdf_x1a(data, title, paint)

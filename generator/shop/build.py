@@ -20,10 +20,12 @@ from spellpress.load.game import load_game
 from spellpress.model.deck import Component, Game
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.render.paint import CmykPaint
+from spellpress.shop.flatten import flattened
 from spellpress.shop.ink import face_excess
 from spellpress.shop.pdfx import cmyk_faces_pdf
 from spellpress.shop.presets import Shop, shop
 from spellpress.write.atomic import atomic_folder
+from spellpress.write.cache import CACHE_FOLDER
 
 QUANTITIES = "quantities.csv"
 
@@ -71,6 +73,8 @@ def build_for_shop(folder: Path, name: str, out: Path, ink_limit: bool = True, w
     game = at_shop_sizes(whole, preset)
     rest = dataclasses.replace(whole, components=tuple(c for c in whole.components if not accepts(preset, c)))
     laid = layout_game(game, spec.bleed) if game.components else []
+    if spec.color == "cmyk":  # PDF/X-1a has no transparency: flattened as the RGB face shows it
+        laid = flattened_faces(laid, out / CACHE_FOLDER / game.id / "flattened")
     home = _home_pages(rest) if rest.components else None
     target = out / game.id / name
     warnings: list[str] = []
@@ -98,6 +102,19 @@ def build_for_shop(folder: Path, name: str, out: Path, ink_limit: bool = True, w
             names = ", ".join(c.name for c in rest.components)
             notes.append(f"{names}: not a {spec.title} product; written to home/{filename} to print at home")
     return ShopBuild(game, preset, files, warnings, notes)
+
+
+def flattened_faces(laid: list[CardFaces], folder: Path) -> list[CardFaces]:
+    flat = {}
+
+    def one(face):
+        if face is None:
+            return None
+        if face not in flat:
+            flat[face] = flattened(face, folder)
+        return flat[face]
+
+    return [dataclasses.replace(f, front=one(f.front), back=one(f.back)) for f in laid]
 
 
 def _home_pages(game: Game) -> tuple[str, bytes]:
