@@ -60,8 +60,8 @@ def describe(preset) -> list[str]:
     else:
         lines.append("colour: RGB, as designed")
     for source in spec.sources:
-        lines.append(f"source: {source.url}")
-        lines.append(f"  says: {source.confirms}")
+        lines.append(f"source: {source.url}" if source.url else "not confirmed from the shop's own page:")
+        lines.append(f"  {source.confirms}")
     return lines
 
 

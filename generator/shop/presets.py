@@ -25,7 +25,7 @@ class SizeSpec(Strict):
 
 
 class Source(Strict):
-    url: str
+    url: str | None = None  # None: the figure is quoted from elsewhere, not confirmed from the shop's own page
     confirms: str
 
 
