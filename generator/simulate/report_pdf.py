@@ -26,12 +26,13 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
             doc.bars([f"team {row['team']} (seats {', '.join(map(str, row['seats']))})" for row in teams],
                      [[row["win_rate"] for row in teams]], reference=1 / len(teams),
                      errors=[tuple(row["ci95"]) for row in teams], percent=True, value_max=1.0,
-                     caption="Win rate per team with 95% confidence interval; dashed: fair share")
+                     band=report["band_points"] / 100,
+                     caption="Win rate per team with 95% confidence interval; dashed: fair share; dotted: the verdict's band")
         seats = report["seats"]
         doc.bars([f"seat {row['seat']}" for row in seats], [[row["win_rate"] for row in seats]],
                  reference=1 / players, errors=[tuple(row["ci95"]) for row in seats], percent=True,
-                 value_max=min(1.0, max(row["ci95"][1] for row in seats) * 1.3),
-                 caption="Win rate per seat with 95% confidence interval; dashed: fair share")
+                 value_max=min(1.0, max(row["ci95"][1] for row in seats) * 1.3), band=report["band_points"] / 100,
+                 caption="Win rate per seat with 95% confidence interval; dashed: fair share; dotted: the verdict's band")
         length = report["length"]
         histogram = length.get("histogram", {})
         if histogram:

@@ -101,3 +101,15 @@ def test_effects_in_the_json_carry_intervals(capsys):
         low, high = row["difference_ci95"]
         assert low <= row["win_rate_difference"] <= high
         assert row["effect"] == (STRONG if low > 0 else WEAK if high < 0 else NOISE)
+
+
+def test_the_pdf_says_the_verdict_and_how_many_games_it_took(tmp_path, capsys):
+    from pypdf import PdfReader
+
+    assert main(["report", TOY, "--players", "2", "--workers", "1", "--luck-games", "0", "--max-games", "400",
+                 "--out", str(tmp_path)]) == 0
+    (report,) = json.loads((tmp_path / "toy-game" / "toy-game-balance.json").read_text())
+    text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "toy-game" / "toy-game-balance.pdf").pages)
+    text = " ".join(text.split())
+    assert f"Verdict: {report['verdict']} after {report['games']} games" in text
+    assert "95% interval" in text and f"{report['verdict']} after {report['games']} games" in capsys.readouterr().out
