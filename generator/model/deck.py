@@ -63,6 +63,7 @@ class Component:
     cards: tuple[Card, ...]
     location: Location
     size_location: Location | None = None  # its `size:` line, blamed when the size does not fit the paper
+    left_out: tuple[str, ...] = ()  # ids of its cards with count: 0, checked but not printed or played
 
     @property
     def copies(self) -> int:

@@ -11,6 +11,7 @@ import hashlib
 import os
 from functools import lru_cache
 
+from spellpress import icon_library
 from spellpress.layout.fonts import font_file
 from spellpress.layout.ops import FaceLayout, Group, Icon, Image, Text
 from spellpress.model.memo import memo_on
@@ -27,6 +28,8 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:
 
 def file_digest(path: str) -> str:
     """sha256 of a file's bytes, remembered while its mtime and size stay the same."""
+    if icon_library.is_library_path(path):  # drawn from the shipped library: its version decides the bytes
+        return icon_library.VERSION
     try:
         status = os.stat(path)
     except OSError:
