@@ -23,7 +23,7 @@ WEAK = "weak"       # ... wholly below zero
 NOISE = "noise"     # an interval that holds zero: no effect can be claimed
 
 
-def wilson(successes: float, trials: int) -> tuple[float, float]:
+def wilson(successes: float, trials: float) -> tuple[float, float]:
     """95% Wilson score interval for a proportion."""
     if trials == 0:
         return (0.0, 1.0)
@@ -34,7 +34,7 @@ def wilson(successes: float, trials: int) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def difference_interval(successes_a: float, trials_a: int, successes_b: float, trials_b: int) -> tuple[float, float]:
+def difference_interval(successes_a: float, trials_a: float, successes_b: float, trials_b: float) -> tuple[float, float]:
     """95% interval for rate a minus rate b (Newcombe's hybrid score interval, from the two Wilson intervals)."""
     p_a = successes_a / trials_a if trials_a else 0.0
     p_b = successes_b / trials_b if trials_b else 0.0

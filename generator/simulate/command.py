@@ -14,7 +14,7 @@ from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
-    from spellpress.simulate.runner import Seat
+    from spellpress.simulate.runner import RunResult, Seat
 
 BALANCE_TOLERANCE_POINTS = 3.0
 FIRST_BATCH = 200  # games played before the first verdict; each later batch doubles the total
@@ -93,12 +93,13 @@ def simulate(game: Game, players: int, args) -> dict:
     if getattr(args, "agents", None) and args.luck_games is None:
         planned_luck = 0  # the luck figure is about heuristic skill; ask for it with --luck-games
     with LazyProgress(f"{game.id}, {players} players", most + planned_luck) as bar:
-        result = None
+        result: RunResult | None = None
         for first, stop in batch_plan(args.games, args.max_games):
             part = replace(spec, games=stop - first, first=first)
             result = run(part, workers=args.workers, dask=args.dask, progress=bar.advance, into=result)
             if args.games is None and judge(result)[0] != UNDECIDED:
                 break
+        assert result is not None  # the plan holds at least one batch
         played = result.tally.games
         luck_games = (played // 5 if args.luck_games is None else args.luck_games) if planned_luck else 0
         luck = None
