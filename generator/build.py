@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spellpress.errors import Location, Problem, UserError
@@ -20,6 +20,7 @@ from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write import stamp
 from spellpress.write.cache import Cache
 from spellpress.write.destination import game_output_folder
+from spellpress.write.counts import RasterCounts
 from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 
@@ -49,6 +50,7 @@ class BuildResult:
     cards: int
     pages: int
     up_to_date: bool = False  # nothing changed since the last build: nothing written
+    drawn: RasterCounts = field(default_factory=RasterCounts)  # what the raster exports drew (not read from the cache)
 
 
 def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
@@ -123,7 +125,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     with ExitStack() as stack:
         raster = None
         if options.png or options.tts:
-            from spellpress.write.raster import PNG_DPI, Rasterizer, prefetch_tts, write_pngs, write_tts
+            from spellpress.write.raster import PNG_DPI, Rasterizer, write_pngs
+            from spellpress.write.tts_sheets import prefetch_tts, write_tts
 
             raster = stack.enter_context(Rasterizer(cache, options.workers))
             # the workers draw the faces, then the TTS strips, while this process writes the PDFs
@@ -154,7 +157,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     cards = sum(f.card.count for f in laid)
     if options.cache:
         stamp.record(options.out, folder, inputs, templates, game.id, cards, len(pages), files)
-    return BuildResult(game.id, game, files, cards, len(pages))
+    return BuildResult(game.id, game, files, cards, len(pages), drawn=raster.counts if raster else RasterCounts())
 
 
 def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -> list[Path]:

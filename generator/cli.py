@@ -187,7 +187,7 @@ def cmd_build(args) -> int:
     folders = game_folders(args.games)
     workers = nullcontext()
     if options.png or options.tts:  # one pool of workers draws for every game
-        from spellpress.write.raster import shared_workers
+        from spellpress.write.workers import shared_workers
 
         workers = shared_workers()
     with workers:
