@@ -32,6 +32,10 @@ class BuildOptions:
     bleed: float | None = None
     png: bool = False
     tts: bool = False
+    tts_max_px: int = 4096  # longest side of a TTS image
+    tts_format: str = "png"  # png or jpg
+    tts_url: str | None = None  # where the TTS images are hosted (default: file:/// paths)
+    tabletopia: bool = False  # one picture per card side for Tabletopia (--digital tabletopia)
     print_shop: bool = False
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
@@ -123,17 +127,11 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "")
     pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
     with ExitStack() as stack:
-        raster = None
-        if options.png or options.tts:
-            from spellpress.write.raster import PNG_DPI, Rasterizer, write_pngs
-            from spellpress.write.tts_sheets import prefetch_tts, write_tts
+        exports = None
+        if options.png or options.tts or options.tabletopia:
+            from spellpress.write.exports import RasterExports
 
-            raster = stack.enter_context(Rasterizer(cache, options.workers))
-            # the workers draw the faces, then the TTS strips, while this process writes the PDFs
-            if options.png:
-                raster.prefetch((face for f in laid for face in (f.front, f.back) if face is not None), PNG_DPI)
-            if options.tts:
-                prefetch_tts(laid, raster)
+            exports = stack.enter_context(RasterExports(game, laid, options, cache))
         key = sheets_key(pages, game.name + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
         write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint)))
         files = [pdf_path]
@@ -145,10 +143,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             key = faces_key((face for pair in pairs for face in pair), game.name)
             write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, game.name)))
             files.append(shop)
-        if raster is not None and options.png:
-            files.extend(write_pngs(laid, out / "png", game.name, raster))
-        if raster is not None and options.tts:
-            files.extend(write_tts(laid, out / "tts", game.name, raster))
+        if exports is not None:
+            files.extend(exports.write(out))
     cache.sweep()
     described = manifest(game, laid, pages, settings, pdf_path.name, paper)
     described["files"] = file_hashes(out, files)
@@ -157,7 +153,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     cards = sum(f.card.count for f in laid)
     if options.cache:
         stamp.record(options.out, folder, inputs, templates, game.id, cards, len(pages), files)
-    return BuildResult(game.id, game, files, cards, len(pages), drawn=raster.counts if raster else RasterCounts())
+    return BuildResult(game.id, game, files, cards, len(pages), drawn=exports.raster.counts if exports else RasterCounts())
 
 
 def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -> list[Path]:

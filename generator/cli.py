@@ -40,6 +40,28 @@ def _offset_arg(text: str) -> tuple[float, float]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _max_px_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a whole number of pixels, such as 4096") from None
+    if value < 256:
+        raise argparse.ArgumentTypeError("must be at least 256 pixels")
+    return value
+
+
+def _digital_arguments(build: argparse.ArgumentParser) -> None:
+    """The options of the digital-table exports (docs/digital.md)."""
+    build.add_argument("--digital", action="append", choices=["tts", "tabletopia"], default=[],
+                       help="tts: as --tts; tabletopia: one picture per card side in tabletopia/, within 4000 px "
+                            "(may be given twice)")
+    build.add_argument("--tts-max-px", type=_max_px_arg, default=4096, metavar="PX",
+                       help="longest side of a TTS image, in pixels; cards are scaled to fit (default 4096)")
+    build.add_argument("--tts-format", choices=["png", "jpg"], default="png", help="TTS images as RGB PNG or JPEG (default png)")
+    build.add_argument("--tts-url", metavar="BASE",
+                       help="the URL the TTS images will be hosted under (default: file:/// paths of the written files)")
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse exits 2 on usage errors already; keep its format
         self.print_usage(sys.stderr)
@@ -61,7 +83,9 @@ def parser() -> argparse.ArgumentParser:
                        help="shift the backs to correct a printer's misregistration; mm unless a unit is given (see 'calibrate')")
     build.add_argument("--bleed", type=_length_arg, metavar="LENGTH", help="bleed beyond the trim, e.g. 3mm or 0.125in (default 3mm)")
     build.add_argument("--png", action="store_true", help="also write a PNG per card side, 300 dpi with bleed")
-    build.add_argument("--tts", action="store_true", help="also write Tabletop Simulator deck sheets (10 x 7) and back images")
+    build.add_argument("--tts", action="store_true",
+                       help="also write Tabletop Simulator images and a saved object, tts/<game>.json (docs/digital.md)")
+    _digital_arguments(build)
     build.add_argument("--print-shop", action="store_true", help="also write a one-card-a-page PDF with TrimBox and BleedBox, back then front")
     build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
     build.add_argument("--shop", metavar="NAME",
@@ -181,12 +205,14 @@ def cmd_build(args) -> int:
 
         return build_shops(args)
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
-                           png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out, cache=args.cache,
-                           draft=args.draft, color=args.color, profile=args.profile, marks=args.marks)
+                           png=args.png, tts=args.tts or "tts" in args.digital, print_shop=args.print_shop, out=args.out,
+                           cache=args.cache, draft=args.draft, color=args.color, profile=args.profile, marks=args.marks,
+                           tts_max_px=args.tts_max_px, tts_format=args.tts_format, tts_url=args.tts_url,
+                           tabletopia="tabletopia" in args.digital)
     problems = Problems()
     folders = game_folders(args.games)
     workers = nullcontext()
-    if options.png or options.tts:  # one pool of workers draws for every game
+    if options.png or options.tts or options.tabletopia:  # one pool of workers draws for every game
         from spellpress.write.workers import shared_workers
 
         workers = shared_workers()

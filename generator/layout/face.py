@@ -72,7 +72,7 @@ def layout_face(
     return FaceLayout(width, height, ctx.bleed, tuple(ops))
 
 
-def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
+def resolved_values(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
     values = {key: resolve_value(value, context, text=key in TEXT_KEYS) for key, value in box.values.items()}
     for key, reference in (("x", width), ("w", width), ("y", height), ("h", height)):
         value = values.get(key)
@@ -82,7 +82,7 @@ def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: flo
 
 
 def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width: float, height: float) -> tuple:
-    values = _resolved(box, context, width, height)
+    values = resolved_values(box, context, width, height)
     key = (box.name, tuple(sorted((k, repr(v)) for k, v in values.items())), width, height)
     if key in ctx._cache:
         return ctx._cache[key]

@@ -128,6 +128,11 @@ class Rasterizer:
     def png(self, face: FaceLayout | None, dpi: int, title: str) -> bytes | None:
         return None if face is None else self.pngs([face], dpi, title)[face]
 
+    def pixel_jobs(self, calls: list[tuple[str, tuple]]) -> list:
+        """Jobs of write/pixels.py by name, with their arguments, run on the workers; their results in order."""
+        pool = self._workers.for_jobs(len(calls))
+        return [future.result() for future in [pool.submit(run_pixel_job, job, *arguments) for job, arguments in calls]]
+
     def strips(self, jobs: list[StripJob], dpi: int, title: str) -> list[Strip]:
         """TTS strips by key: cached ones read; for the others, their faces' PNGs at `dpi` (drawn, or
         shared with the PNG export) are put side by side and compressed in parallel."""

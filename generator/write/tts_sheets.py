@@ -1,114 +1,312 @@
-"""Tabletop Simulator deck sheets: which card goes in which cell of which sheet, at what size.
+"""Tabletop Simulator images: deck sheets, dice textures and tile pictures, planned and written.
 
-A sheet is put together a strip (one row of cards) at a time by the Rasterizer (write/raster.py)
-from the same face PNGs as the PNG export; this module plans the sheets and writes them.
+A deck sheet is a grid of at most 10 x 7 cards, sized to the deck (a deck of 2 is a 3 x 1 grid,
+not 10 wide), its cards scaled so the sheet is at most `max_px` on a side (4096 by default, what
+TTS's knowledge base recommends), the hidden card (the deck's back, or plain grey) in its last
+slot. A sheet is put together a strip (one row of cards) at a time by the Rasterizer
+(write/raster.py) from the same 300 dpi face PNGs as the PNG export, each card scaled to its
+cell: a face is rasterized once, whatever the exports. This module plans the sheets, writes
+them, and hands the plan to write/tts_save.py for the saved object.
 """
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from spellpress.layout.deck import CardFaces
+from spellpress.layout.die_net import die_face_rects
 from spellpress.layout.ops import FaceLayout
+from spellpress.model.deck import Component, Game
 from spellpress.render.keys import face_key
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.atomic import atomic_folder
 from spellpress.write.cache import digest
 from spellpress.write.png import png_from_strips
 from spellpress.write.raster import PNG_DPI, Rasterizer, StripJob
+from spellpress.write.tts_save import saved_object
 
-TTS_COLS, TTS_ROWS = 10, 7
-TTS_MAX_WIDTH_PX = 10_000
+MAX_COLUMNS, MAX_ROWS = 10, 7  # TTS cuts a sheet into at most 10 x 7 cards
+DEFAULT_MAX_PX = 4096
+JPEG_QUALITY = 90
+DIE_GRID = (4, 3)  # the texture of a d6: a 1-4-1 cross of faces (docs/digital.md: not verified)
+DIE_PLACES = [(1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2)]  # face1 ... face6: (column, row)
+
+# how each component kind comes to the table
+DECK_KINDS = frozenset({"card", "tile", "token"})
+DIE_KINDS = frozenset({"die"})
+TILE_KINDS = frozenset({"sheet", "board"})
+
+ImageFormat = Literal["png", "jpg"]
 
 
-def tts_dpi(face: FaceLayout) -> int:
-    return min(PNG_DPI, int(TTS_MAX_WIDTH_PX / TTS_COLS / (face.width / MM_PER_INCH)))
+@dataclass(frozen=True)
+class TtsOptions:
+    max_px: int = DEFAULT_MAX_PX  # longest side of any image
+    image_format: ImageFormat = "png"
+    url: str | None = None  # where the images are hosted; None: file:/// paths of the written files
+
+
+# -- geometry ------------------------------------------------------------------------------
+def sheet_grid(slots: int, width_mm: float, height_mm: float) -> tuple[int, int]:
+    """(columns, rows) of a sheet with room for `slots` cards of this size: the grid whose cards
+    come out largest within a square limit, then the one with the fewest empty slots."""
+    if not 1 <= slots <= MAX_COLUMNS * MAX_ROWS:
+        raise ValueError(f"a sheet holds 1 to {MAX_COLUMNS * MAX_ROWS} cards, not {slots}")
+    best: tuple | None = None
+    for columns in range(1, MAX_COLUMNS + 1):
+        rows = math.ceil(slots / columns)
+        if rows > MAX_ROWS:
+            continue
+        rank = (-max(columns * width_mm, rows * height_mm), -(columns * rows - slots), -columns)
+        if best is None or rank > best[0]:
+            best = (rank, (columns, rows))
+    assert best is not None
+    return best[1]
+
+
+def fit_dpi(columns: int, rows: int, size: tuple[float, float], bleed: float, max_px: int) -> int:
+    """The highest resolution (at most 300 dpi) at which `columns` x `rows` trimmed cards fit in `max_px`."""
+    width, height = size
+
+    def fits(dpi: int) -> bool:
+        cell_w, cell_h = trimmed_cell(size, bleed, dpi)
+        return columns * cell_w <= max_px and rows * cell_h <= max_px
+
+    # from the estimate by the trim size, a step or two either way: pixels are rounded
+    dpi = max(1, min(PNG_DPI, int(max_px * MM_PER_INCH / (columns * width)), int(max_px * MM_PER_INCH / (rows * height))))
+    while dpi < PNG_DPI and fits(dpi + 1):
+        dpi += 1
+    while dpi > 1 and not fits(dpi):
+        dpi -= 1
+    return dpi
+
+
+def trimmed_cell(size: tuple[float, float], bleed: float, dpi: int) -> tuple[int, int]:
+    """A face's pixels at `dpi` once its bleed is cut off (as pixels.trimmed cuts it)."""
+    bleed_px = mm_to_px(bleed, dpi)
+    return mm_to_px(size[0] + 2 * bleed, dpi) - 2 * bleed_px, mm_to_px(size[1] + 2 * bleed, dpi) - 2 * bleed_px
+
+
+# -- the plan ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sheet:
+    """One image TTS cuts into cards: the card in each slot (row by row), the hidden card last."""
+
+    file: str
+    columns: int
+    rows: int
+    cards: list[CardFaces]  # copies repeated
+    jobs: list[StripJob] = field(repr=False)  # one per row
 
 
 @dataclass(frozen=True)
 class TtsDeck:
-    """One component's TTS sheets: which cards go in which strip of which sheet, at what size."""
-
-    component_id: str
-    dpi: int
-    cell: tuple[int, int]  # a card's pixels, bleed trimmed
-    bleed_px: int
-    sheets: list[list[FaceLayout]]  # the fronts of each sheet (copies repeated)
-    rows: list[int]  # strips per sheet
-    jobs: list[StripJob]  # per strip
-    back: FaceLayout | None
+    component: Component
+    dpi: int  # of the sheets
+    cell: tuple[int, int]  # a card's pixels on a sheet
+    bleed_px: int  # the bleed of the 300 dpi face pictures the cells are cut from
+    sheets: list[Sheet]
+    back_sheets: list[Sheet]  # double-sided cards: each card's back in its card's slot; else empty
+    back: FaceLayout | None  # the shared back (None: a plain grey back)
+    back_file: str | None  # the shared back's image; None for double-sided cards
     back_key: str
 
 
-def tts_decks(laid: list[CardFaces]) -> list[TtsDeck]:
-    """Per component: deck sheets of at most 10 x 7 cards, the last slot the hidden card (its back)."""
-    decks = []
-    for component_id in dict.fromkeys(f.component.id for f in laid):
-        group = [f for f in laid if f.component.id == component_id]
-        copies = [f.front for f in group for _ in range(f.card.count)]
-        first, back_face = copies[0], group[0].back
-        dpi = tts_dpi(first)
-        bleed_px = mm_to_px(first.bleed, dpi)
-        cell = (mm_to_px(first.width + 2 * first.bleed, dpi) - 2 * bleed_px,
-                mm_to_px(first.height + 2 * first.bleed, dpi) - 2 * bleed_px)
-        keys = {face: face_key(face) for face in [*copies, *([back_face] if back_face else [])]}
-        back_key = keys[back_face] if back_face else "grey"
-        per_sheet = TTS_COLS * TTS_ROWS - 1
-        sheets = [copies[start : start + per_sheet] for start in range(0, len(copies), per_sheet)]
-        jobs, shapes = [], []
-        for chunk in sheets:
-            rows = min(TTS_ROWS, (len(chunk) + 1 + TTS_COLS - 1) // TTS_COLS)
-            shapes.append(rows)
-            for row in range(rows):
-                cells = chunk[row * TTS_COLS : (row + 1) * TTS_COLS]
-                hidden = row == rows - 1
-                key = digest("tts-strip-from-pngs", dpi, cell, [keys[c] for c in cells], back_key if hidden else None)
-                faces = [*cells, back_face] if hidden else cells
-                jobs.append((key, faces, functools.partial(_strip_arguments, cells=cells, back=back_face, hidden=hidden,
-                                                           cell=cell, bleed_px=bleed_px)))
-        decks.append(TtsDeck(component_id, dpi, cell, bleed_px, sheets, shapes, jobs, back_face, back_key))
-    return decks
+@dataclass(frozen=True)
+class TtsDie:
+    component: Component
+    card: CardFaces
+    file: str
+    dpi: int  # of the texture
+    bleed_px: int  # of the net's 300 dpi picture the faces are cut from
+    faces_px: list[tuple[int, int, int, int]]  # x, y, w, h from the trim's top-left, at 300 dpi
+    side: int  # a face's pixels in the texture
 
 
-def _strip_arguments(pngs: dict[FaceLayout, bytes], *, cells: list[FaceLayout], back: FaceLayout | None, hidden: bool,
-                     cell: tuple[int, int], bleed_px: int) -> tuple:
+@dataclass(frozen=True)
+class TtsTile:
+    """A board or score sheet (or a die without face boxes): one picture a side."""
+
+    component: Component
+    card: CardFaces
+    front_file: str
+    back_file: str | None
+    dpi: int
+    cell: tuple[int, int]
+    bleed_px: int  # of the 300 dpi face pictures
+
+
+@dataclass(frozen=True)
+class TtsPlan:
+    decks: list[TtsDeck]
+    dice: list[TtsDie]
+    tiles: list[TtsTile]
+
+    def files(self) -> list[str]:
+        names = [sheet.file for deck in self.decks for sheet in [*deck.sheets, *deck.back_sheets]]
+        names += [deck.back_file for deck in self.decks if deck.back_file]
+        names += [die.file for die in self.dice]
+        names += [name for tile in self.tiles for name in (tile.front_file, tile.back_file) if name]
+        return names
+
+
+def plan_tts(game: Game, laid: list[CardFaces], options: TtsOptions) -> TtsPlan:
+    ext = options.image_format
+    decks, dice, tiles = [], [], []
+    for component in game.components:
+        group = [f for f in laid if f.component.id == component.id]
+        if not group:
+            continue
+        if component.kind in DECK_KINDS:
+            decks.append(_deck(component, group, options.max_px, ext))
+            continue
+        for faces in group:
+            rects = die_face_rects(game.templates[component.template], faces.card.fields, component.size) \
+                if component.kind in DIE_KINDS else None
+            if rects is not None:
+                dice.append(_die(component, faces, rects, options.max_px, ext))
+            else:
+                tiles.append(_tile(component, faces, options.max_px, ext))
+    return TtsPlan(decks, dice, tiles)
+
+
+def _deck(component: Component, group: list[CardFaces], max_px: int, ext: str) -> TtsDeck:
+    copies = [f for f in group for _ in range(f.card.count)]
+    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
+    chunks = [copies[start : start + per_sheet] for start in range(0, len(copies), per_sheet)]
+    grids = [sheet_grid(len(chunk) + 1, *component.size) for chunk in chunks]
+    first = group[0].front
+    dpi = min(fit_dpi(columns, rows, component.size, first.bleed, max_px) for columns, rows in grids)
+    bleed_px = mm_to_px(first.bleed, PNG_DPI)
+    cell = trimmed_cell(component.size, first.bleed, dpi)
+    double_sided = component.back is not None and component.back.per_card
+    shared_back = None if double_sided else group[0].back
+    keys = {face: face_key(face) for f in group for face in (f.front, f.back) if face is not None}
+    back_key = keys[shared_back] if shared_back is not None else "grey"
+    sheets, back_sheets = [], []
+    for number, (chunk, (columns, rows)) in enumerate(zip(chunks, grids), start=1):
+        fronts = [f.front for f in chunk]
+        sheets.append(Sheet(f"{component.id}-sheet{number}-{len(chunk)}cards.{ext}", columns, rows, chunk,
+                            _row_jobs(fronts, shared_back, columns, rows, dpi, cell, bleed_px, keys)))
+        if double_sided:
+            backs = [f.back for f in chunk]
+            back_sheets.append(Sheet(f"{component.id}-backs{number}-{len(chunk)}cards.{ext}", columns, rows, chunk,
+                                     _row_jobs(backs, None, columns, rows, dpi, cell, bleed_px, keys)))
+    back_file = None if double_sided else f"{component.id}-back.{ext}"
+    return TtsDeck(component, dpi, cell, bleed_px, sheets, back_sheets, shared_back, back_file, back_key)
+
+
+def _row_jobs(faces: list, hidden: FaceLayout | None, columns: int, rows: int, dpi: int, cell: tuple[int, int],
+              bleed_px: int, keys: dict) -> list[StripJob]:
+    """One strip job per row of a sheet; the last row ends with the hidden card (None: grey)."""
+    jobs = []
+    hidden_key = keys[hidden] if hidden is not None else "grey"
+    for row in range(rows):
+        cells = faces[row * columns : (row + 1) * columns]
+        last = row == rows - 1
+        key = digest("tts-strip-from-pngs", dpi, cell, columns, [keys[c] for c in cells], hidden_key if last else None)
+        jobs.append((key, [*cells, hidden] if last else cells,
+                     functools.partial(_strip_arguments, cells=cells, hidden=hidden, last=last, columns=columns,
+                                       cell=cell, bleed_px=bleed_px)))
+    return jobs
+
+
+def _strip_arguments(pngs: dict[FaceLayout, bytes], *, cells: list[FaceLayout], hidden: FaceLayout | None, last: bool,
+                     columns: int, cell: tuple[int, int], bleed_px: int) -> tuple:
     """The arguments of pixels.tts_strip for one row, given the PNGs of the faces it shows."""
     distinct: list[FaceLayout | None] = list(dict.fromkeys(cells))
     hidden_index = None
-    if hidden:
-        distinct.append(back)  # None: the grey card
+    if last:
+        distinct.append(hidden)  # None: the grey card
         hidden_index = len(distinct) - 1
     return ([None if face is None else pngs[face] for face in distinct], [distinct.index(face) for face in cells], cell,
-            bleed_px, hidden_index, TTS_COLS)
+            bleed_px, hidden_index, columns)
 
 
-def _back_png(face_png: bytes | None, bleed_px: int, cell: tuple[int, int], dpi: int) -> bytes:
-    from spellpress.write.pixels import encode_png, trimmed
+def _die(component: Component, faces: CardFaces, rects: list, max_px: int, ext: str) -> TtsDie:
+    columns, rows = DIE_GRID
+    smallest = min(min(w, h) for _, _, w, h in rects)
+    side = min(max_px // columns, mm_to_px(smallest, PNG_DPI))
+    dpi = max(1, round(side * MM_PER_INCH / smallest))
+    faces_px = [(mm_to_px(x, PNG_DPI), mm_to_px(y, PNG_DPI), mm_to_px(w, PNG_DPI), mm_to_px(h, PNG_DPI))
+                for x, y, w, h in rects]
+    return TtsDie(component, faces, f"{component.id}-{faces.card.id}-die.{ext}", dpi,
+                  mm_to_px(faces.front.bleed, PNG_DPI), faces_px, side)
 
-    return encode_png(trimmed(face_png, bleed_px, cell), dpi)
+
+def _tile(component: Component, faces: CardFaces, max_px: int, ext: str) -> TtsTile:
+    dpi = fit_dpi(1, 1, component.size, faces.front.bleed, max_px)
+    back = f"{component.id}-{faces.card.id}-back.{ext}" if faces.back is not None else None
+    return TtsTile(component, faces, f"{component.id}-{faces.card.id}-front.{ext}", back, dpi,
+                   trimmed_cell(component.size, faces.front.bleed, dpi), mm_to_px(faces.front.bleed, PNG_DPI))
 
 
-def prefetch_tts(laid: list[CardFaces], raster: Rasterizer) -> None:
-    """Start the TTS strips, each as soon as the cards it shows are drawn."""
-    for deck in tts_decks(laid):
-        raster.prefetch_strips(deck.jobs, deck.dpi)
+# -- writing -------------------------------------------------------------------------------
+def prefetch_tts(plan: TtsPlan, raster: Rasterizer) -> None:
+    """Start the deck strips, each as soon as the cards it shows are drawn, and the other pictures' faces."""
+    for deck in plan.decks:
+        for sheet in [*deck.sheets, *deck.back_sheets]:
+            raster.prefetch_strips(sheet.jobs, PNG_DPI)
+    raster.prefetch(_pictured_faces(plan), PNG_DPI)
 
 
-def write_tts(laid: list[CardFaces], folder: Path, title: str, raster: Rasterizer) -> list[Path]:
-    """Per component: the deck sheets (tts_decks) and a back image."""
-    written: list[Path] = []
+def write_tts_images(plan: TtsPlan, folder: Path, title: str, raster: Rasterizer, image_format: ImageFormat) -> None:
+    """Every image of the plan, into `folder` (the TTS folder being written)."""
+    encode = functools.partial(_encoded, raster=raster, image_format=image_format)
+    for deck in plan.decks:
+        for sheet in [*deck.sheets, *deck.back_sheets]:
+            strips = raster.strips(sheet.jobs, PNG_DPI, title)
+            (folder / sheet.file).write_bytes(encode(png_from_strips(strips, deck.dpi)))
+        if deck.back_file is None:
+            continue
+        back = raster.cache.bytes(
+            "tts-backs", digest("tts-back", deck.dpi, deck.cell, deck.back_key),
+            lambda: raster.pixel_jobs([("trimmed_png", (raster.png(deck.back, PNG_DPI, title), deck.bleed_px,
+                                                        deck.cell, deck.dpi))])[0])
+        (folder / deck.back_file).write_bytes(encode(back))
+    pngs = raster.pngs(_pictured_faces(plan), PNG_DPI, title)
+    calls, files = [], []
+    for die in plan.dice:
+        calls.append(("die_texture", (pngs[die.card.front], die.bleed_px, die.faces_px, die.side,
+                                      DIE_PLACES, DIE_GRID, die.dpi)))
+        files.append(die.file)
+    for tile in plan.tiles:
+        for face, name in ((tile.card.front, tile.front_file), (tile.card.back, tile.back_file)):
+            if face is not None and name is not None:
+                calls.append(("trimmed_png", (pngs[face], tile.bleed_px, tile.cell, tile.dpi)))
+                files.append(name)
+    for name, png in zip(files, raster.pixel_jobs(calls)):
+        (folder / name).write_bytes(encode(png))
+
+
+def _pictured_faces(plan: TtsPlan) -> list[FaceLayout]:
+    """The faces the dice textures and tile pictures are made from."""
+    faces = [die.card.front for die in plan.dice]
+    return faces + [face for tile in plan.tiles for face in (tile.card.front, tile.card.back) if face is not None]
+
+
+def _encoded(png: bytes, *, raster: Rasterizer, image_format: ImageFormat) -> bytes:
+    if image_format == "png":
+        return png
+    key = digest("tts-jpeg", hashlib.sha256(png).hexdigest(), JPEG_QUALITY)
+    return raster.cache.bytes("tts-jpeg", key, lambda: raster.pixel_jobs([("jpeg_from_png", (png, JPEG_QUALITY))])[0])
+
+
+def write_tts(game: Game, plan: TtsPlan, folder: Path, raster: Rasterizer, options: TtsOptions) -> list[Path]:
+    """tts/: the images of plan_tts and <game>.json, a saved object that lays them all on the table."""
+    final = folder.resolve()
+
+    def url(name: str) -> str:
+        return f"{options.url.rstrip('/')}/{name}" if options.url else (final / name).as_uri()
+
     with atomic_folder(folder) as temporary:
-        for deck in tts_decks(laid):
-            strips = iter(raster.strips(deck.jobs, deck.dpi, title))
-            for number, (chunk, rows) in enumerate(zip(deck.sheets, deck.rows), start=1):
-                name = f"{deck.component_id}-sheet{number}-{len(chunk)}cards.png"
-                (temporary / name).write_bytes(png_from_strips([next(strips) for _ in range(rows)], deck.dpi))
-                written.append(folder / name)
-            back_bytes = raster.cache.bytes(
-                "tts-backs", digest("tts-back", deck.dpi, deck.cell, deck.back_key),
-                lambda: _back_png(raster.png(deck.back, deck.dpi, title), deck.bleed_px, deck.cell, deck.dpi))
-            (temporary / f"{deck.component_id}-back.png").write_bytes(back_bytes)
-            written.append(folder / f"{deck.component_id}-back.png")
-    return written
+        write_tts_images(plan, temporary, game.name, raster, options.image_format)
+        save = saved_object(game, plan, url)
+        (temporary / f"{game.id}.json").write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return [folder / name for name in [*plan.files(), f"{game.id}.json"]]

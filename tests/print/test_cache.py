@@ -44,7 +44,8 @@ def test_strips_compressed_apart_make_one_valid_png():
 
 def test_a_one_card_edit_redraws_that_card_only_and_matches_a_build_without_cache(game_copy, tmp_path):
     folder = game_copy()
-    exports = dict(png=True, tts=True, print_shop=True, workers=2)
+    # a hosted URL: with file:/// paths the saved object would name each output folder
+    exports = dict(png=True, tts=True, tts_url="https://example.org/game", print_shop=True, workers=2)
     cached = tmp_path / "cached"
     build(folder, BuildOptions(out=cached, **exports))
     cards = folder / "consonants.yaml"
@@ -153,7 +154,8 @@ def test_exports_are_the_same_drawn_here_or_by_workers_that_start_strips_early(g
     one process draws everything in order. The files must not differ by a byte."""
     folder = game_copy()
     for workers in (1, 2):
-        built = build(folder, BuildOptions(out=tmp_path / str(workers), png=True, tts=True, cache=False, workers=workers))
+        built = build(folder, BuildOptions(out=tmp_path / str(workers), png=True, tts=True, tts_url="https://example.org/game",
+                                           cache=False, workers=workers))
         assert built.drawn.strips_compressed > 4
     alone, pooled = files_of(tmp_path / "1" / folder.name), files_of(tmp_path / "2" / folder.name)
     assert sorted(alone) == sorted(pooled) and any(name.startswith("tts/") for name in alone)
