@@ -10,7 +10,8 @@ from spellpress.model.deck import Game
 from spellpress.write.cache import Cache
 from spellpress.write.raster import PNG_DPI, Rasterizer, write_pngs
 from spellpress.write.tabletopia import plan_tabletopia, prefetch_tabletopia, write_tabletopia
-from spellpress.write.tts_sheets import TtsOptions, plan_tts, prefetch_tts, write_tts
+from spellpress.write.tts_export import prefetch_tts, write_tts
+from spellpress.write.tts_plan import TtsOptions, plan_tts
 
 
 class RasterExports:

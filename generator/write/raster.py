@@ -2,7 +2,7 @@
 
 Each distinct face is rasterized once per resolution, in worker processes (write/workers.py),
 and kept as PNG in the build cache under its content address: the PNG export is those bytes,
-and the TTS sheets (write/tts_sheets.py) are cut from them, a strip of cards at a time
+and the TTS sheets (write/tts_export.py) are cut from them, a strip of cards at a time
 (write/png.py), each strip cached and compressed in a worker, so no sheet is ever whole in
 memory. The pixel work itself is write/pixels.py, which this process imports only when it
 draws something itself.
@@ -24,11 +24,12 @@ from spellpress.render.keys import face_key
 from spellpress.write.atomic import atomic_folder
 from spellpress.write.cache import Cache
 from spellpress.write.counts import RasterCounts
+from spellpress.write.fit import MAX_DPI
 from spellpress.write.png import Strip
 from spellpress.write.scheduling import chunks, submit_when_done
 from spellpress.write.workers import InThisProcess, Workers, run_pixel_job
 
-PNG_DPI = 300
+PNG_DPI = MAX_DPI  # the PNG export: the pictures every other export is scaled from
 
 # a strip of a TTS sheet: its cache key, the faces it shows (None: the plain grey hidden card), and
 # the function that turns those faces' PNGs into the arguments of pixels.tts_strip

@@ -17,7 +17,7 @@ from spellpress.model.deck import Component
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.atomic import atomic_folder
 from spellpress.write.raster import PNG_DPI, Rasterizer
-from spellpress.write.tts_sheets import fit_dpi, trimmed_cell
+from spellpress.write.fit import fit_dpi, trimmed_cell
 
 MAX_PX = 4000
 DPI = round(10 * MM_PER_INCH)  # 10 pixels to the millimetre: 254 dpi

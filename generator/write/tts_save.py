@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Callable
 from spellpress.model.deck import Game
 
 if TYPE_CHECKING:
-    from spellpress.write.tts_sheets import Sheet, TtsDeck, TtsDie, TtsPlan, TtsTile
+    from spellpress.write.tts_plan import Sheet, TtsDeck, TtsDie, TtsPlan, TtsTile
 
 MM_PER_UNIT = 25.4  # a TTS unit is about an inch (its knowledge base, custom tiles)
 CARD_WIDTH_AT_SCALE_1 = 63.5  # mm: a card at scale 1 taken as poker width (not verified)

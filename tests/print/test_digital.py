@@ -15,7 +15,8 @@ from PIL import Image
 from spellpress.cli import main
 from spellpress.paths import list_game_folders
 from spellpress.write.pixels import trimmed
-from spellpress.write.tts_sheets import MAX_COLUMNS, MAX_ROWS, fit_dpi, sheet_grid, trimmed_cell
+from spellpress.write.fit import fit_dpi, trimmed_cell
+from spellpress.write.tts_plan import MAX_COLUMNS, MAX_ROWS, sheet_grid
 from tests.conftest import WISE
 
 SHIPPED = sorted(folder for folder in list_game_folders())
@@ -144,6 +145,12 @@ def test_every_image_exists_is_rgb_and_at_most_4096_px(shipped):
         assert width % entry["NumWidth"] == 0 and height % entry["NumHeight"] == 0  # whole cells
 
 
+def test_every_object_has_its_own_guid(shipped):
+    _, _, save = shipped
+    guids = [obj["GUID"] for obj in save["ObjectStates"]] + [card["GUID"] for card in cards_in(save)]
+    assert len(set(guids)) == len(set(map(id, [*save["ObjectStates"], *cards_in(save)])))
+
+
 def test_decks_lie_apart_on_the_table(shipped):
     _, _, save = shipped
     spots = [(round(o["Transform"]["posX"], 2), round(o["Transform"]["posZ"], 2)) for o in save["ObjectStates"]]
@@ -202,6 +209,21 @@ def test_a_wrong_card_in_a_cell_is_told_apart(build_game):
     first, other = deck["ContainedObjects"][0], next(c for c in deck["ContainedObjects"]
                                                      if c["GMNotes"] != deck["ContainedObjects"][0]["GMNotes"])
     assert np.abs(cells[first["CardID"] % 100] - cells[other["CardID"] % 100]).mean() > 6
+
+
+def test_a_die_template_without_face_boxes_comes_as_a_tile_of_its_net(game_copy, tmp_path):
+    from spellpress.build import BuildOptions, build
+    from spellpress.paths import SHARED_TEMPLATES
+
+    folder = game_copy()
+    net = (SHARED_TEMPLATES / "die-net.yaml").read_text().replace("  face", "  side")
+    (folder / "templates" / "plain-net.yaml").write_text(net)
+    dice = folder / "dice.yaml"
+    dice.write_text(dice.read_text().replace("template: die-net", "template: plain-net"))
+    save = save_of(build(folder, BuildOptions(out=tmp_path / "out", tts=True)))
+    dice_objects = [o for o in save["ObjectStates"] if o["GMNotes"].startswith("dice/")]
+    assert [o["Name"] for o in dice_objects] == ["Custom_Tile", "Custom_Tile"]
+    assert image_at(dice_objects[0]["CustomImage"]["ImageURL"]).size[0] > 0
 
 
 # -- options -----------------------------------------------------------------------------------

@@ -1,22 +1,17 @@
-"""Tabletop Simulator images: deck sheets, dice textures and tile pictures, planned and written.
+"""Tabletop Simulator: which card goes in which cell of which image, at what size.
 
-A deck sheet is a grid of at most 10 x 7 cards, sized to the deck (a deck of 2 is a 3 x 1 grid,
+A deck sheet is a grid of at most 10 x 7 cards, sized to the deck (a deck of 2 is a 2 x 2 grid,
 not 10 wide), its cards scaled so the sheet is at most `max_px` on a side (4096 by default, what
 TTS's knowledge base recommends), the hidden card (the deck's back, or plain grey) in its last
-slot. A sheet is put together a strip (one row of cards) at a time by the Rasterizer
-(write/raster.py) from the same 300 dpi face PNGs as the PNG export, each card scaled to its
-cell: a face is rasterized once, whatever the exports. This module plans the sheets, writes
-them, and hands the plan to write/tts_save.py for the saved object.
+slot. Dice become textures of their six faces, boards and score sheets one picture a side.
+write/tts_export.py writes the images, write/tts_save.py the saved object.
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 from spellpress.layout.deck import CardFaces
@@ -25,15 +20,12 @@ from spellpress.layout.ops import FaceLayout
 from spellpress.model.deck import Component, Game
 from spellpress.render.keys import face_key
 from spellpress.units import MM_PER_INCH, mm_to_px
-from spellpress.write.atomic import atomic_folder
 from spellpress.write.cache import digest
-from spellpress.write.png import png_from_strips
-from spellpress.write.raster import PNG_DPI, Rasterizer, StripJob
-from spellpress.write.tts_save import saved_object
+from spellpress.write.fit import fit_dpi, trimmed_cell
+from spellpress.write.raster import PNG_DPI, StripJob
 
 MAX_COLUMNS, MAX_ROWS = 10, 7  # TTS cuts a sheet into at most 10 x 7 cards
 DEFAULT_MAX_PX = 4096
-JPEG_QUALITY = 90
 DIE_GRID = (4, 3)  # the texture of a d6: a 1-4-1 cross of faces (docs/digital.md: not verified)
 DIE_PLACES = [(1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2)]  # face1 ... face6: (column, row)
 
@@ -51,8 +43,11 @@ class TtsOptions:
     image_format: ImageFormat = "png"
     url: str | None = None  # where the images are hosted; None: file:/// paths of the written files
 
+    def __post_init__(self) -> None:
+        if self.image_format not in ("png", "jpg"):
+            raise ValueError(f"TTS images are png or jpg, not {self.image_format!r}")
 
-# -- geometry ------------------------------------------------------------------------------
+
 def sheet_grid(slots: int, width_mm: float, height_mm: float) -> tuple[int, int]:
     """(columns, rows) of a sheet with room for `slots` cards of this size: the grid whose cards
     come out largest within a square limit, then the one with the fewest empty slots."""
@@ -68,29 +63,6 @@ def sheet_grid(slots: int, width_mm: float, height_mm: float) -> tuple[int, int]
             best = (rank, (columns, rows))
     assert best is not None
     return best[1]
-
-
-def fit_dpi(columns: int, rows: int, size: tuple[float, float], bleed: float, max_px: int) -> int:
-    """The highest resolution (at most 300 dpi) at which `columns` x `rows` trimmed cards fit in `max_px`."""
-    width, height = size
-
-    def fits(dpi: int) -> bool:
-        cell_w, cell_h = trimmed_cell(size, bleed, dpi)
-        return columns * cell_w <= max_px and rows * cell_h <= max_px
-
-    # from the estimate by the trim size, a step or two either way: pixels are rounded
-    dpi = max(1, min(PNG_DPI, int(max_px * MM_PER_INCH / (columns * width)), int(max_px * MM_PER_INCH / (rows * height))))
-    while dpi < PNG_DPI and fits(dpi + 1):
-        dpi += 1
-    while dpi > 1 and not fits(dpi):
-        dpi -= 1
-    return dpi
-
-
-def trimmed_cell(size: tuple[float, float], bleed: float, dpi: int) -> tuple[int, int]:
-    """A face's pixels at `dpi` once its bleed is cut off (as pixels.trimmed cuts it)."""
-    bleed_px = mm_to_px(bleed, dpi)
-    return mm_to_px(size[0] + 2 * bleed, dpi) - 2 * bleed_px, mm_to_px(size[1] + 2 * bleed, dpi) - 2 * bleed_px
 
 
 # -- the plan ------------------------------------------------------------------------------
@@ -245,68 +217,3 @@ def _tile(component: Component, faces: CardFaces, max_px: int, ext: str) -> TtsT
     back = f"{component.id}-{faces.card.id}-back.{ext}" if faces.back is not None else None
     return TtsTile(component, faces, f"{component.id}-{faces.card.id}-front.{ext}", back, dpi,
                    trimmed_cell(component.size, faces.front.bleed, dpi), mm_to_px(faces.front.bleed, PNG_DPI))
-
-
-# -- writing -------------------------------------------------------------------------------
-def prefetch_tts(plan: TtsPlan, raster: Rasterizer) -> None:
-    """Start the deck strips, each as soon as the cards it shows are drawn, and the other pictures' faces."""
-    for deck in plan.decks:
-        for sheet in [*deck.sheets, *deck.back_sheets]:
-            raster.prefetch_strips(sheet.jobs, PNG_DPI)
-    raster.prefetch(_pictured_faces(plan), PNG_DPI)
-
-
-def write_tts_images(plan: TtsPlan, folder: Path, title: str, raster: Rasterizer, image_format: ImageFormat) -> None:
-    """Every image of the plan, into `folder` (the TTS folder being written)."""
-    encode = functools.partial(_encoded, raster=raster, image_format=image_format)
-    for deck in plan.decks:
-        for sheet in [*deck.sheets, *deck.back_sheets]:
-            strips = raster.strips(sheet.jobs, PNG_DPI, title)
-            (folder / sheet.file).write_bytes(encode(png_from_strips(strips, deck.dpi)))
-        if deck.back_file is None:
-            continue
-        back = raster.cache.bytes(
-            "tts-backs", digest("tts-back", deck.dpi, deck.cell, deck.back_key),
-            lambda: raster.pixel_jobs([("trimmed_png", (raster.png(deck.back, PNG_DPI, title), deck.bleed_px,
-                                                        deck.cell, deck.dpi))])[0])
-        (folder / deck.back_file).write_bytes(encode(back))
-    pngs = raster.pngs(_pictured_faces(plan), PNG_DPI, title)
-    calls, files = [], []
-    for die in plan.dice:
-        calls.append(("die_texture", (pngs[die.card.front], die.bleed_px, die.faces_px, die.side,
-                                      DIE_PLACES, DIE_GRID, die.dpi)))
-        files.append(die.file)
-    for tile in plan.tiles:
-        for face, name in ((tile.card.front, tile.front_file), (tile.card.back, tile.back_file)):
-            if face is not None and name is not None:
-                calls.append(("trimmed_png", (pngs[face], tile.bleed_px, tile.cell, tile.dpi)))
-                files.append(name)
-    for name, png in zip(files, raster.pixel_jobs(calls)):
-        (folder / name).write_bytes(encode(png))
-
-
-def _pictured_faces(plan: TtsPlan) -> list[FaceLayout]:
-    """The faces the dice textures and tile pictures are made from."""
-    faces = [die.card.front for die in plan.dice]
-    return faces + [face for tile in plan.tiles for face in (tile.card.front, tile.card.back) if face is not None]
-
-
-def _encoded(png: bytes, *, raster: Rasterizer, image_format: ImageFormat) -> bytes:
-    if image_format == "png":
-        return png
-    key = digest("tts-jpeg", hashlib.sha256(png).hexdigest(), JPEG_QUALITY)
-    return raster.cache.bytes("tts-jpeg", key, lambda: raster.pixel_jobs([("jpeg_from_png", (png, JPEG_QUALITY))])[0])
-
-
-def write_tts(game: Game, plan: TtsPlan, folder: Path, raster: Rasterizer, options: TtsOptions) -> list[Path]:
-    """tts/: the images of plan_tts and <game>.json, a saved object that lays them all on the table."""
-    final = folder.resolve()
-
-    def url(name: str) -> str:
-        return f"{options.url.rstrip('/')}/{name}" if options.url else (final / name).as_uri()
-
-    with atomic_folder(folder) as temporary:
-        write_tts_images(plan, temporary, game.name, raster, options.image_format)
-        save = saved_object(game, plan, url)
-        (temporary / f"{game.id}.json").write_text(json.dumps(save, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    return [folder / name for name in [*plan.files(), f"{game.id}.json"]]
