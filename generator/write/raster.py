@@ -162,7 +162,19 @@ class Rasterizer:
                 strips[index] = strip
                 progress.advance()
         self.counts.strips_compressed += len(pending)
+        self._keep_drawn(dpi)
         return strips  # type: ignore[return-value]
+
+    def _keep_drawn(self, dpi: int) -> None:
+        """Cache the faces that strips started early had drawn (no export asked for their PNGs),
+        so that a rebuild after one card's edit draws that card only."""
+        for (face, at), (future, index, key) in list(self._pending.items()):
+            if at == dpi and future.done() and future.exception() is None:
+                del self._pending[(face, at)]
+                png = future.result()[index]
+                self.cache.put("faces", key, png)
+                self._drawn[(face, at)] = png
+                self.counts.faces_drawn += 1
 
 
 def _strip_submitter(arguments: Callable[[dict], tuple]) -> Callable[[Executor, dict], Future]:

@@ -16,7 +16,7 @@ from spellpress.layout.ops import FaceLayout
 from spellpress.model.deck import Component
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.atomic import atomic_folder
-from spellpress.write.raster import PNG_DPI, Rasterizer
+from spellpress.write.raster import Rasterizer
 from spellpress.write.fit import fit_dpi, trimmed_cell
 
 MAX_PX = 4000
@@ -34,7 +34,7 @@ class ComponentPictures:
     component: Component
     dpi: int
     cell: tuple[int, int]
-    bleed_px: int  # of the 300 dpi face pictures the images are scaled from
+    bleed_px: int
     pictures: list[Picture]
 
 
@@ -51,20 +51,20 @@ def plan_tabletopia(laid: list[CardFaces]) -> list[ComponentPictures]:
         elif group[0].back is not None:
             pictures.append(Picture(group[0].back, Path(component_id) / "back.png"))
         plans.append(ComponentPictures(component, dpi, trimmed_cell(component.size, bleed, dpi),
-                                       mm_to_px(bleed, PNG_DPI), pictures))
+                                       mm_to_px(bleed, dpi), pictures))
     return plans
 
 
 def prefetch_tabletopia(plans: list[ComponentPictures], raster: Rasterizer) -> None:
     for plan in plans:
-        raster.prefetch((picture.face for picture in plan.pictures), PNG_DPI)
+        raster.prefetch((picture.face for picture in plan.pictures), plan.dpi)
 
 
 def write_tabletopia(plans: list[ComponentPictures], folder: Path, title: str, raster: Rasterizer) -> list[Path]:
     """tabletopia/<component>/<card>-front.png, -back.png (or one back.png for a shared back)."""
     calls, files = [], []
     for plan in plans:
-        pngs = raster.pngs((picture.face for picture in plan.pictures), PNG_DPI, title)
+        pngs = raster.pngs((picture.face for picture in plan.pictures), plan.dpi, title)
         for picture in plan.pictures:
             calls.append(("trimmed_png", (pngs[picture.face], plan.bleed_px, plan.cell, plan.dpi)))
             files.append(picture.file)

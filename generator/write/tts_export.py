@@ -1,8 +1,9 @@
 """Tabletop Simulator files: the images of a plan (write/tts_plan.py) and the saved object.
 
 A deck sheet is put together a strip (one row of cards) at a time by the Rasterizer
-(write/raster.py) from the same 300 dpi face PNGs as the PNG export, each card scaled to its
-cell: a face is rasterized once, whatever the exports.
+(write/raster.py) from face PNGs drawn at the sheet's resolution (drawing a face again at
+165 dpi costs less than scaling its 300 dpi picture down); a die's texture is cut from the
+same 300 dpi picture of its net as the PNG export.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from spellpress.write.atomic import atomic_folder
 from spellpress.write.cache import digest
 from spellpress.write.png import png_from_strips
 from spellpress.write.raster import PNG_DPI, Rasterizer
-from spellpress.write.tts_plan import DIE_GRID, DIE_PLACES, ImageFormat, TtsOptions, TtsPlan
+from spellpress.write.tts_plan import DIE_GRID, DIE_PLACES, ImageFormat, TtsOptions, TtsPlan, TtsTile
 from spellpress.write.tts_save import saved_object
 
 JPEG_QUALITY = 90
@@ -28,8 +29,10 @@ def prefetch_tts(plan: TtsPlan, raster: Rasterizer) -> None:
     """Start the deck strips, each as soon as the cards it shows are drawn, and the other pictures' faces."""
     for deck in plan.decks:
         for sheet in [*deck.sheets, *deck.back_sheets]:
-            raster.prefetch_strips(sheet.jobs, PNG_DPI)
-    raster.prefetch(_pictured_faces(plan), PNG_DPI)
+            raster.prefetch_strips(sheet.jobs, deck.dpi)
+    raster.prefetch((die.card.front for die in plan.dice), PNG_DPI)
+    for tile in plan.tiles:
+        raster.prefetch(_sides(tile), tile.dpi)
 
 
 def write_tts_images(plan: TtsPlan, folder: Path, title: str, raster: Rasterizer, image_format: ImageFormat) -> None:
@@ -37,22 +40,23 @@ def write_tts_images(plan: TtsPlan, folder: Path, title: str, raster: Rasterizer
     encode = functools.partial(_encoded, raster=raster, image_format=image_format)
     for deck in plan.decks:
         for sheet in [*deck.sheets, *deck.back_sheets]:
-            strips = raster.strips(sheet.jobs, PNG_DPI, title)
+            strips = raster.strips(sheet.jobs, deck.dpi, title)
             (folder / sheet.file).write_bytes(encode(png_from_strips(strips, deck.dpi)))
         if deck.back_file is None:
             continue
         back = raster.cache.bytes(
             "tts-backs", digest("tts-back", deck.dpi, deck.cell, deck.back_key),
-            lambda: raster.pixel_jobs([("trimmed_png", (raster.png(deck.back, PNG_DPI, title), deck.bleed_px,
+            lambda: raster.pixel_jobs([("trimmed_png", (raster.png(deck.back, deck.dpi, title), deck.bleed_px,
                                                         deck.cell, deck.dpi))])[0])
         (folder / deck.back_file).write_bytes(encode(back))
-    pngs = raster.pngs(_pictured_faces(plan), PNG_DPI, title)
+    nets = raster.pngs((die.card.front for die in plan.dice), PNG_DPI, title)
     calls, files = [], []
     for die in plan.dice:
-        calls.append(("die_texture", (pngs[die.card.front], die.bleed_px, die.faces_px, die.side,
+        calls.append(("die_texture", (nets[die.card.front], die.bleed_px, die.faces_px, die.side,
                                       DIE_PLACES, DIE_GRID, die.dpi)))
         files.append(die.file)
     for tile in plan.tiles:
+        pngs = raster.pngs(_sides(tile), tile.dpi, title)
         for face, name in ((tile.card.front, tile.front_file), (tile.card.back, tile.back_file)):
             if face is not None and name is not None:
                 calls.append(("trimmed_png", (pngs[face], tile.bleed_px, tile.cell, tile.dpi)))
@@ -61,10 +65,8 @@ def write_tts_images(plan: TtsPlan, folder: Path, title: str, raster: Rasterizer
         (folder / name).write_bytes(encode(png))
 
 
-def _pictured_faces(plan: TtsPlan) -> list[FaceLayout]:
-    """The faces the dice textures and tile pictures are made from."""
-    faces = [die.card.front for die in plan.dice]
-    return faces + [face for tile in plan.tiles for face in (tile.card.front, tile.card.back) if face is not None]
+def _sides(tile: TtsTile) -> list[FaceLayout]:
+    return [face for face in (tile.card.front, tile.card.back) if face is not None]
 
 
 def _encoded(png: bytes, *, raster: Rasterizer, image_format: ImageFormat) -> bytes:

@@ -80,9 +80,9 @@ class Sheet:
 @dataclass(frozen=True)
 class TtsDeck:
     component: Component
-    dpi: int  # of the sheets
-    cell: tuple[int, int]  # a card's pixels on a sheet
-    bleed_px: int  # the bleed of the 300 dpi face pictures the cells are cut from
+    dpi: int  # of the sheets, and of the face pictures they are cut from
+    cell: tuple[int, int]  # a card's pixels, bleed trimmed
+    bleed_px: int
     sheets: list[Sheet]
     back_sheets: list[Sheet]  # double-sided cards: each card's back in its card's slot; else empty
     back: FaceLayout | None  # the shared back (None: a plain grey back)
@@ -111,7 +111,7 @@ class TtsTile:
     back_file: str | None
     dpi: int
     cell: tuple[int, int]
-    bleed_px: int  # of the 300 dpi face pictures
+    bleed_px: int
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def _deck(component: Component, group: list[CardFaces], max_px: int, ext: str) -
     grids = [sheet_grid(len(chunk) + 1, *component.size) for chunk in chunks]
     first = group[0].front
     dpi = min(fit_dpi(columns, rows, component.size, first.bleed, max_px) for columns, rows in grids)
-    bleed_px = mm_to_px(first.bleed, PNG_DPI)
+    bleed_px = mm_to_px(first.bleed, dpi)
     cell = trimmed_cell(component.size, first.bleed, dpi)
     double_sided = component.back is not None and component.back.per_card
     shared_back = None if double_sided else group[0].back
@@ -216,4 +216,4 @@ def _tile(component: Component, faces: CardFaces, max_px: int, ext: str) -> TtsT
     dpi = fit_dpi(1, 1, component.size, faces.front.bleed, max_px)
     back = f"{component.id}-{faces.card.id}-back.{ext}" if faces.back is not None else None
     return TtsTile(component, faces, f"{component.id}-{faces.card.id}-front.{ext}", back, dpi,
-                   trimmed_cell(component.size, faces.front.bleed, dpi), mm_to_px(faces.front.bleed, PNG_DPI))
+                   trimmed_cell(component.size, faces.front.bleed, dpi), mm_to_px(faces.front.bleed, dpi))

@@ -49,8 +49,8 @@ def _row(objects: list[dict], widths_mm: list[float], z: float) -> list[dict]:
     widths = [width / MM_PER_UNIT for width in widths_mm]
     x = -(sum(widths) + GAP * max(0, len(widths) - 1)) / 2
     for obj, width in zip(objects, widths):
-        obj["Transform"]["posX"] = round(x + width / 2, 3)
-        obj["Transform"]["posZ"] = round(z, 3)
+        obj["Transform"]["posX"] = round(x + width / 2, 3) + 0.0  # + 0.0: no "-0.0" in the file
+        obj["Transform"]["posZ"] = round(z, 3) + 0.0
         x += width + GAP
     return objects
 

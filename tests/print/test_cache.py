@@ -52,7 +52,7 @@ def test_a_one_card_edit_redraws_that_card_only_and_matches_a_build_without_cach
     cards.write_text(cards.read_text().replace(*EDIT))
 
     rebuilt = build(folder, BuildOptions(out=cached, **exports))
-    assert rebuilt.drawn.faces_drawn == 1  # the L card's front, shared by its PNG and the TTS sheet
+    assert rebuilt.drawn.faces_drawn == 2  # the L card's front: at 300 dpi for its PNG, at the TTS sheet's resolution
     assert rebuilt.drawn.strips_compressed == 1  # one row of one TTS sheet
 
     fresh = tmp_path / "fresh"
