@@ -21,6 +21,7 @@ from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write import stamp
 from spellpress.write.cache import CACHE_FOLDER, Cache
 from spellpress.write.destination import game_output_folder
+from spellpress.write.counts import RasterCounts
 from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 
@@ -32,6 +33,10 @@ class BuildOptions:
     bleed: float | None = None
     png: bool = False
     tts: bool = False
+    tts_max_px: int = 4096  # longest side of a TTS image
+    tts_format: str = "png"  # png or jpg
+    tts_url: str | None = None  # where the TTS images are hosted (default: file:/// paths)
+    tabletopia: bool = False  # one picture per card side for Tabletopia (--digital tabletopia)
     print_shop: bool = False
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
@@ -57,6 +62,7 @@ class BuildResult:
     pages: int
     up_to_date: bool = False  # nothing changed since the last build: nothing written
     sheets: list[str] = field(default_factory=list)  # cards a sheet for each card size, and what other options give
+    drawn: RasterCounts = field(default_factory=RasterCounts)  # what the raster exports drew (not read from the cache)
 
 
 def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
@@ -115,16 +121,11 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "") + ("-cmyk" if paint.name == "grey" and paint.profile else "")
     pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
     with ExitStack() as stack:
-        raster = None
-        if options.png or options.tts:
-            from spellpress.write.raster import PNG_DPI, Rasterizer, prefetch_tts, write_pngs, write_tts
+        exports = None
+        if options.png or options.tts or options.tabletopia:
+            from spellpress.write.exports import RasterExports
 
-            raster = stack.enter_context(Rasterizer(cache, options.workers))
-            # the workers draw the faces, then the TTS strips, while this process writes the PDFs
-            if options.png:
-                raster.prefetch((face for f in laid for face in (f.front, f.back) if face is not None), PNG_DPI)
-            if options.tts:
-                prefetch_tts(laid, raster)
+            exports = stack.enter_context(RasterExports(game, laid, options, cache))
         key = sheets_key(pages, game.name + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
         flat = options.out / CACHE_FOLDER / game.id / "flattened"
         write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint, flat)))
@@ -137,10 +138,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             key = faces_key((face for pair in pairs for face in pair), game.name)
             write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, game.name)))
             files.append(shop)
-        if raster is not None and options.png:
-            files.extend(write_pngs(laid, out / "png", game.name, raster))
-        if raster is not None and options.tts:
-            files.extend(write_tts(laid, out / "tts", game.name, raster))
+        if exports is not None:
+            files.extend(exports.write(out))
     credits = icon_credits(referenced_files(op for f in laid for face in (f.front, f.back) if face is not None for op in face.ops))
     if credits is not None:  # CC BY 3.0: the library icons this game prints, with their authors
         write_text(out / "icon-credits.md", credits)
@@ -153,7 +152,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     cards = sum(f.card.count for f in laid)
     if options.cache:
         stamp.record(options.out, folder, inputs, templates, game.id, cards, len(pages), files)
-    return BuildResult(game.id, game, files, cards, len(pages), sheets=sheet_notes(game, settings))
+    return BuildResult(game.id, game, files, cards, len(pages), sheets=sheet_notes(game, settings),
+                       drawn=exports.raster.counts if exports else RasterCounts())
 
 
 def sheet_notes(game: Game, settings: SheetSettings) -> list[str]:

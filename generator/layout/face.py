@@ -77,7 +77,7 @@ def layout_face(
     return FaceLayout(width, height, ctx.bleed, tuple(ops))
 
 
-def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
+def resolved_values(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
     values = {key: resolve_value(value, context, text=key in TEXT_KEYS) for key, value in box.values.items()}
     for key, reference in (("x", width), ("w", width), ("y", height), ("h", height)):
         value = values.get(key)
@@ -89,7 +89,7 @@ def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: flo
 def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width: float, height: float) -> tuple:
     if "when" in box.values and not _shown(resolve_value(box.values["when"], context, text=False)):
         return ()  # nothing else of a hidden box is evaluated: its text may use fields the card lacks
-    values = _resolved(box, context, width, height)
+    values = resolved_values(box, context, width, height)
     key = (box.name, tuple(sorted((k, repr(v)) for k, v in values.items())), width, height)
     if key in ctx._cache:
         return ctx._cache[key]
