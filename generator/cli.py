@@ -223,6 +223,9 @@ def cmd_build(args) -> int:
         from spellpress.shop.command import build_shops
 
         return build_shops(args)
+    if args.profile is not None and args.color != "cmyk":  # it would be silently ignored
+        raise UserError.at(Location(Path("--profile")), "a profile is for CMYK sheets: add --color cmyk, or leave "
+                                                        "--profile out")
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
                            png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out, cache=args.cache,
                            draft=args.draft, color=args.color, profile=args.profile, marks=args.marks)
