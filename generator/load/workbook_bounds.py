@@ -49,7 +49,7 @@ def check_workbook(path: Path, sheet: str | None) -> None:
 
 
 def _letters(number: int) -> str:
-    from spellpress.load.spreadsheet import column_letter
+    from spellpress.load.cells import column_letter
 
     return column_letter(number)
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from spellpress.units import UnitError, parse_length, parse_points
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 
 def _length(value: Any) -> float:
@@ -36,13 +39,22 @@ NonNegativePt = Annotated[float, BeforeValidator(_points), Field(ge=0)]
 """A line width that cannot be negative; points or any unit."""
 
 
+PATTERN_MEANINGS: dict[str, str] = {}  # a pattern -> what it asks for, in a designer's words
+
+
+def text_like(pattern: str, meaning: str) -> Any:
+    """A text field that must match `pattern`; a mismatch is reported as `meaning` (never the regex)."""
+    PATTERN_MEANINGS[pattern] = meaning
+    return Field(pattern=pattern)
+
+
 class Strict(BaseModel):
     """Every schema refuses unknown keys and is immutable once loaded."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def describe(error: dict[str, Any]) -> str:
+def describe(error: ErrorDetails) -> str:
     """One pydantic error as a sentence for a person (which key, what was wrong)."""
     kind = error["type"]
     loc = [part for part in error["loc"] if not _union_member(part)]  # ('title', 'str') -> ('title',)
@@ -52,8 +64,7 @@ def describe(error: dict[str, Any]) -> str:
         return f"{field}: expected text, got {shown}" if field is not None else f"expected text, got {shown}"
     if kind == "string_pattern_mismatch":
         pattern = str((error.get("ctx") or {}).get("pattern", ""))
-        what = ("a colour such as #1f2d4d (or #1f2d4d80 with opacity, or none)" if "[0-9a-fA-F]{6}" in pattern
-                else "a value of the documented form (docs/yaml.md)")
+        what = PATTERN_MEANINGS.get(pattern, "a value of the documented form (docs/yaml.md)")
         return f"{field}: expected {what}, got {shown}" if field is not None else f"expected {what}, got {shown}"
     if kind == "extra_forbidden":
         return f"unknown key '{field}'"

@@ -143,12 +143,12 @@ def checked_settings(game: Game, rules: Rules, options: Mapping[str, Any] | None
     known = [*rules.settings.model_fields, *rules.run_options]
     unknown = [name for name in dict(options or {}) if name not in known]
     if unknown:
-        from spellpress.errors import Location, Problems
+        from spellpress.errors import Option, Problems
         from spellpress.suggest import did_you_mean
 
         problems = Problems()
         for name in unknown:
-            problems.add(Location(Path("--option")), f"'{name}' is not an option of the {rules.id} engine"
+            problems.add(Option("--option"), f"'{name}' is not an option of the {rules.id} engine"
                          f"{did_you_mean(name, known)}; options: {', '.join(sorted(known))} "
                          f"(its rules: keys and run options, docs/rules.md)")
         problems.raise_if_any()

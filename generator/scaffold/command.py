@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from spellpress.model.sizes import CARD_SIZES
+from spellpress.paths import game_folders
 
 
 def register(commands) -> None:
@@ -26,13 +27,12 @@ def register(commands) -> None:
 
 
 def cmd_new(args) -> int:
-    from spellpress.cli import game_folders
     from spellpress.scaffold.new import copy_game, new_game
 
     if args.source and args.rules:
-        from spellpress.errors import Location, UserError
+        from spellpress.errors import Option, UserError
 
-        raise UserError.at(Location(Path("--rules")), "--rules starts a new game; a game copied with --from keeps its own rules")
+        raise UserError.at(Option("--rules"), "--rules starts a new game; a game copied with --from keeps its own rules")
     if args.source:
         files, skipped = copy_game(game_folders([args.source])[0], args.path)
         print(f"copied {args.source} into {args.path} ({len(files)} files)")

@@ -14,7 +14,7 @@ import stat
 from importlib.resources import files as package_files
 from pathlib import Path
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Option, UserError
 from spellpress.model.sizes import CARD_SIZES
 
 GAME_YAML = """\
@@ -155,7 +155,7 @@ def new_game(folder: Path, size: str = "poker", rules: bool = False) -> list[Pat
                                              f"name may have at most {MAX_NAME_BYTES} (the game's id is its folder's name)")
     refuse_existing(folder)
     if size not in CARD_SIZES:
-        raise UserError.at(Location(Path("--size")), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
+        raise UserError.at(Option("--size"), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
     name = game_name(folder)
     files = {
         "game.yaml": game_yaml(name),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spellpress.errors import UserError
+from spellpress.paths import game_folders
 
 
 def register(commands) -> None:
@@ -12,20 +13,19 @@ def register(commands) -> None:
                     "Python (a rules.py in the game folder, or an installed engine), and check the game's rules: "
                     "keys, components and card fields against it. Run it only on games whose code you trust; "
                     "'spellpress check' validates the rest without running any.")
-    parser.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: all)")
+    parser.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     parser.set_defaults(handler=cmd_check_engine)
 
 
 def cmd_check_engine(args) -> int:
-    from spellpress.build import check
-    from spellpress.cli import game_folders
+    from spellpress.load.game import load_game
     from spellpress.errors import Problems
     from spellpress.rules.plugins import check_engine, engine_name
 
     problems = Problems()
     for folder in game_folders(args.games):
         try:
-            game = check(folder)
+            game = load_game(folder)
             check_engine(game)
         except UserError as exc:
             problems.extend(exc)

@@ -93,7 +93,7 @@ def engine_file(rules) -> Path | None:
 
 def _definition(function) -> Location | None:
     try:
-        return Location(Path(inspect.getsourcefile(function)), inspect.getsourcelines(function)[1], 1)
+        return Location(Path(inspect.getsourcefile(function) or ""), inspect.getsourcelines(function)[1], 1)
     except (TypeError, OSError):
         return None
 

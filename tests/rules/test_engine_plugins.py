@@ -19,7 +19,8 @@ from spellpress.rules.plugins import installed_engines, rules_for
 from tests.conftest import FIXTURES, ROOT
 
 SHIPPED = {"word-to-the-wise": "word-to-the-wise", "lost-words": "lost-words", "evocabulary": "evocabulary",
-           "magic-spell": "magic-spell", "spelled": "spelled", "word-rummy": "word-rummy"}
+           "magic-spell": "magic-spell", "spelled": "spelled", "word-rummy": "word-rummy",
+           "un-mot-au-sage": "word-to-the-wise"}
 LOCATED = re.compile(r"^error: (?P<path>[^:]+):(?P<line>\d+):(?P<column>\d+): ")
 
 
@@ -52,7 +53,9 @@ def assert_located(lines: list[str], folder: Path) -> None:
 
 
 def test_every_shipped_engine_is_an_entry_point_and_every_shipped_game_names_its_own():
-    assert set(SHIPPED) <= set(installed_engines())
+    assert set(SHIPPED) == {folder.name for folder in (ROOT / "cards").iterdir() if (folder / "game.yaml").is_file()}
+    ours = {name for name, ep in installed_engines().items() if ep.dist is not None and ep.dist.name == "spellpress"}
+    assert ours == set(SHIPPED.values())
     for game, engine in SHIPPED.items():
         loaded = load_game(ROOT / "cards" / game)
         assert loaded.spec.rules["engine"] == engine
