@@ -99,6 +99,8 @@ def build_command(args) -> int:
         return build_shops(args)
     if args.ink_limit is not None:
         raise UserError.at(Option("--ink-limit"), "applies to --shop builds only (a shop's total ink limit)")
+    if args.profile is not None and args.color != "cmyk":  # it would be silently ignored
+        raise UserError.at(Option("--profile"), "a profile is for CMYK sheets: add --color cmyk, or leave --profile out")
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
                            png=args.png, tts=args.tts or "tts" in args.digital, print_shop=args.print_shop, out=args.out,
                            cache=args.cache, draft=args.draft, color=args.color or "rgb", profile=args.profile,

@@ -29,11 +29,15 @@ class WorkbookTooLarge(ValueError):
 def check_workbook(path: Path, sheet: str | None) -> None:
     """Raise WorkbookTooLarge (or zipfile.BadZipFile) when reading `sheet` of the workbook would go past a limit."""
     members = _inflated_members(path)
+    name = f"'{path.name}'" + (f" sheet '{sheet}'" if sheet else "")
+    for member, data in members.items():
+        if member.endswith(".xml") and _cell_tags(data) > MAX_SHEET_CELLS:  # quick, before any parsing
+            raise WorkbookTooLarge(f"'{path.name}' holds more than {MAX_SHEET_CELLS:,} cells in '{member}'; a sheet may "
+                                   f"span at most {MAX_SHEET_CELLS:,} cells")
     if path.suffix.lower() == ".ods":
         rows, columns = _ods_used_range(members.get("content.xml", b""), sheet)
     else:
         rows, columns = _xlsx_used_range(members, sheet)
-    name = f"'{path.name}'" + (f" sheet '{sheet}'" if sheet else "")
     if rows > MAX_SHEET_ROWS:
         raise WorkbookTooLarge(f"{name} uses {rows:,} rows; a sheet may use at most {MAX_SHEET_ROWS:,}")
     if columns > MAX_SHEET_COLUMNS:
@@ -93,7 +97,7 @@ def _xlsx_used_range(members: dict[str, bytes], sheet: str | None) -> tuple[int,
     names = [target] if target in members else [n for n in members if n.startswith("xl/worksheets/") and n.endswith(".xml")]
     rows = columns = 0
     for name in names:
-        r, c = _xlsx_sheet_range(members[name].decode("utf-8", "replace"))
+        r, c = _xlsx_sheet_range(members[name])
         rows, columns = max(rows, r), max(columns, c)
     return rows, columns
 
@@ -115,8 +119,24 @@ def _xlsx_sheet_member(members: dict[str, bytes], sheet: str | None) -> str | No
 CELL_REF = re.compile(r"([A-Za-z]{1,4})(\d{1,8})")
 
 
-def _xlsx_sheet_range(xml: str) -> tuple[int, int]:
+def _cell_tags(data: bytes) -> int:
+    """XLSX and ODS cell elements (a prefixed XLSX `<x:c>` is counted by the slower path)."""
+    return (data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/") + data.count(b"<table:table-cell")
+            + data.count(b"<table:covered-table-cell"))
+
+
+CELL_WITH_REFERENCE = re.compile(rb'<(?:\w+:)?c\s[^>]*?\br="([A-Za-z]{1,4})(\d{1,8})"')
+
+
+def _xlsx_sheet_range(data: bytes) -> tuple[int, int]:
     """Cells are placed by their `r` ("XFD1048576"), or after the previous one when it is missing, as the reader does."""
+    references = CELL_WITH_REFERENCE.findall(data)
+    if len(references) == _cell_tags(data):  # every cell says where it is: the quick way
+        if not references:
+            return 0, 0
+        letters = max((letters.upper() for letters, _ in references), key=lambda text: (len(text), text))
+        return max(int(row) for _, row in references), _column_number(letters.decode())
+    xml = data.decode("utf-8", "replace")
     rows = columns = 0
     row = 0
     column = 0

@@ -22,4 +22,4 @@ MAX_WORD_LETTERS = 64  # letters in one word of a word list: the longest diction
 MAX_WORKBOOK_BYTES = 50_000_000  # an XLSX or ODS unpacked; a 10,000-card sheet of 10 columns is about 6 MB
 MAX_SHEET_ROWS = 20_000  # rows from 1 to the last used one: a sheet of cards holds at most 10,000 cards
 MAX_SHEET_COLUMNS = 200  # columns from A to the last used one (GR)
-MAX_SHEET_CELLS = 1_000_000  # rows x columns from A1 to the last used cell, all read into memory at once
+MAX_SHEET_CELLS = 500_000  # rows x columns from A1 to the last used cell, all read into memory at once (10,000 x 50)

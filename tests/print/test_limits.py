@@ -145,6 +145,13 @@ def test_bad_options_are_usage_errors(capsys, argv, words):
     assert words in capsys.readouterr().err
 
 
+def test_an_option_that_would_be_ignored_is_refused(tmp_path, capsys):
+    """--profile without --color cmyk built RGB sheets and said nothing."""
+    assert main(["build", "word-to-the-wise", "--profile", "my.icc", "--out", str(tmp_path / "out")]) == 2
+    assert "--profile: a profile is for CMYK sheets: add --color cmyk" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 def test_words_hand_in_game_yaml_is_bounded_like_the_option(game_copy, tmp_path, capsys, monkeypatch):
     folder = game_copy(WISE)
     game = folder / "game.yaml"
