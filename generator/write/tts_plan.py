@@ -29,10 +29,9 @@ DEFAULT_MAX_PX = 4096
 DIE_GRID = (4, 3)  # the texture of a d6: a 1-4-1 cross of faces (docs/digital.md: not verified)
 DIE_PLACES = [(1, 0), (0, 1), (1, 1), (2, 1), (3, 1), (1, 2)]  # face1 ... face6: (column, row)
 
-# how each component kind comes to the table
+# how each component kind comes to the table; any other (sheet, board, a die without face boxes): a tile
 DECK_KINDS = frozenset({"card", "tile", "token"})
 DIE_KINDS = frozenset({"die"})
-TILE_KINDS = frozenset({"sheet", "board"})
 
 ImageFormat = Literal["png", "jpg"]
 
