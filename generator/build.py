@@ -16,7 +16,8 @@ from spellpress.model.sizes import PAPER_SIZES
 from spellpress.layout.deck import CardFaces, items, layout_game
 from spellpress.load.game import load_game
 from spellpress.model.deck import Game
-from spellpress.render.keys import faces_key, sheets_key
+from spellpress.icon_library import icon_credits
+from spellpress.render.keys import faces_key, referenced_files, sheets_key
 from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write import stamp
 from spellpress.write.cache import Cache
@@ -152,6 +153,10 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             files.extend(write_pngs(laid, out / "png", game.name, raster))
         if raster is not None and options.tts:
             files.extend(write_tts(laid, out / "tts", game.name, raster))
+    credits = icon_credits(referenced_files(op for f in laid for face in (f.front, f.back) if face is not None for op in face.ops))
+    if credits is not None:  # CC BY 3.0: the library icons this game prints, with their authors
+        write_text(out / "icon-credits.md", credits)
+        files.append(out / "icon-credits.md")
     cache.sweep()
     described = manifest(game, laid, pages, settings, pdf_path.name, paper)
     described["files"] = file_hashes(out, files)

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 import traceback
+from pathlib import Path
 
 from spellpress import __version__, print_commands
 from spellpress.analysis import command as letters_command
-from spellpress.errors import UserError
+from spellpress.catalog import command as catalog_command
+from spellpress.rules import command as engine_command
+from spellpress.errors import UserError, report_lines
+from spellpress.paths import output_folder
 from spellpress.scaffold import command as new_command
 from spellpress.serve import command as serve_command
 from spellpress.shop import command as shops_command
@@ -18,8 +23,8 @@ from spellpress.simulate import sweep as sweep_command
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
 # Each command module adds its subcommands with register(commands), each with its handler; in help order.
-COMMAND_MODULES = (print_commands, new_command, simulate_command, sweep_command, letters_command, serve_command,
-                   shops_command)
+COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, letters_command,
+                   serve_command, shops_command, catalog_command)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -41,13 +46,16 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
+        if isinstance(getattr(args, "out", None), Path):
+            args.out = output_folder(args.out)
         code = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit
         return code
     except UserError as exc:
-        for problem in exc.problems:
-            print(f"error: {problem}", file=sys.stderr)
-        count = len(exc.problems)
+        lines = report_lines(exc.problems)
+        for line in lines:
+            print(f"error: {line}", file=sys.stderr)
+        count = len(lines)
         print(f"{count} error{'s' if count != 1 else ''}; nothing written.", file=sys.stderr)
         return EXIT_USER
     except KeyboardInterrupt:
@@ -55,10 +63,30 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return _closed_pipe()
+    except OSError as exc:
+        if exc.errno not in _SYSTEM_LIMITS:
+            return _bug()
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{_SYSTEM_LIMITS[exc.errno]} ({exc.strerror})", file=sys.stderr)
+        return EXIT_USER
     except Exception:
-        traceback.print_exc()
-        print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
-        return EXIT_BUG
+        return _bug()
+
+
+# what the system refused, in the user's terms: not a bug in Spellpress
+_SYSTEM_LIMITS = {
+    errno.ENOSPC: "the disk is full: free some space and run again",
+    errno.EDQUOT: "the disk quota is used up: free some space and run again",
+    errno.ENAMETOOLONG: "a file name is too long for the file system: choose a shorter name",
+    errno.EROFS: "the file system is read-only: choose another --out",
+}
+
+
+def _bug() -> int:
+    """Called while an unexpected exception is handled: its traceback, and say it is our bug."""
+    traceback.print_exc()
+    print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
+    return EXIT_BUG
 
 
 def run() -> None:
@@ -78,8 +106,25 @@ def run() -> None:
         sys.stderr.flush()
     except BrokenPipeError:
         code = _closed_pipe()
+    _bound_the_cleanup(code)
     atexit._run_exitfuncs()
     os._exit(code)
+
+
+def _bound_the_cleanup(code: int) -> None:
+    """The work is over: another Ctrl-C ends the process at once (no traceback from an exit handler),
+    and after an interruption any worker still there is killed and the cleanup gets 2 s at most."""
+    import multiprocessing
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    if code != 130:
+        return
+    for child in multiprocessing.active_children():
+        child.kill()
+    signal.signal(signal.SIGALRM, lambda *_: os._exit(130))
+    signal.alarm(2)
 
 
 def _closed_pipe() -> int:

@@ -35,21 +35,53 @@ Where = Location | Option
 """What a problem is about: a place in a file, or an option of the command."""
 
 
+SHIPPED_ROOT: Path | None = None  # where the shipped templates and games are; set by spellpress.paths
+
+
 def display_path(path: Path) -> str:
-    """The path relative to the working folder, as the user typed it."""
+    """The path relative to the working folder, as the user typed it; a file Spellpress ships (a shared
+    template, a shipped game's file) outside the working folder as 'shipped templates/deck-back.yaml'."""
     try:
-        return os.path.relpath(path)
+        shown = os.path.relpath(path)
     except ValueError:  # another drive on Windows
-        return str(path)
+        shown = str(path)
+    if shown.startswith(os.pardir) and SHIPPED_ROOT is not None:
+        root = os.path.abspath(SHIPPED_ROOT)
+        absolute = os.path.abspath(path)
+        if absolute.startswith(root + os.sep):
+            return "shipped " + os.path.relpath(absolute, root).replace(os.sep, "/")
+    return shown
 
 
 @dataclass(frozen=True)
 class Problem:
     location: Where
     message: str
+    subject: str = ""  # the card or face it was found on, when the same mistake can recur on many
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.message}"
+        return f"{self.location}: {self.subject}: {self.message}" if self.subject else f"{self.location}: {self.message}"
+
+
+MAX_SUBJECTS_SHOWN = 5
+
+
+def report_lines(problems: list[Problem]) -> list[str]:
+    """One line a mistake: the same message found on several cards is one line naming them and their count."""
+    groups: dict[tuple[str, str], list[Problem]] = {}
+    for problem in problems:
+        key = (problem.message, "") if problem.subject else (problem.message, str(problem.location))
+        groups.setdefault(key, []).append(problem)
+    lines = []
+    for found in groups.values():
+        first = found[0]
+        if len(found) == 1:
+            lines.append(str(first))
+            continue
+        names = ", ".join(p.subject for p in found[:MAX_SUBJECTS_SHOWN])
+        more = f" and {len(found) - MAX_SUBJECTS_SHOWN:,} more" if len(found) > MAX_SUBJECTS_SHOWN else ""
+        lines.append(f"{first.location}: {first.message} (on {len(found):,} faces: {names}{more})")
+    return lines
 
 
 def _reading_order(problem: Problem) -> tuple:
@@ -82,8 +114,8 @@ class Problems:
 
     items: list[Problem] = field(default_factory=list)
 
-    def add(self, location: Where, message: str) -> None:
-        self.items.append(Problem(location, message))
+    def add(self, location: Where, message: str, subject: str = "") -> None:
+        self.items.append(Problem(location, message, subject))
 
     def extend(self, error: UserError) -> None:
         self.items.extend(error.problems)

@@ -11,6 +11,7 @@ from spellpress.errors import Option, Problem, Problems, UserError
 from spellpress.model.modes import BackMode, CalibrationPaper, ColorMode, DuplexMode, MarkMode, Paper, choices
 from spellpress.paths import game_folders
 from spellpress.shop.command import build_shops
+from spellpress.wording import plural
 
 # build's options that a print shop's preset decides (--shop): given with --shop, they would be ignored
 SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-offset", "bleed": "--bleed",
@@ -21,7 +22,7 @@ SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-o
 def register(commands) -> None:
     build = commands.add_parser("build", help="build print-ready PDFs (and PNG/TTS exports) for games",
                                 description="Build each game into OUT/<game>/: <game>-<paper>.pdf and manifest.json.")
-    build.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: all)")
+    build.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     build.add_argument("--paper", choices=choices(Paper), help="paper size (default: the game's print.paper)")
     build.add_argument("--backs", choices=choices(BackMode),
                        help="none; duplex-long (flip on long edge); duplex-short; fold (fronts above, backs below the fold)")
@@ -31,7 +32,7 @@ def register(commands) -> None:
     build.add_argument("--png", action="store_true", help="also write a PNG per card side, 300 dpi with bleed")
     build.add_argument("--tts", action="store_true", help="also write Tabletop Simulator deck sheets (10 x 7) and back images")
     build.add_argument("--print-shop", action="store_true", help="also write a one-card-a-page PDF with TrimBox and BleedBox, back then front")
-    build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
+    build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output; inside a game folder, the output folder beside it)")
     build.add_argument("--shop", metavar="NAME",
                        help="write exactly what a print shop asks for into OUT/<game>/<shop>/ (see 'spellpress shops')")
     build.add_argument("--ink-limit", choices=["on", "off"],
@@ -50,8 +51,13 @@ def register(commands) -> None:
 
     build.set_defaults(handler=build_command)
 
-    check = commands.add_parser("check", help="validate games without writing anything")
-    check.add_argument("games", nargs="*", metavar="GAME|PATH")
+    check = commands.add_parser("check", help="validate games without writing anything; runs no game code "
+                                              "(check-engine checks a game's rules engine)",
+                                description="Validate each game's definitions (YAML, spreadsheets, templates, fonts) "
+                                            "and write nothing. Never imports or runs a game's Python: its rules "
+                                            "engine and rules: keys are checked by check-engine, simulate, report "
+                                            "and sweep, which run the engine.")
+    check.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     check.set_defaults(handler=check_command)
 
     listing = commands.add_parser("list", help="list the games under cards/")
@@ -112,11 +118,14 @@ def build_one(folder: Path, options, problems) -> None:
         return
     seconds = time.perf_counter() - started
     state = " (up to date: nothing changed)" if result.up_to_date else ""
-    print(f"{result.game_id}: {result.cards} cards on {result.pages} pages in {seconds:.2f} s{state}")
+    print(f"{result.game_id}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} in {seconds:.2f} s{state}")
+    for component in result.game.components if result.game is not None else ():
+        if component.left_out:
+            print(f"  left out (count: 0) from {component.name}: {', '.join(component.left_out)}")
     for path in result.files[:4]:
         print(f"  {path}")
     if len(result.files) > 4:
-        print(f"  ... and {len(result.files) - 4} more files")
+        print(f"  ... and {plural(len(result.files) - 4, 'more file')}")
 
 
 def check_command(args) -> int:
@@ -125,16 +134,14 @@ def check_command(args) -> int:
     problems = Problems()
     for folder in game_folders(args.games):
         try:
-            game = check(folder)
-            if game.spec.rules.get("engine") is not None:
-                from spellpress.rules.plugins import check_engine
-
-                check_engine(game)
+            game = check(folder)  # the definitions only: a game's rules engine is Python, never run here
         except UserError as exc:
             problems.extend(exc)
             continue
         cards = sum(c.copies for c in game.components)
-        print(f"{game.id}: ok ({len(game.components)} components, {cards} cards)")
+        engine = game.spec.rules.get("engine")
+        unchecked = f"; its rules engine '{engine}' is checked by check-engine" if engine is not None else ""
+        print(f"{game.id}: ok ({plural(len(game.components), 'component')}, {plural(cards, 'card')}{unchecked})")
     problems.raise_if_any()
     return 0
 

@@ -12,9 +12,11 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator"
 
-FOUNDATION = {"errors", "units", "suggest", "progress", "pools", "arguments", "paths", "stats", "__init__"}
+FOUNDATION = {"errors", "units", "suggest", "progress", "pools", "arguments", "paths", "stats", "wording", "icon_library",
+              "__init__"}
 """Small modules with one job each (errors, units, progress bars, worker pools, argument types,
-confidence intervals, ...) and the package's own __init__ (its version)."""
+confidence intervals, counts in words, the shipped icon library's data, ...) and the package's own
+__init__ (its version)."""
 
 # What each part of spellpress may import, besides the foundation and itself. A new package or top-level
 # module must be given its place here (test_every_package_has_its_place).
@@ -36,9 +38,10 @@ ALLOWED = {
     # simulate: analysis/playability.py reads wilson from simulate.metrics until it moves to stats.py (issue 30, item 5)
     "analysis": {"model", "load", "words", "write", "simulate"},
     "serve": {"model", "load", "layout", "render", "impose", "write", "build"},
-    "scaffold": {"model", "rules"},
+    "scaffold": {"model", "rules", "layout"},  # layout: whether a shipped font draws the new game's name
+    "catalog": {"model", "layout", "render", "write"},  # contact sheets of icons, the manual, shared templates
     "print_commands": {"model", "load", "write", "build", "shop", "rules"},
-    "cli": {"print_commands", "scaffold", "simulate", "analysis", "serve", "shop"},
+    "cli": {"print_commands", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog"},
     "tools": {"cli"},  # cli_docs writes docs/cli.md from the parser
     "__main__": {"cli"},
     "__init__": set(),

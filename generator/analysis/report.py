@@ -177,7 +177,7 @@ def letters_pdf(report: dict) -> bytes:
              f"{100 * word['p']:.1f}% of the time and go out (every card in a word) {100 * play['going_out']['p']:.1f}% "
              f"({play['method']}, {play['hands']} hands, seed {report['seed']}). "
              f"Expected best score {play['expected_best_score']['mean']:.2f}. "
-             "Every figure is defined in docs/letters.md.")
+             "Every figure is defined in docs/letters.md (`spellpress docs letters`).")
     freq = report["frequency"]
     doc.heading("Letter mix against the language (dictionary frequency)")
     doc.bars([row["letter"] for row in freq], [[row["share"] for row in freq], [row["language_share"] for row in freq]],

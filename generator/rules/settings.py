@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping, TypeVar, cast
+from typing import Any, Mapping, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from spellpress.errors import Location, Option, Problems
 from spellpress.model.deck import Card, Game
+from spellpress.model.memo import memo_on
 from spellpress.model.types import describe
 
 OPTION = Option("--option")
@@ -68,9 +69,6 @@ def _game_yaml(game: Game):
     return read_yaml(game.root / "game.yaml")
 
 
-_CHECKED: dict[tuple, tuple[Game, EngineSettings]] = {}
-
-
 Settings = TypeVar("Settings", bound="EngineSettings")
 
 
@@ -78,11 +76,8 @@ def settings_for(game: Game, model: type[Settings], engine: str,
                  options: Mapping[str, Any] | None = None) -> Settings:
     """The game's `rules:` (run options on top) as `model`, with its components checked; else a
     UserError listing every problem at its file:line:column. Checked once per game and options."""
-    key = (id(game), model, engine, tuple(sorted((k, repr(v)) for k, v in dict(options or {}).items())))
-    entry = _CHECKED.get(key)
-    if entry is None or entry[0] is not game:
-        entry = _CHECKED[key] = (game, _checked(game, model, engine, options))
-    return cast(Settings, entry[1])
+    key = (model, engine, tuple(sorted((k, repr(v)) for k, v in dict(options or {}).items())))
+    return memo_on(game, "settings", key, lambda: _checked(game, model, engine, options))
 
 
 def _checked(game: Game, model: type[Settings], engine: str, options: Mapping[str, Any] | None) -> Settings:

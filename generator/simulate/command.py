@@ -198,11 +198,11 @@ def cmd_report(args) -> int:
 
 
 def register(commands) -> None:
-    simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance")
+    simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance; runs the game's rules engine (its Python)")
     add_arguments(simulate_parser, default_games=2000)
     simulate_parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     simulate_parser.set_defaults(handler=cmd_simulate)
-    report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts")
+    report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts; runs the game's rules engine (its Python)")
     add_arguments(report_parser, default_games=1000)
     report_parser.add_argument("--out", type=Path, default=Path("output"))
     report_parser.set_defaults(handler=cmd_report)

@@ -117,6 +117,7 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
+    from spellpress.simulate.engine_faults import Watchdog, blamed
     from spellpress.simulate.game_metrics import MOVE_SAMPLE
     from spellpress.simulate.play import play_game
 
@@ -125,16 +126,26 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     built = [make_player(seat, rules) for seat in lineup]
     options = dict(spec.options)
     records = []
-    for index in range(start, stop):
-        offset = index % spec.players
-        # seat s is played by lineup member (s - offset): every member visits every seat in turn
-        seats = [built[(s - offset) % spec.players] for s in range(spec.players)]
-        # with common random numbers the rotated lineups of one block face the same shuffles and
-        # rolls, so seat and skill differences are not drowned by the luck of the deal
-        seed_index = index // spec.players if spec.common_random_numbers else index
-        outcome = play_game(rules, game, seats, game_seed(spec.seed, seed_index), check=spec.check, options=options,
-                            measure_moves=index % MOVE_SAMPLE == 0)
-        records.append(GameRecord(index, offset, outcome))
+    with Watchdog() as watchdog:
+        for index in range(start, stop):
+            offset = index % spec.players
+            # seat s is played by lineup member (s - offset): every member visits every seat in turn
+            seats = [built[(s - offset) % spec.players] for s in range(spec.players)]
+            # with common random numbers the rotated lineups of one block face the same shuffles and
+            # rolls, so seat and skill differences are not drowned by the luck of the deal
+            seed_index = index // spec.players if spec.common_random_numbers else index
+            seed = game_seed(spec.seed, seed_index)
+            try:
+                outcome = play_game(rules, game, seats, seed, check=spec.check, options=options,
+                                    measure_moves=index % MOVE_SAMPLE == 0, watchdog=watchdog)
+            except (Exception, SystemExit) as exc:  # the engine's fault, told at its line; anything else is a bug
+                error = blamed(exc, rules, index, seed)
+                if error is not None:
+                    raise error from None
+                if isinstance(exc, SystemExit):  # never a quiet exit 0 with no figures
+                    raise RuntimeError(f"the rules engine called sys.exit({exc.code!r})") from exc
+                raise
+            records.append(GameRecord(index, offset, outcome))
     return records
 
 

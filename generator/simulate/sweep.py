@@ -18,7 +18,7 @@ SPREAD_LIMIT = 3.0  # points: a variant whose worst seat is further from its fai
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("sweep", help="simulate a grid of rules and card variants; table and OUT/<game>/<game>-sweep.pdf")
+    parser = commands.add_parser("sweep", help="simulate a grid of rules and card variants; table and OUT/<game>/<game>-sweep.pdf; runs the game's rules engine (its Python)")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2,...",
                         help="values to try for a game.yaml rules key (rules.health=20,25,30) or a card field "
