@@ -11,12 +11,12 @@ from pathlib import Path
 from spellpress import __version__, print_commands
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
-from spellpress.rules import command as engine_command
 from spellpress.errors import UserError, report_lines
 from spellpress.paths import output_folder
 from spellpress.scaffold import command as new_command
 from spellpress.serve import command as serve_command
 from spellpress.shop import command as shops_command
+from spellpress.simulate import check_engine as engine_command
 from spellpress.simulate import command as simulate_command
 from spellpress.simulate import sweep as sweep_command
 

@@ -119,6 +119,8 @@ def build_one(folder: Path, options, problems) -> None:
     seconds = time.perf_counter() - started
     state = " (up to date: nothing changed)" if result.up_to_date else ""
     print(f"{result.game_id}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} in {seconds:.2f} s{state}")
+    for note in result.sheets:
+        print(f"  {note}")
     for component in result.game.components if result.game is not None else ():
         if component.left_out:
             print(f"  left out (count: 0) from {component.name}: {', '.join(component.left_out)}")

@@ -64,6 +64,7 @@ class RunSpec:
     engine: str | None = None  # a rules module path that overrides the game's own (tests, experiments)
     common_random_numbers: bool = False  # each block of `players` games shares one seed, the lineup rotated
     variant: tuple[tuple[str, Any], ...] = ()  # rules./cards. overrides applied to the loaded game (sweeps)
+    first: int = 0  # index of the first game: a run continued in batches plays the games of one long run
 
 
 @dataclass
@@ -105,7 +106,10 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
         from spellpress.simulate.variants import apply_variant, known_rules_keys
 
         game, rules = _load(folder, engine_module)
-        _CACHE[key] = (apply_variant(game, variant, known_rules_keys(rules)), rules)  # kept alive: engines cache by id
+        if len(_CACHE) > 16:  # a sweep plays one variant after another: keep the base games, drop old variants
+            for old in [k for k in _CACHE if not k.endswith("|()")]:
+                del _CACHE[old]
+        _CACHE[key] = (apply_variant(game, variant, known_rules_keys(rules)), rules)
     if key not in _CACHE:
         from spellpress.load.game import load_game
         from spellpress.rules.plugins import load_engine, rules_for
@@ -165,8 +169,11 @@ def run(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
     keep_records: bool = False,
+    into: RunResult | None = None,
 ) -> RunResult:
-    return run_many([spec], workers=workers, dask=dask, progress=progress, keep_records=keep_records)[0]
+    """Play the spec's games; with `into`, fold them into that result (a run continued in batches)."""
+    return run_many([spec], workers=workers, dask=dask, progress=progress, keep_records=keep_records,
+                    into=[into] if into else None)[0]
 
 
 def run_many(
@@ -176,6 +183,7 @@ def run_many(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
     keep_records: bool = False,
+    into: list[RunResult] | None = None,
 ) -> list[RunResult]:
     """Several runs (a sweep's variants) on one pool or cluster: every run x batch is a task.
 
@@ -183,13 +191,13 @@ def run_many(
     index order, so memory stays bounded whatever the number of games.
     """
     workers = workers or os.cpu_count() or 1
-    results = [RunResult(spec, keep_records) for spec in specs]
+    results = into or [RunResult(spec, keep_records) for spec in specs]
 
     def tasks() -> Iterator[tuple[int, int, int]]:
         for number, spec in enumerate(specs):
             searching = any(seat.kind == "ismcts" for seat in spec.lineup)
             for start, stop in batches(spec.games, workers, smallest=2 if searching else 25):  # a searched game takes seconds
-                yield number, start, stop
+                yield number, spec.first + start, spec.first + stop
 
     def fold(number: int, records: list[GameRecord]) -> None:
         for record in records:

@@ -66,12 +66,12 @@ def preflight(path: Path, ink_limit: float) -> dict:
         if image.ColorSpace == "/DeviceCMYK":
             samples = np.asarray(pikepdf.PdfImage(image).as_pil_image(), dtype=np.uint16)
             inks.append(float(samples.sum(axis=-1).max()) / 255 * 100)
-    assert max(inks) <= ink_limit + 0.5, f"{max(inks):.1f}% total ink"
+    assert max(inks, default=0) <= ink_limit + 0.5, f"{max(inks):.1f}% total ink"  # (a page of blank backs has none)
     for page in pdf.pages:
         assert "/TrimBox" in page.obj and "/BleedBox" in page.obj
         assert "/Group" not in page.obj  # no transparency group
     fonts_embedded(pdf)
-    return {"pages": len(pdf.pages), "max_ink": max(inks), "size_in": [float(v) / 72 for v in pdf.pages[0].mediabox[2:]]}
+    return {"pages": len(pdf.pages), "max_ink": max(inks, default=0), "size_in": [float(v) / 72 for v in pdf.pages[0].mediabox[2:]]}
 
 
 def fonts_embedded(pdf: pikepdf.Pdf) -> None:
