@@ -15,6 +15,8 @@ from pypdf import PdfReader
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # make test-fast leaves this module out
+
 TUTORIAL = ROOT / "docs" / "tutorial.md"
 STEP = re.compile(r"(?:<!-- (file|append): (\S+) -->\n)?```(\w+)\n(.*?)```", re.S)
 

@@ -20,6 +20,7 @@ def test_the_seven_games_are_shipped():
     assert {folder.name for folder in GAMES} == SHIPPED
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("folder", GAMES, ids=[f.name for f in GAMES])
 def test_game_prints(build_game, folder, paper):

@@ -42,6 +42,7 @@ def test_strips_compressed_apart_make_one_valid_png():
     zlib.decompress(png[start : png.index(b"IEND") - 8])
 
 
+@pytest.mark.slow
 def test_a_one_card_edit_redraws_that_card_only_and_matches_a_build_without_cache(game_copy, tmp_path):
     folder = game_copy()
     # a hosted URL: with file:/// paths the saved object would name each output folder
@@ -149,6 +150,7 @@ def test_the_inputs_digest_follows_shared_templates_and_the_game_folder(tmp_path
     assert inputs_digest(folder, [str(shared)], BuildOptions(png=True)) != inputs_digest(folder, [str(shared)], options)
 
 
+@pytest.mark.slow
 def test_exports_are_the_same_drawn_here_or_by_workers_that_start_strips_early(game_copy, tmp_path):
     """Two workers start each TTS strip as soon as its cards are drawn (raster.prefetch_strips);
     one process draws everything in order. The files must not differ by a byte."""

@@ -31,6 +31,7 @@ def test_png_per_card_side_at_300_dpi_with_bleed(build_game):
     assert pixels[centre, centre].sum() < 100
 
 
+@pytest.mark.slow
 def test_tts_sheets_are_at_most_10_by_7_with_the_hidden_card_last(build_game):
     _, _, result = build_game(WISE, tts=True)
     sheets = sorted(p for p in result.files if "consonants-sheet" in p.name)

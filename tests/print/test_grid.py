@@ -44,6 +44,7 @@ def overlaps(a, b):
     return ax < bx + bw - 1e-6 and bx < ax + aw - 1e-6 and ay < by + bh - 1e-6 and by < ay + ah - 1e-6
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(papers, cards, bleeds, cuts, st.floats(0, 10), st.floats(2, 12))
 def test_grid_invariants(paper, card, bleed, cut, gutter, margin):
@@ -99,6 +100,7 @@ lengths = st.floats(2, 12)
 offsets = st.floats(0, 4)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(papers, cards, bleeds, cuts, lengths, offsets)
 def test_crop_marks_are_printable_off_every_face_and_at_least_2mm(paper, card, bleed, cut, length, offset):

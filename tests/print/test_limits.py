@@ -176,6 +176,7 @@ def test_ordinary_expressions_still_work():
     assert render("{{ 2 ** 10 }}", {}) == "1024"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
 def test_a_closed_pipe_ends_quietly(tmp_path, unbuffered):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
@@ -273,6 +274,7 @@ def test_an_oversized_or_unreadable_icon_is_refused(game_copy, tmp_path, capsys,
     assert time.monotonic() - started < 30
 
 
+@pytest.mark.slow
 def test_a_dask_scheduler_that_does_not_answer_is_a_user_error(capsys):
     pytest.importorskip("dask.distributed")
     assert main(["simulate", "word-to-the-wise", "--games", "4", "--dask", "tcp://127.0.0.1:9"]) == 2

@@ -61,6 +61,7 @@ def test_every_font_is_embedded_and_subset(build_game):
     assert not any("Helvetica" in name for name in names)
 
 
+@pytest.mark.slow
 def test_card_text_is_in_the_pdf(build_game):
     pdf, _, _ = build_game(WISE)
     text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
@@ -112,6 +113,7 @@ def test_a_distinct_face_is_drawn_once(build_game):
     assert len(forms) >= 21
 
 
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(tmp_path):
     from spellpress.build import BuildOptions, build
 

@@ -88,6 +88,7 @@ def drivethru(tmp_path_factory):
     return build_for_shop(SPELLED, "drivethrucards", out)
 
 
+@pytest.mark.slow
 def test_spelled_for_drivethrucards_passes_the_preflight(drivethru):
     assert {p.name for p in drivethru.files} >= {"starter.pdf", "market.pdf"}
     for path in drivethru.files:
@@ -137,6 +138,7 @@ def test_an_ink_hungry_colour_is_an_error_naming_the_card_or_a_warning(tmp_path)
     assert result.warnings and result.files
 
 
+@pytest.mark.slow
 def test_gamecrafter_writes_825_by_1125_pngs_for_poker_cards(tmp_path):
     result = build_for_shop(SPELLED, "gamecrafter", tmp_path, workers=1)
     pngs = [p for p in result.files if p.suffix == ".png"]
@@ -146,6 +148,7 @@ def test_gamecrafter_writes_825_by_1125_pngs_for_poker_cards(tmp_path):
             assert image.size == (825, 1125)
 
 
+@pytest.mark.slow
 def test_cmyk_sheets_pass_the_preflight(tmp_path):
     result = build(SPELLED, BuildOptions(out=tmp_path, color="cmyk", cache=False))
     pdf = next(p for p in result.files if p.name.endswith("-cmyk.pdf"))

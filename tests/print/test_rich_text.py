@@ -68,6 +68,7 @@ def test_bold_text_shrinks_more_than_plain_and_its_ink_stays_inside(faces):
     assert overflow(ops, BOX)[0] <= 0.2
 
 
+@pytest.mark.slow
 def test_the_shipped_reference_card_prints_bold_and_italic_faces(tmp_path, capsys):
     assert main(["build", str(ROOT / "cards" / "spelled"), "--out", str(tmp_path)]) == 0
     capsys.readouterr()

@@ -38,6 +38,7 @@ def test_a_card_is_found_by_its_letter(tmp_path):
     assert len(q) == 1 and q[0].count == 3
 
 
+@pytest.mark.slow
 def test_sweep_json_is_the_same_on_a_process_pool_and_a_dask_cluster(tmp_path, capsys):
     args = ["sweep", TOY, "--vary", "rules.turns_each=3,5", "--vary", "cards.numbers.nine.count=1,4",
             "--games", "60", "--players", "3", "--seed", "9", "--json", "--out", str(tmp_path)]

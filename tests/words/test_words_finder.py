@@ -47,6 +47,7 @@ def hand_of(rng, n, pool=BAG):
     return "".join(rng.sample(pool, n))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wilds", [0, 1])
 def test_plain_hands_match_brute_force(finder, lexicon, word_counts, wilds):
     rng = random.Random(100 + wilds)
@@ -61,6 +62,7 @@ def test_two_wilds_match_brute_force(finder, lexicon, word_counts):
         assert_same_as_brute(finder, lexicon, word_counts, hand=hand_of(rng, 5), wilds=2)
 
 
+@pytest.mark.slow
 def test_digraph_cards_and_table_match_brute_force(finder, lexicon, word_counts):
     rng = random.Random(11)
     for i in range(30):
@@ -80,6 +82,7 @@ def test_must_use_letters_appear_in_every_word(finder):
     assert finder.find("xx", must_use=["q", "z", "j"]) == []
 
 
+@pytest.mark.slow
 def test_reusable_vowels_match_brute_force(finder, lexicon, word_counts):
     rng = random.Random(21)
     for i in range(30):
@@ -167,6 +170,7 @@ for query in (dict(hand="retains"), dict(hand="retains", wilds=1), dict(hand="st
 """
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_hash_seed():
     root = Path(__file__).resolve().parents[2]
     outputs = {subprocess.run([sys.executable, "-c", DETERMINISM_SCRIPT], cwd=root, check=True,
@@ -264,6 +268,7 @@ def random_card_query(rng, i):
     return query
 
 
+@pytest.mark.slow
 def test_card_queries_match_the_search(finder):
     rng = random.Random(41)
     for i in range(120):
@@ -281,6 +286,7 @@ def test_card_order_decides_layout_and_order(finder):
     assert first == second[::-1] and len(first) == 2   # each hand's own card first
 
 
+@pytest.mark.slow
 def test_table_letters_shared_with_the_hand_match_the_search(finder):
     rng = random.Random(43)
     for i in range(40):
@@ -305,6 +311,7 @@ def test_two_and_three_wilds_match_the_search(finder):
         assert_same_as_search(finder, hand=[*hand_of(rng, 2), "qu"], wilds=3)
 
 
+@pytest.mark.slow
 def test_single_letter_hands_match_the_search_with_any_min_length(finder):
     """The single-letter paths (cached entries, wild groups cut by letter)
     against the search, for hands with repeated and rare letters. They list
@@ -322,6 +329,7 @@ def test_single_letter_hands_match_the_search_with_any_min_length(finder):
                 assert [order[key(m.cards)] for m in found] == sorted(order[key(m.cards)] for m in found)
 
 
+@pytest.mark.slow
 def test_results_stay_the_same_when_caches_start_over(lexicon, monkeypatch):
     """Small cache limits: results are the same while the caches fill, clear and refill."""
     import spellpress.words.finder as finder_module
