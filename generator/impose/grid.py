@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spellpress.model.modes import CutMode, DuplexMode
+
 MARK_GAP = 0.5  # default offset: between the outermost bleed and a crop mark
 MARK_LENGTH = 5.0  # the longest crop mark drawn by default; shorter where the sheet has no room
 MIN_MARK = 2.0  # the shortest crop mark: shorter is hard to cut along
@@ -48,7 +50,7 @@ class Grid:
     rows: int
     slots: tuple[Slot, ...]  # row by row, left to right
     bleed: float
-    cut: str
+    cut: CutMode
 
     @property
     def capacity(self) -> int:
@@ -67,7 +69,7 @@ class FitError(ValueError):
     pass
 
 
-def count_fit(available: float, card: float, bleed: float, cut: str, gutter: float) -> int:
+def count_fit(available: float, card: float, bleed: float, cut: CutMode, gutter: float) -> int:
     """How many cards fit in a line of `available` mm."""
     if cut == "shared":
         return max(0, int((available - 2 * bleed + 1e-9) // card))
@@ -81,7 +83,7 @@ def fit_grid(
     *,
     bleed: float,
     margin: float,
-    cut: str = "shared",
+    cut: CutMode = "shared",
     gutter: float = 0.0,
     area: tuple[float, float, float, float] | None = None,
     room: tuple[float, float, float, float] | None = None,
@@ -129,7 +131,7 @@ def _clip(x, y, w, h, bleed, cut, row, col, rows, cols) -> tuple[float, float, f
     return (x - left, y - bottom, w + left + right, h + top + bottom)
 
 
-def mirror(slot: Slot, paper: tuple[float, float], mode: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+def mirror(slot: Slot, paper: tuple[float, float], mode: DuplexMode, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
     """Where the back of `slot` goes so that it lands behind the front after the sheet is turned.
 
     duplex-long: the sheet turns about its long (vertical) edge, so x mirrors.
@@ -206,7 +208,7 @@ class Axis:
     outer: tuple[float, float]  # the bleed kept outside the first and the last card
 
 
-def fit_axis(low: float, high: float, card: float, *, bleed: float, cut: str, gutter: float,
+def fit_axis(low: float, high: float, card: float, *, bleed: float, cut: CutMode, gutter: float,
              need: tuple[float, float]) -> Axis | None:
     """The most cards of `card` mm between `low` and `high`, keeping `need` mm of paper beyond the
     outer bleed at each end. The outer bleed shrinks (to MIN_OUTER_BLEED) where that makes room for
@@ -229,7 +231,7 @@ def best_grid(
     *,
     bleed: float,
     margin: float,
-    cut: str = "shared",
+    cut: CutMode = "shared",
     gutter: float = 0.0,
     area: tuple[float, float, float, float] | None = None,
     marks: MarkStyle | None = MarkStyle(),
@@ -264,7 +266,7 @@ def best_grid(
     return _grid(paper, card, along, up, bleed, cut, gutter)
 
 
-def _grid(paper, card, along: Axis, up: Axis, bleed: float, cut: str, gutter: float) -> Grid:
+def _grid(paper, card, along: Axis, up: Axis, bleed: float, cut: CutMode, gutter: float) -> Grid:
     cw, ch = card
     inner = 0.0 if cut == "shared" else 2 * bleed + gutter
     cols, rows = along.count, up.count

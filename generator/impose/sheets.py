@@ -11,6 +11,7 @@ from spellpress.impose.grid import (
 from spellpress.impose.label import LabelSpot, label_spot
 from spellpress.impose.marks import Decor, corner_guides, cutter_marks, cutter_room, full_cut_lines
 from spellpress.layout.ops import FaceLayout, Item
+from spellpress.model.modes import BackMode, CutMode, MarkMode, checked
 
 
 @dataclass(frozen=True)
@@ -37,15 +38,38 @@ class SheetSettings:
     paper: tuple[float, float]
     bleed: float
     margin: float
-    cut: str
+    cut: CutMode
     gutter: float
-    backs: str
+    backs: BackMode
     back_offset: tuple[float, float]
-    crop_marks: bool
     mark_style: MarkStyle = MarkStyle()
-    marks: str = "crop"  # crop, lines, cutter or none
+    marks: MarkMode = "crop"
     mark_weight: float = 0.25  # points
     corner_radius: float = 0.0  # rounded-corner guides (0: none)
+
+    def __post_init__(self) -> None:
+        checked(CutMode, self.cut, "cut")
+        checked(BackMode, self.backs, "back mode")
+        checked(MarkMode, self.marks, "marks")
+
+
+def print_settings(settings, *, paper=None, bleed=None, backs=None, back_offset=None, marks=None) -> SheetSettings:
+    """A game's `print:` settings (model/game.PrintSettings) as sheet geometry; each keyword, when given, overrides."""
+    from spellpress.model.sizes import PAPER_SIZES
+
+    return SheetSettings(
+        paper=PAPER_SIZES[paper or settings.paper],
+        bleed=settings.bleed if bleed is None else bleed,
+        margin=settings.margin,
+        cut=settings.cut,
+        gutter=settings.gutter,
+        backs=backs or settings.backs,
+        back_offset=back_offset if back_offset is not None else settings.back_offset,
+        mark_style=MarkStyle(length=settings.mark_length, offset=settings.mark_offset),
+        marks=marks or settings.marks or ("crop" if settings.crop_marks else "none"),
+        mark_weight=settings.mark_weight,
+        corner_radius=settings.corner_radius,
+    )
 
 
 def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = False) -> Grid:
@@ -78,7 +102,7 @@ def capacity_note(size: tuple[float, float], settings: SheetSettings, fold: bool
     if outer < settings.bleed - 1e-6:
         note += f", outer bleed trimmed to {outer:.1f} mm"
     better = []
-    for option, changed in (("--marks none", replace(settings, marks="none", crop_marks=False)),
+    for option, changed in (("--marks none", replace(settings, marks="none")),
                             ("--bleed 0", replace(settings, bleed=0.0))):
         try:
             more = sheet_grid(size, changed, fold).capacity
@@ -95,7 +119,7 @@ UNCUT_KINDS = ("sheet", "board")  # printed whole: a cutting machine has nothing
 def settings_for(kinds, settings: SheetSettings) -> SheetSettings:
     """A group of score sheets or boards gets crop marks where the cards get a cutter's registration marks."""
     if settings.marks == "cutter" and all(kind in UNCUT_KINDS for kind in kinds):
-        return replace(settings, marks="crop", crop_marks=True)
+        return replace(settings, marks="crop")
     return settings
 
 
@@ -141,10 +165,11 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
     if settings.marks == "crop":
         fronts.marks = crop_marks(slots, paper, settings.mark_style)
     lines = full_cut_lines(slots, paper) if settings.marks == "lines" else ()
+    label: LabelSpot | None
     if settings.marks == "cutter":  # inside the registration marks, above the cards
         label = LabelSpot(paper[0] / 2, paper[1] - cutter_room() - 2.5, 0, paper[0] - 2 * cutter_room())
     else:
-        fold_line = (fronts.fold_y,) if fold else ()
+        fold_line = (fronts.fold_y,) if fronts.fold_y is not None else ()
         label = label_spot(paper, slots, tuple(fronts.marks) + lines, avoid_y=fold_line)
     fronts.decor = Decor(
         lines=lines,

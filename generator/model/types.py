@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from spellpress.units import UnitError, parse_length, parse_points
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 
 def _length(value: Any) -> float:
@@ -36,16 +39,33 @@ NonNegativePt = Annotated[float, BeforeValidator(_points), Field(ge=0)]
 """A line width that cannot be negative; points or any unit."""
 
 
+PATTERN_MEANINGS: dict[str, str] = {}  # a pattern -> what it asks for, in a designer's words
+
+
+def text_like(pattern: str, meaning: str) -> Any:
+    """A text field that must match `pattern`; a mismatch is reported as `meaning` (never the regex)."""
+    PATTERN_MEANINGS[pattern] = meaning
+    return Field(pattern=pattern)
+
+
 class Strict(BaseModel):
     """Every schema refuses unknown keys and is immutable once loaded."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def describe(error: dict[str, Any]) -> str:
+def describe(error: ErrorDetails) -> str:
     """One pydantic error as a sentence for a person (which key, what was wrong)."""
     kind = error["type"]
-    field = error["loc"][-1] if error["loc"] else None
+    loc = [part for part in error["loc"] if not _union_member(part)]  # ('title', 'str') -> ('title',)
+    field = loc[-1] if loc else None
+    shown = _shown(error.get("input"))
+    if kind == "string_type":
+        return f"{field}: expected text, got {shown}" if field is not None else f"expected text, got {shown}"
+    if kind == "string_pattern_mismatch":
+        pattern = str((error.get("ctx") or {}).get("pattern", ""))
+        what = PATTERN_MEANINGS.get(pattern, "a value of the documented form (docs/yaml.md)")
+        return f"{field}: expected {what}, got {shown}" if field is not None else f"expected {what}, got {shown}"
     if kind == "extra_forbidden":
         return f"unknown key '{field}'"
     if kind == "missing":
@@ -58,3 +78,16 @@ def describe(error: dict[str, Any]) -> str:
     if field is not None and not isinstance(field, int):
         return f"{field}: {message}"
     return message
+
+
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none", "tuple", "set"})
+
+
+def _union_member(part: Any) -> bool:
+    """pydantic names the member of a union it tried ('str', 'list[str]', 'function-after[...]'): not a key."""
+    return isinstance(part, str) and (part in _TYPE_TAGS or "[" in part)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 42 else text[:40] + "...'"

@@ -10,8 +10,8 @@ in colours and image pixels alike.
 from __future__ import annotations
 
 from functools import lru_cache
-from io import BytesIO
 from pathlib import Path
+from typing import cast
 
 from PIL import Image as PILImage
 from PIL import ImageCms
@@ -89,7 +89,7 @@ class CmykPaint:
             rgba = image.convert("RGBA")
         white = PILImage.new("RGBA", rgba.size, (255, 255, 255, 255))
         flat = PILImage.alpha_composite(white, rgba).convert("RGB")
-        cmyk = np.array(ImageCms.applyTransform(flat, self._transform))
+        cmyk = np.array(self._transform.apply(flat))
         brightest = np.asarray(flat).max(axis=-1)
         black = brightest <= NEAR_BLACK
         if black.any():
@@ -115,12 +115,5 @@ def _transform(profile: str):
 def _convert(transform, rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
     if max(rgb) <= NEAR_BLACK:
         return (0.0, 0.0, 0.0, round(1 - max(rgb) / 255, 4))  # black text and rules print as K only
-    pixel = ImageCms.applyTransform(PILImage.new("RGB", (1, 1), rgb), transform).getpixel((0, 0))
-    return tuple(round(v / 255, 4) for v in pixel)
-
-
-def image_bytes(image: PILImage.Image) -> BytesIO:
-    buffer = BytesIO()
-    image.save(buffer, format="TIFF")
-    buffer.seek(0)
-    return buffer
+    c, m, y, k = cast(tuple[int, int, int, int], transform.apply(PILImage.new("RGB", (1, 1), rgb)).getpixel((0, 0)))
+    return round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4)

@@ -23,7 +23,9 @@ from starlette.routing import Route
 from spellpress.build import BuildOptions, build
 from spellpress.errors import UserError
 from spellpress.serve import page
+from spellpress.serve.guard import Guard
 from spellpress.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
+from spellpress.wording import plural
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"preview.css": "text/css", "preview.js": "text/javascript"}
@@ -82,12 +84,14 @@ async def watch(preview: Preview, hub: Hub, out: Path, stop: asyncio.Event) -> N
             await asyncio.sleep(0.5)
 
 
-def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
+def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True):
+    """The preview as an ASGI app, behind `guard` (Host, origin and token checks: serve/guard.py)."""
     hub = Hub()
     downloads: dict[str, Path] = {}
 
     def render(view: str, request: Request) -> tuple[str, str, str | None]:
         state = preview.state
+        content: str | None
         if view == "sheets":
             content = page.sheets_view(state)
         elif view.startswith("card/"):
@@ -109,9 +113,9 @@ def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
         if content is None:
             return HTMLResponse(page.document("not found", head + errors + "<main id=content><p>No such card "
                                               "(it may have been renamed). <a href='/'>All cards</a></p></main>",
-                                              preview.state.version), status_code=404)
+                                              preview.state.version, guard.meta_tag()), status_code=404)
         title = preview.state.snapshot.game.name if preview.state.snapshot else "Spellpress preview"
-        return HTMLResponse(page.document(title, head + errors + content, preview.state.version))
+        return HTMLResponse(page.document(title, head + errors + content, preview.state.version, guard.meta_tag()))
 
     async def fragment(request: Request) -> Response:
         state = preview.state
@@ -119,7 +123,7 @@ def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
         counts = ""
         if state.snapshot:
             cards = sum(f.card.count for f in state.snapshot.laid)
-            counts = f"{len(state.snapshot.game.components)} components, {cards} cards, {len(state.snapshot.pages)} sheets"
+            counts = f"{plural(len(state.snapshot.game.components), 'component')}, {plural(cards, 'card')}, {plural(len(state.snapshot.pages), 'sheet')}"
         return JSONResponse({"version": state.version, "errors": errors, "content": content, "counts": counts},
                             headers={"Cache-Control": "no-store"})
 
@@ -232,7 +236,4 @@ def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
         Route("/build", build_game, methods=["POST"]),
         Route("/download/{name:path}", download),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.preview = preview
-    app.state.hub = hub
-    return app
+    return guard.wrap(Starlette(routes=routes, lifespan=lifespan))

@@ -119,11 +119,17 @@ def flattened_faces(laid: list[CardFaces], folder: Path) -> list[CardFaces]:
 
 def _home_pages(game: Game) -> tuple[str, bytes]:
     """The components a shop does not print, as the game's home-print sheets (its own paper and settings)."""
-    from spellpress.build import BuildOptions, painted_sheets, plan
-    from spellpress.render.paint import RgbPaint
+    from spellpress.impose.grid import FitError
+    from spellpress.impose.sheets import plan_pages, print_settings
+    from spellpress.layout.deck import items
+    from spellpress.write.pdf import sheets_pdf
 
-    _, pages, _ = plan(game, BuildOptions())
-    return f"{game.id}-{game.spec.print.paper}.pdf", painted_sheets(pages, game.name, RgbPaint())
+    settings = print_settings(game.spec.print)
+    try:
+        pages = plan_pages(items(layout_game(game, settings.bleed)), settings, title=game.name)
+    except FitError as exc:
+        raise UserError.at(game.location, f"print settings, for the parts the shop does not print: {exc}") from None
+    return f"{game.id}-{game.spec.print.paper}.pdf", sheets_pdf(pages, game.name)
 
 
 def blank_like(face: FaceLayout) -> FaceLayout:
@@ -204,7 +210,7 @@ def _pngs(laid: list[CardFaces], staging: Path, target: Path, title: str, worker
     written = []
     for f, front, back in named:
         for relative, face in ((front, f.front), (back, f.back)):
-            if relative is None or (staging / relative).exists():
+            if relative is None or face is None or (staging / relative).exists():
                 continue
             (staging / relative).parent.mkdir(parents=True, exist_ok=True)
             (staging / relative).write_bytes(pngs[face])

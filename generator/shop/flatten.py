@@ -9,6 +9,7 @@ import dataclasses
 import hashlib
 import math
 from pathlib import Path
+from typing import cast
 
 from spellpress.layout.ink import ops_ink
 from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, Text
@@ -59,7 +60,7 @@ def _has_alpha(path: str) -> bool:
     with PILImage.open(path) as picture:
         if "A" not in picture.getbands() and "transparency" not in picture.info:
             return False
-        low, _ = picture.convert("RGBA").getchannel("A").getextrema()
+        low, _ = cast(tuple[int, int], picture.convert("RGBA").getchannel("A").getextrema())
     return low < 255
 
 

@@ -117,6 +117,7 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
+    from spellpress.simulate.engine_faults import Watchdog, blamed
     from spellpress.simulate.game_metrics import MOVE_SAMPLE
     from spellpress.simulate.play import play_game
 
@@ -125,16 +126,26 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     built = [make_player(seat, rules) for seat in lineup]
     options = dict(spec.options)
     records = []
-    for index in range(start, stop):
-        offset = index % spec.players
-        # seat s is played by lineup member (s - offset): every member visits every seat in turn
-        seats = [built[(s - offset) % spec.players] for s in range(spec.players)]
-        # with common random numbers the rotated lineups of one block face the same shuffles and
-        # rolls, so seat and skill differences are not drowned by the luck of the deal
-        seed_index = index // spec.players if spec.common_random_numbers else index
-        outcome = play_game(rules, game, seats, game_seed(spec.seed, seed_index), check=spec.check, options=options,
-                            measure_moves=index % MOVE_SAMPLE == 0)
-        records.append(GameRecord(index, offset, outcome))
+    with Watchdog() as watchdog:
+        for index in range(start, stop):
+            offset = index % spec.players
+            # seat s is played by lineup member (s - offset): every member visits every seat in turn
+            seats = [built[(s - offset) % spec.players] for s in range(spec.players)]
+            # with common random numbers the rotated lineups of one block face the same shuffles and
+            # rolls, so seat and skill differences are not drowned by the luck of the deal
+            seed_index = index // spec.players if spec.common_random_numbers else index
+            seed = game_seed(spec.seed, seed_index)
+            try:
+                outcome = play_game(rules, game, seats, seed, check=spec.check, options=options,
+                                    measure_moves=index % MOVE_SAMPLE == 0, watchdog=watchdog)
+            except (Exception, SystemExit) as exc:  # the engine's fault, told at its line; anything else is a bug
+                error = blamed(exc, rules, index, seed)
+                if error is not None:
+                    raise error from None
+                if isinstance(exc, SystemExit):  # never a quiet exit 0 with no figures
+                    raise RuntimeError(f"the rules engine called sys.exit({exc.code!r})") from exc
+                raise
+            records.append(GameRecord(index, offset, outcome))
     return records
 
 
@@ -214,7 +225,8 @@ class _executor:
 
     def __init__(self, workers: int, dask: str | None):
         self.workers, self.dask = workers, dask
-        self.client = self.cluster = None
+        self.client: Any = None  # dask.distributed's Client and LocalCluster, imported only for --dask
+        self.cluster: Any = None
 
     def __enter__(self) -> Executor:
         if self.dask is None:
@@ -223,9 +235,9 @@ class _executor:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
-            from spellpress.errors import Location, UserError
+            from spellpress.errors import Option, UserError
 
-            raise UserError.at(Location(Path("--dask")), "Dask is not installed: pip install 'spellpress[dask]'") from None
+            raise UserError.at(Option("--dask"), "Dask is not installed: pip install 'spellpress[dask]'") from None
         if self.dask == "local":
             self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
@@ -234,9 +246,9 @@ class _executor:
             try:
                 self.client = Client(self.dask, timeout="10s")
             except (OSError, TimeoutError) as exc:
-                from spellpress.errors import Location, UserError
+                from spellpress.errors import Option, UserError
 
-                raise UserError.at(Location(Path("--dask")), f"no Dask scheduler answers at {self.dask} within 10 s ({exc})") from None
+                raise UserError.at(Option("--dask"), f"no Dask scheduler answers at {self.dask} within 10 s ({exc})") from None
         return self.client.get_executor()
 
     def __exit__(self, kind, value, traceback) -> None:

@@ -79,6 +79,18 @@ CASES = [
     ("font-not-truetype", "game.yaml", append("fonts: {Fancy: bad.ttf}\n"), "check", "game.yaml:", "is not a TrueType font file"),
     ("font-empty", "game.yaml", append("fonts: {Fancy: empty.ttf}\n"), "check", "game.yaml:", "(it is empty)"),
     ("font-truncated", "game.yaml", append("fonts: {Fancy: cut.ttf}\n"), "check", "game.yaml:", "is cut short"),
+    # issue 31: a control character was the parser's own marker (IndexError); 19,990 brackets took 32 s
+    ("text-control-char", "rules-card.yaml", replace("title: A Word to the Wise", 'title: "A*b\\u0002c"'), "check",
+     "rules-card.yaml:8:5", "cannot draw '\x02' (U+0002)"),
+    ("brackets-19000", "rules-card.yaml", replace("Deal 5 consonants each.", "[" * 19_000 + "*"), "check",
+     "rules-card.yaml:8:5", "does not fit"),
+    # issue 31: pydantic's and Python's own words leaked ("str: Input should be a valid string", a regular expression)
+    ("name-not-text", "game.yaml", replace("name: A Word to the Wise", "name: [a, b]"), "check", "game.yaml:2:7",
+     "name: expected text, got ['a', 'b']"),
+    ("colour-not-hex", "game.yaml", replace('color: "#1f2d4d"', 'color: "#zz2d4d"'), "check", "consonants.yaml:",
+     "color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none, got '#zz2d4d'"),
+    ("text-over-20000", "rules-card.yaml", replace("Deal 5 consonants each.", "word " * 5_000), "check",
+     "rules-card.yaml:8:5", "the text made here (the template with the card's fields) is 25,"),
 ]
 
 

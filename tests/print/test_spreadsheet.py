@@ -69,12 +69,40 @@ BAD = [
     ("letter,points,count\nN,1.5,12\n", "deck.csv:2:B: points must be a whole number, got '1.5'"),
     ("letter,points,count\nN,,12\n", "deck.csv:2:B: points must be a whole number, got an empty cell"),
     ("letter,points,count\nN,1,many\n", "deck.csv:2:C: count must be a whole number, got 'many'"),
-    ("letter,points,count\nN,1,0\n", "deck.csv:2:C: count must be a whole number of at least 1, got 0"),
+    ("letter,points,count\nN,1,-1\n", "deck.csv:2:C: count must be a whole number, 0 (left out for now) or more, got -1"),
     ("letter,points,count\nN,1,5000\n", "deck.csv:2:C: count may be at most 1,000 copies of one card"),
     ("letter,pionts,count\nN,1,12\n", "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?)"),
     ("id,letter,points\na,N,1\na,R,1\n", "deck.csv:3:A: card id 'a' is already used by card 1 of this file"),
-    ("letter,count\nN,12\n", "deck.csv:2:A: missing field 'points'"),
+    ("letter,count\nN,12\n", "deck.csv:1:A: no column for the required field 'points': the first row names the columns"),
+    # issue 31: _csv.Error "field larger than field limit" was a traceback
+    ("letter,points,count\nN,1,12\n" + "Q," + "9" * 140_000 + ",1\n",
+     "'deck.csv' cannot be read as CSV at line 3: a cell holds more than 131,072 characters"),
+    ("letter,points,count,points\nN,1,12,5\n", "deck.csv:1:D: column 'points' is already column B; each column once"),
+    ("letter,points,count\nN,1,12\nQ,\x00,1\n", "deck.csv:3:B: points must be a whole number, got '\\x00'"),
 ]
+
+
+@pytest.mark.parametrize("text, line", [
+    ("letter,pionts,count\n" + "N,1,12\n" * 27, "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?)"),
+    ("letter;points;count\nN;1;12\nQ;x;1\n", "deck.csv:3:B: points must be a whole number, got 'x'"),
+    ("letter;pionts;count\n" + "N;1;12\n" * 55, "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?) "
+                                                   "(read as semicolon-separated values)"),
+])
+def test_a_header_mistake_is_one_error_whatever_the_rows_or_separator(game_copy, tmp_path, capsys, monkeypatch, text, line):
+    folder = fed_from(game_copy, "deck.csv")
+    (folder / "deck.csv").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[1] == "1 error; nothing written." and line in err[0], err
+
+
+def test_a_semicolon_or_tab_separated_csv_reads_like_a_comma_one(game_copy):
+    folder = fed_from(game_copy, "deck.csv")
+    (folder / "deck.csv").write_text("letter;points;count\nN;1;12\n\"Q;U\";10;1\n")
+    assert cards_of(folder)[1][1] == {"letter": "Q;U", "points": 10}
+    (folder / "deck.csv").write_text("letter\tpoints\tcount\nN\t1\t12\n")
+    assert cards_of(folder)[0][1:] == ({"letter": "N", "points": 1}, 12)
 
 
 @pytest.mark.parametrize("text, words", BAD, ids=[w.split(": ", 1)[1][:30] for _, w in BAD])
@@ -94,11 +122,13 @@ def test_a_bad_cell_is_reported_at_its_row_and_column(game_copy, tmp_path, capsy
     ("notes.txt", "'notes.txt' is not a spreadsheet: expected .csv, .xlsx, .ods"),
     ("{file: deck.xlsx, sheet: Dekc}", "'deck.xlsx' has no sheet 'Dekc' (did you mean 'Deck'?)"),
     ("{file: broken.xlsx}", "'broken.xlsx' cannot be read as a workbook"),
+    ("{file: cards.csv, sheet: Deck}", "'cards.csv' is a CSV file, which has no sheets: remove sheet: 'Deck'"),
 ])
 def test_a_bad_spreadsheet_reference_is_an_error_at_its_key(game_copy, tmp_path, capsys, monkeypatch, value, words):
     folder = fed_from(game_copy, value)
     (folder / "notes.txt").write_text("hello\n")
     write_xlsx(folder / "deck.xlsx", {"Deck": ROWS})
+    (folder / "cards.csv").write_text("letter,points,count\nN,1,12\n")
     (folder / "broken.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
     monkeypatch.chdir(tmp_path)
     assert main(["check", folder.name]) == 2
