@@ -59,6 +59,24 @@ def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tupl
     return tuple(Seat(names[s % len(names)], skill, budget) for s in range(players))
 
 
+def _refuse_search_without_determinize(game: Game, rules, players: int, options: dict) -> None:
+    """The search player re-deals what its seat cannot see; an engine that does not say how is refused."""
+    import inspect
+
+    from spellpress.simulate.ismcts import CannotSearch, refuse_unless_determinizable
+
+    state = rules.new_state(game, players, options)
+    try:
+        refuse_unless_determinizable(rules, state)
+    except CannotSearch as exc:
+        kind = type(state)
+        try:
+            where = Location(Path(inspect.getsourcefile(kind)), inspect.getsourcelines(kind)[1], 1)
+        except (OSError, TypeError):
+            where = Location(Path("--agents"))
+        raise UserError.at(where, str(exc)) from None
+
+
 def simulate(game: Game, players: int, args) -> dict:
     from spellpress.progress import LazyProgress
     from spellpress.rules.plugins import checked_settings, rules_for
@@ -76,6 +94,8 @@ def simulate(game: Game, players: int, args) -> dict:
     options = _options(args.option)
     checked_settings(game, rules, dict(options))
     lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
+    if any(seat.kind == "ismcts" for seat in lineup):
+        _refuse_search_without_determinize(game, rules, players, dict(options))
     spec = RunSpec(str(game.root.resolve()), players, args.games, args.seed, args.check, lineup, options)
     luck_games = args.games // 5 if args.luck_games is None else args.luck_games
     if getattr(args, "agents", None) and args.luck_games is None:
