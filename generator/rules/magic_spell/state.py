@@ -785,6 +785,8 @@ class MagicSpellState(State):
         bare = {o: [sid for sid in s.homework[o] if not s.woven.get(sid)] for o in others}
         hands, rest = redeal(rng, list(s.deck_mixed) + [sid for o in others for sid in bare[o]], [len(bare[o]) for o in others])
         for o, hand in zip(others, hands):
+            for sid in bare[o]:
+                s.woven.pop(sid, None)  # woven once, its tiles since taken back: as bare as a new spell
             turns = [s.progress.pop(sid, s.turns) for sid in bare[o]]
             s.homework[o] = [sid for sid in s.homework[o] if s.woven.get(sid)] + hand
             s.progress.update(zip(hand, turns))
