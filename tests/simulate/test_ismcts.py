@@ -178,3 +178,26 @@ def test_an_engine_that_cannot_determinize_is_refused_not_searched_with_every_ca
         while state.current_player() == CHANCE:
             state.apply(state.chance_outcomes()[0][0])
         ISMCTSPlayer(rules, 4).act(state, state.current_player(), random.Random(1))
+
+
+def _child(seat, rewards):
+    from spellpress.simulate.ismcts import Node
+
+    node = Node(seat)
+    node.visits, node.reward, node.squares = len(rewards), sum(rewards), sum(r * r for r in rewards)
+    return node
+
+
+def test_the_search_keeps_the_heuristics_move_unless_another_is_clearly_better():
+    from spellpress.simulate.ismcts import Node, choose
+
+    root = Node(0)
+    root.children["heuristic"] = _child(0, [1, 0] * 10)  # 50% over 20 playouts
+    root.children["lucky"] = _child(0, [1] * 5 + [0] * 2)  # 71% over 7: a few lucky playouts
+    root.children["busy"] = _child(0, [1] * 13 + [0] * 9)  # 59% over 22: more visits, not clearly better
+    assert choose(root, "heuristic", {"heuristic", "lucky", "busy"}) == "heuristic"
+    root.children["better"] = _child(0, [1] * 38 + [0] * 2)  # 95% over 40
+    assert choose(root, "heuristic", {"heuristic", "lucky", "busy", "better"}) == "better"
+    assert choose(root, "heuristic", {"heuristic", "lucky", "busy"}) == "heuristic"  # only legal moves
+    del root.children["heuristic"]
+    assert choose(root, "heuristic", {"lucky", "busy", "better"}) == "better"  # else the most visited
