@@ -65,6 +65,9 @@ class Node:
 MIN_VARIANCE = 0.04  # a few equal rewards do not make a mean certain (a coin flip has 0.25)
 Z_DEVIATE = 3.0  # how many standard errors better a move must look to overrule the heuristic
 MIN_VISITS_TO_DEVIATE = 12
+# a short rollout's score is biased, and a bias does not shrink with more playouts: a move must also
+# be better by this much reward, not merely significantly
+MIN_MARGIN = 0.1
 
 
 def choose(root: Node, default, allowed: set):
@@ -86,7 +89,7 @@ def choose(root: Node, default, allowed: set):
         if action == default or child.visits < max(MIN_VISITS_TO_DEVIATE, base.visits):
             continue  # the search itself must have preferred it (more visits), and tried it enough
         spread = math.sqrt(child.standard_error() ** 2 + base.standard_error() ** 2)
-        lead = child.mean() - base.mean() - Z_DEVIATE * spread
+        lead = child.mean() - base.mean() - max(Z_DEVIATE * spread, MIN_MARGIN)
         if lead > margin:
             best, margin = action, lead
     return best
