@@ -6,7 +6,7 @@ highest card scores its points. Change it into your game's rules, keeping card d
 
 from pydantic import Field
 
-from spellpress.rules import CHANCE, TERMINAL, IllegalAction, InvariantError, Player, Rules, State
+from spellpress.rules import CHANCE, TERMINAL, IllegalAction, InvariantError, Player, Rules, State, redeal
 from spellpress.rules.settings import EngineSettings, Needs, settings_for
 
 
@@ -63,6 +63,16 @@ class HighCardState(State):
 
     def returns(self):
         return list(self.scores)
+
+    def determinize(self, seat, rng):
+        """A copy in which the cards `seat` cannot see (other hands, the deck) are re-dealt at random."""
+        copy = self.clone()
+        others = [o for o in range(self.players) if o != seat]
+        hidden = list(copy.deck) + [card for o in others for card in copy.hands[o]]
+        hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) for o in others])
+        for o, hand in zip(others, hands):
+            copy.hands[o] = hand
+        return copy
 
     def check_invariants(self):
         held = sum(len(h) for h in self.hands) + len(self.deck) + len(self.table)

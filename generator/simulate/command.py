@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Option, UserError
+from spellpress.errors import Location, Option, UserError
 from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
 
@@ -68,6 +68,24 @@ def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tupl
     return tuple(Seat(names[s % len(names)], skill, budget) for s in range(players))
 
 
+def _refuse_search_without_determinize(game: Game, rules, players: int, options: dict) -> None:
+    """The search player re-deals what its seat cannot see; an engine that does not say how is refused."""
+    import inspect
+
+    from spellpress.simulate.ismcts import CannotSearch, refuse_unless_determinizable
+
+    state = rules.new_state(game, players, options)
+    try:
+        refuse_unless_determinizable(rules, state)
+    except CannotSearch as exc:
+        kind = type(state)
+        try:
+            where: Location | Option = Location(Path(inspect.getsourcefile(kind) or ""), inspect.getsourcelines(kind)[1], 1)
+        except (OSError, TypeError):
+            where = Option("--agents")
+        raise UserError.at(where, str(exc)) from None
+
+
 def simulate(game: Game, players: int, args) -> dict:
     from spellpress.progress import LazyProgress
     from spellpress.rules.plugins import checked_settings, rules_for
@@ -87,6 +105,8 @@ def simulate(game: Game, players: int, args) -> dict:
     options = _options(args.option)
     checked_settings(game, rules, dict(options))
     lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
+    if any(seat.kind == "ismcts" for seat in lineup):
+        _refuse_search_without_determinize(game, rules, players, dict(options))
     most = args.games or args.max_games
     spec = RunSpec(str(game.root.resolve()), players, most, args.seed, args.check, lineup, options)
     planned_luck = most // 5 if args.luck_games is None else args.luck_games

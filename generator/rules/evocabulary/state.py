@@ -23,7 +23,7 @@ from spellpress.rules.evocabulary.content import WILD, Content
 from spellpress.rules.evocabulary.settings import COPYABLE
 from spellpress.rules.evocabulary.words import SOURCE_ORDER, all_builds, make_src, src_counts, subs_of
 from spellpress.rules.moves import LazyMoves
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.words.index import key
 
 
@@ -664,6 +664,22 @@ class EvoState(State):
         figures["deck_left"] = self.deck_n
         return Outcome(scores=scores, winners=winners, turns=self.turns, stalled=stalled,
                        played={k: set(v) for k, v in self.played.items()}, figures=figures)
+
+    # -- for the search player: what a seat cannot see -------------------------------
+    def determinize(self, seat: int, rng) -> EvoState:
+        """A clone with the other seats' letter cards and the deck re-dealt (wilds are dealt face up)."""
+        s = self.clone()
+        others = [o for o in range(s.players) if o != seat]
+        hidden = {o: [i for i in s.hands[o] if s.c.letter[i] != WILD] for o in others}
+        pool = [i for ids in s.deck.values() for i in ids] + [i for o in others for i in hidden[o]]
+        hands, rest = redeal(rng, pool, [len(hidden[o]) for o in others])
+        for o, hand in zip(others, hands):
+            s.hands[o] = [i for i in s.hands[o] if s.c.letter[i] == WILD] + hand
+        deck: dict[str, list[int]] = {}
+        for i in rest:
+            deck.setdefault(s.c.letter[i], []).append(i)
+        s.deck = dict(sorted(deck.items()))
+        return s
 
     # -- invariants -----------------------------------------------------------
     def check_invariants(self) -> None:

@@ -39,7 +39,7 @@ from itertools import chain
 from typing import Any, Sequence
 
 from spellpress.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
 
 SETUP, DRAW, ACTION, REPLY, DISCARD, OVER = range(6)
@@ -512,6 +512,18 @@ class LostWordsState(State):
             break
         self.seat = seat
         self.phase = DRAW
+
+    # ----------------------------------------------------------------- for the search player
+
+    def determinize(self, seat: int, rng) -> "LostWordsState":
+        """A clone with the other hands and the spell deck re-dealt: `seat` sees only its own hand."""
+        s = self.clone()
+        others = [o for o in range(s.players) if o != seat]
+        hands, rest = redeal(rng, list(s.deck) + [c for o in others for c in s.hands[o]], [len(s.hands[o]) for o in others])
+        for o, hand in zip(others, hands):
+            s.hands[o] = hand
+        s.deck = rest
+        return s
 
     # ----------------------------------------------------------------- invariants
 

@@ -46,7 +46,7 @@ from operator import itemgetter
 from typing import Any, Sequence
 
 from spellpress.rules.magic_spell.content import Catalog
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
 MIXED = "mixed"  # the scrounge slot meaning "a tile nobody has seen since the mix"
 
@@ -776,6 +776,35 @@ class MagicSpellState(State):
             return
         self.seat = (seat + 1) % self.players
         self.queue.insert(0, ("begin_turn",))
+
+    # ---- for the search player: what a seat cannot see ----------------------------------
+    def determinize(self, seat: int, rng) -> "MagicSpellState":
+        """A clone with the unseen laboratory and the other cabinets re-dealt, and the spells in other
+        students' homework with nothing woven on them re-dealt from the undrawn spells.
+
+        A re-dealt spell takes over the progress turn of the spell it replaces (when a student took
+        a spell is public, which spell is not)."""
+        s = self.clone()
+        others = [o for o in range(s.players) if o != seat]
+        unseen = [t for tiles in s.mixed.values() for t in tiles]
+        hands, rest = redeal(rng, unseen + [t for o in others for t in s.cabinet[o]], [len(s.cabinet[o]) for o in others])
+        for o, hand in zip(others, hands):
+            s.cabinet[o] = hand
+        mixed: dict[str, list[int]] = {}
+        for t in rest:
+            mixed.setdefault(s.cat.letters[t], []).append(t)
+        s.mixed = dict(sorted(mixed.items()))
+        bare = {o: [sid for sid in s.homework[o] if not s.woven.get(sid)] for o in others}
+        hands, rest = redeal(rng, list(s.deck_mixed) + [sid for o in others for sid in bare[o]], [len(bare[o]) for o in others])
+        for o, hand in zip(others, hands):
+            for sid in bare[o]:
+                s.woven.pop(sid, None)  # woven once, its tiles since taken back: as bare as a new spell
+            turns = [s.progress.pop(sid, s.turns) for sid in bare[o]]
+            s.homework[o] = [sid for sid in s.homework[o] if s.woven.get(sid)] + hand
+            s.progress.update(zip(hand, turns))
+        s.deck_mixed = sorted(rest)
+        s._left = {}
+        return s
 
     # ---- invariants and results -----------------------------------------------------
     def check_invariants(self) -> None:

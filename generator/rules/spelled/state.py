@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.spelled.content import AT_ONCE, LASTING, TOKENS, Catalog
 from spellpress.words.index import key as letter_key
 
@@ -241,6 +241,19 @@ class SpelledState(State):
             figures[f"damage_turn_{i + 1:02d}"] = dmg
         out.figures = figures
         return out
+
+    # -- for the search player: what a seat cannot see --------------------------------
+    def determinize(self, seat: int, rng) -> SpelledState:
+        """A clone in which each side's draw pile and the hands of its seats other than `seat` are
+        re-dealt from one another (what a side owns is public; its order and who holds what is not)."""
+        s = self.clone()
+        for side, seats in enumerate(s.side_seats):
+            others = [o for o in seats if o != seat]
+            hands, rest = redeal(rng, list(s.pool[side]) + [u for o in others for u in s.hand[o]], [len(s.hand[o]) for o in others])
+            for o, hand in zip(others, hands):
+                s.hand[o] = hand
+            s.pool[side] = rest
+        return s
 
     def check_invariants(self) -> None:
         """Every card in exactly one place, Health that adds up, only shields and totems in play,

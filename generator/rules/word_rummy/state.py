@@ -23,7 +23,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.word_rummy.content import Content, Hand, Split
 
 DEAL, FLIP, DRAW, DRAWN, DISCARD, OVER = range(6)
@@ -252,15 +252,15 @@ class RummyState(State):
         return new
 
     def determinize(self, seat: int, rng) -> RummyState:
-        """A copy in which the other hands are re-dealt from them and the deck: `seat` sees only its own hand."""
+        """A copy in which the other hands are re-dealt from them and the deck: `seat` sees only its own
+        hand, and the hand of a player who went out (laid down as words)."""
         new = self.clone()
-        others = [o for o in range(self.players) if o != seat]
-        pool = sorted(list(new.deck.elements()) + [card for o in others for card in new.hands[o]])
-        rng.shuffle(pool)
-        for o in others:
-            size = len(new.hands[o])
-            new.hands[o], pool = pool[:size], pool[size:]
-        new.deck = Counter(pool)
+        others = [o for o in range(self.players) if o not in (seat, self.went_out)]
+        hands, rest = redeal(rng, list(new.deck.elements()) + [card for o in others for card in new.hands[o]],
+                             [len(new.hands[o]) for o in others])
+        for o, hand in zip(others, hands):
+            new.hands[o] = hand
+        new.deck = Counter(rest)
         return new
 
     def returns(self) -> list[float]:

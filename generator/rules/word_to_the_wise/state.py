@@ -39,7 +39,7 @@ from typing import Any
 
 from spellpress.errors import Option, UserError
 from spellpress.rules.moves import LazyMoves
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.word_to_the_wise.content import Definitions
 from spellpress.words.index import sub_multisets
 
@@ -508,6 +508,29 @@ class WiseState(State):
             self.deducted[seat] = left
             self._score(seat, -left, "cards left in hand", self.turns)
         self.phase = OVER
+
+    # -- for the search player: what a seat cannot see ----------------------------------
+    def determinize(self, seat: int, rng) -> "WiseState":
+        """A clone with the other hands and the deck re-dealt; the cards of a word a player has
+        already chosen this round (and not yet placed) stay in its hand."""
+        s = self.clone()
+        others = [o for o in range(s.players) if o != seat]
+        kept = {o: list(s.pending[o][1]) if s.pending[o] is not None and o not in s.placed_seats else [] for o in others}
+        hidden = {}
+        for o in others:
+            rest_of_hand = list(s.hands[o])
+            for card in kept[o]:
+                rest_of_hand.remove(card)
+            hidden[o] = rest_of_hand
+        pool = [letter for letter, n in s.deck.items() for _ in range(n)] + [c for o in others for c in hidden[o]]
+        hands, rest = redeal(rng, pool, [len(hidden[o]) for o in others])
+        for o, hand in zip(others, hands):
+            s.hands[o] = kept[o] + hand
+        counts = dict.fromkeys(s.deck, 0)
+        for letter in rest:
+            counts[letter] = counts.get(letter, 0) + 1
+        s.deck = counts
+        return s
 
     # -- invariants --------------------------------------------------------------------
     def check_invariants(self) -> None:
