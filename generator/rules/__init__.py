@@ -7,9 +7,10 @@ entry points like any other. No engine holds card data: it reads the loaded `Gam
 
 from __future__ import annotations
 
+from spellpress.rules.observation import CardRef, Observation, Zone
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, Player, RandomPlayer, Rules, State
 
-__all__ = ["CHANCE", "TERMINAL", "IllegalAction", "InvariantError", "Outcome", "Player", "RandomPlayer", "Rules", "State", "engine_for"]
+__all__ = ["CardRef", "Observation", "Zone", "CHANCE", "TERMINAL", "IllegalAction", "InvariantError", "Outcome", "Player", "RandomPlayer", "Rules", "State", "engine_for"]
 
 
 def engine_for(name: str):

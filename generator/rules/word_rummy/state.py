@@ -23,6 +23,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
+from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
 from spellpress.rules.word_rummy.content import Content, Hand, Split
 
@@ -294,6 +295,40 @@ class RummyState(State):
             raise InvariantError(f"seat {self.went_out} went out with a hand that is not all words")
         if [sum(column) for column in zip(*self.round_scores)] != (self.scores if self.round_scores else []):
             raise InvariantError(f"scores {self.scores} are not the sum of the rounds {self.round_scores}")
+
+    # -- what a seat sees (spellpress play) -------------------------------------------
+    def card(self, kind: str) -> CardRef:
+        return CardRef(self.c.component, self.c.card_ids[kind])
+
+    def observation(self, seat: int) -> Observation:
+        back = self.c.component
+        zones = [Zone("deck", "deck", "pile", None, (), self.deck_size, back),
+                 Zone("discard", "discard pile", "pile", None, tuple(self.card(k) for k in self.discard))]
+        zones += [hand_zone(other, seat, [self.card(k) for k in self.hand(other)], back) for other in range(self.players)]
+        rounds = f"round {self.round + 1}" + (f" of {self.s.rounds}" if self.s.rounds else "")
+        facts = [rounds, f"hands of {self.hand_size} cards"]
+        if self.went_out is not None:
+            facts.append(f"seat {self.went_out + 1} went out: last turns")
+        if self.taken is not None and self.phase == DISCARD:
+            facts.append(f"seat {self.seat + 1} took {self.taken.upper()} from the discard pile")
+        phase = {DRAW: "draw", DISCARD: "discard", OVER: "over"}.get(self.phase, "deal")
+        return Observation(seat, to_move(self.current_player()), phase, tuple(self.returns()), tuple(zones), tuple(facts))
+
+    def action_to_string(self, action) -> str:
+        if action == FROM_DECK:
+            return "draw from the deck"
+        if action == FROM_DISCARD:
+            return f"take {self.discard[-1].upper()} from the discard pile" if self.discard else "take the discard"
+        if isinstance(action, tuple) and action[0] == "discard":
+            return f"discard {action[1].upper()}" + (" and go out" if action[2] else "")
+        return super().action_to_string(action)
+
+    def action_cards(self, action) -> tuple[CardRef, ...]:
+        if isinstance(action, tuple) and action[0] == "discard":
+            return (self.card(action[1]),)
+        if action == FROM_DISCARD and self.discard:
+            return (self.card(self.discard[-1]),)
+        return ()
 
 
 def _without(hand: Hand, kind: str) -> Hand:
