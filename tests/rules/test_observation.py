@@ -19,6 +19,7 @@ from spellpress.rules.plugins import rules_for
 from spellpress.rules.protocol import CHANCE, TERMINAL
 from spellpress.simulate.ismcts import determinize
 from tests.conftest import ROOT
+from tests.rules.test_example_engine import own_game  # noqa: F401 - the fixture
 
 GAMES = ["word-rummy", "lost-words", "word-to-the-wise", "evocabulary", "spelled", "magic-spell"]
 DECISIONS = 60  # decisions sampled a game (every one of the first ones)
@@ -82,3 +83,31 @@ def test_an_observation_never_shows_what_the_seat_cannot_see(game_id):
                 assert (card.component, card.card) in cards
     assert all(own_cards_seen), "an observation shows a seat none of its own cards"
     assert mover is not None
+
+
+def test_the_starter_engine_shows_a_seat_its_own_hand_only(own_game):
+    folder = own_game  # the starter engine (docs/rules.md's example) in a copy of the toy game
+    game = load_game(folder)
+    rules = rules_for(game)
+    cards = printed(game)
+    checked, own_cards_seen = 0, set()
+    for state in play(rules, game, 3, seed=3):
+        for seat in range(3):
+            seen = state.observation(seat).to_json()
+            if any(z["cards"] for z in seen["zones"] if z["name"] == f"hand:{seat}"):
+                own_cards_seen.add(seat)
+            for component, card in refs(seen):
+                assert (component, card) in cards if card else component == "numbers"
+            for k in range(3):  # re-deal the other hands and the deck
+                other = [o for o in range(3) if o != seat]
+                pool = sorted(state.deck + [c for o in other for c in state.hands[o]])
+                random.Random(k).shuffle(pool)
+                redealt = type(state).__new__(type(state))
+                redealt.__dict__.update(state.__dict__, hands=[list(h) for h in state.hands])
+                for o in other:
+                    size = len(state.hands[o])
+                    redealt.hands[o], pool = pool[:size], pool[size:]
+                redealt.deck = pool
+                assert redealt.observation(seat).to_json() == seen
+            checked += 1
+    assert checked >= 6 and own_cards_seen == {0, 1, 2}
