@@ -306,7 +306,7 @@ class RummyState(State):
                  Zone("discard", "discard pile", "pile", None, tuple(self.card(k) for k in self.discard))]
         zones += [hand_zone(other, seat, [self.card(k) for k in self.hand(other)], back) for other in range(self.players)]
         rounds = f"round {self.round + 1}" + (f" of {self.s.rounds}" if self.s.rounds else "")
-        facts = [rounds, f"hands of {self.hand_size} cards"]
+        facts = [rounds, f"hands of {self.hand_size} cards"] if self.phase != OVER else [f"game over after {self.round} rounds"]
         if self.went_out is not None:
             facts.append(f"seat {self.went_out + 1} went out: last turns")
         if self.taken is not None and self.phase == DISCARD:
