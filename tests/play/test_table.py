@@ -1,0 +1,183 @@
+"""The table behind `spellpress play` without a browser: records replay, undo, words, agreement,
+the guard on every move, and the command's errors."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from starlette.testclient import TestClient
+
+from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.play.agreement import agreement, wilson
+from spellpress.play.app import create_app
+from spellpress.play.records import load
+from spellpress.play.table import SeatSpec, Table, replay, word_matches
+from spellpress.rules.plugins import rules_for
+from spellpress.rules.protocol import IllegalAction
+from spellpress.serve.guard import TOKEN_HEADER, Guard
+from spellpress.serve.preview import Preview
+from tests.conftest import ROOT
+
+GAMES = ["word-rummy", "lost-words", "word-to-the-wise", "evocabulary", "spelled", "magic-spell"]
+
+
+def loaded(game_id: str):
+    game = load_game(ROOT / "cards" / game_id)
+    return game, rules_for(game)
+
+
+def play_out(table: Table, human, rng: random.Random, limit: int = 5000) -> None:
+    """The human seat's moves from `human(table, legal, rng)`, the bots' their own, to the end."""
+    for _ in range(limit):
+        if table.over():
+            return
+        seat = table.to_move()
+        if table.seats[seat].kind == "human":
+            table.play(seat, human(table, table.legal(), rng))
+        else:
+            assert table.bot_step()
+    pytest.fail("the game did not end")
+
+
+def random_human(table, legal, rng):
+    return rng.choice(legal)
+
+
+def heuristic_human(table, legal, rng):
+    """Plays exactly what the table's advisor would: agreement must then be total."""
+    from spellpress.play.table import advisor_rng
+
+    return table.advisor.act(table.state, table.to_move(), advisor_rng(table.seed, table.step))
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_game_is_recorded_and_its_record_replays_to_the_same_scores(game_id, tmp_path):
+    game, rules = loaded(game_id)
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=9, records=tmp_path)
+    play_out(table, random_human, random.Random(1))
+    assert table.saved is not None and table.saved.parent == tmp_path / game_id
+    record = load(table.saved)
+    data = json.loads(table.saved.read_text())
+    assert (data["game"], data["seed"], data["seats"]) == (game_id, 9, ["human", "heuristic"])
+    assert record.actions == table.record.actions  # JSON lists come back as the engine's tuples
+    state = replay(rules, game, 2, record.actions)
+    assert state.is_terminal() and state.returns() == record.scores == table.state.returns()
+    assert [d.step for d in record.decisions] == sorted(d.step for d in record.decisions)
+    assert table.replay_view(0)["steps"] >= len(record.decisions)
+
+
+def test_the_replay_goes_move_by_move(tmp_path):
+    game, rules = loaded("word-rummy")
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=4, records=tmp_path)
+    play_out(table, random_human, random.Random(2))
+    steps = table.replay_view(0)["steps"]
+    assert steps == sum(1 for line in table.log if ": " in line[1])  # one replay step a move in the log
+    first, second = table.replay_view(1), table.replay_view(2)
+    assert first["last"].startswith("seat 1 (human): ") and second["last"] != first["last"]
+    assert table.replay_view(steps)["observation"]["scores"] == table.state.returns()
+
+
+def test_undo_takes_back_the_humans_last_move_and_the_bots_since(tmp_path):
+    game, rules = loaded("word-rummy")
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=3, records=None)
+    with pytest.raises(IllegalAction):
+        table.undo()
+    rng = random.Random(5)
+    for _ in range(6):
+        while table.to_move() != 0:
+            table.bot_step()
+        table.play(0, rng.choice(table.legal()))
+    while table.to_move() != 0:
+        table.bot_step()
+    seen = table.state.observation(0).to_json()
+    step = table.step
+    table.play(0, table.legal()[0])
+    while table.to_move() != 0:
+        table.bot_step()
+    assert table.step > step
+    table.undo()
+    assert table.step == step and table.state.observation(0).to_json() == seen
+    assert table.state.legal_actions() == table.legal()
+
+
+def test_a_typed_word_is_matched_to_the_legal_moves():
+    game, rules = loaded("word-to-the-wise")
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=2, records=None)
+    while table.to_move() != 0:
+        table.bot_step()
+    legal = table.legal()
+    words = [a for a in legal if a[0] == "word"]
+    assert words
+    assert word_matches(table.state, legal, words[0][1].upper()) == [words[0]]
+    assert word_matches(table.state, legal, "qzxqv") == []
+    assert word_matches(table.state, legal, "  ") == []
+
+
+def test_agreement_counts_the_recorded_human_moves_the_heuristic_would_make(tmp_path):
+    game, rules = loaded("word-rummy")
+    for seed, human in ((1, heuristic_human), (2, random_human)):
+        table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=seed, records=tmp_path)
+        play_out(table, human, random.Random(seed))
+    copy_cat, randomly = sorted((tmp_path / "word-rummy").glob("*.json"), key=lambda p: load(p).seed)
+    same, total = agreement(rules, game, [copy_cat], rules.heuristic_player(1.0))
+    assert total == len(load(copy_cat).decisions) > 10 and same == total
+    assert all(d.agrees for d in load(copy_cat).decisions)
+    same, total = agreement(rules, game, [randomly], rules.heuristic_player(1.0))
+    assert same == sum(d.agrees for d in load(randomly).decisions) < total
+    low, high = wilson(same, total)
+    assert low < same / total < high
+
+
+def app_client(tmp_path, game_id="word-rummy"):
+    game, rules = loaded(game_id)
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=6, records=tmp_path)
+    guard = Guard.for_address("127.0.0.1", 8766)
+    preview = Preview(ROOT / "cards" / game_id)
+    preview.refresh()
+    client = TestClient(create_app(table, preview, guard), base_url="http://127.0.0.1:8766")
+    return client, guard, table
+
+
+def test_a_move_needs_the_pages_origin_and_the_token(tmp_path):
+    client, guard, table = app_client(tmp_path)
+    page = client.get("/")
+    assert page.status_code == 200 and guard.token in page.text
+    view = client.get("/api/state").json()
+    assert view["human_turn"] and view["moves"]
+    move = {"move": 0, "step": view["step"], "games": view["games"]}
+    own = {"Origin": "http://127.0.0.1:8766", "Content-Type": "application/json"}
+    assert client.post("/api/move", json=move, headers={"Origin": "http://127.0.0.1:8766"}).status_code == 403
+    assert client.post("/api/move", json=move, headers={**own, TOKEN_HEADER: "guess"}).status_code == 403
+    assert client.post("/api/move", json=move, headers={"Origin": "http://evil.example", TOKEN_HEADER: guard.token}).status_code == 403
+    assert client.get("/api/state", headers={"Host": "evil.example:8766"}).status_code == 400
+    assert table.step == view["step"]  # nothing moved
+    answer = client.post("/api/move", json=move, headers={**own, TOKEN_HEADER: guard.token})
+    assert answer.status_code == 200 and answer.json()["step"] > view["step"]
+    again = client.post("/api/move", json=move, headers={**own, TOKEN_HEADER: guard.token})  # a double click
+    assert again.status_code == 409 and again.json()["view"]["step"] == answer.json()["step"]
+    face = client.get("/face/letters/a.png")
+    assert face.status_code == 200 and face.content.startswith(b"\x89PNG")
+    assert client.get("/face/letters/..%2F..%2Fgame.png").status_code == 404
+
+
+def test_a_word_that_is_no_move_is_refused_clearly(tmp_path):
+    client, guard, table = app_client(tmp_path, "word-to-the-wise")
+    while table.to_move() != 0:
+        table.bot_step()
+    view = client.get("/api/state").json()
+    headers = {"Origin": "http://127.0.0.1:8766", "Content-Type": "application/json", TOKEN_HEADER: guard.token}
+    answer = client.post("/api/move", json={"word": "qzxqv", "step": view["step"], "games": view["games"]}, headers=headers)
+    assert answer.status_code == 422 and answer.json()["error"] == "not a legal word here"
+
+
+@pytest.mark.parametrize("seats, message", [
+    ("human,wizard", "unknown seat 'wizard'"),
+    ("human,heuristic,heuristic,heuristic,heuristic,heuristic", "6 seats, but the game is for 2 to 5 players"),
+])
+def test_bad_seats_are_a_clear_error(seats, message, capsys):
+    assert main(["play", "word-rummy", "--seats", seats, "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--seats" in err and message in err and "Traceback" not in err
