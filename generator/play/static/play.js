@@ -143,7 +143,9 @@ function renderControls() {
   if (!playing) return;
   let shown = view.moves;
   if (selected) shown = view.moves.filter((m) => m.cards.some((c) => refKey(c) === selected));
-  else if (view.moves.length > 14) shown = view.moves.filter((m) => !m.cards.length).slice(0, 14);
+  else if (view.moves.length > 14) {  // the moves no card stands for first, then the others, up to 14
+    shown = view.moves.filter((m) => !m.cards.length).concat(view.moves.filter((m) => m.cards.length)).slice(0, 14);
+  }
   if (selected) moves.append(el("p", {class: "hint", text: "Moves with that card:"}));
   else if (view.moves.length > shown.length) {
     moves.append(el("p", {class: "hint", text: `Click a card, or type a word: ${view.moves.length}${view.more_moves ? "+" : ""} moves in all.`}));

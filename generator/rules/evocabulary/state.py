@@ -733,7 +733,7 @@ class EvoState(State):
         if kind == "modify":
             return f"change the spell of team {action[1]} into {action[2].upper()}"
         if kind == "discard":
-            return f"discard {action[1].upper().replace('?', '*')}"
+            return f"discard {action[1].upper().replace('?', '*')}" if action[1] else "discard nothing"
         if kind == "end":
             return "end the turn"
         if kind == "use":
