@@ -34,7 +34,8 @@ def register(commands) -> None:
     parser.add_argument("--agreement", action="store_true",
                         help="do not serve: say how often the game's heuristic would have made the recorded human moves")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only; any other lets everyone who "
+                             "can reach it see your hand and play your moves)")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder; records go to OUT/play/GAME/ (default: output)")
     parser.set_defaults(handler=cmd_play)
 
@@ -99,7 +100,7 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
     from spellpress.build import BuildOptions
     from spellpress.play.app import create_app
     from spellpress.play.table import Table
-    from spellpress.serve.guard import Guard
+    from spellpress.serve.guard import Guard, host_name, is_loopback
     from spellpress.serve.preview import Preview
 
     preview = Preview(folder, BuildOptions(out=args.out))
@@ -110,5 +111,8 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
     shown = f"[{host}]" if ":" in host else host
     who = ", ".join(s.label for s in seats)
     print(f"playing {game.name} (seats: {who}; seed {seed}) at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+    if not is_loopback(host):
+        print(f"warning: listening on {host_name(host)} beyond this computer: anyone who can reach it can see "
+              "your hand and play your moves", flush=True)
     config = uvicorn.Config(create_app(table, preview, guard, replay), log_level="warning", timeout_graceful_shutdown=1)
     uvicorn.Server(config).run(sockets=[sock])
