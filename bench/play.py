@@ -1,6 +1,6 @@
 """How long a bot thinks at the `spellpress play` table: seconds a move, per game and bot.
 
-    python bench/play.py [--games 2] [--budget 32] [--bots heuristic,ismcts] [GAME ...]
+    python bench/play.py [--games 2] [--budget 32] [--think 0.8] [--bots heuristic,ismcts] [GAME ...]
 
 Plays seeded games with the table (generator/play/table.py) with one bot of each kind in seat 1
 and the heuristic elsewhere, and times every move of seat 1 (the page shows a bot's move after
@@ -27,13 +27,13 @@ from spellpress.rules.plugins import rules_for  # noqa: E402
 GAMES = ["word-rummy", "lost-words", "word-to-the-wise", "evocabulary", "spelled", "magic-spell"]
 
 
-def times(game_id: str, bot: str, budget: int, games: int) -> tuple[list[float], list[float]]:
+def times(game_id: str, bot: str, budget: int, games: int, think: float | None) -> tuple[list[float], list[float]]:
     game = load_game(ROOT / "cards" / game_id)
     rules = rules_for(game)
     players = 3 if 3 in rules.players_allowed(game) else 2
     first, rest = [], []
     for seed in range(1, games + 1):
-        seats = [SeatSpec(bot, budget)] + [SeatSpec("heuristic")] * (players - 1)
+        seats = [SeatSpec(bot, budget, think)] + [SeatSpec("heuristic")] * (players - 1)
         table = Table(game, rules, seats, seed=seed, records=None)
         moves = 0
         while not table.over():
@@ -52,11 +52,12 @@ def main() -> None:
     parser.add_argument("--games", dest="count", type=int, default=2)
     parser.add_argument("--budget", type=int, default=32)
     parser.add_argument("--bots", default="heuristic,ismcts")
+    parser.add_argument("--think", type=float, default=0.8, help="the ismcts time limit a move; 0: none")
     args = parser.parse_args()
     print(f"{'game':18} {'bot':10} {'moves':>5} {'median':>7} {'p95':>7} {'max':>7} {'<1 s':>6} {'first':>7}")
     for game_id in args.games:
         for bot in args.bots.split(","):
-            first, rest = times(game_id, bot, args.budget, args.count)
+            first, rest = times(game_id, bot, args.budget, args.count, args.think or None)
             rest.sort()
             p95 = rest[int(0.95 * (len(rest) - 1))]
             under = sum(t < 1.0 for t in rest) / len(rest)

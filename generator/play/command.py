@@ -27,6 +27,9 @@ def register(commands) -> None:
                              "up to the game's smallest table of 2 or more)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (default: a random one, printed)")
     parser.add_argument("--budget", type=int, default=32, help="IS-MCTS playouts a move for ismcts seats (default 32)")
+    parser.add_argument("--think", type=float, default=0.8,
+                        help="seconds an ismcts seat may search a move before it plays its best so far; 0: always "
+                             "its whole budget (default 0.8)")
     parser.add_argument("--pause", type=float, default=0.6,
                         help="seconds the page waits before a bot moves, so you see each move (default 0.6)")
     parser.add_argument("--replay", type=Path, default=None, metavar="RECORD.json",
@@ -40,7 +43,7 @@ def register(commands) -> None:
     parser.set_defaults(handler=cmd_play)
 
 
-def parse_seats(text: str | None, allowed: range, budget: int):
+def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.8):
     from spellpress.play.table import BOTS, HUMAN, SeatSpec
 
     if budget < 1:
@@ -55,7 +58,9 @@ def parse_seats(text: str | None, allowed: range, budget: int):
             raise UserError.at(SEATS_WHERE, f"unknown seat {name!r} (known: {HUMAN}, {', '.join(BOTS)})")
     if len(names) not in allowed:
         raise UserError.at(SEATS_WHERE, f"{len(names)} seats, but the game is for {allowed.start} to {allowed.stop - 1} players")
-    return [SeatSpec(name, budget) for name in names]
+    if think < 0:
+        raise UserError.at(Location(Path("--think")), f"must be 0 or more seconds, not {think}")
+    return [SeatSpec(name, budget, think or None) for name in names]
 
 
 def cmd_play(args) -> int:
@@ -87,7 +92,7 @@ def cmd_play(args) -> int:
     wanted = args.seats
     if replay is not None:  # the record's seats: "ismcts-32" sat as an ismcts seat
         wanted = ",".join("ismcts" if label.startswith("ismcts") else label for label in replay.seats)
-    seats = parse_seats(wanted, rules.players_allowed(game), args.budget)
+    seats = parse_seats(wanted, rules.players_allowed(game), args.budget, args.think)
     seed = args.seed if args.seed is not None else random.randrange(1, 1_000_000)
     sock = listening_socket(args.host, args.port)
     serve(folder, game, rules, seats, seed, records, sock, args, replay)

@@ -28,11 +28,26 @@ LOG_SHOWN = 40
 @dataclass(frozen=True)
 class SeatSpec:
     kind: str  # human or one of BOTS
-    budget: int = 64  # ismcts playouts a move
+    budget: int = 32  # ismcts playouts a move
+    seconds: float | None = 0.8  # ismcts: stop searching after this long (None: the whole budget)
 
     @property
     def label(self) -> str:
         return f"ismcts-{self.budget}" if self.kind == "ismcts" else self.kind
+
+
+def bot(seat: SeatSpec, rules: Rules):
+    """The player in a seat (None for a human)."""
+    from spellpress.rules.protocol import RandomPlayer
+    from spellpress.simulate.ismcts import ISMCTSPlayer
+
+    if seat.kind == HUMAN:
+        return None
+    if seat.kind == "random":
+        return RandomPlayer()
+    if seat.kind == "ismcts":
+        return ISMCTSPlayer(rules, seat.budget, seconds=seat.seconds)
+    return rules.heuristic_player(1.0)
 
 
 def advisor_rng(seed: int, step: int) -> random.Random:
@@ -61,12 +76,10 @@ def word_matches(state: State, legal: list, text: str) -> list:
 class Table:
     def __init__(self, game: Game, rules: Rules, seats: list[SeatSpec], seed: int, records: Path | None,
                  options: dict | None = None, pause: float = 0.6):
-        from spellpress.simulate.runner import Seat, make_player
-
         self.game, self.rules, self.seats, self.records = game, rules, seats, records
         self.options = dict(options or {})
         self.pause = pause  # seconds the page waits before asking a bot to move
-        self.bots = [None if s.kind == HUMAN else make_player(Seat(s.kind, 1.0, s.budget), rules) for s in seats]
+        self.bots = [bot(s, rules) for s in seats]
         self.advisor = rules.heuristic_player(1.0)
         self.games = 0
         self.saved: Path | None = None

@@ -181,3 +181,20 @@ def test_bad_seats_are_a_clear_error(seats, message, capsys):
     assert main(["play", "word-rummy", "--seats", seats, "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert "--seats" in err and message in err and "Traceback" not in err
+
+
+def test_an_ismcts_seat_stops_searching_at_its_time_limit(monkeypatch):
+    from spellpress.play.table import bot
+    from spellpress.simulate.ismcts import ISMCTSPlayer
+
+    game, rules = loaded("lost-words")
+    table = Table(game, rules, [SeatSpec("heuristic"), SeatSpec("heuristic")], seed=1, records=None)
+    while len(table.legal()) < 2:
+        table.bot_step()
+    playouts = []
+    original = ISMCTSPlayer._playout
+    monkeypatch.setattr(ISMCTSPlayer, "_playout", lambda self, *a: playouts.append(1) or original(self, *a))
+    bot(SeatSpec("ismcts", 40, 0.0), rules).act(table.state, table.to_move(), random.Random(1))
+    assert len(playouts) == 1  # the time was up after the first playout
+    bot(SeatSpec("ismcts", 40, None), rules).act(table.state, table.to_move(), random.Random(1))
+    assert len(playouts) == 41  # no limit: the whole budget
