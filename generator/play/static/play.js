@@ -159,6 +159,7 @@ function renderControls() {
 function renderLog() {
   const list = $("log-lines");
   list.replaceChildren();
+  list.start = view.log_start || 1;
   (view.log || []).forEach((line) => list.append(el("li", {text: line})));
   $("log").scrollTop = $("log").scrollHeight;
   const status = $("status");

@@ -34,6 +34,7 @@ the deck is turned up. The first player to cover all their Nature cards wins.
 from __future__ import annotations
 
 from collections import Counter
+from enum import IntEnum
 from itertools import chain
 from typing import Any, Sequence
 
@@ -42,8 +43,17 @@ from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, 
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
 
 
-SETUP, DRAW, ACTION, REPLY, DISCARD, OVER = range(6)
-PHASE_NAMES = ("setup", "draw", "action", "reply", "discard", "over")
+class Phase(IntEnum):
+    SETUP = 0
+    DRAW = 1
+    ACTION = 2
+    REPLY = 3
+    DISCARD = 4
+    OVER = 5
+
+
+SETUP, DRAW, ACTION, REPLY, DISCARD, OVER = Phase
+PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 NATURE_PILE, SPELL_PILE = "nature", "spell"  # chance sources
 TO_ROW, TO_SPARE, TO_HAND, TO_DISCARD = "row", "spare", "hand", "discard"  # chance destinations
 NONE = -1  # an empty cover or wall slot

@@ -22,14 +22,42 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from enum import IntEnum
+from typing import NamedTuple
 
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
 from spellpress.rules.word_rummy.content import Content, Hand, Split
 
-DEAL, FLIP, DRAW, DRAWN, DISCARD, OVER = range(6)
-FROM_DECK = ("draw", "deck")
-FROM_DISCARD = ("draw", "discard")
+class Phase(IntEnum):
+    DEAL = 0  # chance: the deal, one card at a time
+    FLIP = 1  # chance: the first card of the discard pile
+    DRAW = 2  # a seat draws from the deck or the discard pile
+    DRAWN = 3  # chance: the card drawn from the deck
+    DISCARD = 4  # the seat discards (and may go out)
+    OVER = 5
+
+
+DEAL, FLIP, DRAW, DRAWN, DISCARD, OVER = Phase
+
+
+class Draw(NamedTuple):
+    """("draw", "deck" | "discard"): equal to the plain tuple, as every action may be given as one."""
+
+    verb: str
+    pile: str
+
+
+class Discard(NamedTuple):
+    """("discard", card kind, go out?)"""
+
+    verb: str
+    card: str
+    go_out: bool
+
+
+FROM_DECK = Draw("draw", "deck")
+FROM_DISCARD = Draw("draw", "discard")
 
 
 class RummyState(State):
@@ -100,9 +128,9 @@ class RummyState(State):
             hand = self.hand(self.seat)
             actions = []
             for kind in self.discardable(hand):
-                actions.append(("discard", kind, False))
+                actions.append(Discard("discard", kind, False))
                 if self.went_out is None and self.can_go_out(_without(hand, kind)):
-                    actions.append(("discard", kind, True))
+                    actions.append(Discard("discard", kind, True))
             return actions
         return []
 
@@ -311,7 +339,7 @@ class RummyState(State):
             facts.append(f"seat {self.went_out + 1} went out: last turns")
         if self.taken is not None and self.phase == DISCARD:
             facts.append(f"seat {self.seat + 1} took {self.taken.upper()} from the discard pile")
-        phase = {DRAW: "draw", DISCARD: "discard", OVER: "over"}.get(self.phase, "deal")
+        phase = self.phase.name.lower()
         return Observation(seat, to_move(self.current_player()), phase, tuple(self.returns()), tuple(zones), tuple(facts))
 
     def action_to_string(self, action) -> str:

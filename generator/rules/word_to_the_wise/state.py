@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from enum import IntEnum
 from dataclasses import dataclass, replace
 from itertools import chain, combinations
 from pathlib import Path
@@ -47,8 +48,19 @@ from spellpress.words.index import sub_multisets
 
 
 PASS = ("pass",)
-DEAL, ROLL, CHOOSE, TIME, TIEBREAK, RECHOOSE, CHALLENGE, OVER = range(8)
-PHASE_NAMES = ("deal", "roll", "choose", "time", "tiebreak", "rechoose", "challenge", "over")
+class Phase(IntEnum):
+    DEAL = 0
+    ROLL = 1
+    CHOOSE = 2
+    TIME = 3
+    TIEBREAK = 4
+    RECHOOSE = 5
+    CHALLENGE = 6
+    OVER = 7
+
+
+DEAL, ROLL, CHOOSE, TIME, TIEBREAK, RECHOOSE, CHALLENGE, OVER = Phase
+PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 
 
 @dataclass(frozen=True)
@@ -534,7 +546,7 @@ class WiseState(State):
                          else f"seat {self._actor + 1} decides on challenges")
         if seat in self.passed:
             facts.append("you passed")
-        elif self.pending[seat] is not None and self.phase != DEAL:
+        elif self.pending[seat] is not None and self.phase not in (DEAL, OVER):
             facts.append(f"you go for {self.pending[seat][0].upper()}")
         if self.logs:
             log = self.logs[-1]
