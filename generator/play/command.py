@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import random
 from pathlib import Path
 
@@ -32,6 +33,10 @@ def register(commands) -> None:
                              "its whole budget (default 0.8)")
     parser.add_argument("--pause", type=float, default=0.6,
                         help="seconds the page waits before a bot moves, so you see each move (default 0.6)")
+    parser.add_argument("--timed", action=argparse.BooleanOptionalAction, default=True,
+                        help="in a race (A Word to the Wise) your word is placed by the time you really took to "
+                             "choose it, the bots' by the engine's speed model; --no-timed draws yours from the "
+                             "model too (default: timed)")
     parser.add_argument("--replay", type=Path, default=None, metavar="RECORD.json",
                         help="open the page on a saved game, to step through it move by move")
     parser.add_argument("--agreement", action="store_true",
@@ -110,7 +115,7 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
 
     preview = Preview(folder, BuildOptions(out=args.out))
     preview.refresh()
-    table = Table(game, rules, seats, seed, records, pause=max(0.0, args.pause))
+    table = Table(game, rules, seats, seed, records, pause=max(0.0, args.pause), timed=args.timed)
     host, port = sock.getsockname()[:2]
     guard = Guard.for_address(host, port, names=[args.host])
     shown = f"[{host}]" if ":" in host else host

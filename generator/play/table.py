@@ -75,10 +75,16 @@ def word_matches(state: State, legal: list, text: str) -> list:
 
 class Table:
     def __init__(self, game: Game, rules: Rules, seats: list[SeatSpec], seed: int, records: Path | None,
-                 options: dict | None = None, pause: float = 0.6):
+                 options: dict | None = None, pause: float = 0.6, timed: bool = True):
         self.game, self.rules, self.seats, self.records = game, rules, seats, records
         self.options = dict(options or {})
         self.pause = pause  # seconds the page waits before asking a bot to move
+        # a race (A Word to the Wise): a human's word is timed by how long they really took, the bots'
+        # by the engine's speed model (an engine offers it by State.time_taken(seconds))
+        self.timed = timed
+        self.clock = time.monotonic
+        self.thinking_since: float | None = None
+        self.searched: dict[int, float] = {}  # seat -> seconds its last choice took
         self.bots = [bot(s, rules) for s in seats]
         self.advisor = rules.heuristic_player(1.0)
         self.games = 0
@@ -95,6 +101,7 @@ class Table:
         self.viewer = self.humans[0] if self.humans else 0
         self.games += 1
         self.saved = None
+        self.searched = {}
         self._moves_cache: tuple[int, list] | None = None
         self._settle()
 
@@ -128,9 +135,11 @@ class Table:
     def _settle(self) -> None:
         """Play chance events until a seat must decide or the game ends."""
         while not self.over() and self.state.current_player() == CHANCE:
-            outcomes = self.state.chance_outcomes()
-            actions = [a for a, _ in outcomes]
-            action = self.rng.choices(actions, weights=[p for _, p in outcomes])[0] if len(actions) > 1 else actions[0]
+            action = self._timed_outcome()
+            if action is None:
+                outcomes = self.state.chance_outcomes()
+                actions = [a for a, _ in outcomes]
+                action = self.rng.choices(actions, weights=[p for _, p in outcomes])[0] if len(actions) > 1 else actions[0]
             self._apply(action, None)
         if self.over():
             self._finish()
@@ -138,6 +147,15 @@ class Table:
             seat = self.state.current_player()
             if self.seats[seat].kind == HUMAN:
                 self.viewer = seat
+                self.thinking_since = self.clock()
+
+    def _timed_outcome(self):
+        """A human's real search time as the engine's chance outcome, in a timed race; else None."""
+        timing = getattr(self.state, "time_taken", None)
+        seat = self.state.chance_seat() if timing and hasattr(self.state, "chance_seat") else None
+        if not self.timed or seat is None or seat not in self.searched:
+            return None
+        return timing(self.searched.pop(seat))
 
     def _finish(self) -> None:
         if self.record.scores is not None:
@@ -153,6 +171,8 @@ class Table:
             raise IllegalAction(f"it is not seat {seat + 1}'s move")
         if action not in self.state.legal_actions():
             raise IllegalAction(f"not a legal move: {action!r}")
+        if self.thinking_since is not None:
+            self.searched[seat] = self.clock() - self.thinking_since
         advice = self.advisor.act(self.state, seat, advisor_rng(self.seed, self.step))
         self.record.decisions.append(Decision(self.step, seat, self.state.action_to_string(action),
                                               self.state.action_to_string(advice)))
@@ -183,6 +203,8 @@ class Table:
         self.log = [(step, line) for step, line in self.log if step < last.step]
         self.log.append((last.step, f"seat {last.seat + 1} took back: {last.chosen}"))
         self.viewer = last.seat
+        self.searched = {}
+        self.thinking_since = self.clock()
 
     # -- what the page shows -------------------------------------------------------------
     def view(self) -> dict[str, Any]:

@@ -184,3 +184,11 @@ def test_a_word_to_the_wise_typed_word_by_word(table, tmp_path):
     play_to_the_end(page, type_a_word)
     finish(page, server, "word-to-the-wise", tmp_path, "word-to-the-wise")
     assert sum(d.chosen.startswith("play ") for d in load(next((server.out / "play" / "word-to-the-wise").glob("*.json"))).decisions) >= 3
+
+
+@pytest.mark.parametrize("game_id", ["evocabulary", "spelled", "magic-spell", "un-mot-au-sage"])
+def test_every_other_shipped_game_plays_to_the_end(game_id, table, tmp_path):
+    server, page = table(game_id, "--seed", "4", "--seats", "human,heuristic")
+    page.screenshot(path=str(shots(tmp_path) / f"{game_id}-table.png"))
+    play_to_the_end(page, click_something)
+    finish(page, server, game_id, tmp_path, game_id)

@@ -198,3 +198,45 @@ def test_an_ismcts_seat_stops_searching_at_its_time_limit(monkeypatch):
     assert len(playouts) == 1  # the time was up after the first playout
     bot(SeatSpec("ismcts", 40, None), rules).act(table.state, table.to_move(), random.Random(1))
     assert len(playouts) == 41  # no limit: the whole budget
+
+
+@pytest.mark.parametrize("seconds", [0.01, 4.0, 1000.0])
+def test_a_word_to_the_wise_is_a_race_against_the_clock(seconds):
+    """The human's word is timed by how long they took (the model's nearest step), the bots' by the model."""
+    import math
+
+    game, rules = loaded("word-to-the-wise")
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=2, records=None)
+    now = [0.0]
+    table.clock = lambda: now[0]
+    for _ in range(200):
+        while table.to_move() is not None and table.seats[table.to_move()].kind != "human":
+            table.bot_step()
+        words = [a for a in table.legal() if a[0] == "word"]
+        if words:
+            break
+        table.play(0, table.legal()[0])
+    table.thinking_since = now[0]
+    now[0] += seconds
+    table.play(0, words[0])
+    while table.to_move() is not None and table.seats[table.to_move()].kind != "human":
+        table.bot_step()  # the bots choose after the human; then the search times, the race
+    state, p = table.state, table.state.p
+    assert state.phase == 6  # the race is run; the human decides on challenges next
+    quantiles = state.defs.quantiles
+    model = p.seconds(len(words[0][1]))
+    nearest = min(range(len(quantiles)), key=lambda j: abs(math.log(model * quantiles[j]) - math.log(seconds)))
+    assert state.times[0] == pytest.approx(model * quantiles[nearest])
+    assert nearest == {0.01: 0, 1000.0: len(quantiles) - 1}.get(seconds, nearest)
+    if seconds == 4.0:
+        assert abs(math.log(state.times[0] / 4.0)) < 0.1  # within the model's range: about the time taken
+
+
+def test_english_and_french_editions_in_one_process_keep_their_own_words():
+    """A Word to the Wise and Un mot au sage share an engine: each keeps its own dictionary."""
+    english, english_rules = loaded("word-to-the-wise")
+    french, french_rules = loaded("un-mot-au-sage")
+    english_words = english_rules.new_state(english, 2).defs.words
+    french_words = french_rules.new_state(french, 2).defs.words
+    assert "apaisa" in french_words and "apaisa" not in english_words
+    assert "kitchen" in english_words and "kitchen" not in french_words

@@ -580,6 +580,19 @@ class WiseState(State):
             return tuple(self.card(c) for c in action[1])
         return ()
 
+    def time_taken(self, seconds: float):
+        """The search-time chance outcome ("time", j) nearest to `seconds` of a person's real search, for
+        the seat being timed now (spellpress play's timed race); None when no seat is being timed. The
+        time is the model's nearest (on a log scale): a search faster or slower than every step of
+        the model takes its first or last step."""
+        if self.phase != TIME or not self._queue:
+            return None
+        seat = self._queue[0]
+        speed = self.p.speeds[seat] if self.p.speeds else 1.0
+        wanted = math.log(max(seconds, 1e-3) / (speed * self.p.seconds(len(self.pending[seat][0]))))
+        quantiles = self.defs.quantiles
+        return ("time", min(range(len(quantiles)), key=lambda j: abs(math.log(quantiles[j]) - wanted)))
+
     # -- invariants --------------------------------------------------------------------
     def check_invariants(self) -> None:
         defs = self.defs
