@@ -233,7 +233,7 @@ class Table:
                 "observation": self.state.observation(self.viewer).to_json(),
                 "moves": moves, "more_moves": more, "undo": self.can_undo(),
                 "log": [line for _, line in self.log[-LOG_SHOWN:]], "log_start": max(1, len(self.log) - LOG_SHOWN + 1),
-                "over": over, "pause": self.pause}
+                "over": over, "pause": self.pause, "race": self.timed and hasattr(self.state, "time_taken")}
 
     def replay_view(self, move: int, record: Record | None = None) -> dict[str, Any]:
         """The table after `move` player moves of a record (this game's by default) and the chance

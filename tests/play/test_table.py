@@ -4,6 +4,7 @@ the guard on every move, and the command's errors."""
 from __future__ import annotations
 
 import json
+import re
 import random
 
 import pytest
@@ -240,3 +241,17 @@ def test_english_and_french_editions_in_one_process_keep_their_own_words():
     french_words = french_rules.new_state(french, 2).defs.words
     assert "apaisa" in french_words and "apaisa" not in english_words
     assert "kitchen" in english_words and "kitchen" not in french_words
+
+
+def test_the_agreement_command_reports_a_share_with_its_interval(tmp_path, capsys):
+    game, rules = loaded("word-rummy")
+    records = tmp_path / "play"
+    assert main(["play", "word-rummy", "--agreement", "--out", str(tmp_path)]) == 0
+    assert "no recorded games of word-rummy yet" in capsys.readouterr().out
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=1, records=records)
+    play_out(table, heuristic_human, random.Random(1))
+    moves = len(table.record.decisions)
+    assert main(["play", "word-rummy", "--agreement", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"the heuristic player would have chosen the same move 100% of the time ({moves} of {moves} human moves; 95% interval" in out
+    assert re.search(r"the random player would have chosen the same move \d+% of the time", out)

@@ -9,6 +9,7 @@ let shownViewer = null;    // hot-seat: the seat whose cards are on screen
 let botTimer = null;
 let replayStep = null;     // a step number while replaying
 let selected = null;       // "component/card" of the card clicked last
+let clock = null;          // a race: the seconds the human has been looking, shown as they run
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -166,6 +167,11 @@ function renderLog() {
   if (replayStep !== null) status.textContent = "Replay";
   else if (view.over) status.textContent = "Game over";
   else if (view.human_turn) status.textContent = `${seatName(view.to_move)}: your move`;
+  clearInterval(clock);
+  if (view.race && view.human_turn && replayStep === null) {  // the time counts: show it running
+    const started = performance.now(), text = status.textContent;
+    clock = setInterval(() => { status.textContent = `${text} · ${((performance.now() - started) / 1000).toFixed(1)} s`; }, 100);
+  }
   else if (view.to_move !== null) status.textContent = `${seatName(view.to_move)} is thinking…`;
 }
 
