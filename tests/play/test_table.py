@@ -21,6 +21,7 @@ from spellpress.rules.protocol import IllegalAction
 from spellpress.serve.guard import TOKEN_HEADER, Guard
 from spellpress.serve.preview import Preview
 from tests.conftest import ROOT
+from tests.rules.test_example_engine import own_game  # noqa: F401 - the fixture
 
 GAMES = ["word-rummy", "lost-words", "word-to-the-wise", "evocabulary", "spelled", "magic-spell"]
 
@@ -255,3 +256,16 @@ def test_the_agreement_command_reports_a_share_with_its_interval(tmp_path, capsy
     out = capsys.readouterr().out
     assert f"the heuristic player would have chosen the same move 100% of the time ({moves} of {moves} human moves; 95% interval" in out
     assert re.search(r"the random player would have chosen the same move \d+% of the time", out)
+
+
+def test_a_designers_own_game_folder_plays_through_its_engine(own_game, tmp_path):
+    """The new --rules starter in a game folder: its table, moves by card, record and replay."""
+    game = load_game(own_game)
+    rules = rules_for(game)
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic"), SeatSpec("random")], seed=3, records=tmp_path)
+    view = table.view()
+    hand = next(z for z in view["observation"]["zones"] if z["name"] == "hand:0")
+    assert len(hand["cards"]) == 3 and all(m["cards"][0] in hand["cards"] for m in view["moves"])
+    play_out(table, random_human, random.Random(3))
+    record = load(table.saved)
+    assert replay(rules, game, 3, record.actions).returns() == record.scores
