@@ -269,3 +269,19 @@ def test_a_designers_own_game_folder_plays_through_its_engine(own_game, tmp_path
     play_out(table, random_human, random.Random(3))
     record = load(table.saved)
     assert replay(rules, game, 3, record.actions).returns() == record.scores
+
+
+def test_hot_seat_shows_each_person_their_own_hand_only():
+    game, rules = loaded("lost-words")
+    table = Table(game, rules, [SeatSpec("human"), SeatSpec("human")], seed=8, records=None)
+    rng = random.Random(8)
+    viewers = set()
+    for _ in range(60):
+        view = table.view()
+        seat = view["to_move"]
+        assert view["viewer"] == seat and view["human_turn"]
+        hands = {z["name"]: z for z in view["observation"]["zones"] if z["kind"] == "hand"}
+        assert hands[f"hand:{1 - seat}"]["cards"] == [] and hands[f"hand:{1 - seat}"]["hidden"] > 0
+        viewers.add(seat)
+        table.play(seat, rng.choice(table.legal()))
+    assert viewers == {0, 1}
