@@ -142,6 +142,8 @@ def finish(page, server: Server, game_id: str, tmp_path: Path, name: str) -> Non
 def test_a_whole_game_of_word_rummy_against_a_bot(table, tmp_path):
     server, page = table("word-rummy", "--seed", "11", "--seats", "human,heuristic")
     assert page.eval_on_selector(".fan .card", "img => img.getBoundingClientRect().width") >= 120  # readable
+    wait_for_turn(page)
+    assert page.text_content("#status") == "Seat 1 (you): your move"
     page.screenshot(path=str(shots(tmp_path) / "word-rummy-table.png"))
     wait_for_turn(page)
     click_something(page)
@@ -177,6 +179,8 @@ def type_a_word(page) -> None:
 
 def test_a_word_to_the_wise_typed_word_by_word(table, tmp_path):
     server, page = table("word-to-the-wise", "--seed", "2", "--seats", "human,heuristic,heuristic")
+    wait_for_turn(page)
+    page.wait_for_function("() => /your move · \\d+\\.\\d s$/.test(document.getElementById('status').textContent)")
     page.fill("#word", "qzxqv")
     page.click("#word-form button")
     page.wait_for_function("() => document.getElementById('word-message').textContent.includes('not a legal word here')")

@@ -167,12 +167,12 @@ function renderLog() {
   if (replayStep !== null) status.textContent = "Replay";
   else if (view.over) status.textContent = "Game over";
   else if (view.human_turn) status.textContent = `${seatName(view.to_move)}: your move`;
+  else if (view.to_move !== null) status.textContent = `${seatName(view.to_move)} is thinking…`;
   clearInterval(clock);
-  if (view.race && view.human_turn && replayStep === null) {  // the time counts: show it running
+  if (view.race && view.human_turn && replayStep === null && !view.over) {  // the time counts: show it running
     const started = performance.now(), text = status.textContent;
     clock = setInterval(() => { status.textContent = `${text} · ${((performance.now() - started) / 1000).toFixed(1)} s`; }, 100);
   }
-  else if (view.to_move !== null) status.textContent = `${seatName(view.to_move)} is thinking…`;
 }
 
 function cardClicked(card, img) {
