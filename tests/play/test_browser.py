@@ -196,3 +196,30 @@ def test_every_other_shipped_game_plays_to_the_end(game_id, table, tmp_path):
     page.screenshot(path=str(shots(tmp_path) / f"{game_id}-table.png"))
     play_to_the_end(page, click_something)
     finish(page, server, game_id, tmp_path, game_id)
+
+
+def test_a_saved_game_replays_move_by_move_in_the_page(table, tmp_path):
+    from spellpress.play.table import SeatSpec, Table
+
+    game = load_game(ROOT / "cards" / "lost-words")
+    rules = rules_for(game)
+    played = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=12, records=tmp_path / "records")
+    while not played.over():
+        if played.to_move() == 0:
+            played.play(0, played.legal()[-1])
+        else:
+            played.bot_step()
+    server, page = table("lost-words", "--replay", str(played.saved))
+    page.wait_for_function("() => document.getElementById('replay-step').textContent.startsWith('move 0 of ')")
+    steps = int(page.text_content("#replay-step").split()[-1])
+    assert steps == played.replay_view(0)["steps"]
+    seen = []
+    for move in range(1, 4):
+        page.click("#forward")
+        page.wait_for_function(f"() => document.getElementById('replay-step').textContent.startsWith('move {move} of ')")
+        seen.append(page.evaluate("() => JSON.stringify(view.observation)"))
+        assert page.text_content("#log-lines") == "last move: " + played.replay_view(move)["last"]
+    assert len(set(seen)) == 3  # each move changes the table
+    page.click("#back")
+    page.wait_for_function("() => document.getElementById('replay-step').textContent.startsWith('move 2 of ')")
+    assert page.evaluate("() => JSON.stringify(view.observation)") == seen[1]

@@ -285,3 +285,11 @@ def test_hot_seat_shows_each_person_their_own_hand_only():
         viewers.add(seat)
         table.play(seat, rng.choice(table.legal()))
     assert viewers == {0, 1}
+
+
+def test_a_record_that_is_not_one_is_a_clear_error(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert main(["play", "word-rummy", "--replay", str(bad), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "bad.json" in err and "not a Spellpress game record" in err and "Traceback" not in err
