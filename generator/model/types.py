@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from spellpress.units import UnitError, parse_length, parse_points
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 
 def _length(value: Any) -> float:
@@ -36,13 +39,22 @@ NonNegativePt = Annotated[float, BeforeValidator(_points), Field(ge=0)]
 """A line width that cannot be negative; points or any unit."""
 
 
+PATTERN_MEANINGS: dict[str, str] = {}  # a pattern -> what it asks for, in a designer's words
+
+
+def text_like(pattern: str, meaning: str) -> Any:
+    """A text field that must match `pattern`; a mismatch is reported as `meaning` (never the regex)."""
+    PATTERN_MEANINGS[pattern] = meaning
+    return Field(pattern=pattern)
+
+
 class Strict(BaseModel):
     """Every schema refuses unknown keys and is immutable once loaded."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def describe(error: dict[str, Any]) -> str:
+def describe(error: ErrorDetails) -> str:
     """One pydantic error as a sentence for a person (which key, what was wrong)."""
     kind = error["type"]
     field = error["loc"][-1] if error["loc"] else None
@@ -55,6 +67,9 @@ def describe(error: dict[str, Any]) -> str:
         message = message[len("Value error, "):]
     if kind == "literal_error":
         return f"'{error.get('input')}' is not allowed: {message.lower()}"
+    if kind == "string_pattern_mismatch":
+        pattern = (error.get("ctx") or {}).get("pattern", "")
+        message = f"expected {PATTERN_MEANINGS.get(pattern, 'text of another form')}, got {error.get('input')!r}"
     if field is not None and not isinstance(field, int):
         return f"{field}: {message}"
     return message

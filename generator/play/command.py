@@ -6,10 +6,10 @@ import argparse
 import random
 from pathlib import Path
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Option, UserError
 
 DEFAULT_PORT = 8766
-SEATS_WHERE = Location(Path("--seats"))
+SEATS_WHERE = Option("--seats")
 
 
 def register(commands) -> None:
@@ -52,7 +52,7 @@ def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.
     from spellpress.play.table import BOTS, HUMAN, SeatSpec
 
     if budget < 1:
-        raise UserError.at(Location(Path("--budget")), "must be at least 1 playout a move")
+        raise UserError.at(Option("--budget"), "must be at least 1 playout a move")
     if text is None:
         players = min(max(2, allowed.start), allowed.stop - 1)
         names = [HUMAN] + ["heuristic"] * (players - 1)
@@ -64,7 +64,7 @@ def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.
     if len(names) not in allowed:
         raise UserError.at(SEATS_WHERE, f"{len(names)} seats, but the game is for {allowed.start} to {allowed.stop - 1} players")
     if think < 0:
-        raise UserError.at(Location(Path("--think")), f"must be 0 or more seconds, not {think}")
+        raise UserError.at(Option("--think"), f"must be 0 or more seconds, not {think}")
     return [SeatSpec(name, budget, think or None) for name in names]
 
 

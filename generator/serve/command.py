@@ -5,7 +5,8 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Option, UserError
+from spellpress.paths import game_folders
 
 DEFAULT_PORT = 8765
 
@@ -29,7 +30,6 @@ def register(commands) -> None:
 
 
 def game_folder(name: str | None) -> Path:
-    from spellpress.cli import game_folders
 
     if name is None:
         if Path("game.yaml").is_file():
@@ -40,18 +40,18 @@ def game_folder(name: str | None) -> Path:
 
 def listening_socket(host: str, port: int) -> socket.socket:
     if not 0 <= port <= 65535:
-        raise UserError.at(Location(Path("--port")), f"port must be between 0 and 65535, not {port}")
+        raise UserError.at(Option("--port"), f"port must be between 0 and 65535, not {port}")
     try:
         info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except socket.gaierror as exc:
-        raise UserError.at(Location(Path("--host")), f"cannot listen on '{host}': {exc.strerror}") from None
+        raise UserError.at(Option("--host"), f"cannot listen on '{host}': {exc.strerror}") from None
     sock = socket.socket(info[0], socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(info[4])
     except OSError as exc:
         sock.close()
-        raise UserError.at(Location(Path("--port")), f"cannot listen on {host}:{port}: {exc.strerror} "
+        raise UserError.at(Option("--port"), f"cannot listen on {host}:{port}: {exc.strerror} "
                                                      "(another server there? try --port 0)") from None
     sock.listen(128)  # connections wait from now on, so the address printed next works at once
     return sock

@@ -124,7 +124,7 @@ class Guard:
         if not self.host_allowed(host):
             return 400, f"unknown host {host!r}: this server answers only to its own address"
         origin = headers.get("origin")
-        same_origin = origin is not None and origin.lower() == f"http://{host.lower()}"
+        same_origin = origin is not None and host is not None and origin.lower() == f"http://{host.lower()}"
         if scope["type"] == "websocket":
             return None if same_origin else (403, "cross-origin connection refused")
         if scope.get("method", "GET").upper() in SAFE_METHODS:
