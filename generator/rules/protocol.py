@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
 
 from spellpress.model.deck import Game
+from spellpress.rules.observation import CardRef, Observation
 
 if TYPE_CHECKING:
     from spellpress.rules.settings import EngineSettings
@@ -93,9 +94,25 @@ class State(ABC):
     def check_invariants(self) -> None:
         """Raise InvariantError if any component is lost or duplicated, or a score is off."""
 
-    def observation(self, seat: int) -> Any:
-        """What `seat` may see; heuristic players read only this (default: the state itself)."""
-        return self
+    # -- what a seat sees, for a page (`spellpress play`) and for heuristics ------------------
+    def observation(self, seat: int) -> Observation:
+        """What `seat` may see: zones of cards, counts of hidden ones, scores, whose turn.
+
+        Never a card the seat cannot see (spellpress.rules.observation). The default shows the
+        scores only: an engine that does not describe its table still plays, by its moves' names.
+        """
+        player = self.current_player()
+        return Observation(seat, player if player >= 0 else None, "", tuple(self.returns()))
+
+    def action_to_string(self, action: Action) -> str:
+        """The action as a player would say it ("discard Q", "draw from the deck")."""
+        if isinstance(action, tuple):
+            return " ".join(str(part) for part in action)
+        return str(action)
+
+    def action_cards(self, action: Action) -> tuple[CardRef, ...]:
+        """The printed cards the action uses (played, discarded, taken), so a page can offer it on them."""
+        return ()
 
     # -- for the search player and `spellpress check-engine` --------------------------
     def clone(self) -> State:

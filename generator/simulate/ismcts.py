@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any
 
 from spellpress.rules.protocol import CHANCE, TERMINAL, Player, Rules, State, can_determinize
@@ -115,12 +116,16 @@ def evaluate(state: State) -> list[float]:
 class ISMCTSPlayer(Player):
     """SO-ISMCTS with `budget` playouts a move (see the module doc)."""
 
-    def __init__(self, rules: Rules, budget: int = 64, rollout_turns: int = 2, exploration: float = 0.7):
+    def __init__(self, rules: Rules, budget: int = 64, rollout_turns: int = 2, exploration: float = 0.7,
+                 seconds: float | None = None):
         if budget < 1:
             raise ValueError("an IS-MCTS budget is at least 1 playout a move")
         self.rules, self.budget = rules, budget
         self.rollout_turns, self.exploration = rollout_turns, exploration
         self.policy = rules.heuristic_player(1.0)
+        # a time limit a move (spellpress play: a person is waiting); then the search stops after at
+        # most `budget` playouts or once `seconds` have passed, and a game no longer replays from its seed
+        self.seconds = seconds
         self.name = f"ismcts-{budget}"
         self.moves = 0
         self.forced = 0
@@ -134,9 +139,12 @@ class ISMCTSPlayer(Player):
         refuse_unless_determinizable(self.rules, state)
         default = self.policy.act(state, seat, rng)
         root = Node(seat)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for _ in range(self.budget):
             self._playout(root, legal, state.determinize(seat, rng), rng, default)
             root.visits += 1
+            if deadline is not None and time.perf_counter() > deadline:
+                break
         best = choose(root, default, set(legal))
         return default if best is None else best
 

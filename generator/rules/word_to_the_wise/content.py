@@ -11,6 +11,7 @@ from typing import Any
 
 from spellpress.errors import UserError
 from spellpress.model.deck import Game
+from spellpress.model.game import SHIPPED_LISTS
 from spellpress.model.memo import memo_on
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
@@ -37,7 +38,10 @@ _FINDERS: dict[tuple, tuple[WordFinder, dict, frozenset]] = {}
 def _finder(game: Game) -> tuple[WordFinder, dict, frozenset]:
     """(finder, its table of words by consonant skeleton, the word set), built once per process."""
     words = game.spec.words
-    cache_key = (words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)))
+    # the word list is the language's and the lexicon's (a game folder's own file is its own): two games
+    # of different languages in one process must not share a finder
+    source = (game.root / words.lexicon).resolve() if words.lexicon not in SHIPPED_LISTS.values() else words.lexicon
+    cache_key = (words.language, str(source), words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)))
     if cache_key not in _FINDERS:
         lexicon, finder = for_words(words)
         # Dice vowels are reusable letters: words keyed by the letters the cards
@@ -55,8 +59,11 @@ class Definitions:
         deck = game.component(params.deck)
         points: dict[str, int] = {}
         totals: Counter = Counter()
+        self.component = deck.id
+        self.card_ids: dict[str, str] = {}  # letter -> the id of the printed card it is (the first of its letter)
         for card in deck.cards:
             letter = str(card["letter"]).lower()
+            self.card_ids.setdefault(letter, card.id)
             if len(letter) != 1 or not letter.isalpha() or letter in DIE_VOWELS:
                 raise UserError.at(card.location, f"a consonant card must carry one letter other than A, E, I, O, U; "
                                                   f"got {letter!r}")
