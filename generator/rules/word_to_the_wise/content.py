@@ -35,9 +35,10 @@ _FINDERS: dict[tuple, tuple[WordFinder, dict, frozenset]] = {}
 
 
 def _finder(game: Game) -> tuple[WordFinder, dict, frozenset]:
-    """(finder, its table of words by consonant skeleton, the word set), built once per process."""
+    """(finder, its table of words by consonant skeleton, the word set), built once per process for each
+    word list (language, list, length, allowed and denied words): games judged alike share it."""
     words = game.spec.words
-    cache_key = (words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)))
+    cache_key = (words.language, words.lexicon, words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)))
     if cache_key not in _FINDERS:
         lexicon, finder = for_words(words)
         # Dice vowels are reusable letters: words keyed by the letters the cards
