@@ -36,7 +36,8 @@ _FINDERS: dict[tuple, tuple[WordFinder, dict, frozenset]] = {}
 
 
 def _finder(game: Game) -> tuple[WordFinder, dict, frozenset]:
-    """(finder, its table of words by consonant skeleton, the word set), built once per process."""
+    """(finder, its table of words by consonant skeleton, the word set), built once per process for each
+    word list: games judged alike share it."""
     words = game.spec.words
     # the word list is the language's and the lexicon's (a game folder's own file is its own): two games
     # of different languages in one process must not share a finder
