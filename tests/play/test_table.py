@@ -258,7 +258,7 @@ def test_the_agreement_command_reports_a_share_with_its_interval(tmp_path, capsy
     assert re.search(r"the random player would have chosen the same move \d+% of the time", out)
 
 
-def test_a_designers_own_game_folder_plays_through_its_engine(own_game, tmp_path):
+def test_a_designers_own_game_folder_plays_through_its_engine(own_game, tmp_path):  # noqa: F811 - the fixture
     """The new --rules starter in a game folder: its table, moves by card, record and replay."""
     game = load_game(own_game)
     rules = rules_for(game)

@@ -94,7 +94,7 @@ def test_an_observation_never_shows_what_the_seat_cannot_see(game_id):
     assert mover is not None
 
 
-def test_the_starter_engine_shows_a_seat_its_own_hand_only(own_game):
+def test_the_starter_engine_shows_a_seat_its_own_hand_only(own_game):  # noqa: F811 - the fixture
     folder = own_game  # the starter engine (docs/rules.md's example) in a copy of the toy game
     game = load_game(folder)
     rules = rules_for(game)
