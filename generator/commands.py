@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-EXTRA = ["spellpress.scaffold.command", "spellpress.simulate.command", "spellpress.simulate.sweep", "spellpress.analysis.command", "spellpress.serve.command", "spellpress.shop.command"]
+EXTRA = ["spellpress.scaffold.command", "spellpress.simulate.command", "spellpress.simulate.sweep", "spellpress.simulate.tune", "spellpress.analysis.command", "spellpress.serve.command", "spellpress.shop.command"]
 
 
 def register_extra(commands) -> None:
