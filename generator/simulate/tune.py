@@ -43,6 +43,9 @@ def register(commands) -> None:
                         help="games of the first rung; a candidate not among the best 1/eta there stops (default 200)")
     parser.add_argument("--eta", type=bounded_int(2, 10), default=3,
                         help="successive halving: each rung plays eta times the games of the last and keeps 1/eta (default 3)")
+    parser.add_argument("--sampler", choices=["tpe", "cmaes", "random"], default="tpe",
+                        help="tpe (default: Optuna's multivariate TPE, any mix of keys), cmaes (CMA-ES: many number "
+                             "ranges at once, such as a family of points without --max-changes) or random")
     parser.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the search and of the games (default 1)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes, at least 1 (default: one per core)")
@@ -94,7 +97,7 @@ def plan_for(game, rules, args):
     space = parse_space(game, rules, args.vary, args.max_changes)
     targets = parse_targets(args.target)
     return Plan(str(game.root.resolve()), players, args.seed, space, targets, args.games, args.min_games, args.eta,
-                _options(args.option), args.min_count, tuple(args.fixed_deck), args.letter_samples)
+                _options(args.option), args.min_count, tuple(args.fixed_deck), args.letter_samples, args.sampler)
 
 
 def tune(game, args, started: float) -> tuple[dict, bool]:

@@ -46,6 +46,7 @@ class Plan:
     min_count: int = 1
     fixed_decks: tuple[str, ...] = ()  # components whose card total stays as it is
     letter_samples: int = 2000
+    sampler: str = "tpe"  # one of SAMPLERS
 
     def rungs(self) -> list[int]:
         """Games played in all after each rung, every one a multiple of the players (seats rotate evenly)."""
@@ -63,7 +64,8 @@ class Plan:
         return json.dumps({"players": self.players, "seed": self.seed, "space": repr(self.space),
                            "targets": repr(self.targets), "games": self.games, "min_games": self.min_games,
                            "eta": self.eta, "options": repr(self.options), "min_count": self.min_count,
-                           "fixed_decks": self.fixed_decks, "letter_samples": self.letter_samples}, sort_keys=True)
+                           "fixed_decks": self.fixed_decks, "letter_samples": self.letter_samples,
+                           "sampler": self.sampler}, sort_keys=True)
 
 
 # --- the games of a candidate ---------------------------------------------------------------------------------
@@ -215,15 +217,28 @@ def finished_trials(study) -> list:
     return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
 
 
-def _sampler(seed: int, finished: int, trials: int):
+SAMPLERS = ("tpe", "cmaes", "random")
+
+
+def _sampler(plan: Plan, finished: int, trials: int):
+    """A fresh sampler for each trial, seeded from the study's seed and the trials finished: the same
+    history gives the same next candidate, whether the study ran straight through or was resumed.
+    (CMA-ES keeps its search state in the trials themselves, so it resumes too.)"""
     import warnings
 
     import optuna
 
+    seed = plan.seed * 7919 + finished
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        return optuna.samplers.TPESampler(seed=seed * 7919 + finished, multivariate=True, group=True,
-                                          n_startup_trials=max(4, min(10, trials // 4)))
+        tpe = optuna.samplers.TPESampler(seed=seed, multivariate=True, group=True,
+                                         n_startup_trials=max(4, min(10, trials // 4)))
+        if plan.sampler == "random":
+            return optuna.samplers.RandomSampler(seed=seed)
+        if plan.sampler == "cmaes":
+            return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=1, with_margin=True,
+                                                independent_sampler=tpe, warn_independent_sampling=False)
+        return tpe
 
 
 def variant_key(variant) -> str:
@@ -250,7 +265,7 @@ def search(study, game, rules, plan: Plan, trials: int, executor, workers: int, 
     if not known and not any(t.state.name == "WAITING" for t in study.get_trials(deepcopy=False)):
         study.enqueue_trial(baseline_params(plan.space))  # the game as it is: the first trial, a reference
     while len(finished := finished_trials(study)) < trials:
-        study.sampler = _sampler(plan.seed, len(finished), trials)
+        study.sampler = _sampler(plan, len(finished), trials)
         trial = study.ask()
         try:
             variant = suggest(trial, plan.space)

@@ -148,7 +148,11 @@ def letter_figures(game, targets: tuple[Target, ...], samples: int, seed: int) -
             if hand > mix.deck_size:
                 raise UserError.at(TARGET, f"{target.name}: a hand of {hand} is larger than the deck of {mix.deck_size}")
             rules = HandRules(hand, words.min_length, words.wilds, float(game.spec.rules.get("vowel_points", 0)))
-            result = playability(mix, rules, finder, samples=samples, seed=seed, judge=judge_for(mix, rules, finder))
+            # a hand's words do not depend on the points printed: decks that differ in points only share the deal
+            key = (tuple(sorted(mix.face_counts().items())), mix.dice, rules, samples, seed, id(finder))
+            if key not in _PLAYABILITY:
+                _PLAYABILITY[key] = playability(mix, rules, finder, samples=samples, seed=seed, judge=judge_for(mix, rules, finder))
+            result = _PLAYABILITY[key]
             value = result.tally.word if target.name == "word_rate" else result.tally.going_out
             entry = result.probability(value)
             figures[target.name] = {"hand": hand, "p": entry["p"], "ci95": entry.get("ci95", [entry["p"], entry["p"]]),
@@ -172,6 +176,7 @@ def letter_figures(game, targets: tuple[Target, ...], samples: int, seed: int) -
 
 
 _DIFFICULTY: dict = {}
+_PLAYABILITY: dict = {}  # kept for the process: a tune judges one game's decks
 
 
 def _difficulty(measure, lexicon, letters: str, hand: int, units: tuple) -> dict:
