@@ -149,9 +149,9 @@ class _no_pool:
 
 
 def _report(game, rules, plan, study, args, verified: list[dict], interrupted: bool) -> dict:
-    from spellpress.simulate.tune_study import proposals, spent
+    from spellpress.simulate.tune_study import _score, proposals, spent
 
-    best = proposals(study, args.verify)
+    best = proposals(study, args.verify, partial=interrupted)
     history = [{"index": t.user_attrs.get("index"), "state": t.state.name.lower(), "value": t.value,
                 "variant": t.user_attrs.get("variant", []), "games": t.user_attrs.get("games", 0),
                 "distances": t.user_attrs.get("distances", {}), "infeasible": t.user_attrs.get("infeasible"),
@@ -160,7 +160,7 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
     rows = []
     for rank, trial in enumerate(best, 1):
         row = {"rank": rank, "trial": trial.user_attrs["index"], "variant": trial.user_attrs["variant"],
-               "search": {"value": trial.value, "distances": trial.user_attrs.get("distances", {}),
+               "search": {"value": _score(trial), "rungs_played": len(trial.intermediate_values), "distances": trial.user_attrs.get("distances", {}),
                           "figures": trial.user_attrs.get("figures", {}), "games": trial.user_attrs.get("games", 0)}}
         if verified:
             row["verified"] = verified[rank]

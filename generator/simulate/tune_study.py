@@ -345,12 +345,20 @@ def _record(trial, figures: dict, distances: dict, games: int) -> None:
 
 # --- proposals and their verification -------------------------------------------------------------------------
 
-def proposals(study, count: int) -> list:
-    """The best `count` distinct feasible changes that played every rung, best first (ties: the earlier)."""
-    complete = [t for t in study.get_trials(deepcopy=False) if t.state.name == "COMPLETE" and t.user_attrs.get("variant")
-                and not t.user_attrs.get("infeasible") and "repeat_of" not in t.user_attrs]
-    complete.sort(key=lambda t: (t.value, t.user_attrs["index"]))
-    return complete[:count]
+def proposals(study, count: int, partial: bool = False) -> list:
+    """The best `count` distinct feasible changes that played every rung, best first (ties: the earlier).
+    `partial` (an interrupted search): stopped and interrupted candidates too, by the figures of their last rung."""
+    states = ("COMPLETE", "PRUNED", "FAIL") if partial else ("COMPLETE",)
+    found = [t for t in study.get_trials(deepcopy=False) if t.state.name in states and t.user_attrs.get("variant")
+             and not t.user_attrs.get("infeasible") and "repeat_of" not in t.user_attrs and _score(t) is not None]
+    found.sort(key=lambda t: (t.state.name != "COMPLETE", _score(t), t.user_attrs["index"]))
+    return found[:count]
+
+
+def _score(trial) -> float | None:
+    if trial.value is not None:
+        return trial.value
+    return trial.intermediate_values[trial.last_step] if trial.last_step is not None else None
 
 
 def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor, workers: int,

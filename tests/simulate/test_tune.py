@@ -192,3 +192,39 @@ def test_constraints_keep_counts_printable_and_the_deck_size_fixed(tmp_path, cap
         else:
             assert total == sum(counts.values()) and all(v >= 1 for v in changed.values())
     assert report["spent"]["infeasible"] > 0
+
+
+def test_ctrl_c_keeps_the_study_prints_the_best_and_leaves_no_worker(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.simulate.test_interrupt import group_members
+
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "spellpress", "tune", TOY, "--vary", "rules.turns_each=2,3,5", "--players", "3",
+               "--games", "3000000", "--min-games", "300", "--eta", "10", "--trials", "50", "--workers", "2", "--out", str(out)]
+    run = subprocess.Popen(command, start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        deadline = time.monotonic() + 120
+        while len(group_members(run.pid)) < 3 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.05)
+        time.sleep(4)  # a few first rungs have finished; a long rung is playing
+        assert run.poll() is None, run.communicate()
+        sent = time.monotonic()
+        os.killpg(run.pid, signal.SIGINT)
+        stdout, stderr = run.communicate(timeout=60)
+        stopped = time.monotonic() - sent
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130 and stopped < 10, stderr
+    assert "Traceback" not in stderr, stderr
+    assert "interrupted: the study is kept in" in stdout and "Best candidates so far" in stdout
+    assert "turns_each=" in stdout  # the best candidates by the games they had played
+    assert (out / "toy-game" / "toy-game-tune.study").exists() and not (out / "toy-game" / "toy-game-tune.json").exists()
+    time.sleep(0.5)
+    assert group_members(run.pid) == []
