@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from spellpress.errors import UserError
-from spellpress.simulate.tune_space import Space, suggest
+from spellpress.simulate.tune_space import Space, current_value, suggest
 from spellpress.simulate.tune_targets import Target, distance, letter_figures, objective, simulated_figures
 
 SEARCH_SEED_BLOCK = 1000  # rung r plays seed * 1000 + r; verification plays seed * 1000 + 500 + k
@@ -119,6 +119,9 @@ def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
 
     problems = [f"{key} = {value} is below {plan.min_count}" for key, value in variant
                 if key.endswith(".count") and value < plan.min_count]
+    problems += [f"{key} = {value} is negative, where the game has {current_value(game, rules, key)}"
+                 for key, value in variant if key.startswith("cards.") and not key.endswith(".count")
+                 and isinstance(value, (int, float)) and value < 0 <= current_value(game, rules, key)]
     if problems:
         return problems
     try:

@@ -228,3 +228,15 @@ def test_ctrl_c_keeps_the_study_prints_the_best_and_leaves_no_worker(tmp_path):
     assert (out / "toy-game" / "toy-game-tune.study").exists() and not (out / "toy-game" / "toy-game-tune.json").exists()
     time.sleep(0.5)
     assert group_members(run.pid) == []
+
+
+def test_a_field_that_is_not_negative_in_the_game_stays_so(tmp_path, capsys):
+    assert main(["tune", TOY, "--vary", "cards.numbers.One.value=-3..+0", *SMALL, "--trials", "8",
+                 "--out", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    for row in report["history"]:
+        value = dict(map(tuple, row["variant"])).get("cards.numbers.One.value", 1)
+        assert bool(row["infeasible"]) == (value < 0)
+        if value < 0:
+            assert "is negative, where the game has 1" in row["infeasible"][0] and row["games"] == 0
+    assert 0 < report["spent"]["infeasible"] < len(report["history"])
