@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from pathlib import Path
 
@@ -100,20 +101,20 @@ def plan_for(game, rules, args):
                 _options(args.option), args.min_count, tuple(args.fixed_deck), args.letter_samples, args.sampler)
 
 
-def tune(game, args, started: float) -> tuple[dict, bool]:
+def tune(game, args) -> tuple[dict, bool]:
     """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
     from spellpress.progress import LazyProgress
     from spellpress.rules.plugins import rules_for
     from spellpress.simulate.runner import _load, open_executor
     from spellpress.simulate.tune_space import label
-    from spellpress.simulate.tune_study import Progress, open_study, proposals, search, spent, verify
+    from spellpress.simulate.tune_study import Progress, open_study, proposals, search, verify
     from spellpress.write.destination import game_output_folder
 
     rules = rules_for(game)
     plan = plan_for(game, rules, args)
     folder = game_output_folder(args.out, game.id, game.root)
     study = open_study(folder / f"{game.id}-tune.study", f"{game.id}-tune", plan, args.fresh, game_files_hash(game.root))
-    workers = args.workers or __import__("os").cpu_count() or 1
+    workers = args.workers or os.cpu_count() or 1
     use_pool = args.dask is not None or workers > 1
     if use_pool and args.dask is None:  # the game and its caches built once, before the workers fork
         loaded, loaded_rules = _load(plan.folder, None)
@@ -121,14 +122,22 @@ def tune(game, args, started: float) -> tuple[dict, bool]:
     interrupted = False
     verified: list[dict] = []
     with LazyProgress(f"{game.id} tune", args.trials) as bar:
+        status = {"best": "-", "games": 0}
+
         def on_trial(finished: int, best: float | None, last: str) -> None:
-            bar.describe(f"{game.id} tune, best {'-' if best is None else f'{best:.2f}'}; last: {last[:40]}")
+            status["best"] = "-" if best is None else f"{best:.2f}"
+            bar.describe(f"{game.id} tune: best score {status['best']}, {status['games']:,} games; last: {last[:40]}")
             bar.done = finished - 1
             bar.advance()
 
+        def on_games(count: int) -> None:  # the bar counts trials; its text counts games as they are played
+            status["games"] += count
+            bar.describe(f"{game.id} tune: best score {status['best']}, {status['games']:,} games")
+            bar.advance(0)
+
         try:
             with open_executor(workers, args.dask) if use_pool else _no_pool() as executor:
-                search(study, game, rules, plan, args.trials, executor, workers, Progress(trial=on_trial))
+                search(study, game, rules, plan, args.trials, executor, workers, Progress(on_trial, on_games))
                 best = proposals(study, args.verify)
                 variants = [(), *[tuple(tuple(pair) for pair in t.user_attrs["variant"]) for t in best]]
                 bar.describe(f"{game.id} tune: verifying {len(best)} proposals and the game as it is")
@@ -198,22 +207,23 @@ def print_tune(report: dict, seconds: float) -> None:
 
 
 def _worst(row: dict) -> str:
+    """Each target's worst figure with its interval: points for seats and cards, else the figure's own unit."""
     parts = []
     for target in row["targets"]:
         worst = target["worst"]
         if worst is None:
             continue
         low, high = worst["ci95"]
-        parts.append(f"{worst['what']} {worst['value']:+.1f} ({low:+.1f}..{high:+.1f}): {target['verdict']}"
-                     if abs(worst["value"]) > 1.5 else
-                     f"{worst['what']} {worst['value']:.3f} ({low:.3f}..{high:.3f}): {target['verdict']}")
+        shown = "{:+.1f}" if target["name"] in ("seats", "cards") else "{:.1f}" if target["name"] == "length" else "{:.3f}"
+        parts.append(f"{worst['what']} {shown.format(worst['value'])} ({shown.format(low)}..{shown.format(high)}): "
+                     f"{target['verdict']}")
     return "\n".join(parts)
 
 
 def cmd_tune(args) -> int:
     from spellpress.cli import game_folders
     from spellpress.load.game import load_game
-    from spellpress.simulate.tune_apply import apply, new_texts, unified_diff
+    from spellpress.simulate.tune_apply import new_texts, unified_diff
     from spellpress.simulate.tune_pdf import tune_pdf
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder
@@ -226,7 +236,7 @@ def cmd_tune(args) -> int:
     if not args.vary:
         raise UserError.at(Location(Path("--vary")), "give at least one --vary KEY=VALUES (or --apply N)")
     started = time.monotonic()
-    report, interrupted = tune(game, args, started)
+    report, interrupted = tune(game, args)
     seconds = time.monotonic() - started
     if interrupted:
         print_tune(report, seconds)
@@ -241,7 +251,7 @@ def cmd_tune(args) -> int:
     if report["proposals"]:
         variant = tuple(tuple(pair) for pair in report["proposals"][0]["variant"])
         if variant:
-            print(f"Proposal 1 as a patch (write it with --apply 1):")
+            print("Proposal 1 as a patch (write it with --apply 1):")
             print(unified_diff(game, new_texts(game, variant)), end="")
     print(out / f"{game.id}-tune.pdf")
     return 0
@@ -260,7 +270,7 @@ def _apply(game, saved: Path, number: int) -> int:
         raise UserError.at(Location(Path("--apply")), f"the last tune has {len(rows)} proposals; choose 1 to {len(rows)}")
     variant = tuple(tuple(pair) for pair in rows[number - 1]["variant"])
     if not variant:
-        print("proposal {number} is the game as it is: nothing to change")
+        print(f"proposal {number} is the game as it is: nothing to change")
         return 0
     texts = apply(game, variant)
     print(unified_diff(game, texts), end="")

@@ -228,7 +228,7 @@ def verdict(target: Target, figures: dict) -> dict:
     inside = all(target.low <= low and high <= target.high for _, _, (low, high) in checks)
     state = "missed" if outside else "held" if inside else "undecided"
     worst = max(checks, key=lambda c: target.distance(c[1]), default=None)
-    return {"target": target.text, "verdict": state, "outside": outside,
+    return {"name": target.name, "target": target.text, "verdict": state, "outside": outside,
             "worst": {"what": worst[0], "value": worst[1], "ci95": list(worst[2])} if worst else None}
 
 
