@@ -31,7 +31,7 @@ def register(commands) -> None:
                              "(rules.hand_start=3..6), a change to the current value (cards.spells.sycophant.cost=-1..+2) "
                              "or a family of cards (cards.letters.*.points=-2..+2); repeatable")
     parser.add_argument("--max-changes", type=bounded_int(1, 100), metavar="N",
-                        help="a family changes at most N of its cards (default: any number)")
+                        help="the families (cards.COMPONENT.*.FIELD) together change at most N cards (default: any number)")
     parser.add_argument("--target", action="append", default=[], metavar="NAME=AIM",
                         help="seats=3 (the default: every seat within 3 points of fair), length=LOW..HIGH, cards=5 "
                              "(every card's win-rate effect within +/-5 points), word_rate=LOW..HIGH[@HAND], "
@@ -177,7 +177,7 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
     return {"game": game.id, "name": game.name, "players": plan.players, "seed": plan.seed,
             "targets": [t.text for t in plan.targets], "vary": list(args.vary), "max_changes": args.max_changes,
             "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit,
-            "verify_games": (args.verify_games or args.games) if verified else 0,
+            "verify_games": (args.verify_games or args.games) if verified and plan.rungs() else 0,
             "spent": spent(study), "interrupted": interrupted,
             "baseline": verified[0] if verified else None, "proposals": rows, "history": history}
 

@@ -81,7 +81,7 @@ def tune_pdf(report: dict) -> bytes:
     doc = Report(f"{report['name']}: tune")
     spent = report["spent"]
     doc.text(f"{report['players']} players, seed {report['seed']}. Varied: {'; '.join(report['vary'])}"
-             + (f" (at most {report['max_changes']} cards a family)" if report["max_changes"] else "")
+             + (f" (at most {report['max_changes']} cards changed)" if report["max_changes"] else "")
              + f". Targets: {'; '.join(report['targets'])}. {sum(spent['trials'].values())} trials "
              f"({', '.join(f'{n} {s}' for s, n in spent['trials'].items())}), {spent['games']:,} games in the search; "
              f"rungs of {', '.join(map(str, report['rungs'])) or 'no'} games. Distances: 0 on the aim, 1 on the edge of "

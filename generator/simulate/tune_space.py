@@ -43,21 +43,17 @@ class Dimension:
 
 @dataclass(frozen=True)
 class Family:
-    """`cards.COMPONENT.*.FIELD`: the same change range for every card, at most `slots` of them changed."""
+    """`cards.COMPONENT.*.FIELD`: the same range or change for every card of the component."""
 
     pattern: str
     members: tuple[Dimension, ...]
-    slots: int | None  # None: every member is its own parameter
-
-    @property
-    def name(self) -> str:
-        return self.pattern
 
 
 @dataclass(frozen=True)
 class Space:
     dimensions: tuple[Dimension, ...]
     families: tuple[Family, ...]
+    max_changes: int | None = None  # the families together change at most this many cards; None: any number
 
     def size(self) -> int | None:
         """The number of grid points of the space (None when a range is continuous)."""
@@ -136,16 +132,18 @@ def parse_space(game, rules, items: list[str], max_changes: int | None) -> Space
             component = next((c for c in game.components if c.id == parts[1]), None)
             if component is None:
                 raise UserError.at(VARY, f"{key}: no component {parts[1]!r} (known: {', '.join(c.id for c in game.components)})")
+            # a card that leaves the field empty (a spell with no cost) is not one of the family
             members = tuple(_dimension(game, rules, f"cards.{parts[1]}.{card.id}.{parts[3]}", values)
-                            for card in component.cards if parts[3] == "count" or parts[3] in card.fields)
+                            for card in component.cards
+                            if parts[3] == "count" or card.fields.get(parts[3]) is not None)
             if not members:
-                raise UserError.at(VARY, f"{key}: no card of {parts[1]} has a field {parts[3]!r}")
-            families.append(Family(key, members, max_changes))
+                raise UserError.at(VARY, f"{key}: no card of {parts[1]} has a value in field {parts[3]!r}")
+            families.append(Family(key, members))
         else:
             dimensions.append(_dimension(game, rules, key, values))
     if max_changes is not None and not families:
         raise UserError.at(VARY, "--max-changes limits a family (cards.COMPONENT.*.FIELD); none is varied")
-    return Space(tuple(dimensions), tuple(families))
+    return Space(tuple(dimensions), tuple(families), max_changes)
 
 
 def _draw(trial, name: str, dim: Dimension) -> Any:
@@ -161,21 +159,27 @@ def suggest(trial, space: Space) -> tuple[tuple[str, Any], ...]:
     changes: dict[str, Any] = {}
     for dim in space.dimensions:
         changes[dim.key] = dim.value(_draw(trial, dim.key, dim))
-    for family in space.families:
-        if family.slots is None:
-            for dim in family.members:
-                changes[dim.key] = dim.value(_draw(trial, dim.key, dim))
-            continue
-        by_card = {dim.key.split(".")[2]: dim for dim in family.members}
-        for slot in range(family.slots):
-            card = trial.suggest_categorical(f"{family.name}#{slot + 1}", [NO_CARD, *by_card])
-            if card == NO_CARD:
+    if space.max_changes is None:
+        for dim in (m for family in space.families for m in family.members):
+            changes[dim.key] = dim.value(_draw(trial, dim.key, dim))
+    else:
+        # each of max_changes slots names one family member (or none) and draws its change, under a
+        # parameter of that member's family: the range is the family's
+        members = {_member_label(dim.key): (family, dim) for family in space.families for dim in family.members}
+        for slot in range(1, space.max_changes + 1):
+            chosen = trial.suggest_categorical(f"change #{slot}", [NO_CARD, *members])
+            if chosen == NO_CARD:
                 continue
-            dim = by_card[card]
-            drawn = _draw(trial, f"{family.name}#{slot + 1} change", dim)
-            changes.setdefault(dim.key, dim.value(drawn))  # a card drawn twice keeps its first change
+            family, dim = members[chosen]
+            drawn = _draw(trial, f"change #{slot} {family.pattern}", dim)
+            changes.setdefault(dim.key, dim.value(drawn))  # a member drawn twice keeps its first change
     every = {dim.key: dim for dim in space.dimensions + tuple(m for f in space.families for m in f.members)}
     return tuple((key, value) for key, value in changes.items() if value != every[key].current)
+
+
+def _member_label(key: str) -> str:
+    """cards.spells.sycophant.cost -> sycophant.cost"""
+    return ".".join(key.split(".")[2:])
 
 
 def label(variant) -> str:

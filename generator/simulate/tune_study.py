@@ -397,11 +397,11 @@ def baseline_params(space: Space) -> dict[str, Any]:
     from spellpress.simulate.tune_space import NO_CARD
 
     params: dict[str, Any] = {}
-    for dim in space.dimensions + tuple(m for f in space.families if f.slots is None for m in f.members):
+    free = () if space.max_changes is not None else tuple(m for f in space.families for m in f.members)
+    for dim in space.dimensions + free:
         drawn = 0 if dim.relative else dim.current
         if dim.choices and drawn in dim.choices or not dim.choices and dim.low <= drawn <= dim.high:
             params[dim.key] = drawn
-    for family in space.families:
-        if family.slots is not None:
-            params.update({f"{family.name}#{slot + 1}": NO_CARD for slot in range(family.slots)})
+    if space.max_changes is not None:
+        params.update({f"change #{slot}": NO_CARD for slot in range(1, space.max_changes + 1)})
     return params
