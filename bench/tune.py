@@ -5,7 +5,7 @@
 - rummy:    Word Rummy, 4 players: engine keys that bring every seat within 3 points, verified; the
             games the search spent against a full grid over the same space at the same games a variant
             (target: at most 1/5).
-- spells:   Magic Spell, 4 players: spell costs (at most 3 cards changed) that bring every spell's
+- spells:   Magic Spell, 4 players: spell costs and credits (at most 3 cards changed) that bring every spell's
             win-rate effect within +/-5 points (SYCOPHANT was -14.8), verified.
 - letters:  a Quiddler-like deck (118 cards, 31 faces, written to a scratch folder): printed points that
             match the suggested ones (rank correlation >= 0.97) with going out at 8 cards in 55-65%.
@@ -133,7 +133,8 @@ def rummy(scale: str, workers: int, out: Path) -> dict:
 
 
 def spells(scale: str, workers: int, out: Path) -> dict:
-    options = ["--vary", "cards.spells.*.cost=-2..+2", "--max-changes", "3", "--target", "cards=5", "--players", "4",
+    options = ["--vary", "cards.spells.*.cost=-2..+2", "--vary", "cards.spells.*.credits=-1..+2", "--max-changes", "3",
+               "--target", "cards=5", "--players", "4",
                "--workers", str(workers), *SCALES["spells"][scale]]
     report, seconds = tune("magic-spell", options, out)
     row = summary("Magic Spell, 4 players, every spell within +/-5 points, at most 3 cards", report, seconds)

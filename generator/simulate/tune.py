@@ -188,14 +188,15 @@ def print_tune(report: dict, seconds: float) -> None:
 
     console = Console()
     spent = report["spent"]
-    console.print(f"[bold]{report['name']}[/bold], {report['players']} players: {sum(spent['trials'].values())} trials "
+    players = f", {report['players']} players" if report["rungs"] else ""
+    console.print(f"[bold]{report['name']}[/bold]{players}: {sum(spent['trials'].values())} trials "
                   f"({', '.join(f'{n} {s}' for s, n in spent['trials'].items())}; {spent['repeats']} repeats, "
                   f"{spent['infeasible']} infeasible), {spent['games']:,} games in the search, rungs "
                   f"{', '.join(map(str, report['rungs'])) or 'none'}; {seconds:.0f} s")
     console.print("Targets: " + "; ".join(report["targets"]))
     verified = bool(report["baseline"])
-    title = (f"Proposals, re-played on {report['verify_games']} fresh games each (95% intervals)" if verified
-             else "Best candidates so far (search figures, not verified)")
+    fresh = f"re-played on {report['verify_games']} fresh games each" if report["verify_games"] else "on fresh letter samples"
+    title = f"Proposals, {fresh} (95% intervals)" if verified else "Best candidates so far (search figures, not verified)"
     table = Table("#", "changes", "search score", *(["worst figure (95% CI)", "verdict"] if verified else []), title=title)
     rows = ([("0", "(as shipped)", "", report["baseline"])] if verified else []) + [
         (str(row["rank"]), text, f"{row['search']['value']:.2f}", row.get("verified"))

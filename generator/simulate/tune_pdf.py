@@ -80,7 +80,7 @@ def tune_pdf(report: dict) -> bytes:
 
     doc = Report(f"{report['name']}: tune")
     spent = report["spent"]
-    doc.text(f"{report['players']} players, seed {report['seed']}. Varied: {'; '.join(report['vary'])}"
+    doc.text((f"{report['players']} players, " if report["rungs"] else "") + f"seed {report['seed']}. Varied: {'; '.join(report['vary'])}"
              + (f" (at most {report['max_changes']} cards changed)" if report["max_changes"] else "")
              + f". Targets: {'; '.join(report['targets'])}. {sum(spent['trials'].values())} trials "
              f"({', '.join(f'{n} {s}' for s, n in spent['trials'].items())}), {spent['games']:,} games in the search; "
@@ -111,11 +111,28 @@ def tune_pdf(report: dict) -> bytes:
     return doc.pdf()
 
 
+def _wrapped_table(doc, header: list[str], rows: list[list[str]], widths: list[float]) -> None:
+    """A table whose cells wrap (a proposal may change thirty values)."""
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+
+    from spellpress.write.report import BOLD, INK
+
+    cell = doc.styles["cell"]
+    data = [[Paragraph(f"<font name='{BOLD}'>{text}</font>", cell) for text in header]]
+    data += [[Paragraph(str(text), cell) for text in row] for row in rows]
+    table = Table(data, colWidths=[w * mm for w in widths], repeatRows=1)
+    table.setStyle(TableStyle([("LINEBELOW", (0, 0), (-1, 0), 0.6, INK), ("VALIGN", (0, 0), (-1, -1), "TOP")]))
+    doc.story.append(table)
+    doc.story.append(Spacer(1, 3 * mm))
+
+
 def _before_after(doc, report: dict) -> None:
     rows = [("as is", report["baseline"])] + [(f"#{row['rank']}", row["verified"]) for row in report["proposals"]]
-    doc.heading(f"Before and after: {report['verify_games']} fresh games each")
-    doc.table(["#", "changes", "verdict"], [[name, label(tuple(tuple(p) for p in row["variant"])), row["verdict"]]
-                                            for name, row in rows], widths=[12, 120, 30])
+    fresh = f"{report['verify_games']} fresh games each" if report["verify_games"] else "fresh letter samples"
+    doc.heading(f"Before and after: {fresh}")
+    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(tuple(tuple(p) for p in row["variant"])), row["verdict"]]
+                                                      for name, row in rows], widths=[12, 128, 30])
     figures = [row["figures"] for _, row in rows]
     if figures[0].get("seats"):
         side = "team" if figures[0]["judged_by"] == "teams" else "seat"
@@ -136,6 +153,6 @@ def _before_after(doc, report: dict) -> None:
             entry = figures[0][target]
             key = "mean" if target == "length" else "p"
             doc.bars([name for name, _ in rows], [[f[target][key] for f in figures]],
-                     errors=[tuple(f[target]["ci95"]) for f in figures], height_mm=40, percent=target != "length",
+                     errors=[tuple(f[target]["ci95"]) for f in figures], height_mm=40, percent=target in ("word_rate", "going_out"),
                      caption=f"{target.replace('_', ' ')}" + (f" ({report['length_unit']})" if target == "length" else "")
                      + " with 95% CI" + (f", hand of {entry['hand']}" if "hand" in entry else ""))
