@@ -1,5 +1,5 @@
 """Packaging hook: the import package `spellpress` is built from the folder generator/, and the
-wheel carries the repository's top-level fonts/, templates/ and cards/.
+wheel carries the repository's top-level fonts/, templates/, cards/ and docs/.
 
 They stay the single source in the repository; building copies them into the package as
 spellpress/shipped/<folder>, where an installed Spellpress finds them (generator/paths.py).
@@ -12,7 +12,7 @@ from pathlib import Path
 from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
-SHIPPED = ("fonts", "templates", "cards")
+SHIPPED = ("fonts", "templates", "cards", "docs")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc", ".*")
 
 

@@ -11,11 +11,13 @@ from pathlib import Path
 from spellpress.errors import Location, Problem, UserError
 from spellpress.impose.grid import FitError, MarkStyle
 from spellpress.impose.sheets import Page, SheetSettings, plan_pages, sheet_grid
+from spellpress.model.modes import BackMode, ColorMode, MarkMode, Paper, checked
 from spellpress.model.sizes import PAPER_SIZES
 from spellpress.layout.deck import CardFaces, items, layout_game
 from spellpress.load.game import load_game
 from spellpress.model.deck import Game
-from spellpress.render.keys import faces_key, sheets_key
+from spellpress.icon_library import icon_credits
+from spellpress.render.keys import faces_key, referenced_files, sheets_key
 from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write import stamp
 from spellpress.write.cache import Cache
@@ -25,8 +27,8 @@ from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 @dataclass(frozen=True)
 class BuildOptions:
-    paper: str | None = None  # None: the game's own setting
-    backs: str | None = None
+    paper: Paper | None = None  # None: the game's own setting
+    backs: BackMode | None = None
     back_offset: tuple[float, float] | None = None
     bleed: float | None = None
     png: bool = False
@@ -35,10 +37,16 @@ class BuildOptions:
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
     workers: int | None = None  # processes for the raster exports (default: one per core)
-    marks: str | None = None  # crop, lines, cutter, none (default: the game's print.marks)
+    marks: MarkMode | None = None  # default: the game's print.marks
     draft: bool = False  # low-ink proof: outlines and text only, greyscale
-    color: str = "rgb"  # rgb, or cmyk through `profile` (PDF/X-1a sheets)
+    color: ColorMode = "rgb"  # rgb, or cmyk through `profile` (PDF/X-1a sheets)
     profile: Path | None = None  # a CMYK ICC profile (default: the shipped FOGRA39L)
+
+    def __post_init__(self) -> None:
+        for mode, value, what in ((Paper, self.paper, "paper"), (BackMode, self.backs, "back mode"),
+                                  (MarkMode, self.marks, "marks"), (ColorMode, self.color, "colour mode")):
+            if value is not None:
+                checked(mode, value, what)
 
 
 @dataclass
@@ -63,7 +71,6 @@ def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
         gutter=settings.gutter,
         backs=options.backs or settings.backs,
         back_offset=options.back_offset if options.back_offset is not None else settings.back_offset,
-        crop_marks=marks == "crop",
         mark_style=MarkStyle(length=settings.mark_length, offset=settings.mark_offset),
         marks=marks,
         mark_weight=settings.mark_weight,
@@ -146,6 +153,10 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             files.extend(write_pngs(laid, out / "png", game.name, raster))
         if raster is not None and options.tts:
             files.extend(write_tts(laid, out / "tts", game.name, raster))
+    credits = icon_credits(referenced_files(op for f in laid for face in (f.front, f.back) if face is not None for op in face.ops))
+    if credits is not None:  # CC BY 3.0: the library icons this game prints, with their authors
+        write_text(out / "icon-credits.md", credits)
+        files.append(out / "icon-credits.md")
     cache.sweep()
     described = manifest(game, laid, pages, settings, pdf_path.name, paper)
     described["files"] = file_hashes(out, files)

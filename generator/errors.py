@@ -1,4 +1,5 @@
-"""User errors: every mistake in a definition names its file, line and column."""
+"""User errors: every mistake in a definition names its file, line and column; a mistake in a
+command-line option names the option."""
 
 from __future__ import annotations
 
@@ -20,6 +21,20 @@ class Location:
         return shown
 
 
+@dataclass(frozen=True)
+class Option:
+    """The command-line option a problem is about, such as `--dask` (in place of a file)."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+Where = Location | Option
+"""What a problem is about: a place in a file, or an option of the command."""
+
+
 def display_path(path: Path) -> str:
     """The path relative to the working folder, as the user typed it."""
     try:
@@ -30,20 +45,48 @@ def display_path(path: Path) -> str:
 
 @dataclass(frozen=True)
 class Problem:
-    location: Location
+    location: Where
     message: str
+    subject: str = ""  # the card or face it was found on, when the same mistake can recur on many
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.message}"
+        return f"{self.location}: {self.subject}: {self.message}" if self.subject else f"{self.location}: {self.message}"
+
+
+MAX_SUBJECTS_SHOWN = 5
+
+
+def report_lines(problems: list[Problem]) -> list[str]:
+    """One line a mistake: the same message found on several cards is one line naming them and their count."""
+    groups: dict[tuple[str, str], list[Problem]] = {}
+    for problem in problems:
+        key = (problem.message, "") if problem.subject else (problem.message, str(problem.location))
+        groups.setdefault(key, []).append(problem)
+    lines = []
+    for found in groups.values():
+        first = found[0]
+        if len(found) == 1:
+            lines.append(str(first))
+            continue
+        names = ", ".join(p.subject for p in found[:MAX_SUBJECTS_SHOWN])
+        more = f" and {len(found) - MAX_SUBJECTS_SHOWN:,} more" if len(found) > MAX_SUBJECTS_SHOWN else ""
+        lines.append(f"{first.location}: {first.message} (on {len(found):,} faces: {names}{more})")
+    return lines
+
+
+def _reading_order(problem: Problem) -> tuple:
+    """Options first, then files in path, line and column order."""
+    where = problem.location
+    if isinstance(where, Option):
+        return (0, where.name, 0, 0, problem.message)
+    return (1, str(where.path), where.line, where.column, problem.message)
 
 
 class UserError(Exception):
     """One or more mistakes in what the user wrote or asked for (exit code 2)."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(
-            set(problems), key=lambda p: (str(p.location.path), p.location.line, p.location.column, p.message)
-        )
+        self.problems = sorted(set(problems), key=_reading_order)
         super().__init__("\n".join(str(p) for p in self.problems))
 
     def __reduce__(self):
@@ -51,7 +94,7 @@ class UserError(Exception):
         return (UserError, (self.problems,))
 
     @classmethod
-    def at(cls, location: Location, message: str) -> "UserError":
+    def at(cls, location: Where, message: str) -> "UserError":
         return cls([Problem(location, message)])
 
 
@@ -61,8 +104,8 @@ class Problems:
 
     items: list[Problem] = field(default_factory=list)
 
-    def add(self, location: Location, message: str) -> None:
-        self.items.append(Problem(location, message))
+    def add(self, location: Where, message: str, subject: str = "") -> None:
+        self.items.append(Problem(location, message, subject))
 
     def extend(self, error: UserError) -> None:
         self.items.extend(error.problems)

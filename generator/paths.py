@@ -7,7 +7,7 @@ from pathlib import Path
 
 from spellpress.errors import Location, UserError
 
-SHIPPED_FOLDERS = ("fonts", "templates", "cards")
+SHIPPED_FOLDERS = ("fonts", "templates", "cards", "docs")
 
 
 def shipped_root() -> Path:
@@ -34,6 +34,7 @@ SHARED_TEMPLATES = PROJECT_ROOT / "templates"
 SHARED_ICONS = SHARED_TEMPLATES / "icons"
 SHARED_FONTS = PROJECT_ROOT / "fonts"
 GAMES_FOLDER = PROJECT_ROOT / "cards"
+DOCS_FOLDER = PROJECT_ROOT / "docs"
 
 
 def inside(root: Path, relative: str, location: Location, what: str) -> Path:
@@ -71,3 +72,22 @@ def list_game_folders(root: Path | None = None) -> list[Path]:
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.iterdir() if (p / "game.yaml").is_file())
+
+
+def game_folders(names: list[str]) -> list[Path]:
+    """The folders of the games a command names (ids or paths), every unknown one reported; none named: all."""
+    if names:
+        problems = []
+        folders = []
+        for name in names:
+            try:
+                folders.append(find_game_folder(name))
+            except UserError as exc:
+                problems.extend(exc.problems)
+        if problems:
+            raise UserError(problems)
+        return folders
+    folders = list_game_folders()
+    if not folders:
+        raise UserError.at(Location(Path("cards")), "no games found (a game is a folder with a game.yaml)")
+    return folders

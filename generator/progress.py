@@ -7,7 +7,7 @@ import time
 from typing import TYPE_CHECKING, Iterable, Iterator, TypeVar
 
 if TYPE_CHECKING:
-    from rich.progress import Progress
+    from rich.progress import Progress, TaskID
 
 T = TypeVar("T")
 DELAY_S = 1.0
@@ -21,7 +21,7 @@ class LazyProgress:
         self.started = time.monotonic()
         self.done = 0
         self.bar: Progress | None = None
-        self.task = None
+        self.task: TaskID | None = None
 
     def advance(self, steps: int = 1) -> None:
         self.done += steps
@@ -35,12 +35,12 @@ class LazyProgress:
             )
             self.bar.start()
             self.task = self.bar.add_task(self.description, total=self.total, completed=self.done)
-        elif self.bar is not None:
+        elif self.bar is not None and self.task is not None:
             self.bar.update(self.task, completed=self.done)
 
     def describe(self, description: str) -> None:
         self.description = description
-        if self.bar is not None:
+        if self.bar is not None and self.task is not None:
             self.bar.update(self.task, description=description)
 
     def close(self) -> None:

@@ -74,9 +74,5 @@ def mm_to_pt(mm: float) -> float:
     return mm / MM_PER_POINT
 
 
-def pt_to_mm(pt: float) -> float:
-    return pt * MM_PER_POINT
-
-
 def mm_to_px(mm: float, dpi: int = DEFAULT_DPI) -> int:
     return round(mm / MM_PER_INCH * dpi)

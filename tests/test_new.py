@@ -95,3 +95,37 @@ def test_new_rules_and_from_do_not_mix(tmp_path, monkeypatch, capsys):
     assert main(["new", "w", "--from", "word-to-the-wise", "--rules"]) == 2
     assert "--rules" in capsys.readouterr().err
     assert not (tmp_path / "w").exists()
+
+
+def test_new_from_skips_links_leaving_the_source_and_says_so(tmp_path, monkeypatch, capsys):
+    """A downloaded game holding `passwd.txt -> /etc/passwd` must not copy the copier's own files."""
+    import os
+    import shutil
+
+    from tests.conftest import FIXTURES
+
+    source = tmp_path / "downloaded"
+    shutil.copytree(FIXTURES / "duplex-game", source)
+    (tmp_path / "secret.txt").write_text("the copier's secret")
+    (source / "passwd.txt").symlink_to("/etc/passwd")
+    (source / "secret.txt").symlink_to("../secret.txt")
+    (source / "etc").symlink_to("/etc", target_is_directory=True)
+    (source / "loop").symlink_to(".", target_is_directory=True)
+    (source / "gone.txt").symlink_to("nowhere.txt")
+    (source / "alias.yaml").symlink_to("game.yaml")  # stays inside: copied as the file it names
+    os.mkfifo(source / "pipe")  # reading it would wait for ever
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "mine", "--from", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert "skipped 6 entries" in out, out
+    for entry in ("passwd.txt -> /etc/passwd (leaves", "secret.txt -> ../secret.txt (leaves", "etc -> /etc (a link to a folder)",
+                  "loop -> . (a link to a folder)", "gone.txt -> nowhere.txt", "pipe (not a plain file)"):
+        assert entry in out, (entry, out)
+    copied = tmp_path / "mine"
+    assert not any(p.is_symlink() for p in copied.rglob("*"))
+    names = {p.relative_to(copied).as_posix() for p in copied.rglob("*") if p.is_file()}
+    assert names.isdisjoint({"passwd.txt", "secret.txt", "gone.txt", "pipe"}) and not (copied / "etc").exists()
+    assert (copied / "alias.yaml").read_text() == (source / "game.yaml").read_text()
+    assert not any("root:" in p.read_text(errors="replace") or "secret" in p.read_text(errors="replace")
+                   for p in copied.rglob("*") if p.is_file())
+    assert main(["check", "mine"]) == 0

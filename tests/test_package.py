@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-SHIPPED = ("fonts", "templates", "cards")
+SHIPPED = ("fonts", "templates", "cards", "docs")
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +35,7 @@ def test_the_wheel_carries_the_shipped_fonts_templates_games_and_data(wheel):
     assert "spellpress/shipped/fonts/OFL.txt" in names
     assert "spellpress/data/lexicon/words.txt" in names and "spellpress/data/lexicon/SCOWL-COPYRIGHT.txt" in names
     assert any(name.startswith("spellpress/serve/static/") for name in names)
+    assert "spellpress/data/icons/game-icons.json.gz" in names and "spellpress/data/icons/README.md" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "spellpress = spellpress.cli:run" in text and "[spellpress.engines]" in text
@@ -78,6 +79,17 @@ def test_the_installed_wheel_works_from_an_empty_folder(installed, tmp_path):
     game = run(installed, tmp_path, "build", "g")
     assert game.returncode == 0, game.stderr
     assert (tmp_path / "output" / "g" / "g-a4.pdf").is_file()
+    assert not (tmp_path / "output" / "g" / "icon-credits.md").exists()  # the starter uses shared icons only
+    cards = tmp_path / "g" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("body: What this card does, in a sentence or two.", 'body: "A :fire-ray: from the library."'))
+    game = run(installed, tmp_path, "build", "g")
+    assert game.returncode == 0, game.stderr
+    credits = (tmp_path / "output" / "g" / "icon-credits.md").read_text()
+    assert "| fire-ray | Lorc | https://game-icons.net/1x1/lorc/fire-ray.html |" in credits
+    manual = run(installed, tmp_path, "docs", "yaml")
+    assert manual.returncode == 0 and manual.stdout == (ROOT / "docs" / "yaml.md").read_text()
+    found = run(installed, tmp_path, "icons", "fire", "--no-sheet")
+    assert found.returncode == 0 and "fire-ray" in found.stdout
     assert run(installed, tmp_path, "new", "r", "--rules").returncode == 0  # the starter engine comes from the package
     simulated = run(installed, tmp_path, "simulate", "r", "--games", "20", "--players", "2", "--workers", "1")
     assert simulated.returncode == 0 and "Stalls: 0" in simulated.stdout, simulated.stderr

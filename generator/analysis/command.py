@@ -6,15 +6,15 @@ import json
 from pathlib import Path
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Location
+from spellpress.errors import Option
 from spellpress.model.limits import MAX_HAND
+from spellpress.paths import game_folders
 
 MAX_SUGGESTED_DECK = 1_000  # cards in a suggested deck: the search moves one card at a time
 
 
 def cmd_letters(args) -> int:
     from spellpress.analysis.report import analyse, letters_pdf, print_report
-    from spellpress.cli import game_folders
     from spellpress.load.game import load_game
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder
@@ -23,7 +23,7 @@ def cmd_letters(args) -> int:
     game = load_game(folder)
     out = game_output_folder(args.out, game.id, game.root)
     report = analyse(game, hand=args.hand, samples=args.samples, seed=args.seed,
-                     hand_location=Location(Path("--hand")) if args.hand else None, suggest_total=args.suggest_counts)
+                     hand_location=Option("--hand") if args.hand else None, suggest_total=args.suggest_counts)
     write_bytes(out / f"{game.id}-letters.pdf", letters_pdf(report))
     write_bytes(out / f"{game.id}-letters.json", json.dumps(report, indent=1).encode())
     if args.json:

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Mapping
 
 from spellpress.words.lexicon import ALPHABET
 
 
-def distribution(counts: dict[str, float], letters: str) -> dict[str, float]:
+def distribution(counts: Mapping[str, float], letters: str) -> dict[str, float]:
     total = sum(counts.get(letter, 0.0) for letter in letters) or 1.0
     return {letter: counts.get(letter, 0.0) / total for letter in letters}
 
@@ -137,7 +138,7 @@ def suggest_points(difficulties: dict[str, float], low: float, high: float, scal
     return {k: int(round(min(high, max(low, low + (high - low) * (d - d_min) / span)))) for k, d in difficulties.items()}
 
 
-def spearman(a: dict[str, float], b: dict[str, float]) -> float:
+def spearman(a: Mapping[str, float], b: Mapping[str, float]) -> float:
     """Rank correlation of two scores over their shared keys (average ranks for ties)."""
     keys = sorted(set(a) & set(b))
     if len(keys) < 3:

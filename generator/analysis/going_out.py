@@ -28,7 +28,7 @@ class GoingOut:
         self.lengths = frozenset(n for n in word_lengths if n >= min_length)
         self._memo: dict[tuple, bool] = {}
 
-    def can_go_out(self, cards: tuple[str, ...], wilds: int = 0, reusable: tuple[str, ...] = (),
+    def can_go_out(self, cards: Iterable[str], wilds: int = 0, reusable: Iterable[str] = (),
                    reusable_wilds: int = 0, matches: Iterable[Match] | None = None, spare_wilds: int = 0) -> bool:
         """Can these cards (letters or multi-letter texts) and wild cards all be laid
         down as words? `reusable` letters (dice) may be used by any word, any number of
@@ -36,9 +36,9 @@ class GoingOut:
         `matches`: the finder's words for exactly these cards and wilds, if already known."""
         if len(self._memo) > _MEMO_LIMIT:
             self._memo.clear()
-        cards, reusable = tuple(sorted(cards)), tuple(sorted(reusable))
+        hand, dice = tuple(sorted(cards)), tuple(sorted(reusable))
         pieces = None if matches is None or spare_wilds else _pieces(matches)
-        return any(self._split(cards, wilds + extra, reusable, reusable_wilds, pieces) for extra in range(spare_wilds + 1))
+        return any(self._split(hand, wilds + extra, dice, reusable_wilds, pieces) for extra in range(spare_wilds + 1))
 
     def _split(self, cards: tuple[str, ...], wilds: int, reusable: tuple[str, ...], reusable_wilds: int,
                pieces: frozenset[tuple[tuple[str, ...], int]] | None = None) -> bool:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import itertools
 import math
 import zlib
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable
 
 from spellpress.analysis.going_out import GoingOut
 from spellpress.analysis.mix import DIE_WILD, WILD_FACE, LetterMix
@@ -39,11 +39,11 @@ class Tally:
     word: float = 0.0
     all_cards: float = 0.0  # a word uses every card of the hand
     going_out: float = 0.0  # the hand splits into words, every card used
-    by_length: Counter = field(default_factory=Counter)
+    by_length: defaultdict[int, float] = field(default_factory=lambda: defaultdict(float))  # weighted
     best_total: float = 0.0
     best_squares: float = 0.0
-    dealt: Counter = field(default_factory=Counter)  # card letters dealt (weighted, per copy)
-    dead: Counter = field(default_factory=Counter)  # of those, left unusable in every word
+    dealt: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # card letters dealt (weighted, per copy)
+    dead: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # of those, left unusable in every word
 
     def add(self, weight: float, hand: tuple[str, ...], result: "HandResult") -> None:
         self.weight += weight
@@ -158,7 +158,7 @@ class Playability:
     def summary(self, max_length: int, min_length: int = 2) -> dict:
         t = self.tally
         mean = t.best_total / t.weight
-        result = {
+        result: dict[str, Any] = {
             "method": self.method,
             "hands": self.hands,
             "word": self.probability(t.word),

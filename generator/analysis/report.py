@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from spellpress.analysis.english import difficulty, distribution, jensen_shannon_bits, spearman, suggest_points, total_variation
 from spellpress.analysis.mix import WILD_FACE, face_kind, read_mix
-from spellpress.analysis.playability import HandRules, card_types, judge_for, playability
-from spellpress.errors import Location, UserError
+from spellpress.analysis.playability import HandRules, judge_for, playability
+from spellpress.errors import Option, UserError, Where
 from spellpress.model.deck import Game
 from spellpress.progress import LazyProgress
 from spellpress.words.finder import for_words
@@ -20,7 +19,7 @@ def face_label(face: str) -> str:
     return "wild" if face == WILD_FACE else face.upper()
 
 
-def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int = 1, hand_location: Location | None = None,
+def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int = 1, hand_location: Where | None = None,
             suggest_total: int | None = None) -> dict:
     mix = read_mix(game)
     if not mix.cards and not mix.dice:
@@ -33,10 +32,10 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
     if size > mix.deck_size:
         raise UserError.at(where, f"a hand of {size} is larger than the deck of {mix.deck_size} letter cards")
     if samples < 1:
-        raise UserError.at(Location(Path("--samples")), "must be at least 1")
+        raise UserError.at(Option("--samples"), "must be at least 1")
     faces = mix.face_counts()
     if suggest_total is not None and suggest_total < len(faces):
-        raise UserError.at(Location(Path("--suggest-counts")),
+        raise UserError.at(Option("--suggest-counts"),
                            f"{suggest_total} cards cannot keep one of each of the deck's {len(faces)} card faces")
     lexicon, finder = for_words(game.spec.words)
     rules = HandRules(size, words.min_length, words.wilds, float(game.spec.rules.get("vowel_points", 0)))
@@ -178,7 +177,7 @@ def letters_pdf(report: dict) -> bytes:
              f"{100 * word['p']:.1f}% of the time and go out (every card in a word) {100 * play['going_out']['p']:.1f}% "
              f"({play['method']}, {play['hands']} hands, seed {report['seed']}). "
              f"Expected best score {play['expected_best_score']['mean']:.2f}. "
-             "Every figure is defined in docs/letters.md.")
+             "Every figure is defined in docs/letters.md (`spellpress docs letters`).")
     freq = report["frequency"]
     doc.heading("Letter mix against the language (dictionary frequency)")
     doc.bars([row["letter"] for row in freq], [[row["share"] for row in freq], [row["language_share"] for row in freq]],

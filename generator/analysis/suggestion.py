@@ -6,7 +6,7 @@ import time
 
 from spellpress.analysis.counts import MAX_MOVES, MAX_TRIED, letter_distance, playability_score, suggest_counts
 from spellpress.analysis.mix import WILD_FACE, face_kind, split_letters
-from spellpress.analysis.playability import Playability, card_types, playability
+from spellpress.analysis.playability import Playability, playability
 from spellpress.progress import LazyProgress
 
 FIGURES = (("jensen_shannon_bits", "Jensen-Shannon distance (bits)", "{:.4f}"),

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spellpress.model.modes import CutMode, DuplexMode
+
 MARK_GAP = 0.5  # default offset: between the outermost bleed and a crop mark
 MARK_LENGTH = 5.0  # also the shortest mark drawn: a shorter one is hard to cut along
 MARK_EDGE = 5.0  # nothing printed lies closer than this to the paper's edge (most printers' dead margin)
@@ -46,7 +48,7 @@ class Grid:
     rows: int
     slots: tuple[Slot, ...]  # row by row, left to right
     bleed: float
-    cut: str
+    cut: CutMode
 
     @property
     def capacity(self) -> int:
@@ -65,7 +67,7 @@ class FitError(ValueError):
     pass
 
 
-def count_fit(available: float, card: float, bleed: float, cut: str, gutter: float) -> int:
+def count_fit(available: float, card: float, bleed: float, cut: CutMode, gutter: float) -> int:
     """How many cards fit in a line of `available` mm."""
     if cut == "shared":
         return max(0, int((available - 2 * bleed + 1e-9) // card))
@@ -79,7 +81,7 @@ def fit_grid(
     *,
     bleed: float,
     margin: float,
-    cut: str = "shared",
+    cut: CutMode = "shared",
     gutter: float = 0.0,
     area: tuple[float, float, float, float] | None = None,
     room: tuple[float, float, float, float] | None = None,
@@ -127,7 +129,7 @@ def _clip(x, y, w, h, bleed, cut, row, col, rows, cols) -> tuple[float, float, f
     return (x - left, y - bottom, w + left + right, h + top + bottom)
 
 
-def mirror(slot: Slot, paper: tuple[float, float], mode: str, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
+def mirror(slot: Slot, paper: tuple[float, float], mode: DuplexMode, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
     """Where the back of `slot` goes so that it lands behind the front after the sheet is turned.
 
     duplex-long: the sheet turns about its long (vertical) edge, so x mirrors.
@@ -214,7 +216,7 @@ def best_grid(
     *,
     bleed: float,
     margin: float,
-    cut: str = "shared",
+    cut: CutMode = "shared",
     gutter: float = 0.0,
     area: tuple[float, float, float, float] | None = None,
     marks: MarkStyle | None = MarkStyle(),

@@ -14,7 +14,7 @@ sheet's PNGs through it instead.)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from spellpress.impose.grid import LABEL_ROOM, MARK_EDGE, Segment, Slot, cut_lines
 

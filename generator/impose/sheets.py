@@ -10,6 +10,7 @@ from spellpress.impose.grid import (
 )
 from spellpress.impose.marks import Decor, corner_guides, cutter_marks, cutter_room, full_cut_lines
 from spellpress.layout.ops import FaceLayout, Item
+from spellpress.model.modes import BackMode, CutMode, MarkMode, checked
 
 
 @dataclass(frozen=True)
@@ -36,15 +37,19 @@ class SheetSettings:
     paper: tuple[float, float]
     bleed: float
     margin: float
-    cut: str
+    cut: CutMode
     gutter: float
-    backs: str
+    backs: BackMode
     back_offset: tuple[float, float]
-    crop_marks: bool
     mark_style: MarkStyle = MarkStyle()
-    marks: str = "crop"  # crop, lines, cutter or none
+    marks: MarkMode = "crop"
     mark_weight: float = 0.25  # points
     corner_radius: float = 0.0  # rounded-corner guides (0: none)
+
+    def __post_init__(self) -> None:
+        checked(CutMode, self.cut, "cut")
+        checked(BackMode, self.backs, "back mode")
+        checked(MarkMode, self.marks, "marks")
 
 
 def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = False) -> Grid:

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Problem, UserError
+from spellpress.icon_library import IconNames
 from spellpress.images import raster_size
 from spellpress.layout import fonts, markup
-from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color
+from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color, parse_ink
 from spellpress.layout.text import TextFitError, fit_text, unknown_icons
 from spellpress.model.deck import Game, RawBox, Template
 from spellpress.model.expressions import ExpressionError, resolve_value
@@ -19,6 +20,7 @@ from spellpress.paths import inside
 from spellpress.suggest import did_you_mean
 
 TEXT_KEYS = {"text", "icon", "src", "font"}
+_BOOL = TypeAdapter(bool)  # `when:` read as the box models read it
 MUST_BE_SAFE = {"text", "icon", "image"}
 
 
@@ -30,7 +32,7 @@ class FaceContext:
         self.bleed = bleed
         self.safe = game.spec.print.safe
         self.fonts = _FontsOnFirstUse(game.fonts)
-        self.icons = {name: str(path) for name, path in game.icons.items()}
+        self.icons = IconNames({name: str(path) for name, path in game.icons.items()})
         self._cache: dict[Any, tuple] = {}
 
 
@@ -66,9 +68,9 @@ def layout_face(
         try:
             ops.extend(_layout_box(ctx, box, context, width, height))
         except (ExpressionError, TextFitError, ValueError) as exc:
-            raise UserError.at(where, f"{who}: template '{template.name}', box '{box.name}' ({box.location}): {exc}") from None
+            raise UserError([Problem(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)]) from None
         except UserError as exc:
-            raise UserError.at(where, f"{who}: template '{template.name}', box '{box.name}': {exc.problems[0]}") from None
+            raise UserError([Problem(where, f"template '{template.name}', box '{box.name}': {exc.problems[0]}", who)]) from None
     return FaceLayout(width, height, ctx.bleed, tuple(ops))
 
 
@@ -82,6 +84,8 @@ def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: flo
 
 
 def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width: float, height: float) -> tuple:
+    if "when" in box.values and not _shown(resolve_value(box.values["when"], context, text=False)):
+        return ()  # nothing else of a hidden box is evaluated: its text may use fields the card lacks
     values = _resolved(box, context, width, height)
     key = (box.name, tuple(sorted((k, repr(v)) for k, v in values.items())), width, height)
     if key in ctx._cache:
@@ -94,6 +98,13 @@ def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width
     ops = _ops(ctx, spec, width, height) if spec.when else ()
     ctx._cache[key] = ops
     return ops
+
+
+def _shown(when: Any) -> bool:
+    try:
+        return _BOOL.validate_python(when)
+    except ValidationError:
+        raise ValueError(f"when: expected true or false, got {when!r}") from None
 
 
 def _rect(spec, width: float, height: float) -> tuple[float, float, float, float]:
@@ -136,14 +147,22 @@ def _ops(ctx: FaceContext, spec, width: float, height: float) -> tuple:
         if not spec.icon:
             return ()
         if spec.icon not in ctx.icons:
-            raise ValueError(f"unknown icon '{spec.icon}'{did_you_mean(spec.icon, ctx.icons)} (known: {', '.join(sorted(ctx.icons))})")
+            raise ValueError(f"unknown icon '{spec.icon}'{_icon_hint(spec.icon, ctx.icons)}")
         x, y, w, h = rect
         side = min(w, h)
-        icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_color(spec.color))
+        icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_ink(spec.color))
         return _rotated((icon,), rect, spec.rotate)
     if isinstance(spec, ImageBox):
         return _image(ctx, spec, rect)
     raise AssertionError(spec)
+
+
+def _icon_hint(name: str, icons: IconNames) -> str:
+    from spellpress import icon_library
+
+    suggestion = did_you_mean(name, [*icons, *icon_library.names()])
+    return (f"{suggestion}: not among the game's icons ({', '.join(sorted(icons))}) nor the "
+            f"game-icons.net library (`spellpress icons WORD` searches it)")
 
 
 def _grow_to_bleed(rect, width: float, height: float, bleed: float):
@@ -162,7 +181,7 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     font = _font(ctx, spec.font)
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
-        raise ValueError(f"unknown inline icon ':{missing[0]}:' (known: {', '.join(sorted(ctx.icons))})")
+        raise ValueError(f"unknown inline icon ':{missing[0]}:'{_icon_hint(missing[0], ctx.icons)}")
     faces: dict[tuple[bool, bool], str] = {(False, False): font}
     for span in markup.parse(spec.text):
         style = (span.bold, span.italic)
@@ -175,7 +194,7 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     min_size = spec.min_size if spec.min_size is not None else spec.size * 0.5
     ops, _ = fit_text(
         spec.text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
-        leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_color(spec.color), icons=ctx.icons,
+        leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_ink(spec.color), icons=ctx.icons,
         ink_may_overflow=spec.overflow, style_font=lambda bold, italic: faces[(bold, italic)], color_of=parse_color,
     )
     return _rotated(ops, rect, spec.rotate)

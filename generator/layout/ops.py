@@ -89,8 +89,11 @@ class FaceLayout:
 
 def parse_color(value: str) -> Rgb | None:
     """'#rrggbb' or '#rrggbbaa' as floats; 'none' as None."""
-    if value == "none":
-        return None
+    return None if value == "none" else parse_ink(value)
+
+
+def parse_ink(value: str) -> Rgb:
+    """'#rrggbb' or '#rrggbbaa' as floats."""
     digits = value.lstrip("#")
     red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
     alpha = int(digits[6:8], 16) / 255 if len(digits) == 8 else 1.0

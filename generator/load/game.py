@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from spellpress.errors import Location, Problems, UserError
 from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES
@@ -200,7 +200,8 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
             problems.add(doc.locate(("back",)), f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
         else:
             back = BackFace(named.template, freeze(named.fields), per_card=False)
-    cards = tuple(_cards(spec, component_id, _card_sources(spec, root, doc, problems), problems))
+    every_card = tuple(_cards(spec, component_id, _card_sources(spec, root, doc, problems), problems))
+    cards = tuple(card for card in every_card if card.count > 0)
     if size is None:
         return None
     return Component(
@@ -214,6 +215,7 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
         cards=cards,
         location=doc.locate(),
         size_location=doc.locate(("size",)),
+        left_out=tuple(card.id for card in every_card if card.count == 0),
     )
 
 
@@ -251,8 +253,8 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
             problems.add(where, "a card must be a mapping of fields")
             continue
         count = raw.get("count", 1)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            problems.add(locate("count"), f"count must be a whole number of at least 1, got {count!r}")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+            problems.add(locate("count"), f"count must be a whole number, 0 (left out for now) or more, got {count!r}")
             continue
         if count > MAX_COPIES_PER_CARD:
             problems.add(locate("count"), f"count may be at most {MAX_COPIES_PER_CARD:,} copies of one card, got {count:,}")
@@ -276,7 +278,7 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
         yield Card(card_id, freeze(fields), count, freeze({**fields, **back_fields}), where)
 
 
-def _check_fields(fields: dict[str, Any], schema: dict[str, str], locate: Locate, key: tuple, problems: Problems, partial: bool = False) -> None:
+def _check_fields(fields: dict[str, Any], schema: Mapping[str, str], locate: Locate, key: tuple, problems: Problems, partial: bool = False) -> None:
     for name, value in fields.items():
         declared = schema.get(name)
         if declared is None:

@@ -95,15 +95,20 @@ class TemplateLoader:
             if self._check_box(box_name, merged, doc, key):
                 # re-inserting keeps the parent's drawing order for overridden boxes
                 boxes[box_name] = RawBox(box_name, freeze(merged), doc.locate(key))
-        return Template(name, tuple(boxes.values()), doc.locate())
+        # drawn by z, then in the order written (inherited boxes first): sorted() is stable
+        return Template(name, tuple(sorted(boxes.values(), key=lambda box: box.values.get("z", 0))), doc.locate())
 
     def _check_box(self, name: str, values: dict[str, Any], doc: Document, key: tuple) -> bool:
         kind = values.get("kind")
-        model = BOX_KINDS.get(kind)
+        model = BOX_KINDS.get(kind) if isinstance(kind, str) else None
         if model is None:
             self.problems.add(doc.locate((*key, "kind")), f"box '{name}': kind must be one of {', '.join(BOX_KINDS)}, got {kind!r}{did_you_mean(kind, BOX_KINDS)}")
             return False
         ok = True
+        z = values.get("z", 0)
+        if isinstance(z, bool) or not isinstance(z, (int, float)):
+            self.problems.add(doc.locate((*key, "z")), f"box '{name}': z must be a number (higher draws over lower), got {z!r}")
+            ok = False
         for field, value in values.items():
             if field not in model.model_fields:
                 self.problems.add(doc.locate((*key, field), at_key=True), f"box '{name}': unknown key '{field}'{did_you_mean(field, model.model_fields)} for a {kind} box (expected: {', '.join(sorted(model.model_fields))})")

@@ -22,7 +22,7 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # A definition file is small; far more nodes than this means an alias bomb.
 MAX_NODES = 200_000
 
-Key = tuple[str | int, ...]
+Key = tuple[str | int | float, ...]  # a YAML mapping key may be a number
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from typing import Any, Mapping
 
 from spellpress.errors import Location
 from spellpress.model.game import GameSpec, LetterRole
+from spellpress.model.memo import without_memo
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,7 @@ class Component:
     cards: tuple[Card, ...]
     location: Location
     size_location: Location | None = None  # its `size:` line, blamed when the size does not fit the paper
+    left_out: tuple[str, ...] = ()  # ids of its cards with count: 0, checked but not printed or played
 
     @property
     def copies(self) -> int:
@@ -82,6 +84,9 @@ class Game:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    def __getstate__(self) -> dict:
+        return without_memo(vars(self))  # engines' tables (model/memo.py) stay with this copy
 
     def component(self, component_id: str) -> Component:
         for component in self.components:

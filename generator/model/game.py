@@ -8,9 +8,7 @@ from pydantic import Field, field_validator, model_validator
 
 from spellpress.model.types import Mm, Pt, Strict
 from spellpress.model.limits import MAX_HAND
-
-BackMode = Literal["none", "duplex-long", "duplex-short", "fold"]
-CutMode = Literal["shared", "gutter"]
+from spellpress.model.modes import BackMode, CutMode, MarkMode, Paper
 
 
 class Players(Strict):
@@ -25,7 +23,7 @@ class Players(Strict):
 
 
 class PrintSettings(Strict):
-    paper: Literal["a4", "letter", "a3", "legal", "tabloid"] = "a4"
+    paper: Paper = "a4"
     bleed: Mm = Field(default=3.0, ge=0, le=12)
     margin: Mm = Field(default=4.0, ge=0, le=40)
     safe: Mm = Field(default=3.0, ge=0, le=20)
@@ -34,7 +32,7 @@ class PrintSettings(Strict):
     backs: BackMode = "duplex-long"
     back_offset: tuple[Mm, Mm] = (0.0, 0.0)
     crop_marks: bool = True
-    marks: Literal["crop", "lines", "cutter", "none"] | None = None  # None: crop, or none when crop_marks is false
+    marks: MarkMode | None = None  # None: crop, or none when crop_marks is false
     mark_length: Mm = Field(default=5.0, ge=5, le=30)
     mark_offset: Mm = Field(default=0.5, ge=0, le=10)
     mark_weight: Pt = Field(default=0.25, gt=0, le=3)

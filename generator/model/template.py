@@ -15,10 +15,12 @@ from pydantic import Field, field_validator
 from spellpress.model.types import Mm, NonNegativeMm, NonNegativePt, Pt, Strict
 
 Color = Annotated[str, Field(pattern=r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|none)$")]
+InkColor = Annotated[str, Field(pattern=r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8})$")]  # text and icons: drawn, so never none
 
 
 class BoxBase(Strict):
-    when: bool = True
+    when: bool = True  # false: the box is left out (and its other values are not even evaluated)
+    z: float = 0  # drawing order: higher draws later, over lower; equal z keeps the template's order
     x: Mm = 0.0
     y: Mm = 0.0
     w: NonNegativeMm | None = None
@@ -63,7 +65,7 @@ class TextBox(BoxBase):
     leading: float = Field(default=1.15, gt=0.5, le=3)
     align: Literal["left", "center", "right"] = "left"
     valign: Literal["top", "middle", "bottom"] = "top"
-    color: Color = "#000000"
+    color: InkColor = "#000000"
     rotate: Literal[0, 90, 180, 270] = 0
     overflow: bool = False  # true: glyphs may draw past the box (a tail, a swash); else the text shrinks to keep its ink inside
 
@@ -71,7 +73,7 @@ class TextBox(BoxBase):
 class IconBox(BoxBase):
     kind: Literal["icon"]
     icon: str
-    color: Color = "#000000"
+    color: InkColor = "#000000"
     rotate: Literal[0, 90, 180, 270] = 0
 
 
@@ -84,7 +86,7 @@ class ImageBox(BoxBase):
 Box = Annotated[Union[FillBox, ShapeBox, TextBox, IconBox, ImageBox], Field(discriminator="kind")]
 
 
-BOX_KINDS = {"fill": FillBox, "shape": ShapeBox, "text": TextBox, "icon": IconBox, "image": ImageBox}
+BOX_KINDS: dict[str, type[BoxBase]] = {"fill": FillBox, "shape": ShapeBox, "text": TextBox, "icon": IconBox, "image": ImageBox}
 """The `kind:` of a box in a template, and the model that checks it."""
 
 

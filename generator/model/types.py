@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from spellpress.units import UnitError, parse_length, parse_points
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 
 def _length(value: Any) -> float:
@@ -42,7 +45,7 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def describe(error: dict[str, Any]) -> str:
+def describe(error: ErrorDetails) -> str:
     """One pydantic error as a sentence for a person (which key, what was wrong)."""
     kind = error["type"]
     field = error["loc"][-1] if error["loc"] else None

@@ -6,6 +6,7 @@ import hashlib
 import weakref
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any, Callable
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import Color
@@ -132,4 +133,4 @@ def _group(canvas: Canvas, op: Group) -> None:
     canvas.restoreState()
 
 
-DRAWERS = {Fill: _fill, Shape: _shape, Text: _text, Icon: _icon, Image: _image, Group: _group}
+DRAWERS: dict[type, Callable[[Canvas, Any], None]] = {Fill: _fill, Shape: _shape, Text: _text, Icon: _icon, Image: _image, Group: _group}

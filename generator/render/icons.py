@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import copy
+import io
 import logging
 from functools import lru_cache
 
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib.colors import Color
+
+from spellpress import icon_library
 
 
 DRAWING_FONT = "EBGaramond-Regular"  # registered by every face context (a shared font)
@@ -23,7 +26,8 @@ def load_icon(path: str) -> Drawing:
 
     logging.getLogger("svglib").setLevel(logging.ERROR)
     try:
-        drawing = svg2rlg(path)
+        source = io.BytesIO(icon_library.svg_text(icon_library.name_of(path)).encode()) if icon_library.is_library_path(path) else path
+        drawing = svg2rlg(source)
     except Exception as exc:  # svglib raises whatever its XML and CSS parsers raise
         raise IconError(f"icon {path} is not a readable SVG: {exc}") from None
     if drawing is None or not drawing.width or not drawing.height:

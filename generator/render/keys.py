@@ -11,8 +11,10 @@ import hashlib
 import os
 from functools import lru_cache
 
+from spellpress import icon_library
 from spellpress.layout.fonts import font_file
 from spellpress.layout.ops import FaceLayout, Group, Icon, Image, Text
+from spellpress.model.memo import memo_on
 
 # bump when the drawing code changes what the same operations look like
 RENDER_VERSION = "1"
@@ -26,6 +28,8 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:
 
 def file_digest(path: str) -> str:
     """sha256 of a file's bytes, remembered while its mtime and size stay the same."""
+    if icon_library.is_library_path(path):  # drawn from the shipped library: its version decides the bytes
+        return icon_library.VERSION
     try:
         status = os.stat(path)
     except OSError:
@@ -47,23 +51,18 @@ def referenced_files(ops) -> set[str]:
     return files
 
 
-_KEYS: dict[int, tuple[FaceLayout, str]] = {}  # by identity: a face object is keyed once per build
-
-
 def face_key(face: FaceLayout) -> str:
-    """A hex digest that changes whenever anything the face's pixels depend on changes."""
-    known = _KEYS.get(id(face))
-    if known is not None and known[0] is face:
-        return known[1]
+    """A hex digest that changes whenever anything the face's pixels depend on changes
+    (worked out once per face object, and kept on it)."""
+    return memo_on(face, "face_key", None, lambda: _face_key(face))
+
+
+def _face_key(face: FaceLayout) -> str:
     digest = hashlib.sha256(RENDER_VERSION.encode())
     digest.update(repr(face).encode())
     for path in sorted(referenced_files(face.ops)):
         digest.update(f"\n{path}={file_digest(path)}".encode())
-    key = digest.hexdigest()[:32]
-    if len(_KEYS) > 50_000:
-        _KEYS.clear()
-    _KEYS[id(face)] = (face, key)  # holding the face keeps its id from being reused
-    return key
+    return digest.hexdigest()[:32]
 
 
 def sheets_key(pages, title: str) -> str:

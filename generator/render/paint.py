@@ -9,8 +9,8 @@ PDF/X-1a allows no transparency, and pure black becomes K only, never rich black
 from __future__ import annotations
 
 from functools import lru_cache
-from io import BytesIO
 from pathlib import Path
+from typing import cast
 
 from PIL import Image as PILImage
 from PIL import ImageCms
@@ -74,7 +74,7 @@ class CmykPaint:
             rgba = image.convert("RGBA")
         white = PILImage.new("RGBA", rgba.size, (255, 255, 255, 255))
         flat = PILImage.alpha_composite(white, rgba).convert("RGB")
-        return ImageCms.applyTransform(flat, self._transform)
+        return self._transform.apply(flat)
 
 
 @lru_cache(maxsize=8)
@@ -94,12 +94,5 @@ def _transform(profile: str):
 def _convert(transform, rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
     if rgb == (0, 0, 0):
         return (0.0, 0.0, 0.0, 1.0)  # pure black text and rules print as K only
-    pixel = ImageCms.applyTransform(PILImage.new("RGB", (1, 1), rgb), transform).getpixel((0, 0))
-    return tuple(round(v / 255, 4) for v in pixel)
-
-
-def image_bytes(image: PILImage.Image) -> BytesIO:
-    buffer = BytesIO()
-    image.save(buffer, format="TIFF")
-    buffer.seek(0)
-    return buffer
+    c, m, y, k = cast(tuple[int, int, int, int], transform.apply(PILImage.new("RGB", (1, 1), rgb)).getpixel((0, 0)))
+    return round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4)

@@ -3,11 +3,14 @@
 - a Python file in the game folder (`rules.py`), which must stay inside the folder;
 - an entry point in the group `spellpress.engines` (every shipped engine is one, declared in
   pyproject.toml, and so is any installed package's engine);
-- an importable module (`package.module`), or an object in one (`package.module:NAME`).
+- an importable module (`package.module`, or an object in one: `package.module:NAME`), but only
+  when a program asks for it (`load_engine(name)`, `RunSpec.engine`), never from game.yaml: a game
+  downloaded from elsewhere must not make Spellpress import whatever module it names.
 
 The file or module exposes RULES, a `spellpress.rules.protocol.Rules` instance (an entry point
 may name the instance itself). A game with no `rules.engine` has no engine: it prints, but does
-not simulate.
+not simulate. Loading an engine runs its Python, so only the commands that play the rules do it
+(simulate, report, sweep, check-engine); check, build, letters and serve never call this module.
 """
 
 from __future__ import annotations
@@ -27,8 +30,8 @@ from spellpress.model.deck import Game
 from spellpress.rules.protocol import Rules
 
 GROUP = "spellpress.engines"
-HOW_TO_GET_ONE = ("set rules.engine in game.yaml to an installed engine ({known}), to a rules.py in the "
-                  "game folder, or to a package.module; docs/rules.md shows how to write one")
+HOW_TO_GET_ONE = ("set rules.engine in game.yaml to an installed engine ({known}) or to a rules.py in the "
+                  "game folder; docs/rules.md shows how to write one")
 
 
 def installed_engines() -> dict[str, Any]:
@@ -53,11 +56,14 @@ def rules_for(game: Game) -> Rules:
     if name is None:
         known = ", ".join(sorted(installed_engines())) or "none installed"
         raise UserError.at(game.location, f"{game.name} has no rules engine: " + HOW_TO_GET_ONE.format(known=known))
-    return load_engine(name, game.root, lambda: _engine_location(game))
+    return load_engine(name, game.root, lambda: _engine_location(game), modules=False)
 
 
-def load_engine(name: str, root: Path | None = None, where=None) -> Rules:
-    """The engine `name` names (see the module docstring); `root` is the game folder for `.py` files."""
+def load_engine(name: str, root: Path | None = None, where=None, modules: bool = True) -> Rules:
+    """The engine `name` names (see the module docstring); `root` is the game folder for `.py` files.
+
+    `modules=False` (a name read from game.yaml) refuses anything but a `.py` file in the folder or an
+    installed engine, before any import."""
     locate = where or (lambda: Location(Path("rules.engine")))
     if name.endswith(".py"):
         if root is None:
@@ -73,6 +79,11 @@ def load_engine(name: str, root: Path | None = None, where=None) -> Rules:
             raise UserError.at(locate(), f"engine '{name}' is installed but does not load: {exc}") from None
         return loaded if isinstance(loaded, Rules) else _rules_of(loaded, name, locate)
     module_name, _, attribute = name.partition(":")
+    if not modules:
+        known = ", ".join(sorted(installed)) or "none installed"
+        raise UserError.at(locate(), f"no rules engine '{name}': it is neither an installed engine nor a .py file in "
+                           "the game folder, and Spellpress does not import other Python modules a game names; "
+                           + HOW_TO_GET_ONE.format(known=known))
     if not module_name.replace(".", "").replace("_", "").isalnum():
         known = ", ".join(sorted(installed)) or "none installed"
         raise UserError.at(locate(), f"no rules engine '{name}': " + HOW_TO_GET_ONE.format(known=known))
@@ -129,12 +140,12 @@ def checked_settings(game: Game, rules: Rules, options: Mapping[str, Any] | None
     known = [*rules.settings.model_fields, *rules.run_options]
     unknown = [name for name in dict(options or {}) if name not in known]
     if unknown:
-        from spellpress.errors import Location, Problems
+        from spellpress.errors import Option, Problems
         from spellpress.suggest import did_you_mean
 
         problems = Problems()
         for name in unknown:
-            problems.add(Location(Path("--option")), f"'{name}' is not an option of the {rules.id} engine"
+            problems.add(Option("--option"), f"'{name}' is not an option of the {rules.id} engine"
                          f"{did_you_mean(name, known)}; options: {', '.join(sorted(known))} "
                          f"(its rules: keys and run options, docs/rules.md)")
         problems.raise_if_any()
@@ -142,7 +153,7 @@ def checked_settings(game: Game, rules: Rules, options: Mapping[str, Any] | None
 
 
 def check_engine(game: Game) -> None:
-    """For `spellpress check`: a game naming an engine must fit it (nothing to do without one)."""
+    """For `spellpress check-engine`: a game naming an engine must fit it (nothing to do without one)."""
     if engine_name(game) is None:
         return
     checked_settings(game, rules_for(game))

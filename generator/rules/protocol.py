@@ -20,9 +20,12 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
 
 from spellpress.model.deck import Game
+
+if TYPE_CHECKING:
+    from spellpress.rules.settings import EngineSettings
 
 CHANCE = -1
 TERMINAL = -2
@@ -126,7 +129,7 @@ class Rules(ABC):
     seconds_per_turn: float = 30.0  # for the minutes estimate; each game documents its model
     # the `rules:` keys and components this engine reads (a spellpress.rules.settings.EngineSettings
     # subclass); `spellpress check` and `simulate` validate a game against it before any play
-    settings: type | None = None
+    settings: type[EngineSettings] | None = None
     # run options (`simulate --option NAME=VALUE`) that are not `rules:` keys: the engine's own
     # what-ifs, name -> what it does. Any other option name is refused before a game is played.
     run_options: Mapping[str, str] = {}

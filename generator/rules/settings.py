@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from spellpress.errors import Location, Problems
+from spellpress.errors import Location, Option, Problems
 from spellpress.model.deck import Card, Game
+from spellpress.model.memo import memo_on
 from spellpress.model.types import describe
 
-OPTION = Location(Path("--option"))
+OPTION = Option("--option")
 
 
 class EngineSettings(BaseModel):
@@ -69,26 +69,23 @@ def _game_yaml(game: Game):
     return read_yaml(game.root / "game.yaml")
 
 
-_CHECKED: dict[tuple, tuple[Game, EngineSettings]] = {}
+Settings = TypeVar("Settings", bound="EngineSettings")
 
 
-def settings_for(game: Game, model: type[EngineSettings], engine: str,
-                 options: Mapping[str, Any] | None = None) -> EngineSettings:
+def settings_for(game: Game, model: type[Settings], engine: str,
+                 options: Mapping[str, Any] | None = None) -> Settings:
     """The game's `rules:` (run options on top) as `model`, with its components checked; else a
     UserError listing every problem at its file:line:column. Checked once per game and options."""
-    key = (id(game), model, engine, tuple(sorted((k, repr(v)) for k, v in dict(options or {}).items())))
-    entry = _CHECKED.get(key)
-    if entry is None or entry[0] is not game:
-        entry = _CHECKED[key] = (game, _checked(game, model, engine, options))
-    return entry[1]
+    key = (model, engine, tuple(sorted((k, repr(v)) for k, v in dict(options or {}).items())))
+    return memo_on(game, "settings", key, lambda: _checked(game, model, engine, options))
 
 
-def _checked(game: Game, model: type[EngineSettings], engine: str, options: Mapping[str, Any] | None) -> EngineSettings:
+def _checked(game: Game, model: type[Settings], engine: str, options: Mapping[str, Any] | None) -> Settings:
     written = {k: v for k, v in dict(game.spec.rules).items() if k != "engine"}
     # run options that set a rules key are checked with it; others are the engine's own what-ifs
     options = {k: v for k, v in dict(options or {}).items() if k in model.model_fields}
     problems = Problems()
-    settings = None
+    settings: Settings | None = None
     try:
         settings = model.model_validate(_plain({**written, **options}))
     except ValidationError as exc:
@@ -115,6 +112,7 @@ def _checked(game: Game, model: type[EngineSettings], engine: str, options: Mapp
             found = settings.problems(game)
             doc = _game_yaml(game) if found else None
             for key, message in found:
+                assert doc is not None
                 if isinstance(key, Location):
                     problems.add(key, message)
                 else:

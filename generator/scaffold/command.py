@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from spellpress.model.sizes import CARD_SIZES
+from spellpress.paths import game_folders
 
 
 def register(commands) -> None:
@@ -15,7 +16,8 @@ def register(commands) -> None:
                     "PATH must not exist or must be empty: nothing is ever overwritten.")
     parser.add_argument("path", type=Path, metavar="PATH", help="the new game's folder; its name is the game's id")
     parser.add_argument("--from", dest="source", metavar="GAME|PATH",
-                        help="copy this game (a shipped game id such as word-to-the-wise, or a game folder) as the start")
+                        help="copy this game (a shipped game id such as word-to-the-wise, or a game folder) as the start; "
+                             "links leaving it, links to folders and special files are skipped, and said")
     sizes = ", ".join(f"{name} {w:g} x {h:g} mm" for name, (w, h) in CARD_SIZES.items())
     parser.add_argument("--size", default="poker", choices=list(CARD_SIZES), metavar="SIZE",
                         help=f"card size of the starter deck (default poker): {sizes}")
@@ -25,16 +27,20 @@ def register(commands) -> None:
 
 
 def cmd_new(args) -> int:
-    from spellpress.cli import game_folders
     from spellpress.scaffold.new import copy_game, new_game
 
     if args.source and args.rules:
-        from spellpress.errors import Location, UserError
+        from spellpress.errors import Option, UserError
 
-        raise UserError.at(Location(Path("--rules")), "--rules starts a new game; a game copied with --from keeps its own rules")
+        raise UserError.at(Option("--rules"), "--rules starts a new game; a game copied with --from keeps its own rules")
     if args.source:
-        files = copy_game(game_folders([args.source])[0], args.path)
+        files, skipped = copy_game(game_folders([args.source])[0], args.path)
         print(f"copied {args.source} into {args.path} ({len(files)} files)")
+        if skipped:
+            print(f"skipped {len(skipped)} {'entry' if len(skipped) == 1 else 'entries'} (only the game's own files "
+                  f"are copied; a link is copied only as a file inside {args.source}):")
+            for entry in skipped:
+                print(f"  {entry}")
     else:
         files = new_game(args.path, args.size, rules=args.rules)
         print(f"wrote a new game in {args.path}:")

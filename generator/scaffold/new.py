@@ -6,12 +6,14 @@ designer reads in them is exactly what Spellpress will read.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import stat
 from importlib.resources import files as package_files
 from pathlib import Path
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Option, UserError
 from spellpress.model.sizes import CARD_SIZES
 
 GAME_YAML = """\
@@ -126,7 +128,7 @@ def new_game(folder: Path, size: str = "poker", rules: bool = False) -> list[Pat
     """Write a starter game into `folder` (absent or empty), with a starter engine if `rules`; the files written."""
     refuse_existing(folder)
     if size not in CARD_SIZES:
-        raise UserError.at(Location(Path("--size")), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
+        raise UserError.at(Option("--size"), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
     name = game_name(folder)
     files = {
         "game.yaml": GAME_YAML.format(name=name),
@@ -141,28 +143,65 @@ def new_game(folder: Path, size: str = "poker", rules: bool = False) -> list[Pat
     return _write_all(folder, files)
 
 
-def copy_game(source: Path, folder: Path) -> list[Path]:
-    """Copy a game folder (a shipped one, or any) as a starting point."""
+def copy_plan(source: Path) -> tuple[dict[str, Path], list[str]]:
+    """What copying the game folder `source` takes: {relative path: file to read}, and what it skips, why.
+
+    Only regular files are copied. A link is copied as the file it names when that file is inside
+    `source`; a link leaving `source` (/etc/passwd, ../secret), a broken one, a link to a folder (which
+    could loop) and anything not a plain file (a pipe, a device) are skipped: a downloaded game must
+    not make a copy of it carry the copier's own files."""
+    root = source.resolve()
+    files: dict[str, Path] = {}
+    skipped: list[str] = []
+    for folder, folders, names in os.walk(root, followlinks=False):
+        here = Path(folder)
+        for name in sorted(folders):
+            if (here / name).is_symlink():
+                skipped.append(f"{(here / name).relative_to(root).as_posix()} -> {os.readlink(here / name)} (a link to a folder)")
+        folders[:] = sorted(n for n in folders if n != "__pycache__" and not (here / n).is_symlink())
+        for name in sorted(names):
+            path = here / name
+            relative = path.relative_to(root).as_posix()
+            if name.endswith(".pyc"):
+                continue
+            if path.is_symlink():
+                target = path.resolve()
+                if not target.is_relative_to(root):
+                    skipped.append(f"{relative} -> {os.readlink(path)} (leaves {source})")
+                    continue
+                if not target.is_file():
+                    skipped.append(f"{relative} -> {os.readlink(path)} (not a file)")
+                    continue
+                files[relative] = target
+            elif stat.S_ISREG(path.lstat().st_mode):
+                files[relative] = path
+            else:
+                skipped.append(f"{relative} (not a plain file)")
+    return files, skipped
+
+
+def copy_game(source: Path, folder: Path) -> tuple[list[Path], list[str]]:
+    """Copy a game folder (a shipped one, or any) as a starting point: the files written, what was skipped."""
     refuse_existing(folder)
-    staging = folder.with_name(f".{folder.name}.new")
-    shutil.rmtree(staging, ignore_errors=True)
-    shutil.copytree(source, staging, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"), symlinks=False)
-    if folder.exists():
-        folder.rmdir()
-    staging.rename(folder)
-    return sorted(p for p in folder.rglob("*") if p.is_file())
+    files, skipped = copy_plan(source)
+    _write_all(folder, {relative: lambda target, path=path: shutil.copyfile(path, target) for relative, path in files.items()})
+    return [folder / relative for relative in files], skipped
 
 
-def _write_all(folder: Path, files: dict[str, str]) -> list[Path]:
-    """Write every file into a staging folder, then move it in whole: all of the game or none of it."""
+def _write_all(folder: Path, files: dict) -> list[Path]:
+    """Write every file (its text, or a function writing it to a path) into a staging folder, then move
+    that in whole: all of the game or none of it."""
     staging = folder.with_name(f".{folder.name}.new")
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        for relative, text in files.items():
+        staging.mkdir(parents=True)
+        for relative, content in files.items():
             path = staging / relative
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        folder.parent.mkdir(parents=True, exist_ok=True)
+            if callable(content):
+                content(path)
+            else:
+                path.write_text(content, encoding="utf-8")
         if folder.exists():
             folder.rmdir()
         staging.rename(folder)

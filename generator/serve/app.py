@@ -23,6 +23,7 @@ from starlette.routing import Route
 from spellpress.build import BuildOptions, build
 from spellpress.errors import UserError
 from spellpress.serve import page
+from spellpress.serve.guard import Guard
 from spellpress.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -82,12 +83,14 @@ async def watch(preview: Preview, hub: Hub, out: Path, stop: asyncio.Event) -> N
             await asyncio.sleep(0.5)
 
 
-def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
+def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True):
+    """The preview as an ASGI app, behind `guard` (Host, origin and token checks: serve/guard.py)."""
     hub = Hub()
     downloads: dict[str, Path] = {}
 
     def render(view: str, request: Request) -> tuple[str, str, str | None]:
         state = preview.state
+        content: str | None
         if view == "sheets":
             content = page.sheets_view(state)
         elif view.startswith("card/"):
@@ -109,9 +112,9 @@ def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
         if content is None:
             return HTMLResponse(page.document("not found", head + errors + "<main id=content><p>No such card "
                                               "(it may have been renamed). <a href='/'>All cards</a></p></main>",
-                                              preview.state.version), status_code=404)
+                                              preview.state.version, guard.meta_tag()), status_code=404)
         title = preview.state.snapshot.game.name if preview.state.snapshot else "Spellpress preview"
-        return HTMLResponse(page.document(title, head + errors + content, preview.state.version))
+        return HTMLResponse(page.document(title, head + errors + content, preview.state.version, guard.meta_tag()))
 
     async def fragment(request: Request) -> Response:
         state = preview.state
@@ -232,7 +235,4 @@ def create_app(preview: Preview, out: Path, watching: bool = True) -> Starlette:
         Route("/build", build_game, methods=["POST"]),
         Route("/download/{name:path}", download),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.preview = preview
-    app.state.hub = hub
-    return app
+    return guard.wrap(Starlette(routes=routes, lifespan=lifespan))

@@ -5,10 +5,10 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Option, UserError
+from spellpress.paths import game_folders
 
 DEFAULT_PORT = 8765
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def register(commands) -> None:
@@ -21,13 +21,15 @@ def register(commands) -> None:
                         help="a game id under cards/ or a game folder (default: the current folder, if it holds game.yaml)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (default 127.0.0.1: this computer only; other addresses expose the game to the network)")
+                        help="address or name to listen on (default 127.0.0.1: this computer only). Any other than a loopback "
+                             "address lets everyone who can reach it see every card, start builds (PDF, PNG, TTS, "
+                             "print-shop files written under --out) and download them; the page answers only to "
+                             "this name or address, localhost and 127.0.0.1")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder for the page's builds (default: output)")
     parser.set_defaults(handler=cmd_serve)
 
 
 def game_folder(name: str | None) -> Path:
-    from spellpress.cli import game_folders
 
     if name is None:
         if Path("game.yaml").is_file():
@@ -38,20 +40,31 @@ def game_folder(name: str | None) -> Path:
 
 def listening_socket(host: str, port: int) -> socket.socket:
     if not 0 <= port <= 65535:
-        raise UserError.at(Location(Path("--port")), f"port must be between 0 and 65535, not {port}")
+        raise UserError.at(Option("--port"), f"port must be between 0 and 65535, not {port}")
     try:
         info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
     except socket.gaierror as exc:
-        raise UserError.at(Location(Path("--host")), f"cannot listen on '{host}': {exc.strerror}") from None
+        raise UserError.at(Option("--host"), f"cannot listen on '{host}': {exc.strerror}") from None
     sock = socket.socket(info[0], socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind(info[4])
     except OSError as exc:
         sock.close()
-        raise UserError.at(Location(Path("--port")), f"cannot listen on {host}:{port}: {exc.strerror} "
+        raise UserError.at(Option("--port"), f"cannot listen on {host}:{port}: {exc.strerror} "
                                                      "(another server there? try --port 0)") from None
+    sock.listen(128)  # connections wait from now on, so the address printed next works at once
     return sock
+
+
+def exposure_warning(address: str, out: Path) -> str | None:
+    """What listening on `address` exposes, or None for a loopback address (this computer only)."""
+    from spellpress.serve.guard import host_name, is_loopback
+
+    if is_loopback(address):
+        return None
+    return (f"warning: listening on {host_name(address)} beyond this computer: anyone who can reach it can see "
+            f"every card, start builds (PDF, PNG, TTS and print-shop files written to {out}) and download them")
 
 
 def cmd_serve(args) -> int:
@@ -59,6 +72,7 @@ def cmd_serve(args) -> int:
 
     from spellpress.build import BuildOptions
     from spellpress.serve.app import create_app
+    from spellpress.serve.guard import Guard
     from spellpress.serve.preview import Preview
 
     folder = game_folder(args.game)
@@ -68,11 +82,13 @@ def cmd_serve(args) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(f"previewing {folder} at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
-    if args.host not in LOOPBACK:
-        print("warning: listening beyond this computer; anyone who can reach it can see the game", flush=True)
+    warning = exposure_warning(host, args.out)
+    if warning:
+        print(warning, flush=True)
     for problem in preview.state.errors:
         print(f"error: {problem}", flush=True)
-    config = uvicorn.Config(create_app(preview, args.out), log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
+    guard = Guard.for_address(host, port, names=[args.host])
+    config = uvicorn.Config(create_app(preview, args.out, guard), log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0

@@ -17,13 +17,14 @@ def card_url(faces: CardFaces) -> str:
     return f"/card/{quote(faces.component.id, safe='')}/{quote(faces.card.id, safe='')}"
 
 
-def document(title: str, body: str, version: int) -> str:
+def document(title: str, body: str, version: int, head: str = "") -> str:
     return f"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title>
+{head}
 <link rel="stylesheet" href="/static/preview.css">
 <script src="/static/preview.js" defer></script>
 </head>

@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from spellpress.errors import Location, Problem, UserError
+from spellpress.errors import Problem, UserError
 from spellpress.layout.deck import CardFaces, layout_game
 from spellpress.load.game import load_game
 from spellpress.model.deck import Game
@@ -31,7 +31,7 @@ def at_shop_sizes(game: Game, preset: Shop) -> Game:
     by_dims = {dims: name for name, dims in CARD_SIZES.items()}
     components = []
     for component in game.components:
-        name = by_dims.get(tuple(component.size))
+        name = by_dims.get(component.size)
         if name in preset.spec.sizes:
             size = preset.spec.sizes[name]
             component = dataclasses.replace(component, size=(size.width, size.height))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from spellpress.paths import game_folders
 from spellpress.units import MM_PER_INCH
 
 
@@ -19,7 +20,6 @@ def _length(mm: float) -> str:
 
 
 def run(args) -> int:
-    from spellpress.cli import game_folders
     from spellpress.shop.presets import shops
 
     folder: Path | None = game_folders([args.game])[0] if args.game else None
@@ -46,7 +46,6 @@ def build_shops(args) -> int:
     import sys
     import time
 
-    from spellpress.cli import game_folders
     from spellpress.errors import Problems, UserError
     from spellpress.shop.build import build_for_shop
 
@@ -54,7 +53,7 @@ def build_shops(args) -> int:
     for folder in game_folders(args.games):
         started = time.perf_counter()
         try:
-            result = build_for_shop(folder, args.shop, args.out, ink_limit=args.ink_limit == "on")
+            result = build_for_shop(folder, args.shop, args.out, ink_limit=args.ink_limit != "off")
         except UserError as exc:
             problems.extend(exc)
             continue

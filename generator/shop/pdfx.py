@@ -76,10 +76,13 @@ def _cmyk_operators(pdf: pikepdf.Pdf, paint: CmykPaint) -> None:
         commands = pikepdf.parse_content_stream(stream_owner)
         changed = False
         out = []
-        for operands, operator in commands:
+        for command in commands:
+            operands: list = list(command.operands)
+            operator = command.operator
             name = str(operator)
             if name in ("rg", "RG"):
-                cmyk = paint.cmyk((*(float(v) for v in operands), 1.0))
+                red, green, blue = (float(v) for v in operands)
+                cmyk = paint.cmyk((red, green, blue, 1.0))
                 operands = list(cmyk)
                 operator = pikepdf.Operator("k" if name == "rg" else "K")
                 changed = True

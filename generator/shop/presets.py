@@ -11,6 +11,7 @@ from pydantic import Field
 from spellpress.errors import Location, Problems, UserError
 from spellpress.load.validate import validated
 from spellpress.load.yamlsrc import read_yaml
+from spellpress.model.modes import ColorMode
 from spellpress.model.types import Mm, NonNegativeMm, Strict
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "shops"
@@ -34,7 +35,7 @@ class ShopSpec(Strict):
     bleed: NonNegativeMm
     safe: NonNegativeMm
     dpi: int = Field(default=300, ge=72, le=1200)
-    color: Literal["rgb", "cmyk"] = "rgb"
+    color: ColorMode = "rgb"
     profile: str | None = None  # a shipped profile's file name, or a path beside the preset
     ink_limit: float | None = Field(default=None, gt=0, le=400)
     format: Literal["pdf-x1a", "png"]
@@ -49,9 +50,8 @@ class Shop:
     spec: ShopSpec
     path: Path
 
-    def profile_path(self) -> Path | None:
-        if self.spec.color != "cmyk":
-            return None
+    def profile_path(self) -> Path:
+        """The CMYK output profile of a shop that prints in CMYK."""
         if self.spec.profile is None:
             return DEFAULT_CMYK_PROFILE
         for candidate in (self.path.parent / self.spec.profile, PROFILES / self.spec.profile):

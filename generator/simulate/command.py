@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Location, UserError
+from spellpress.errors import Option, UserError
+from spellpress.paths import game_folders
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
+    from spellpress.simulate.runner import Seat
 
 BALANCE_TOLERANCE_POINTS = 3.0
 
@@ -38,7 +40,7 @@ def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
     options = []
     for pair in pairs:
         if "=" not in pair:
-            raise UserError.at(Location(Path("--option")), f"expected KEY=VALUE, got {pair!r}")
+            raise UserError.at(Option("--option"), f"expected KEY=VALUE, got {pair!r}")
         key, value = pair.split("=", 1)
         options.append((key.strip(), parse_value(value)))
     return tuple(options)
@@ -49,13 +51,13 @@ def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tupl
     from spellpress.simulate.runner import AGENTS, Seat
 
     if budget < 1:
-        raise UserError.at(Location(Path("--budget")), "must be at least 1 playout a move")
+        raise UserError.at(Option("--budget"), "must be at least 1 playout a move")
     names = [name.strip().lower() for name in (agents or "heuristic").split(",") if name.strip()]
     for name in names:
         if name not in AGENTS:
-            raise UserError.at(Location(Path("--agents")), f"unknown player {name!r} (known: {', '.join(AGENTS)})")
+            raise UserError.at(Option("--agents"), f"unknown player {name!r} (known: {', '.join(AGENTS)})")
     if not names:
-        raise UserError.at(Location(Path("--agents")), f"name at least one player ({', '.join(AGENTS)})")
+        raise UserError.at(Option("--agents"), f"name at least one player ({', '.join(AGENTS)})")
     return tuple(Seat(names[s % len(names)], skill, budget) for s in range(players))
 
 
@@ -68,11 +70,11 @@ def simulate(game: Game, players: int, args) -> dict:
     rules = rules_for(game)
     if players not in rules.players_allowed(game):
         allowed = rules.players_allowed(game)
-        raise UserError.at(Location(Path("--players")), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
+        raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
     if args.games < 1:
-        raise UserError.at(Location(Path("--games")), "must be at least 1")
+        raise UserError.at(Option("--games"), "must be at least 1")
     if not 0.0 <= args.skill <= 1.0:
-        raise UserError.at(Location(Path("--skill")), "must be between 0 and 1")
+        raise UserError.at(Option("--skill"), "must be between 0 and 1")
     options = _options(args.option)
     checked_settings(game, rules, dict(options))
     lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
@@ -163,7 +165,6 @@ def print_report(report: dict) -> None:
 
 
 def cmd_simulate(args) -> int:
-    from spellpress.cli import game_folders
     from spellpress.load.game import load_game
 
     folder = game_folders([args.game])[0]
@@ -177,7 +178,6 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from spellpress.cli import game_folders
     from spellpress.load.game import load_game
     from spellpress.simulate.report_pdf import balance_pdf
     from spellpress.write.atomic import write_bytes
@@ -198,11 +198,11 @@ def cmd_report(args) -> int:
 
 
 def register(commands) -> None:
-    simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance")
+    simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance; runs the game's rules engine (its Python)")
     add_arguments(simulate_parser, default_games=2000)
     simulate_parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     simulate_parser.set_defaults(handler=cmd_simulate)
-    report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts")
+    report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts; runs the game's rules engine (its Python)")
     add_arguments(report_parser, default_games=1000)
     report_parser.add_argument("--out", type=Path, default=Path("output"))
     report_parser.set_defaults(handler=cmd_report)

@@ -66,7 +66,7 @@ def _deal_back(rng: random.Random, pool: list, sizes: list[int]) -> tuple[list[l
 
 
 def _evocabulary(state, seat: int, rng: random.Random):
-    s = clone(state)
+    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
     wild = "?"
     others = [o for o in range(s.players) if o != seat]
     hidden = {o: [i for i in s.hands[o] if s.c.letter[i] != wild] for o in others}
@@ -82,7 +82,7 @@ def _evocabulary(state, seat: int, rng: random.Random):
 
 
 def _spelled(state, seat: int, rng: random.Random):
-    s = clone(state)
+    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
     for side, seats in enumerate(s.side_seats):
         others = [o for o in seats if o != seat]
         pool = list(s.pool[side]) + [u for o in others for u in s.hand[o]]
@@ -94,7 +94,7 @@ def _spelled(state, seat: int, rng: random.Random):
 
 
 def _magic_spell(state, seat: int, rng: random.Random):
-    s = clone(state)
+    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
     others = [o for o in range(s.players) if o != seat]
     unseen = [t for tiles in s.mixed.values() for t in tiles]
     hands, rest = _deal_back(rng, unseen + [t for o in others for t in s.cabinet[o]], [len(s.cabinet[o]) for o in others])
@@ -117,7 +117,7 @@ def _magic_spell(state, seat: int, rng: random.Random):
 
 
 def _word_to_the_wise(state, seat: int, rng: random.Random):
-    s = clone(state)
+    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
     others = [o for o in range(s.players) if o != seat]
     kept = {}  # the cards of a word a player has already chosen this round stay in its hand
     for o in others:
@@ -141,7 +141,7 @@ def _word_to_the_wise(state, seat: int, rng: random.Random):
 
 
 def _lost_words(state, seat: int, rng: random.Random):
-    s = clone(state)
+    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
     others = [o for o in range(s.players) if o != seat]
     hands, rest = _deal_back(rng, list(s.deck) + [c for o in others for c in s.hands[o]], [len(s.hands[o]) for o in others])
     for o, hand in zip(others, hands):

@@ -38,11 +38,11 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
             doc.bars(labels, [[histogram[k] if k in histogram else histogram[str(k)] for k in keys]],
                      caption=f"Game length in {report['length_unit']}: mean {length['mean']:.1f}, "
                              f"10-90% {length['p10']}-{length['p90']}; about {report['minutes_mean']} minutes")
-        rows = sorted(report["components"], key=effect_size)[:25]
-        if rows:
+        components = sorted(report["components"], key=effect_size)[:25]
+        if components:
             doc.table(["played", "play rate", "win rate when played", "when not", "difference"],
                       [[r["key"], f"{100 * r['play_rate']:.1f}%", f"{100 * r['win_rate_played']:.1f}%",
-                        f"{100 * r['win_rate_not_played']:.1f}%", difference_text(r)] for r in rows],
+                        f"{100 * r['win_rate_not_played']:.1f}%", difference_text(r)] for r in components],
                       widths=[60, 25, 35, 25, 25])
         if report.get("game_metrics"):
             from spellpress.simulate.game_metrics import rows

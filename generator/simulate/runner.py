@@ -217,7 +217,8 @@ class _executor:
 
     def __init__(self, workers: int, dask: str | None):
         self.workers, self.dask = workers, dask
-        self.client = self.cluster = None
+        self.client: Any = None  # dask.distributed's Client and LocalCluster, imported only for --dask
+        self.cluster: Any = None
 
     def __enter__(self) -> Executor:
         if self.dask is None:
@@ -226,9 +227,9 @@ class _executor:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
-            from spellpress.errors import Location, UserError
+            from spellpress.errors import Option, UserError
 
-            raise UserError.at(Location(Path("--dask")), "Dask is not installed: pip install 'spellpress[dask]'") from None
+            raise UserError.at(Option("--dask"), "Dask is not installed: pip install 'spellpress[dask]'") from None
         if self.dask == "local":
             self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
@@ -237,9 +238,9 @@ class _executor:
             try:
                 self.client = Client(self.dask, timeout="10s")
             except (OSError, TimeoutError) as exc:
-                from spellpress.errors import Location, UserError
+                from spellpress.errors import Option, UserError
 
-                raise UserError.at(Location(Path("--dask")), f"no Dask scheduler answers at {self.dask} within 10 s ({exc})") from None
+                raise UserError.at(Option("--dask"), f"no Dask scheduler answers at {self.dask} within 10 s ({exc})") from None
         return self.client.get_executor()
 
     def __exit__(self, kind, value, traceback) -> None:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Location, UserError
+from spellpress.errors import Option, UserError
+from spellpress.paths import game_folders
 
 SPREAD_LIMIT = 3.0  # points: a variant whose worst seat is further from its fair share is marked
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("sweep", help="simulate a grid of rules and card variants; table and OUT/<game>/<game>-sweep.pdf")
+    parser = commands.add_parser("sweep", help="simulate a grid of rules and card variants; table and OUT/<game>/<game>-sweep.pdf; runs the game's rules engine (its Python)")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2,...",
                         help="values to try for a game.yaml rules key (rules.health=20,25,30) or a card field "
@@ -47,16 +47,16 @@ def sweep(game, args) -> dict:
     players = args.players or game.spec.players.min
     if players not in rules.players_allowed(game):
         allowed = rules.players_allowed(game)
-        raise UserError.at(Location(Path("--players")), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
+        raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
     if args.games < 1:
-        raise UserError.at(Location(Path("--games")), "must be at least 1")
+        raise UserError.at(Option("--games"), "must be at least 1")
     axes = parse_vary(args.vary)
     variants = grid(axes)
     options = _options(args.option)
     for variant in variants:  # every variant is checked before any game is played
         changed = checked_variant(game, rules, variant, dict(options))
         if players not in rules.players_allowed(changed):
-            raise UserError.at(Location(Path("--players")), f"variant {_label(variant)} takes no {players} players")
+            raise UserError.at(Option("--players"), f"variant {_label(variant)} takes no {players} players")
     folder = str(game.root.resolve())
     specs = [RunSpec(folder, players, args.games, args.seed, options=options, variant=variant) for variant in variants]
     with LazyProgress(f"{game.id} sweep, {len(specs)} variants", args.games * len(specs)) as bar:
@@ -126,8 +126,8 @@ def sweep_pdf(report: dict) -> bytes:
                  height_mm=45, caption=f"seat {s + 1}: win rate per variant with 95% CI; dashed: fair share")
     doc.heading("Figures per variant")
     for key, title, percent in CHARTS:
-        values = [_value(row, key) for row in rows]
-        if any(v is None for v in values):
+        values = [v for v in (_value(row, key) for row in rows) if v is not None]
+        if len(values) < len(rows):
             continue
         unit = f" ({report['length_unit']})" if key == "length_mean" else ""
         doc.bars(labels, [values], percent=percent, height_mm=45, caption=title + unit,
@@ -160,7 +160,6 @@ def print_sweep(report: dict) -> None:
 
 
 def cmd_sweep(args) -> int:
-    from spellpress.cli import game_folders
     from spellpress.load.game import load_game
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder

@@ -72,9 +72,9 @@ class Tally:
             self.margins[1] += 1
         self.spreads[0] += ordered[0] - ordered[-1]
         self.spreads[1] += 1
-        for key, seats in outcome.played.items():
+        for key, played_by in outcome.played.items():
             counts = self.played.setdefault(key, [0, 0.0])
-            for seat in set(seats):
+            for seat in set(played_by):
                 counts[0] += 1
                 counts[1] += shares[seat]
 

@@ -14,9 +14,10 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, Option, UserError
 
 
 def register(commands) -> None:
@@ -88,13 +89,13 @@ def plan_for(game, rules, args):
     players = args.players or game.spec.players.min
     if players not in rules.players_allowed(game):
         allowed = rules.players_allowed(game)
-        raise UserError.at(Location(Path("--players")), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
+        raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
     if args.min_games > args.games:
-        raise UserError.at(Location(Path("--min-games")), f"the first rung ({args.min_games} games) is more than --games ({args.games})")
+        raise UserError.at(Option("--min-games"), f"the first rung ({args.min_games} games) is more than --games ({args.games})")
     known = {c.id for c in game.components}
     for component in args.fixed_deck:
         if component not in known:
-            raise UserError.at(Location(Path("--fixed-deck")), f"no component {component!r} (known: {', '.join(sorted(known))})")
+            raise UserError.at(Option("--fixed-deck"), f"no component {component!r} (known: {', '.join(sorted(known))})")
     space = parse_space(game, rules, args.vary, args.max_changes)
     targets = parse_targets(args.target)
     return Plan(str(game.root.resolve()), players, args.seed, space, targets, args.games, args.min_games, args.eta,
@@ -122,7 +123,7 @@ def tune(game, args) -> tuple[dict, bool]:
     interrupted = False
     verified: list[dict] = []
     with LazyProgress(f"{game.id} tune", args.trials) as bar:
-        status = {"best": "-", "games": 0}
+        status: dict[str, Any] = {"best": "-", "games": 0}
 
         def on_trial(finished: int, best: float | None, last: str) -> None:
             status["best"] = "-" if best is None else f"{best:.2f}"
@@ -222,8 +223,8 @@ def _worst(row: dict) -> str:
 
 
 def cmd_tune(args) -> int:
-    from spellpress.cli import game_folders
     from spellpress.load.game import load_game
+    from spellpress.paths import game_folders
     from spellpress.simulate.tune_apply import new_texts, unified_diff
     from spellpress.simulate.tune_pdf import tune_pdf
     from spellpress.write.atomic import write_bytes
@@ -235,7 +236,7 @@ def cmd_tune(args) -> int:
     if args.apply is not None:
         return _apply(game, out / f"{game.id}-tune.json", args.apply)
     if not args.vary:
-        raise UserError.at(Location(Path("--vary")), "give at least one --vary KEY=VALUES (or --apply N)")
+        raise UserError.at(Option("--vary"), "give at least one --vary KEY=VALUES (or --apply N)")
     started = time.monotonic()
     report, interrupted = tune(game, args)
     seconds = time.monotonic() - started
@@ -262,13 +263,13 @@ def _apply(game, saved: Path, number: int) -> int:
     from spellpress.simulate.tune_apply import apply, unified_diff
 
     if not saved.exists():
-        raise UserError.at(Location(Path("--apply")), f"no tune to apply: {saved} does not exist (run spellpress tune first)")
+        raise UserError.at(Option("--apply"), f"no tune to apply: {saved} does not exist (run spellpress tune first)")
     report = json.loads(saved.read_text(encoding="utf-8"))
     if report.get("game") != game.id:
         raise UserError.at(Location(saved), f"this tune is of {report.get('game')!r}, not {game.id!r}")
     rows = report.get("proposals", [])
     if not 1 <= number <= len(rows):
-        raise UserError.at(Location(Path("--apply")), f"the last tune has {len(rows)} proposals; choose 1 to {len(rows)}")
+        raise UserError.at(Option("--apply"), f"the last tune has {len(rows)} proposals; choose 1 to {len(rows)}")
     variant = tuple(tuple(pair) for pair in rows[number - 1]["variant"])
     if not variant:
         print(f"proposal {number} is the game as it is: nothing to change")

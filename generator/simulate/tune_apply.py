@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spellpress.errors import Location, Problem, UserError
+from spellpress.errors import Location, Option, Problem, UserError, Where
 
-APPLY = Location(Path("--apply"))
+APPLY = Option("--apply")
 
 
 @dataclass(frozen=True)
@@ -171,7 +171,7 @@ def _inside(game, path: Path) -> Path:
 
 
 def unified_diff(game, texts: dict[Path, tuple[str, str]]) -> str:
-    parts = []
+    parts: list[str] = []
     for path, (before, after) in texts.items():
         name = _inside(game, path)
         parts.extend(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
@@ -199,7 +199,9 @@ def checked_in_scratch(game, texts: dict[Path, tuple[str, str]]) -> None:
                              for p in exc.problems]) from None
 
 
-def _moved(location: Location, scratch: Path, root: Path) -> Location:
+def _moved(location: Where, scratch: Path, root: Path) -> Where:
+    if not isinstance(location, Location):
+        return location
     try:
         return Location(root / location.path.resolve().relative_to(scratch.resolve()), location.line, location.column)
     except ValueError:

@@ -54,7 +54,7 @@ def _scatter(doc, points: list[tuple[float, float, str]], *, caption: str, x_lab
         cx, cy = at(x, y)
         drawing.add(Circle(cx, cy, 1.6, fillColor=colors.HexColor(colour), strokeColor=None))
     if line and len(line) > 1:
-        coordinates = []
+        coordinates: list[float] = []
         for x, y in line:
             coordinates.extend(at(x, y))
         drawing.add(PolyLine(coordinates, strokeColor=ACCENT, strokeWidth=0.9))
@@ -63,7 +63,8 @@ def _scatter(doc, points: list[tuple[float, float, str]], *, caption: str, x_lab
 
 
 def _best_so_far(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    line, best = [], float("inf")
+    line: list[tuple[float, float]] = []
+    best = float("inf")
     for x, y in sorted(points):
         if y < best:
             if line:
@@ -94,13 +95,13 @@ def tune_pdf(report: dict) -> bytes:
         _scatter(doc, points, caption=f"{name}: blue played every rung, grey stopped early; line: best so far",
                  x_label="trial", y_label="distance", reference=1.0, line=_best_so_far(complete))
     doc.heading("Trade-off front")
-    complete = [row for row in played if row["state"] == "complete" and row["value"] is not None]
+    finished = [row for row in played if row["state"] == "complete" and row["value"] is not None]
     names = list(played[0]["distances"]) if played else []
     if len(names) >= 2:
-        coordinates = [(row["distances"][names[0]], row["distances"][names[1]]) for row in complete]
+        coordinates = [(row["distances"][names[0]], row["distances"][names[1]]) for row in finished]
         x_label, y_label = f"{names[0]} distance", f"{names[1]} distance"
     else:
-        coordinates = [(len(row["variant"]), row["value"]) for row in complete]
+        coordinates = [(len(row["variant"]), row["value"]) for row in finished]
         x_label, y_label = "values changed", "search score"
     front = set(pareto_front(coordinates))
     _scatter(doc, [(x, y, "#bb3333" if i in front else GREY) for i, (x, y) in enumerate(coordinates)],

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
@@ -400,7 +400,7 @@ def baseline_params(space: Space) -> dict[str, Any]:
     free = () if space.max_changes is not None else tuple(m for f in space.families for m in f.members)
     for dim in space.dimensions + free:
         drawn = 0 if dim.relative else dim.current
-        if dim.choices and drawn in dim.choices or not dim.choices and dim.low <= drawn <= dim.high:
+        if drawn in dim.choices if dim.choices else dim.low is not None and dim.high is not None and dim.low <= drawn <= dim.high:
             params[dim.key] = drawn
     if space.max_changes is not None:
         params.update({f"change #{slot}": NO_CARD for slot in range(1, space.max_changes + 1)})

@@ -18,11 +18,10 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Option, UserError
 
-TARGET = Location(Path("--target"))
+TARGET = Option("--target")
 SIMULATED = ("seats", "length", "cards")
 LETTERS = ("word_rate", "going_out", "points_rank")
 BAND = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)\s*(?:@\s*(\d+))?\s*$")
@@ -59,7 +58,7 @@ class Target:
 
 def parse_targets(items: list[str]) -> tuple[Target, ...]:
     """--target items (none: seats=3) -> targets, each checked (exit 2 naming the target)."""
-    targets = []
+    targets: list[Target] = []
     for item in items or ["seats=3"]:
         name, sep, value = item.partition("=")
         name = name.strip()

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from pathlib import Path
+from collections.abc import Set as AbstractSet
 from typing import Any
 
-from spellpress.errors import Location, Problem, UserError
+from spellpress.errors import Option, Problem, UserError
 from spellpress.model.deck import FrozenDict, Game
 
-VARY = Location(Path("--vary"))
+VARY = Option("--vary")
 CARD_NAMES = ("letter", "word", "name", "title")  # a card may be named by one of these fields as well as its id
 
 
@@ -143,7 +143,7 @@ def _set_card(game: Game, key: str, path: list[str], value: Any) -> Game:
     return dataclasses.replace(game, components=tuple(new_component if c is component else c for c in game.components))
 
 
-def apply_variant(game: Game, variant: tuple[tuple[str, Any], ...], known_rules: set[str] = frozenset()) -> Game:
+def apply_variant(game: Game, variant: tuple[tuple[str, Any], ...], known_rules: AbstractSet[str] = frozenset()) -> Game:
     for key, value in variant:
         head, *path = key.split(".")
         if not path:

@@ -39,7 +39,7 @@ def markdown() -> str:
     subparsers = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
     for name, sub in subparsers.choices.items():
         lines += [f"## spellpress {name}", "", sub.description or next(
-            (c.help for c in subparsers._choices_actions if c.dest == name), ""), "", "```", sub.format_usage().strip(), "```", ""]
+            (c.help or "" for c in subparsers._choices_actions if c.dest == name), ""), "", "```", sub.format_usage().strip(), "```", ""]
         lines += ["| argument | meaning |", "| --- | --- |"]
         for action in sub._actions:
             if isinstance(action, argparse._HelpAction):

@@ -40,10 +40,10 @@ def read_source(source: Path) -> tuple[str, str]:
 def syllable_table(text: str) -> dict[str, int]:
     table: dict[str, int] = {}
     for line in text.splitlines():
-        line = line.split("#", 1)[0].split()
-        if not line or not WORD.fullmatch(line[0]) or line[0] in table:
+        fields = line.split("#", 1)[0].split()
+        if not fields or not WORD.fullmatch(fields[0]) or fields[0] in table:
             continue  # alternates are spelled word(2), so the first entry wins
-        table[line[0]] = sum(phone[-1].isdigit() for phone in line[1:])
+        table[fields[0]] = sum(phone[-1].isdigit() for phone in fields[1:])
     return table
 
 

@@ -54,7 +54,7 @@ _NEW = object.__new__
 
 
 def normalize_cards(cards: Iterable[str], what: str) -> Counter:
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for card in cards:
         card = card.lower()
         if not card or not all(letter in ALL_LETTERS for letter in card):
@@ -133,7 +133,7 @@ def builds(word: str, src: Sources, first_only: bool = False) -> list[Match]:
     wilds_left = src.wilds
 
     def emit() -> bool:
-        by = {HAND: [], TABLE: [], WILD: [], REUSABLE: []}
+        by: dict[str, list[str]] = {HAND: [], TABLE: [], WILD: [], REUSABLE: []}
         for text, source in parts:
             by[source].append(text)
         if any(left[hand_left[c]] for c in by[WILD] if c in hand_left):

@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, combinations_with_replacement, product
 from operator import attrgetter
+from typing import Any
 
 from spellpress.words.builds import HAND, REUSABLE, TABLE, WILD, Match, Sources, builds, new_match, normalize_cards
 from spellpress.words.index import LetterIndex, key, sub_multisets, sub_multisets_between, subs_and_lefts
@@ -91,10 +92,10 @@ class WordFinder:
             raise ValueError("wild counts cannot be negative")
         letters = _single_letters(hand)
         plain = letters is not None and not must_use and not may_use
-        if plain and not reusable and not reusable_wilds and wilds <= 2:
+        if plain and letters is not None and not reusable and not reusable_wilds and wilds <= 2:
             return self._find_letters(letters, wilds, min_length, by_word=wilds == 2)
         src = Sources.make(hand, wilds, must_use, may_use, reusable, reusable_wilds)
-        if plain and wilds == 0 and not src.skeleton_letters & src.hand.keys():
+        if plain and letters is not None and wilds == 0 and not src.skeleton_letters & src.hand.keys():
             return self._find_vowel_dice(letters, src, min_length)
         if not src.reusable and not src.reusable_wilds:
             return self._find_cards(src, min_length)
@@ -105,7 +106,7 @@ class WordFinder:
         return _pick(self.find(hand, **options), lambda m: (score(m), len(m.word)))
 
     def longest(self, hand: Iterable[str], **options) -> Match | None:
-        return _pick(self.find(hand, **options), lambda m: len(m.word))
+        return _pick(self.find(hand, **options), lambda m: (len(m.word),))
 
     def extensions(self, base: str, pool: str, wilds: int = 0,
                    need_pool: bool = True) -> Iterator[tuple[str, str, str]]:
@@ -172,7 +173,7 @@ class WordFinder:
         """Single-letter cards and at most one wild: one lookup per sub-multiset
         of the hand. Every word under a key has the key's length (plus one
         with the wild), and the Match objects are made on first use, then reused."""
-        out = []
+        out: list[Match] = []
         if not wilds:
             by_key, plain = self.index.by_key, self._plain
             for sub in sub_multisets(hand):
@@ -189,7 +190,7 @@ class WordFinder:
                 continue
             get = row.get
             for tail, tail_left in zip(tails, tail_lefts):
-                entry = get(tail)
+                entry: Any = get(tail)
                 if not entry:
                     if entry is None:
                         continue
@@ -253,7 +254,9 @@ class WordFinder:
         """Like _wild_entry, for words one letter over `sub` (letter d >= first)
         made with wilds `first` and d: (Matches, their d's, {cut: rest}, bounds)."""
         cards = tuple(sub.replace(first, "", 1))
-        with_wild, bounds, letters = [], {}, 0
+        with_wild: list = []
+        bounds: dict[int, tuple[int, int]] = {}
+        letters = 0
         for letter, words in groups:
             if letter >= first:
                 wilds, start = (first, letter), len(with_wild)
@@ -304,11 +307,11 @@ class WordFinder:
         containing = indexes[0].word_set if len(texts) == 1 else frozenset().union(
             *(index.word_set for index in indexes))
         out = [m for m in out if m.word not in containing]
-        words = set()
+        candidates: set[str] = set()
         for text, index in zip(texts, indexes):
-            words |= self._candidate_words(total, key(text), src.wilds, index)
+            candidates |= self._candidate_words(total, key(text), src.wilds, index)
         builds = cards.hand_builds
-        for w in words:
+        for w in candidates:
             if len(w) >= min_length:
                 out.extend(builds(w))
         out.sort(key=_BY_WORD)   # stable: each word's builds stay in order
@@ -320,7 +323,7 @@ class WordFinder:
         sorted `letters` that contains `at_least`, plus up to `wilds` (0-2)
         other letters: a superset of what cards with those letters can build."""
         index = index or self.index
-        by_key, found = index.by_key, set()
+        by_key, found = index.by_key, set[str]()
         subs = sub_multisets_between(letters, at_least) if at_least else sub_multisets(letters)
         if not wilds:
             for sub in subs:
@@ -431,13 +434,15 @@ class WordFinder:
         by_key = self.index.by_key
         plain = self._plain.get(sub) or (self._plain_matches(sub) if sub in by_key else ())
         cards = tuple(sub)
-        with_wild, bounds, letters = [], {}, 0
+        with_wild: list = []
+        bounds: dict[int, tuple[int, int]] = {}
+        letters = 0
         for letter, words in self.index.one_short(self._with_wild_upto).get(sub, ()):
             start = len(with_wild)
             with_wild.extend(_one_wild_match(w, letter, cards) for w in words)
             bit = 1 << (ord(letter) - 97)
             bounds[bit], letters = (start, len(with_wild)), letters | bit
-        kept = {} if len(bounds) <= _KEPT_UP_TO_LETTERS else None
+        kept: dict | None = {} if len(bounds) <= _KEPT_UP_TO_LETTERS else None
         entry = self._with_wild[head][tail] = (len(sub), plain, tuple(with_wild), letters, kept, bounds)
         return entry
 
@@ -616,13 +621,13 @@ class _Cards:
                     at = word.find(text, at + 1)
         places.sort()
         left = {rank: count for rank, _, count, _ in self.multi}
-        must = [rank for rank, _, _, m in self.multi if m]
+        must_ranks = [rank for rank, _, _, m in self.multi if m]
         chosen: dict[int, int] = {}
         cuttings = []
 
         def choose(i: int, free_from: int) -> None:
             if i == len(places):
-                if not any(left[rank] for rank in must):
+                if not any(left[rank] for rank in must_ranks):
                     cuttings.append(dict(chosen))
                 return
             choose(i + 1, free_from)
@@ -662,10 +667,10 @@ class _Cards:
         must_letters = self.must_letters
         for cutting in cuttings:
             if cutting:
-                covered = set()
+                covered: set[int] = set()
                 for at, rank in cutting.items():
                     covered.update(range(at, at + len(self.texts[rank])))
-                counts = Counter(c for i, c in enumerate(word) if i not in covered)
+                counts: dict[str, int] = Counter(c for i, c in enumerate(word) if i not in covered)
             else:
                 counts = dict(self.finder._letter_counts(word))
             if any(letter not in counts for letter in must_letters):
@@ -732,7 +737,11 @@ class _Cards:
 
     def _layout(self, word: str, cutting: dict[int, int], shares: dict[str, tuple]) -> tuple[Match, list[int]]:
         texts, sources, singles = self.texts, self.sources, self.singles
-        parts, ranks, hand, wilds, table = [], [], [], [], []
+        parts: list = []
+        ranks: list[int] = []
+        hand: list[str] = []
+        wilds: list[str] = []
+        table: list[str] = []
         seen: dict[str, int] = {}
         at, n = 0, len(word)
         while at < n:

@@ -29,15 +29,6 @@ def sub_multisets(sorted_letters: str) -> list[str]:
     return [h + t for h in subs_and_lefts(head)[0] for t in tails]
 
 
-def sub_multisets_and_masks(sorted_letters: str) -> tuple[list[str], list[int]]:
-    """sub_multisets, and beside each the set of its letters as a bit mask."""
-    head, tail = _halves(sorted_letters)
-    heads, tails = _subs(head), _subs(tail)
-    head_masks, tail_masks = [mask(h) for h in heads], [mask(t) for t in tails]
-    return ([h + t for h in heads for t in tails],
-            [hm | tm for hm in head_masks for tm in tail_masks])
-
-
 def sub_multisets_between(sorted_letters: str, at_least: str) -> list[str]:
     """Every sub-multiset of a sorted string that contains the multiset
     `at_least` (which must be part of it), as sorted strings."""
@@ -141,7 +132,7 @@ class LetterIndex:
         if table is None:
             grouped: dict[str, list] = defaultdict(list)
             for word in self.words:
-                grouped[key(c for c in word if c not in free)].append(
+                grouped[key("".join(c for c in word if c not in free))].append(
                     (word, frozenset(c for c in word if c in free)))
             table = self._skeletons[free] = {k: tuple(v) for k, v in grouped.items()}
         return table

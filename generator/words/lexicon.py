@@ -95,7 +95,7 @@ class Lexicon:
         This is dictionary frequency, not running-text frequency: it says how
         useful a letter is for making words, which is what a letter mix is for.
         """
-        counts = Counter()
+        counts: Counter[str] = Counter()
         for word in self.words:
             counts.update(word)
         total = sum(counts.values()) or 1

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from reportlab.lib.colors import black
 
+from spellpress.model.modes import CalibrationPaper, DuplexMode, checked
 from spellpress.model.sizes import PAPER_SIZES
 from spellpress.units import mm_to_pt
 from spellpress.write.atomic import write_bytes
@@ -26,7 +27,9 @@ def targets(paper: tuple[float, float]) -> list[tuple[float, float]]:
     return [(width / 2, height / 2), (40, 40), (width - 40, 40), (40, height - 60), (width - 40, height - 60)]
 
 
-def calibration_pdf(paper_name: str, mode: str) -> bytes:
+def calibration_pdf(paper_name: CalibrationPaper, mode: DuplexMode) -> bytes:
+    checked(CalibrationPaper, paper_name, "calibration paper")
+    checked(DuplexMode, mode, "duplex mode")
     paper = PAPER_SIZES[paper_name]
     width, height = paper
     buffer = BytesIO()
@@ -72,7 +75,7 @@ def calibration_pdf(paper_name: str, mode: str) -> bytes:
     return buffer.getvalue()
 
 
-def write_calibration(paper: str, mode: str, out: Path) -> Path:
+def write_calibration(paper: CalibrationPaper, mode: DuplexMode, out: Path) -> Path:
     path = out / f"calibration-{paper}-{mode}.pdf"
     write_bytes(path, calibration_pdf(paper, mode))
     return path

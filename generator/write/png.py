@@ -17,16 +17,18 @@ from __future__ import annotations
 import struct
 import zlib
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # numpy and Pillow are imported by the functions that use them: joining strips needs neither
     import numpy as np
     from PIL import Image
 
+deflate: ModuleType
 try:
     from zlib_ng import zlib_ng as deflate
 except ImportError:  # pragma: no cover - zlib is always there
-    deflate = zlib  # type: ignore[assignment]
+    deflate = zlib
 
 LEVEL = 2
 BAND_ROWS = 256  # scanlines handed to the compressor at a time

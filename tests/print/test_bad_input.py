@@ -1,7 +1,6 @@
 """A table of user mistakes: each exits 2, names file:line:col and what was expected, writes nothing."""
 
 import os
-from pathlib import Path
 
 import pytest
 
@@ -41,7 +40,7 @@ CASES = [
     ("game.yaml", replace("players: {min: 2, max: 8}", "players: {min: two, max: 8}"), "game.yaml:3:16", "min"),
     ("game.yaml", replace("  paper: a4", "  paper: a5"), "game.yaml:8:10", "'a5' is not allowed"),
     ("game.yaml", replace("  bleed: 3mm", "  bleed: 3 miles"), "game.yaml:9:10", "expected a length"),
-    ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, count: 0}"), "consonants.yaml:{line}:35", "count must be a whole number of at least 1"),
+    ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, count: -1}"), "consonants.yaml:{line}:35", "count must be a whole number, 0 (left out for now) or more"),
     ("consonants.yaml", replace(FIRST, "{letter: N, points: one, count: 12}"), "consonants.yaml:{line}:25", "field 'points' must be int"),
     ("consonants.yaml", replace(FIRST, "{letter: N, points: 1, colour: red}"), "consonants.yaml:{line}:28", "unknown field 'colour'"),
     ("rules-card.yaml", append("  - {id: rules-summary, title: Again, body: Twice}\n"), "rules-card.yaml:{end}:10", "card id 'rules-summary' is already used"),
@@ -59,6 +58,8 @@ CASES = [
     ("templates/consonant-card.yaml", append("  typo: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: \"{{ leter }}\"}\n"), "consonants.yaml:{first}:5", "'leter' is undefined"),
     ("templates/consonant-card.yaml", append("  odd: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: hi, colour: red}\n"), "consonant-card.yaml:{end}:64", "unknown key 'colour'"),
     ("templates/consonant-card.yaml", append("  odd: {kind: sparkle}\n"), "consonant-card.yaml:{end}:15", "kind must be one of"),
+    ("templates/consonant-card.yaml", append("  ink: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: hi, color: none}\n"), "consonants.yaml:{first}:5", "box 'ink'"),
+    ("templates/consonant-card.yaml", append("  ink: {kind: icon, x: 5mm, y: 5mm, w: 5mm, h: 5mm, icon: owl, color: none}\n"), "consonants.yaml:{first}:5", "color: String should match"),
     ("templates/consonant-card.yaml", append("  bad: {kind: text, text: \"{{ letter \"}\n"), "consonant-card.yaml:{end}:27", "template expression error"),
 ]
 
@@ -90,7 +91,7 @@ def test_all_errors_of_a_run_are_reported_together(game_copy, tmp_path, capsys, 
     consonants = folder / "consonants.yaml"
     text = consonants.read_text()
     first, second = line_of(text, FIRST), line_of(text, SECOND)
-    text = text.replace(FIRST, "{letter: N, points: 1, count: 0}")
+    text = text.replace(FIRST, "{letter: N, points: 1, count: -1}")
     text = text.replace(SECOND, "{letter: R, points: x, count: 12}")
     consonants.write_text(text)
     monkeypatch.chdir(tmp_path)
@@ -130,3 +131,16 @@ def test_an_interrupted_write_leaves_no_file(tmp_path):
             raise RuntimeError("disk full")
     assert not target.exists()
     assert os.listdir(tmp_path) == []
+
+
+def test_one_template_mistake_on_every_card_is_one_error_line(tmp_path, capsys):
+    from spellpress.scaffold.new import new_game
+
+    folder = tmp_path / "g"
+    new_game(folder, "poker")
+    template = folder / "templates" / "my-card.yaml"
+    template.write_text(template.read_text().replace('text: "{{ points }}"', 'text: "{{ points.value }}"'))
+    assert main(["check", str(folder)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and lines[1] == "1 error; nothing written.", lines
+    assert "box 'points'" in lines[0] and "(on 3 faces: card 'first' of 'cards', card 'second' of 'cards', card 'third' of 'cards')" in lines[0]

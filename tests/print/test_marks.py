@@ -19,7 +19,7 @@ SPELLED = ROOT / "cards" / "spelled"
 def pages_for(paper, marks, backs="duplex-long", radius=0.0):
     game = load_game(SPELLED)
     settings = SheetSettings(paper=PAPER_SIZES[paper], bleed=3, margin=4, cut="shared", gutter=0, backs=backs,
-                             back_offset=(0, 0), crop_marks=marks == "crop", marks=marks, corner_radius=radius)
+                             back_offset=(0, 0), marks=marks, corner_radius=radius)
     return plan_pages(items(layout_game(game, 3)), settings, "Spelled")
 
 
@@ -103,7 +103,7 @@ def test_a_score_sheet_in_a_cutter_build_is_printed_whole_with_crop_marks(tmp_pa
     assert len(cut_files) == sum(1 for kind in kinds if kind != "backs") - 1  # every sheet but the score sheet's
     game = load_game(wise)
     settings = SheetSettings(paper=PAPER_SIZES["a4"], bleed=3, margin=4, cut="shared", gutter=0, backs="duplex-long",
-                             back_offset=(0, 0), crop_marks=False, marks="cutter")
+                             back_offset=(0, 0), marks="cutter")
     pages = plan_pages(items(layout_game(game, 3)), settings, "Wise")
     sheet = next(p for p in pages if p.placed and p.placed[0].item.kind == "sheet")
     assert not sheet.decor.rects and sheet.marks  # crop marks, no registration marks

@@ -7,7 +7,6 @@ total ink of every colour and image sample the pages paint.
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 

@@ -69,7 +69,7 @@ BAD = [
     ("letter,points,count\nN,1.5,12\n", "deck.csv:2:B: points must be a whole number, got '1.5'"),
     ("letter,points,count\nN,,12\n", "deck.csv:2:B: points must be a whole number, got an empty cell"),
     ("letter,points,count\nN,1,many\n", "deck.csv:2:C: count must be a whole number, got 'many'"),
-    ("letter,points,count\nN,1,0\n", "deck.csv:2:C: count must be a whole number of at least 1, got 0"),
+    ("letter,points,count\nN,1,-1\n", "deck.csv:2:C: count must be a whole number, 0 (left out for now) or more, got -1"),
     ("letter,points,count\nN,1,5000\n", "deck.csv:2:C: count may be at most 1,000 copies of one card"),
     ("letter,pionts,count\nN,1,12\n", "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?)"),
     ("id,letter,points\na,N,1\na,R,1\n", "deck.csv:3:A: card id 'a' is already used by card 1 of this file"),

@@ -63,7 +63,7 @@ def test_every_shipped_engine_is_an_entry_point_and_every_shipped_game_names_its
 def test_an_engine_borrowed_by_a_game_with_none_of_its_keys_or_components(engine, tmp_path, capsys):
     """The toy game's own keys are unknown to the engine and its components are not the engine's."""
     folder = copy_game(FIXTURES / "toy-game", tmp_path, {"engine": engine, "turns_each": 4})
-    assert main(["check", str(folder)]) == 2
+    assert main(["check-engine", str(folder)]) == 2
     checked = errors_of(capsys)
     assert_located(checked, folder)
     assert any("unknown key 'turns_each'" in line for line in checked)
@@ -77,7 +77,7 @@ def test_an_engine_borrowed_with_its_own_keys_by_a_game_with_other_cards(engine,
     # (Evocabulary's letter deck fits word-rummy: a letter and points on every card)
     other = "lost-words" if engine == "word-rummy" else sorted(set(SHIPPED) - {engine})[0]
     folder = copy_game(ROOT / "cards" / other, tmp_path, shipped_rules(engine))
-    assert main(["check", str(folder)]) == 2
+    assert main(["check-engine", str(folder)]) == 2
     checked = errors_of(capsys)
     assert_located(checked, folder)
     assert any("component" in line or "field" in line for line in checked)
@@ -88,7 +88,7 @@ def test_an_engine_borrowed_with_its_own_keys_by_a_game_with_other_cards(engine,
 def test_every_problem_is_reported_at_once_at_its_key(tmp_path, capsys):
     rules = {**shipped_rules("word-to-the-wise"), "hand_size": "five", "hand_sise": 5, "deck": "letters"}
     folder = copy_game(ROOT / "cards" / "word-to-the-wise", tmp_path, rules)
-    assert main(["check", str(folder)]) == 2
+    assert main(["check-engine", str(folder)]) == 2
     lines = errors_of(capsys)
     text = (folder / "game.yaml").read_text().splitlines()
     for key in ("hand_size", "hand_sise", "deck"):
@@ -104,7 +104,7 @@ def test_a_wrong_card_field_is_reported_at_the_card(tmp_path, capsys):
     deck.write_text(deck.read_text().replace("{letter: Z, points: 7, count: 1}", "{letter: Z, points: lots, count: 1}"))
     (folder / "consonants.yaml").write_text(deck.read_text().replace("fields: {letter: str, points: int}",
                                                                       "fields: {letter: str, points: str}"))
-    assert main(["check", str(folder)]) == 2
+    assert main(["check-engine", str(folder)]) == 2
     lines = errors_of(capsys)
     assert_located(lines, folder)
     assert any("consonants.yaml" in line and "'points'" in line for line in lines), lines
@@ -126,14 +126,16 @@ def test_a_game_without_an_engine_checks_and_says_how_to_get_one(capsys):
 
 @pytest.mark.parametrize("engine, words", [
     ("no-such-engine", "no rules engine 'no-such-engine'"),
-    ("no_such_package.engine", "no module 'no_such_package'"),
+    ("no_such_package.engine", "does not import other Python modules"),
     ("../outside.py", "leaves the game folder"),
     ("missing.py", "does not exist"),
-    ("spellpress.rules.protocol", "has no RULES"),
+    ("spellpress.rules.protocol", "does not import other Python modules"),
+    ("no-rules.py", "has no RULES"),
 ])
 def test_an_engine_that_cannot_be_found_is_named_at_rules_engine(engine, words, tmp_path, capsys):
     folder = copy_game(FIXTURES / "toy-game", tmp_path, {"engine": engine})
     (tmp_path / "outside.py").write_text("RULES = None\n")
+    (folder / "no-rules.py").write_text("RULE = None\n")
     assert main(["simulate", str(folder), "--games", "2", "--workers", "1"]) == 2
     lines = errors_of(capsys)
     assert any(words in line for line in lines), lines
@@ -147,7 +149,7 @@ def test_a_broken_engine_file_is_reported_at_its_line(tmp_path, capsys):
     assert main(["simulate", str(folder), "--games", "2", "--workers", "1"]) == 2
     assert any(re.search(r"rules\.py:3:1: AttributeError", line) for line in errors_of(capsys))
     (folder / "rules.py").write_text("def broken(:\n")
-    assert main(["check", str(folder)]) == 2
+    assert main(["check-engine", str(folder)]) == 2
     assert any(re.search(r"rules\.py:1:\d+: syntax error", line) for line in errors_of(capsys))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from pathlib import Path
@@ -127,7 +128,7 @@ def test_only_one_spell_per_team(game):
         st.apply(("start", "dog", "hhh"))
 
 
-def test_modify_needs_a_new_letter_from_the_hand_even_for_the_same_word(game):
+def test_modify_must_add_or_remove_a_letter_rearranging_alone_is_not_one(game):
     st = fresh(game)
     set_hand(st, 0, "catcxyz")
     st.apply(("start", "cat", "hhh"))
@@ -137,6 +138,21 @@ def test_modify_needs_a_new_letter_from_the_hand_even_for_the_same_word(game):
         st.apply(("modify", 3, "act", "sss"))  # only rearranged: no new letter
     st.apply(("modify", 3, "cat", "hss"))  # the same spell, a new C replacing the old
     assert st.spells[0][3][0] == "cat" and st.hand_letters(0).count("c") == 1
+
+
+def test_modify_may_only_remove_letters(game):
+    # "To modify a spell you must add and/or remove letters from the spell": STARE -> STAR
+    st = fresh(game)
+    set_hand(st, 0, "starexy")
+    st.apply(("start", "stare", "hhhhh"))
+    st.apply(("end",))
+    st.apply(("discard", ""))
+    assert ("modify", 5, "star", "ssss") in st.legal_actions()
+    assert ("modify", 5, "star", "ssss") in list(st.legal_actions())  # the full list agrees
+    st.apply(("modify", 5, "star", "ssss"))
+    assert st.spells[0][4][0] == "star" and 5 not in st.spells[0] and st.active == 4
+    assert sorted(st.hand_letters(0)) == ["e", "x", "y"]  # the E is back in the hand
+    st.check_invariants()
 
 
 def test_modify_moves_the_spell_and_returns_removed_letters_to_the_hand(game):
@@ -342,6 +358,77 @@ def test_game_goes_on_while_someone_can_publish(game):
     empty_deck(st)
     st.apply(("discard", ""))
     assert st.current_player() == 1 and st.can_score(1) and not st.can_score(0)
+
+
+def test_the_end_search_allows_a_spell_two_wilds(game):
+    # "no player can ... publish a spell": A, B, E and two wilds make 5-letter spells
+    # (e.g. BEAST), which reach the 5 leader's publish
+    st = fresh(game)
+    set_hand(st, 0, "xyz")
+    set_hand(st, 1, "abe??")
+    empty_deck(st)
+    st.apply(("discard", ""))
+    assert st.current_player() == 1 and st.can_score(1)
+
+
+def test_the_end_search_sees_a_spell_that_only_loses_letters(game):
+    # an empty hand can still modify STARED (6+) into STARE (5, publish) by removing the D
+    st = fresh(game)
+    set_hand(st, 0, "xyz")
+    set_hand(st, 1, "stared")
+    st.spells[1][6] = ["stared", list(st.hands[1])]
+    st.hands[1] = []
+    empty_deck(st)
+    st.check_invariants()
+    st.apply(("discard", ""))
+    assert st.current_player() == 1 and st.can_score(1)
+    assert ("modify", 6, "stare", "sssss") in st.legal_actions()
+
+
+def _scoring_play(st: EvoState, seat: int) -> tuple | None:
+    """A main move of `seat` after which its team may publish, or burn a letter worth points,
+    found by trying every legal move on a copy (independent of the engine's own end search)."""
+    here = copy.deepcopy(st, {id(st.c): st.c})
+    here.seat, here.phase, here.slots, here.used = seat, "main", [], set()
+    here.refills = 0  # a market refill waiting changes no letter: play as if it were done
+    for move in list(here._main_actions()):
+        if move[0] == "discard":
+            continue
+        after = copy.deepcopy(here, {id(here.c): here.c})
+        after.apply(move)
+        if after.phase != "team":
+            continue
+        for action in after._team_actions():
+            if action[0] != "use":
+                continue
+            _, name = after.slots[action[1]]
+            if name == "teamwork":
+                team, pos, k = action[2]
+                name = after.fam_actions(after.teams[seat][team][pos])[k]
+            if name == "publish" or (name == "burn" and after.c.letter_points.get(action[-1], 0) > 0):
+                return move, action
+    return None
+
+
+def test_two_player_games_never_end_with_a_scoring_play_available(game):
+    ended_early = []
+    for seed in range(1, 61):
+        rng = random.Random(seed)
+        st = RULES.new_state(game, 2)
+        seats = [RULES.heuristic_player(1.0), RULES.heuristic_player(1.0)]
+        while st.current_player() != TERMINAL and st.turns < RULES.turn_cap:
+            seat = st.current_player()
+            if seat == CHANCE:
+                actions, weights = zip(*st.chance_outcomes())
+                st.apply(rng.choices(actions, weights)[0])
+            else:
+                st.apply(seats[seat].act(st, seat, rng))
+        assert st.current_player() == TERMINAL
+        for seat in range(2):
+            found = _scoring_play(st, seat)
+            if found:
+                ended_early.append((seed, seat, found))
+    assert ended_early == []
 
 
 def deck_of(st: EvoState, letters: str) -> None:

@@ -45,7 +45,7 @@ def own_game(tmp_path):
 
 
 def test_a_game_folder_with_its_own_rules_py_checks_simulates_and_reports(own_game, tmp_path, capsys):
-    assert main(["check", str(own_game)]) == 0
+    assert main(["check-engine", str(own_game)]) == 0
     capsys.readouterr()
     assert main(["simulate", str(own_game), "--games", "300", "--players", "3", "--workers", "2", "--seed", "4",
                  "--check", "--json"]) == 0
@@ -64,7 +64,7 @@ def test_its_settings_are_checked(own_game, capsys):
     spec = yaml.safe_load((own_game / "game.yaml").read_text())
     spec["rules"] = {"engine": "rules.py", "hand": "many", "deck": "nowhere", "points": "value"}
     (own_game / "game.yaml").write_text(yaml.safe_dump(spec, sort_keys=False))
-    assert main(["check", str(own_game)]) == 2
+    assert main(["check-engine", str(own_game)]) == 2
     err = capsys.readouterr().err
     assert re.search(r"game\.yaml:\d+:\d+: rules: hand: Input should be a valid integer", err)
     assert re.search(r"game\.yaml:\d+:\d+: rules: deck names a component 'nowhere'", err)

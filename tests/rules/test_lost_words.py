@@ -39,10 +39,10 @@ def _take(pool: list[int], defs: L.Defs, key: str) -> int:
 
 
 def arrange(game, players=2, rows=None, hands=None, spares=("fern", "ivy"), discard=("spell:wren",),
-            seat=0, phase=L.DRAW, deck=None):
+            seat=0, phase=L.DRAW, deck=None, options=None):
     """A state at `phase` for `seat`: rows[seat] lists words, "word*" for a covered one (by its Spell),
     "word!" for one covered by The Wild One, "word*#" for a covered one behind a Wall."""
-    state = L.RULES.new_state(game, players)
+    state = L.RULES.new_state(game, players, options)
     defs = state.defs
     state.owed = []
     natures, spells = list(defs.nature_ids), list(defs.spell_ids)
@@ -409,6 +409,33 @@ def test_first_player_to_complete_all_nature_cards_wins(game):
     assert state.is_terminal() and state.winner == 0
     outcome = state.outcome()
     assert outcome.winners == [0] and outcome.scores[0] == 5.0
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_cover_to_win_four_reads_the_aim_as_four_cards_even_with_more_dealt(game, players):
+    # "To be the first player to place a matching Spell Card on to all four of that player's
+    # displayed Nature Cards": read as four, with 6 (2 players) or 5 (3 players) dealt the fourth wins
+    state = arrange(game, players=players, rows={0: ["otter", "raven*", "newt*", "adder*"]}, phase=L.ACTION,
+                    hands={0: ["spell:otter", "spell:heron", "spell:wren"]}, options={"cover_to_win": 4})
+    assert len(state.rows[0]) > 4 and not state.is_terminal()
+    state.apply(("place", "otter"))
+    assert state.is_terminal() and state.winner == 0
+    assert state.outcome().winners == [0] and state.outcome().scores[0] == 4.0
+    state.check_invariants()
+
+
+def test_the_shipped_game_asks_for_every_nature_card_dealt(game):
+    assert game.spec.rules["cover_to_win"] == "all"  # the choice, with the rulebook's sentences, in the README
+    state = arrange(game, players=2, rows={0: ["otter", "raven*", "newt*", "adder*", "lark"]}, phase=L.ACTION,
+                    hands={0: ["spell:otter", "spell:heron", "spell:wren"]})
+    state.apply(("place", "otter"))
+    assert state.covered(0) == 4 and not state.is_terminal()  # 4 of 6: play goes on
+    state.check_invariants()
+
+
+def test_cover_to_win_above_the_nature_cards_dealt_is_refused(game):
+    with pytest.raises(UserError, match="cover_to_win"):
+        L.RULES.new_state(game, 2, {"cover_to_win": "7"})
 
 
 # --------------------------------------------------------------------------- engine

@@ -657,3 +657,41 @@ def test_the_invariant_check_catches_a_corrupted_position(game, corruption):
     corrupt(st)
     with pytest.raises(InvariantError, match=message):
         st.check_invariants()
+
+
+def test_transmute_returns_up_to_three_then_takes_as_many_never_a_tile_just_returned(game):
+    # "Return up to three ingredients from your cabinet to the laboratory, then take as many
+    # face-down ones": every return comes first, and the takes never pick up a returned tile
+    st = fresh(game, players=2, trading=False)
+    transmute = spell(st, 0, "transmute", place="spellbook")
+    a, b, c = tiles(st, 0, "abc")
+    st.apply(("cast", transmute, -1))
+    assert st.phase == "transmute"
+    st.apply(("return_tile", a))
+    assert st.phase == "transmute"  # still returning: no take between two returns
+    st.apply(("return_tile", b))
+    st.apply(("stop",))
+    assert st.phase == "pick"
+    takeable = {action[1] for action in st.legal_actions()}
+    assert a not in takeable and b not in takeable and MIXED in takeable
+    with pytest.raises(IllegalAction):
+        st.apply(("pick", a))
+    for _ in range(2):  # exactly as many as were returned
+        assert st.phase == "pick"
+        st.apply(("pick", MIXED))
+        st.apply(st.chance_outcomes()[0][0])
+    assert st.phase != "pick" and len(st.cabinet[0]) == 3 and c in st.cabinet[0]
+    assert a not in st.cabinet[0] and b not in st.cabinet[0] and a in st.known and b in st.known
+    st.check_invariants()
+
+
+def test_transmute_with_every_other_tile_returned_takes_what_is_left_and_no_more(game):
+    st = fresh(game, players=2, trading=False)
+    transmute = spell(st, 0, "transmute", place="spellbook")
+    (a,) = tiles(st, 0, "a")
+    st.known.update({t: 0 for letter in list(st.mixed) for t in st.mixed.pop(letter)})  # every unseen tile now known
+    st.mixed_count = 0
+    st.apply(("cast", transmute, -1))
+    st.apply(("return_tile", a))  # returning the last cabinet tile ends the returns
+    assert st.phase == "pick" and ("pick", a) not in st.legal_actions()
+    st.check_invariants()

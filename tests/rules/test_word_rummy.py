@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from pathlib import Path
 
 import pytest
 import yaml
@@ -243,7 +242,7 @@ def test_a_new_letter_deck_simulates_with_no_python(tmp_path, capsys):
             "rules": {"engine": "word-rummy", "rounds": 3, "hand_start": 5, "hand_growth": 0, "min_word_length": 3,
                       "most_words_bonus": 0}}
     (folder / "game.yaml").write_text(yaml.safe_dump(spec))
-    assert main(["check", str(folder)]) == 0
+    assert main(["check-engine", str(folder)]) == 0
     capsys.readouterr()
     assert main(["simulate", str(folder), "--games", "30", "--players", "3", "--workers", "1", "--check",
                  "--json", "--luck-games", "0"]) == 0
@@ -259,7 +258,7 @@ def test_a_deck_that_does_not_fit_is_reported_at_its_cards(tmp_path, capsys):
     deck.write_text(deck.read_text().replace("\nx,X,", "\nx,X1,").replace("\nz,Z,7,1", "\nz,Z,7,1\nz2,Z,3,1"))
     game_yaml = folder / "game.yaml"
     game_yaml.write_text(game_yaml.read_text().replace("hand_start: 4", "hand_start: 40"))
-    assert main(["check", str(folder)]) == 2
+    assert main(["check-engine", str(folder)]) == 2
     err = capsys.readouterr().err
     assert "letters.csv" in err and "not 'X1'" in err and "another Z card has 7 points" in err
     assert "game.yaml" in err and "need" in err

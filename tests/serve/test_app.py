@@ -10,8 +10,25 @@ from starlette.testclient import TestClient
 
 from spellpress.build import BuildOptions
 from spellpress.serve.app import create_app
+from spellpress.serve.guard import TOKEN_HEADER, Guard
 from spellpress.serve.preview import Preview
 from tests.conftest import FIXTURES
+
+
+PORT = 8765
+ORIGIN = f"http://127.0.0.1:{PORT}"
+
+
+def guarded_client(preview, out) -> TestClient:
+    """A client on the address the guard allows, sending the page's token with every POST."""
+    guard = Guard.for_address("127.0.0.1", PORT)
+    client = TestClient(create_app(preview, out, guard, watching=False), base_url=ORIGIN)
+    client.guard = guard
+    return client
+
+
+def post_build(client, wanted: dict):
+    return client.post("/build", json=wanted, headers={"Origin": ORIGIN, TOKEN_HEADER: client.guard.token})
 
 
 def copied(tmp_path, name: str) -> Preview:
@@ -29,7 +46,7 @@ def preview(tmp_path):
 
 @pytest.fixture
 def client(preview, tmp_path):
-    with TestClient(create_app(preview, tmp_path / "out", watching=False)) as client:
+    with guarded_client(preview, tmp_path / "out") as client:
         yield client
 
 
@@ -64,7 +81,7 @@ def test_no_url_reaches_a_file_outside_what_the_page_shows(client, path):
 
 def test_an_edit_redraws_only_the_changed_face(tmp_path):
     preview = copied(tmp_path, "toy-game")
-    with TestClient(create_app(preview, tmp_path / "out", watching=False)) as client:
+    with guarded_client(preview, tmp_path / "out") as client:
         before = face_urls(client.get("/").text)
         for url in before:
             client.get(url)
@@ -104,7 +121,7 @@ def test_errors_show_while_the_last_good_cards_stay_and_a_fix_clears_them(client
 
 def test_build_links_download_only_what_was_built(client, tmp_path):
     assert client.get("/download/duplex-game-a4.pdf").status_code == 404
-    result = client.post("/build", json={"png": True}).json()
+    result = post_build(client, {"png": True}).json()
     assert "duplex-game-a4.pdf" in result["files"] and any(f.startswith("png/") for f in result["files"])
     pdf = client.get("/download/duplex-game-a4.pdf")
     assert pdf.content.startswith(b"%PDF") and "attachment" in pdf.headers["content-disposition"]

@@ -125,6 +125,14 @@ def test_live_preview_in_chromium(server, tmp_path):
         assert page.get_attribute(".actual figcaption a", "href").endswith("?dpi=300")
         page.screenshot(path=str(tmp_path / "card.png"))
 
+        # the Build button: the page sends its token, same origin, as JSON; the guard lets it through
+        page.goto(url)
+        page.click("#build button")
+        page.wait_for_selector("#downloads a, #downloads.failed", timeout=60_000)
+        links = page.eval_on_selector_all("#downloads a", "links => links.map(a => a.getAttribute('href'))")
+        assert "/download/word-to-the-wise-a4.pdf" in links, page.inner_text("#downloads")
+        assert (tmp_path / "out" / "word-to-the-wise" / "word-to-the-wise-a4.pdf").is_file()
+
         # the imposed sheets
         page.goto(url + "sheets")
         assert len(page.query_selector_all("figure.sheet img")) == 30

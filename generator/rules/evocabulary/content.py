@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spellpress.model.deck import Game
+from spellpress.model.memo import memo_on
 from spellpress.rules.evocabulary.settings import ACTIONS
 from spellpress.rules.evocabulary.words import WILD, Words
 
@@ -117,11 +118,5 @@ class Content:
         return None
 
 
-_CONTENT: dict[tuple[int, str], Content] = {}
-
-
 def content_for(game: Game, side: str) -> Content:
-    k = (id(game), side)
-    if k not in _CONTENT:
-        _CONTENT[k] = Content(game, side)
-    return _CONTENT[k]
+    return memo_on(game, "evocabulary", side, lambda: Content(game, side))

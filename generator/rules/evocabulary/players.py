@@ -106,6 +106,13 @@ class EvoPlayer(Player):
         d_value = 0.9 * min(len(discard) + max(0, c.hand_size - hand_n), st.deck_n) + 0.3
         if endgame:
             d_value = -0.5  # a pass: with the deck empty only scoring plays are worth making
+        if endgame:  # the search above sees one wild and one letter out; the engine's sees every play
+            publish, _ = st.scoring_teams(seat)
+            best = max(plays, key=lambda p: p[0]) if plays else None
+            if best is None or best[0] < d_value or team_of(len(best[3])) not in publish:
+                scoring = st.scoring_play(seat)
+                if scoring is not None:
+                    return scoring
         if plays:
             pick = max(plays, key=lambda p: p[0])
             if self.skill < 1 and rng.random() > self.skill:
@@ -253,6 +260,8 @@ class EvoPlayer(Player):
                         v = max(vals, default=0)
                     else:
                         v = self._simple(st, seat, a, draw)
+                    if a in ("publish", "burn") and not st.deck_n and v > 0:
+                        v += 10.0  # deck empty: points now beat a wild that may never be used
                     if v > best_v:
                         best, best_v = ((t, p2, k), a), v
         return best

@@ -147,44 +147,66 @@ class EvoState(State):
     def _main_actions(self, only: tuple | None = None) -> list:
         """The main phase's moves; with `only`, just those that could equal that one move
         (same rules, one word's builds: what `MainMoves.__contains__` asks)."""
-        seat, c = self.seat, self.c
+        if only is not None and only[0] == "discard":
+            return [only] if only[1] in subs_of(key("".join(self.hand_letters(self.seat)))) else []
         out: list = []
+        for kind, team, word, counts in self._plays(self.seat, only):
+            src = make_src(word, counts)
+            out.append(("start", word, src) if kind == "start" else ("modify", team, word, src))
+        if only is None:
+            for sub in subs_of(key("".join(self.hand_letters(self.seat)))):
+                out.append(("discard", sub))
+        return list(dict.fromkeys(out))
+
+    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None):
+        """Every start and modify this seat may make, as (kind, spell's team or None, word,
+        letter counts by source); with `only`,
+        just that move's word; with `dests`, only plays landing at those teams. A start
+        takes at least one card from the hand; a modify adds one from the hand or takes one
+        out of the spell ("add and/or remove letters"), so rearranging alone is no modify."""
+        c = self.c
         hand = self.hand_letters(seat)
         letters = key("".join(l for l in hand if l != WILD))
         n_wild = hand.count(WILD)
         kind = word = team_only = None
         if only is not None:
             kind = only[0]
-            if kind == "discard":
-                return [only] if only[1] in subs_of(key("".join(hand))) else []
             word = only[1] if kind == "start" else only[2]
             if not isinstance(word, str) or c.team_of(len(word)) is None:
-                return []
+                return
             team_only = c.team_of(len(word))
+
+        def allowed(teams: set[int]) -> set[int]:
+            if team_only is not None:
+                teams = teams & {team_only}
+            return teams & dests if dests is not None else teams
+
         free = [t for t in c.teams if t not in self.spells[seat]]
         for teams, locked in self._lock_groups(seat, free) if kind in (None, "start") else ():  # start a spell
-            if team_only is not None and team_only not in teams:
+            teams = allowed(teams)
+            if not teams:
                 continue
             for word_, counts in all_builds(c, {"l": locked, "h": letters}, min(n_wild, c.spell_max_wilds), teams, word):
-                if sum(counts["h"].values()) + sum(counts["w"].values()) >= 1:
-                    out.append(("start", word_, make_src(word_, counts)))
+                w = sum(counts["w"].values())
+                if sum(counts["h"].values()) + w >= 1:
+                    yield "start", None, word_, counts
         for team, spell in sorted(self.spells[seat].items()) if kind in (None, "modify") else ():  # modify a spell
             if kind is not None and team != only[1]:
                 continue
             own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
             sw = self.spell_wilds(spell)
-            dests = [t for t in c.teams if t == team or t not in self.spells[seat]]
-            for teams, locked in self._lock_groups(seat, dests):
-                if team_only is not None and team_only not in teams:
+            dest_teams = [t for t in c.teams if t == team or t not in self.spells[seat]]
+            for teams, locked in self._lock_groups(seat, dest_teams):
+                teams = allowed(teams)
+                if not teams:
                     continue
                 for word_, counts in all_builds(c, {"l": locked, "s": own, "h": letters},
                                                 min(n_wild + sw, c.spell_max_wilds), teams, word):
-                    if sum(counts["h"].values()) + max(0, sum(counts["w"].values()) - sw) >= 1:
-                        out.append(("modify", team, word_, make_src(word_, counts)))
-        if kind is None:
-            for sub in subs_of(key("".join(hand))):
-                out.append(("discard", sub))
-        return list(dict.fromkeys(out))
+                    w = sum(counts["w"].values())
+                    added = sum(counts["h"].values()) + max(0, w - sw)
+                    removed = len(own) - sum(counts["s"].values()) + max(0, sw - w)
+                    if added or removed:
+                        yield "modify", team, word_, counts
 
     def _lock_groups(self, seat: int, teams: list[int]) -> list[tuple[set[int], str]]:
         """Teams grouped by the locked letters their spells may use."""
@@ -380,8 +402,6 @@ class EvoState(State):
             raise IllegalAction(f"a spell holds at most {c.spell_max_wilds} wilds")
         from_spell_w = min(n_w, sw)
         hand_need = list(counts["h"].elements()) + [WILD] * (n_w - from_spell_w)
-        if not hand_need:
-            raise IllegalAction("a modified spell needs at least one new letter from the hand")
         if not (Counter(hand_need) <= Counter(self.hand_letters(seat))):
             raise IllegalAction("those letters are not in hand")
         keep_letters = list(counts["s"].elements()) + [WILD] * from_spell_w
@@ -392,6 +412,8 @@ class EvoState(State):
                     kept.append(i)
                     back.remove(i)
                     break
+        if not hand_need and not back:
+            raise IllegalAction("a modify adds a letter from the hand or removes one from the spell")
         new_cards = self._take(seat, hand_need)
         self.hands[seat].extend(back)  # removed letters return to the hand
         del self.spells[seat][team]
@@ -580,52 +602,49 @@ class EvoState(State):
 
     # -- the end ------------------------------------------------------------
     def can_score(self, seat: int) -> bool:
-        """Could this seat burn or publish on its turn (deck empty)? A play must
-        reach a team with a burn or publish (its own or copied by teamwork)."""
+        """Could this seat score on its turn (deck empty)? See `scoring_play`."""
+        return self.scoring_play(seat) is not None
+
+    def scoring_play(self, seat: int) -> tuple | None:
+        """A start or modify, as the rules allow it (up to two wilds, a modify that only removes
+        letters), that reaches a team that publishes, or that burns with a letter worth points
+        left in the hand (the team's own actions or one copied by teamwork); None if there is none."""
         c = self.c
-        copyable = {a for t in c.teams for f in self.teams[seat][t] for a in self.fam_actions(f) if a in COPYABLE}
-        hand = self.hand_letters(seat)
-        if not hand:
-            return False
-        letters = key("".join(l for l in hand if l != WILD))
-        n_wild = hand.count(WILD)
-        for team in c.teams:
+        publish, burn = self.scoring_teams(seat)
+        if not publish and not burn:
+            return None
+        for kind, team, word, counts in self._plays(seat, dests=frozenset(publish | burn)):
+            if c.team_of(len(word)) in publish or any(c.letter_points.get(l, 0) > 0
+                                                       for l in self._hand_after(seat, team, counts)):
+                src = make_src(word, counts)
+                return ("start", word, src) if kind == "start" else ("modify", team, word, src)
+        return None
+
+    def scoring_teams(self, seat: int) -> tuple[set[int], set[int]]:
+        """This seat's teams that publish, and those that burn but do not publish (their own
+        actions or one copied by teamwork)."""
+        copyable = {a for t in self.c.teams for f in self.teams[seat][t] for a in self.fam_actions(f) if a in COPYABLE}
+        publish, burn = set(), set()
+        for team in self.c.teams:
             acts = {a for _, a in self.team_actions(seat, team)}
             if "teamwork" in acts:
                 acts |= copyable
-            publish, burn = "publish" in acts, "burn" in acts
-            if not (publish or burn):
-                continue
-            if self._has_play(seat, team, letters, n_wild, leftover=not publish):
-                return True
-        return False
+            if "publish" in acts:
+                publish.add(team)
+            elif "burn" in acts:
+                burn.add(team)
+        return publish, burn
 
-    def _has_play(self, seat: int, team: int, letters: str, n_wild: int, leftover: bool) -> bool:
+    def _hand_after(self, seat: int, team: int | None, counts: dict[str, Counter]) -> Counter:
+        """The seat's hand letters after this start (team None) or modify of its spell at `team`."""
         c = self.c
-        hand_n = len(letters) + n_wild
-        locked = self.locked_letters(seat, team)
-        bases = []
-        if team not in self.spells[seat]:
-            bases.append(("", locked, 0))
-        for t, spell in self.spells[seat].items():
-            if t == team or team not in self.spells[seat]:
-                own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
-                bases.append(("", own + locked, self.spell_wilds(spell)))
-        for base, extra, sw in bases:
-            pool = key(letters + extra)
-            for word, sub, wl in c.words.search(base, pool, bool(n_wild + sw)):
-                if c.team_of(len(word)) != team:
-                    continue
-                from_hand = sum((Counter(sub) - Counter(extra)).values())
-                uses_hand_wild = bool(wl) and sw == 0
-                if from_hand + uses_hand_wild == 0:
-                    if not (Counter(sub) & Counter(letters)):
-                        continue
-                    from_hand = 1
-                if leftover and from_hand + uses_hand_wild >= hand_n:
-                    continue
-                return True
-        return False
+        hand = Counter(self.hand_letters(seat)) - counts["h"]
+        wilds = sum(counts["w"].values())
+        if team is None:
+            return hand - Counter({WILD: wilds})
+        spell = Counter(c.letter[i] for i in self.spells[seat][team][1])
+        sw = spell.pop(WILD, 0)
+        return hand - Counter({WILD: max(0, wilds - sw)}) + (spell - counts["s"]) + Counter({WILD: max(0, sw - wilds)})
 
     def returns(self) -> list[float]:
         return [float(s) for s in self.scores]

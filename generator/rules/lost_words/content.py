@@ -9,6 +9,7 @@ from typing import Any, Mapping
 
 from spellpress.errors import UserError
 from spellpress.model.deck import Game
+from spellpress.model.memo import memo_on
 from spellpress.rules.lost_words.settings import ENGINE, RULE_DEFAULTS, LostWordsSettings
 from spellpress.rules.settings import OPTION, settings_for
 
@@ -59,6 +60,12 @@ class Defs:
     spell_words: list[str] = field(default_factory=list)   # words with Spell cards, in YAML order
     params: dict[str, Any] = field(default_factory=dict)
     nature_each: dict[int, int] = field(default_factory=dict)
+    cover_to_win: int | str = "all"   # covered Nature cards that win, or "all"
+
+    def to_win(self, players: int) -> int:
+        """Covered Nature cards that win at this player count."""
+        each = self.nature_each[players]
+        return each if self.cover_to_win == "all" else min(int(self.cover_to_win), each)
 
     @property
     def cards(self) -> int:
@@ -72,9 +79,6 @@ class Defs:
     @cached_property
     def special_set(self) -> frozenset[int]:
         return frozenset(card for card, kind in enumerate(self.kind) if kind == SPECIAL)
-
-
-_DEFS_CACHE: dict[tuple, Defs] = {}
 
 
 def _effect(card) -> Effect:
@@ -97,18 +101,20 @@ def _effect(card) -> Effect:
 def definitions(game: Game, options: Mapping[str, Any] | None = None) -> Defs:
     """The game's cards and rule numbers (options override game.yaml `rules:`)."""
     options = dict(options or {})
-    key = (id(game), tuple(sorted((k, str(v)) for k, v in options.items())))
-    if key in _DEFS_CACHE:
-        return _DEFS_CACHE[key]
+    return memo_on(game, "lost-words", tuple(sorted((k, str(v)) for k, v in options.items())),
+                   lambda: _definitions(game, options))
+
+
+def _definitions(game: Game, options: dict[str, Any]) -> Defs:
     unknown = [name for name in options if name not in LostWordsSettings.model_fields]
     if unknown:
         raise UserError.at(OPTION, f"unknown option {unknown[0]!r} "
-                                   f"(options: {', '.join([*RULE_DEFAULTS, 'nature_cards'])})")
+                                   f"(options: {', '.join([*RULE_DEFAULTS, 'nature_cards', 'cover_to_win'])})")
     settings = settings_for(game, LostWordsSettings, ENGINE, options)
     params = {name: getattr(settings, name) for name in RULE_DEFAULTS}
     nature_each = (dict(settings.nature_cards) if isinstance(settings.nature_cards, dict)
                    else {players: settings.nature_cards for players in range(1, 11)})
-    defs = Defs(params=params, nature_each=nature_each)
+    defs = Defs(params=params, nature_each=nature_each, cover_to_win=settings.cover_to_win)
     for component_id in settings.nature_deck:
         for card in game.component(component_id).cards:
             for _ in range(card.count):
@@ -141,5 +147,4 @@ def definitions(game: Game, options: Mapping[str, Any] | None = None) -> Defs:
                         defs.spell_words.append(word)
                     defs.copies[word] = defs.copies.get(word, 0) + 1
                 defs.spell_ids.append(number)
-    _DEFS_CACHE[key] = defs
     return defs

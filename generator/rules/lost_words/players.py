@@ -110,12 +110,12 @@ class LostWordsPlayer(Player):
         placeable = [w for w in uncovered if spells.get(w)]
         targets = state.attackable(seat)
         unseen = self._unseen(state, seat)
-        left = {s: len(state.uncovered_words(s)) for s in range(state.players)}
+        left = {s: state.still_to_cover(s) for s in range(state.players)}
         # the opponent nearest to winning among those with pairs to attack
         victims = sorted({v for v, _ in targets}, key=lambda v: (left[v], (v - seat) % state.players))
         leader = victims[0] if victims else -1
         threat = leader >= 0 and left[leader] <= 1
-        mine_left = len(uncovered)
+        mine_left = left[seat]
 
         def worst_uncovered(exclude_held: bool = True) -> str | None:
             pool = [w for w in uncovered if not (exclude_held and spells.get(w))]

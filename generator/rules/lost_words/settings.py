@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import NonNegativeInt, PositiveInt
 
 from spellpress.model.deck import Game
@@ -15,6 +17,8 @@ class LostWordsSettings(EngineSettings):
     """game.yaml `rules:` for the lost-words engine (defaults: the rulebook's numbers)."""
 
     nature_cards: dict[int, PositiveInt] | PositiveInt = {2: 6, 3: 5, 4: 4}  # per player count, or one number
+    # the aim: "all" the Nature cards dealt, or a number of them ("all four", the rulebook's aim says)
+    cover_to_win: PositiveInt | Literal["all"] = "all"
     spares: NonNegativeInt = RULE_DEFAULTS["spares"]
     hand: PositiveInt = RULE_DEFAULTS["hand"]
     draws: NonNegativeInt = RULE_DEFAULTS["draws"]
@@ -39,6 +43,9 @@ class LostWordsSettings(EngineSettings):
             if each is None:
                 found.append((("nature_cards",), f"nature_cards gives no count for {players} players "
                                                  f"(game.yaml players: {game.spec.players.min}-{game.spec.players.max})"))
+            elif self.cover_to_win != "all" and self.cover_to_win > each:
+                found.append((("cover_to_win",), f"cover_to_win {self.cover_to_win} is more than the {each} Nature "
+                                                 f"cards dealt to each of {players} players"))
             elif players * each + self.spares > nature:
                 found.append((("nature_cards",), f"{players} players x {each} Nature cards + {self.spares} spares "
                                                  f"need more than the {nature} Nature cards"))

@@ -28,7 +28,8 @@ A game, as the state runs it (each step is one chance event or one decision):
 The deck: when it runs out, the discard pile becomes the deck (draws from it
 are random, so it is shuffled) and its first card is turned up at once as the
 new discard pile. When the discard pile is emptied by a draw, the top card of
-the deck is turned up. The first player to cover all their Nature cards wins.
+the deck is turned up. The first player to cover all their Nature cards wins
+(`rules: cover_to_win`: "all", or a number of them).
 """
 
 from __future__ import annotations
@@ -76,6 +77,10 @@ class LostWordsState(State):
         self.defs = defs
         self.players = players
         self.each = each
+        if defs.cover_to_win != "all" and int(defs.cover_to_win) > each:
+            raise LostWordsError(f"game.yaml rules: cover_to_win {defs.cover_to_win} is more than the {each} "
+                                 f"Nature cards dealt to each of {players} players")
+        self.to_win = defs.to_win(players)
         self.turns = 0
         self.nature_deck: list[int] = list(defs.nature_ids)
         self.box: list[int] = []
@@ -184,6 +189,10 @@ class LostWordsState(State):
 
     def covered(self, seat: int) -> int:
         return sum(1 for slot in self.rows[seat] if slot[1] != NONE)
+
+    def still_to_cover(self, seat: int) -> int:
+        """Nature cards this seat must still cover to win."""
+        return self.to_win - self.covered(seat)
 
     def uncovered_words(self, seat: int) -> list[str]:
         return [self.defs.word[slot[0]] for slot in self.rows[seat] if slot[1] == NONE]
@@ -447,7 +456,7 @@ class LostWordsState(State):
         self.figures["discards"] += 1
 
     def _check_win(self, seat: int) -> None:
-        if all(slot[1] != NONE for slot in self.rows[seat]):
+        if self.covered(seat) >= self.to_win:
             self.winner = seat
             self.phase = OVER
 
@@ -555,7 +564,7 @@ class LostWordsState(State):
         if any(score > self.each for score in scores):  # a score is the covered cards (returns())
             raise InvariantError("a score above the Nature cards a player has")
         if self.phase == OVER:
-            if self.winner < 0 or scores[self.winner] != self.each:
-                raise InvariantError("the game ended without a player covering every Nature card")
-            if sum(1 for s in scores if s == self.each) != 1:
-                raise InvariantError("more than one player covered every Nature card")
+            if self.winner < 0 or scores[self.winner] < self.to_win:
+                raise InvariantError(f"the game ended without a player covering {self.to_win} Nature cards")
+            if sum(1 for s in scores if s >= self.to_win) != 1:
+                raise InvariantError(f"more than one player covered {self.to_win} Nature cards")

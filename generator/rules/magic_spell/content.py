@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from spellpress.model.deck import Game
+from spellpress.model.memo import memo_on
 
 CAST_EFFECTS = ("spirit", "draw", "scrounge", "weaves", "research", "transmute",
                 "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")
@@ -94,12 +95,5 @@ class Catalog:
         return True
 
 
-_CATALOGS: dict[int, tuple[Game, Catalog]] = {}
-
-
 def catalog(game: Game) -> Catalog:
-    cached = _CATALOGS.get(id(game))
-    if cached is None or cached[0] is not game:
-        cached = (game, Catalog(game))
-        _CATALOGS[id(game)] = cached
-    return cached[1]
+    return memo_on(game, "magic-spell", None, lambda: Catalog(game))

@@ -41,14 +41,15 @@ class MagicSpellPlayer(Player):
         return {t: state.cat.letters[t] for t, serial in state.known.items() if serial > cutoff}
 
     def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Counter, verb: str):
+        known = state.takeable_known(verb)
         memory = self.remembered(state, seat)
-        wanted = [t for t, letter in memory.items() if needs[letter] > 0]
+        wanted = [t for t in known if t in memory and needs[memory[t]] > 0]
         if wanted:
             return (verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
-        unknown = [t for t in state.known if t not in memory]
+        unknown = [t for t in known if t not in memory]
         total = state.mixed_count + len(unknown)
         if total == 0:  # everything left is remembered and useless: take the most useful letter
-            return (verb, max(state.known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
+            return (verb, max(known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
         if rng.random() * total < state.mixed_count:
             return (verb, MIXED)
         return (verb, unknown[int(rng.random() * len(unknown))])

@@ -12,7 +12,8 @@ cast effects (`effects:`, applied in order; victims are `who:` "target" or "othe
     scrounge N   scrounge N times
     weaves N     weave up to N times without paying spirit
     research N   draw N spells
-    transmute N  return up to N cabinet ingredients, take as many face-down ones
+    transmute N  return up to N cabinet ingredients, then take as many face-down ones
+                 (never one just returned)
     steal N      take N random ingredients from each victim's cabinet
     swap N       give each victim N of your ingredients, take N random ones of theirs
     drain N      each victim loses N spirit
@@ -80,6 +81,7 @@ class MagicSpellState(State):
         self.woven: dict[int, list[tuple[int, str]]] = {}  # homework spell -> (tile, letter it stands for)
         self.tampered: set[int] = set()  # woven tiles swapped in face down by a tamper: their owner does not know them
         self.given: list[int] = []  # tiles given away by the swap of the spell being cast (never taken back)
+        self.returned: list[int] = []  # tiles the spell being cast returned (its takes never pick them)
         self.spirit = [int(p["start_spirit"])] * players
         self.deck_mixed: list[int] = [s.index for s in cat.spells]
         self.deck_bottom: list[int] = []
@@ -219,10 +221,17 @@ class MagicSpellState(State):
         raise AssertionError(phase)
 
     def _scrounge_slots(self, verb: str) -> list:
-        slots = [(verb, t) for t in self.known]
+        slots = [(verb, t) for t in self.takeable_known(verb)]
         if self.mixed_count:
             slots.append((verb, MIXED))
         return slots
+
+    def takeable_known(self, verb: str) -> list[int]:
+        """The remembered laboratory tiles a scrounge or a take ("pick") may choose: a take
+        never picks a tile the spell being cast has just returned."""
+        if verb == "pick" and self.returned:
+            return [t for t in self.known if t not in self.returned]
+        return list(self.known)
 
     def _extra_weave_cost(self, seat: int, paid: bool) -> int:
         """The spirit an extra weave costs beyond the turn's free ones (0 for the action's weave)."""
@@ -378,12 +387,14 @@ class MagicSpellState(State):
             if verb == "return_tile" and action[1] in self.cabinet[seat] and self.pending > 0:
                 self.cabinet[seat].remove(action[1])
                 self._to_lab(action[1])
+                self.returned.append(action[1])
                 self.pending -= 1
-                self.queue.insert(0, ("draw", seat))
-                if self.pending > 0:
-                    self.queue.insert(1, ("transmute", seat, self.pending))
+                if self.pending > 0 and self.cabinet[seat]:
+                    self.queue.insert(0, ("transmute", seat, self.pending))
+                    return
             elif verb != "stop":
                 raise IllegalAction(action)
+            self.queue[0:0] = [("draw", seat)] * len(self.returned)  # every return first, then as many takes
             return
         if phase == "trim_tiles" and verb == "discard" and action[1] in self.cabinet[seat]:
             self.cabinet[seat].remove(action[1])
@@ -400,8 +411,8 @@ class MagicSpellState(State):
                 raise IllegalAction("no unseen tile is left in the laboratory")
             self.chance = ("lab", purpose, seat)
             return
-        if slot not in self.known:
-            raise IllegalAction(("scrounge", slot))
+        if slot not in self.known or (purpose == "pick" and slot in self.returned):
+            raise IllegalAction((purpose, slot))
         del self.known[slot]
         self.stats["scrounges_known"] += purpose == "scrounge"
         self._arrive(seat, slot, purpose)
@@ -509,6 +520,7 @@ class MagicSpellState(State):
         victims = [v for v in victims if not self.warded(v)]
         self.stats["casts"] += 1
         self.given = []
+        self.returned = []
         if self.spirit[seat] < spell.cost:  # fill the requirement as far as you can; the spell fizzles
             self.spirit[seat] = 0
             self.stats["fizzles"] += 1
@@ -629,7 +641,7 @@ class MagicSpellState(State):
                     self.phase = "scrounge"
                     return
             elif kind == "draw":
-                if self.lab_size():
+                if self.mixed_count or self.takeable_known("pick"):
                     self.phase = "pick"
                     return
             elif kind == "free_weaves":

@@ -8,6 +8,7 @@ from itertools import combinations
 from typing import Any
 
 from spellpress.model.deck import Game
+from spellpress.model.memo import memo_on
 from spellpress.words.finder import for_words
 from spellpress.words.index import key as letter_key
 
@@ -107,11 +108,5 @@ class Catalog:
         return len(self.defs) - 1
 
 
-_CATALOGS: dict[int, tuple[Game, Catalog]] = {}
-
-
 def catalog(game: Game) -> Catalog:
-    hit = _CATALOGS.get(id(game))
-    if hit is None or hit[0] is not game:
-        hit = _CATALOGS[id(game)] = (game, Catalog(game))
-    return hit[1]
+    return memo_on(game, "spelled", None, lambda: Catalog(game))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from spellpress.model.deck import Game
+from spellpress.model.memo import memo_on
 from spellpress.rules.word_rummy.settings import WordRummySettings
 from spellpress.words.finder import for_words
 
@@ -143,12 +144,5 @@ FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings c
 GUARD = 1 << (FIELD - 1)
 
 
-_CONTENT: dict[tuple, tuple[Game, Content]] = {}
-
-
 def content_for(game: Game, settings: WordRummySettings) -> Content:
-    key = (id(game), settings)
-    entry = _CONTENT.get(key)
-    if entry is None or entry[0] is not game:
-        entry = _CONTENT[key] = (game, Content(game, settings))
-    return entry[1]
+    return memo_on(game, "word-rummy", settings, lambda: Content(game, settings))

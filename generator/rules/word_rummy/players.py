@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 
 from spellpress.rules.protocol import Player
-from spellpress.rules.word_rummy.content import Hand
 from spellpress.rules.word_rummy.state import DRAW, FROM_DECK, FROM_DISCARD, RummyState, _without
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from spellpress.errors import UserError
 from spellpress.model.deck import Game
+from spellpress.model.memo import memo_on
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
 from spellpress.words.index import key, sub_multisets
@@ -322,13 +323,6 @@ class Definitions:
         return self._race_tables[players]
 
 
-_DEFINITIONS: dict[tuple, tuple[Game, Definitions]] = {}
-
-
 def definitions(game: Game, options: dict[str, Any] | None = None) -> Definitions:
     params = params_for(game, options or {})
-    cache_key = (id(game), params)
-    entry = _DEFINITIONS.get(cache_key)
-    if entry is None or entry[0] is not game:
-        entry = _DEFINITIONS[cache_key] = (game, Definitions(game, params))
-    return entry[1]
+    return memo_on(game, "word-to-the-wise", params, lambda: Definitions(game, params))

@@ -35,10 +35,9 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 from itertools import chain, combinations
-from pathlib import Path
 from typing import Any
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Option, UserError
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
 from spellpress.rules.word_to_the_wise.content import Definitions
@@ -173,7 +172,7 @@ class WiseState(State):
     def __init__(self, defs: Definitions, players: int):
         self.defs, self.p = defs, defs.p
         if self.p.speeds is not None and len(self.p.speeds) != players:
-            raise UserError.at(Location(Path("--option speeds")),
+            raise UserError.at(Option("--option speeds"),
                                f"one speed per seat ({players}), got {len(self.p.speeds)}")
         self.players = players
         self.turns = 0
@@ -596,7 +595,7 @@ class WiseState(State):
         figures: dict[str, float] = {"rounds": float(self.turns)}
         for seat in range(self.players):
             figures[f"first_words_seat{seat + 1}"] = 0.0
-        words = letters = first_bonus = all_bonus = challenges = upheld = bluffs = lasts = passes = rechosen = 0
+        words = letters = first_bonus = all_bonus = challenges = upheld = bluffs = lasts = rechosen = 0
         for log in self.logs:
             rechosen += log.rechosen
             lasts += len(log.last) if log.placed else 0

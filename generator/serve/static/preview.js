@@ -10,6 +10,11 @@ function swap(id, html) {
   old.replaceWith(holder.firstElementChild);
 }
 
+// the server's per-session secret, sent with every build (serve/guard.py)
+function token() {
+  return document.querySelector('meta[name="spellpress-token"]').content;
+}
+
 async function update() {
   const response = await fetch("/fragment" + location.pathname + location.search, { cache: "no-store" });
   if (!response.ok) return;
@@ -42,8 +47,15 @@ function builds() {
     try {
       const wanted = Object.fromEntries([...form.querySelectorAll("input[type=checkbox]")].map(i => [i.name, i.checked]));
       const response = await fetch("/build", {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(wanted),
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Spellpress-Token": token() },
+        body: JSON.stringify(wanted),
       });
+      if (!response.ok) {  // refused by the server's guard, for instance: say why
+        out.textContent = await response.text();
+        out.className = "downloads failed";
+        return;
+      }
       const result = await response.json();
       out.innerHTML = "";
       if (result.errors) {

@@ -1,0 +1,1 @@
+"""What ships for designers to use: the icon library and the shared templates (`spellpress icons`, `spellpress templates`)."""

@@ -1,0 +1,86 @@
+"""The command line has one shape: every command registers the same way with its own handler,
+option mistakes are reported as options (not as files), and `build --shop` refuses the options
+a shop's preset decides instead of dropping them."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+from pathlib import Path
+
+import pytest
+
+from spellpress.cli import COMMAND_MODULES, main, parser
+from spellpress.errors import Location, Option, Problem, UserError
+from tests.conftest import FIXTURES, WISE
+
+PACKAGE = Path(__file__).resolve().parents[1] / "generator"
+
+
+def subcommands() -> dict[str, argparse.ArgumentParser]:
+    return next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+
+def test_every_command_has_its_handler_from_its_module():
+    names = subcommands()
+    assert {"build", "check", "list", "calibrate", "new", "simulate", "report", "sweep", "letters", "serve",
+            "shops"} <= set(names)
+    modules = {module.__name__ for module in COMMAND_MODULES}
+    for name, sub in names.items():
+        handler = sub.get_default("handler")
+        assert callable(handler), name
+        assert handler.__module__ in modules, (name, handler.__module__)
+
+
+def test_no_module_imports_the_command_line():
+    """The CLI imports the commands, never the other way (only `python -m spellpress` and the docs generator import it)."""
+    users = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "spellpress.cli" and path.name not in ("cli_docs.py", "__main__.py"):
+                users.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
+    assert users == []
+
+
+def test_no_option_is_dressed_as_a_file():
+    dressed = [f"{path.relative_to(PACKAGE)}:{n}" for path in sorted(PACKAGE.rglob("*.py"))
+               for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+               if 'Location(Path("-' in line]
+    assert dressed == []
+
+
+def test_an_option_problem_reads_as_the_option_and_sorts_before_files():
+    error = UserError([Problem(Location(Path("game.yaml"), 3, 1), "bad"), Problem(Option("--games"), "must be at least 1")])
+    assert [str(p) for p in error.problems] == ["--games: must be at least 1", "game.yaml:3:1: bad"]
+
+
+def test_simulate_reports_a_bad_option_by_its_name(capsys):
+    assert main(["simulate", str(FIXTURES / "toy-game"), "--games", "0"]) == 2
+    assert "error: --games: must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("extra, named", [
+    (["--png", "--tts", "--paper", "letter", "--marks", "cutter"], ["--png", "--tts", "--paper", "--marks"]),
+    (["--backs", "fold", "--bleed", "2mm", "--no-cache"], ["--backs", "--bleed", "--no-cache"]),
+    (["--color", "cmyk", "--draft", "--print-shop", "--back-offset", "1,1"], ["--color", "--draft", "--print-shop", "--back-offset"]),
+])
+def test_build_for_a_shop_refuses_the_options_its_preset_decides(tmp_path, capsys, extra, named):
+    out = tmp_path / "out"
+    assert main(["build", str(WISE), "--shop", "makeplayingcards", "--out", str(out), *extra]) == 2
+    err = capsys.readouterr().err
+    for flag in named:
+        assert f"error: {flag}: --shop makeplayingcards takes this from the shop's preset" in err
+    assert f"{len(named)} errors; nothing written." in err
+    assert not out.exists()
+
+
+def test_ink_limit_without_a_shop_is_refused(tmp_path, capsys):
+    assert main(["build", str(FIXTURES / "toy-game"), "--ink-limit", "off", "--out", str(tmp_path)]) == 2
+    assert "error: --ink-limit: applies to --shop builds only" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_games_are_all_reported(capsys):
+    assert main(["check", "no-such-game", "nor-this-one"]) == 2
+    err = capsys.readouterr().err
+    assert "no-such-game: no game here" in err and "nor-this-one: no game here" in err
