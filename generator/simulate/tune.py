@@ -165,6 +165,7 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
     history = [{"index": t.user_attrs.get("index"), "state": t.state.name.lower(), "value": t.value,
                 "variant": t.user_attrs.get("variant", []), "games": t.user_attrs.get("games", 0),
                 "distances": t.user_attrs.get("distances", {}), "infeasible": t.user_attrs.get("infeasible"),
+                "worst_cards": t.user_attrs.get("figures", {}).get("worst_cards"),
                 "repeat_of": t.user_attrs.get("repeat_of")}
                for t in study.get_trials(deepcopy=False) if t.state.name in ("COMPLETE", "PRUNED")]
     rows = []

@@ -285,6 +285,8 @@ def search(study, game, rules, plan: Plan, trials: int, executor, workers: int, 
         else:
             study.tell(trial, value)
         known.setdefault(key, study.get_trials(deepcopy=False)[trial.number])
+        if not variant and "probed" not in study.user_attrs:
+            _enqueue_probes(study, game, plan, study.get_trials(deepcopy=False)[trial.number])
         best = _best_value(study)
         progress.trial(len(finished) + 1, best, label(variant))
 
@@ -339,11 +341,67 @@ def _record(trial, figures: dict, distances: dict, games: int) -> None:
     if "points_rank" in figures:
         kept["points_rank"] = {k: v for k, v in figures["points_rank"].items() if k != "suggested"}
     if "cards" in figures and figures["cards"]:
-        worst = max(figures["cards"].items(), key=lambda item: abs(item[1]["difference"]))
-        kept["worst_card"] = {"key": worst[0], **worst[1]}
+        ranked = sorted(figures["cards"].items(), key=lambda item: -abs(item[1]["difference"]))
+        kept["worst_card"] = {"key": ranked[0][0], **ranked[0][1]}
+        kept["worst_cards"] = [key for key, _ in ranked[:PROBED_CARDS]]
     trial.set_user_attr("figures", kept)
     trial.set_user_attr("distances", distances)
     trial.set_user_attr("games", games)
+
+
+PROBED_CARDS = 2  # a cards target: the game's worst cards are tried first, one change at a time
+
+
+def _enqueue_probes(study, game, plan: Plan, baseline) -> None:
+    """After the game as it is has played: queue single changes to its worst cards (a cards target).
+
+    A family of thirty cards makes the sampler's first guesses mostly about other cards; the cards
+    that break the target are where a fix most likely lies. The probes are trials like any other
+    (kept in the study, so a resumed study has them too), queued once.
+    """
+    from spellpress.simulate.tune_space import NO_CARD, _member_label
+
+    study.set_user_attr("probed", True)
+    if not any(t.name == "cards" for t in plan.targets) or not plan.space.families:
+        return
+    limit = next(t.high for t in plan.targets if t.name == "cards")
+    worst = [key for key in baseline.user_attrs.get("figures", {}).get("worst_cards", [])]
+    figures = baseline.user_attrs.get("figures", {})
+    if figures.get("worst_card") and abs(100 * figures["worst_card"]["difference"]) <= limit:
+        return  # every card already holds
+    base = baseline_params(plan.space)
+    for played in worst:
+        for family in plan.space.families:
+            for dim in family.members:
+                if not _names_card(game, dim.key, played):
+                    continue
+                for drawn in _draws(dim):
+                    if plan.space.max_changes is None:
+                        params = {**base, dim.key: drawn}
+                    else:
+                        params = {**base, "change #1": _member_label(dim.key), f"change #1 {family.pattern}": drawn}
+                        params.update({f"change #{slot}": NO_CARD for slot in range(2, plan.space.max_changes + 1)})
+                    study.enqueue_trial(params)
+
+
+def _names_card(game, key: str, played: str) -> bool:
+    """Whether a family member's card is the one a `played` figure names ('spell:sycophant', 'letters:QU')."""
+    from spellpress.simulate.variants import CARD_NAMES
+
+    _, component_id, card_id, _ = key.split(".")
+    name = played.split(":", 1)[-1].lower()
+    card = next(c for c in game.component(component_id).cards if c.id == card_id)
+    return card.id.lower() == name or any(str(card.fields.get(f, "")).lower() == name for f in CARD_NAMES)
+
+
+def _draws(dim) -> list:
+    """Every value a member's parameter may take but the unchanged one (whole-number ranges and lists)."""
+    if dim.choices:
+        return [v for v in dim.choices if v != dim.current]
+    if isinstance(dim.low, int) and isinstance(dim.high, int):
+        unchanged = 0 if dim.relative else dim.current
+        return [v for v in range(dim.low, dim.high + 1) if v != unchanged]
+    return []
 
 
 # --- proposals and their verification -------------------------------------------------------------------------

@@ -241,3 +241,18 @@ def test_a_field_that_is_not_negative_in_the_game_stays_so(tmp_path, capsys):
         if value < 0:
             assert "is negative, where the game has 1" in row["infeasible"][0] and row["games"] == 0
     assert 0 < report["spent"]["infeasible"] < len(report["history"])
+
+
+def test_a_cards_target_first_tries_single_changes_to_the_worst_cards(tmp_path, capsys):
+    assert main(["tune", TOY, "--vary", "cards.numbers.*.value=-2..+2", "--max-changes", "2", "--target", "cards=2",
+                 *SMALL, "--trials", "12", "--out", str(tmp_path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    baseline, *later = report["history"]
+    assert baseline["variant"] == [] and len(baseline["worst_cards"]) == 2
+    game, _ = _toy()
+    cards = game.component("numbers").cards
+    expected = []
+    for played in baseline["worst_cards"]:
+        card = next(c for c in cards if c.id == played.split(":", 1)[1])
+        expected += [[[f"cards.numbers.{card.id}.value", card["value"] + change]] for change in (-2, -1, 1, 2)]
+    assert [row["variant"] for row in later[:8]] == expected
