@@ -33,14 +33,14 @@ sys.path.insert(0, str(ROOT))
 
 RUMMY_VARY = ["rules.rounds=4..8", "rules.next_starter=clockwise,trailing", "rules.hand_start=3..5",
               "rules.go_out_bonus=0..5"]
-SCALES = {  # benchmark -> scale -> options
-    "rummy": {"small": ["--trials", "24", "--games", "800", "--min-games", "100", "--verify", "2", "--verify-games", "1200"],
+SCALES = {  # benchmark -> scale -> options; "small" is what fits a 2-core machine shared by several people
+    "rummy": {"small": ["--trials", "10", "--games", "300", "--min-games", "100", "--verify", "1", "--verify-games", "400"],
               "full": ["--trials", "60", "--games", "4000", "--min-games", "250", "--verify", "3", "--verify-games", "8000"]},
-    "spells": {"small": ["--trials", "30", "--games", "1500", "--min-games", "250", "--verify", "3", "--verify-games", "3000"],
+    "spells": {"small": ["--trials", "14", "--games", "600", "--min-games", "150", "--verify", "2"],
                "full": ["--trials", "150", "--games", "8000", "--min-games", "500", "--verify", "5", "--verify-games", "20000"]},
     "letters": {"small": ["--trials", "300", "--letter-samples", "2000"],
                 "full": ["--trials", "1000", "--letter-samples", "8000"]},
-    "backends": {"small": ["--trials", "8", "--games", "200", "--min-games", "50", "--verify", "2"],
+    "backends": {"small": ["--trials", "4", "--games", "100", "--min-games", "50", "--verify", "1"],
                  "full": ["--trials", "20", "--games", "1000", "--min-games", "100", "--verify", "3"]},
 }
 

@@ -177,7 +177,8 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
             row["verified"] = verified[rank]
         rows.append(row)
     return {"game": game.id, "name": game.name, "players": plan.players, "seed": plan.seed,
-            "targets": [t.text for t in plan.targets], "vary": list(args.vary), "max_changes": args.max_changes,
+            "targets": [t.text for t in plan.targets],
+            "card_limit_points": next((t.high for t in plan.targets if t.name == "cards"), None), "vary": list(args.vary), "max_changes": args.max_changes,
             "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit,
             "verify_games": (args.verify_games or args.games) if verified and plan.rungs() else 0,
             "spent": spent(study), "interrupted": interrupted,

@@ -147,8 +147,11 @@ def _before_after(doc, report: dict) -> None:
         worst = sorted(cards, key=lambda k: -abs(cards[k]["difference"]))[:12]
         after = figures[1].get("cards", {}) if len(figures) > 1 else {}
         series = [[abs(cards[k]["difference"]) for k in worst], [abs(after.get(k, {"difference": 0})["difference"]) for k in worst]]
+        limit = report.get("card_limit_points")
         doc.bars([k.split(":")[-1][:9] for k in worst], series, percent=True, height_mm=55,
-                 caption="cards with the largest effect before: |win-rate difference| as is (blue) and in proposal #1 (gold)")
+                 reference=limit / 100 if limit else None,
+                 caption="cards with the largest effect before: |win-rate difference| as is (blue) and in proposal #1 (gold)"
+                 + ("; dashed: the target" if limit else ""))
     for target in ("length", "word_rate", "going_out", "points_rank"):
         if target in figures[0]:
             entry = figures[0][target]

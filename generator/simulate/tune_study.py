@@ -443,7 +443,8 @@ def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor,
 
 def spent(study) -> dict:
     """Games and trials the search used, by outcome."""
-    counts = Counter(t.state.name.lower() for t in study.get_trials(deepcopy=False))
+    counts = Counter(t.state.name.lower() for t in study.get_trials(deepcopy=False)
+                     if t.state.name not in ("WAITING", "RUNNING"))  # queued probes not yet played
     games = sum(t.user_attrs.get("games", 0) for t in study.get_trials(deepcopy=False))
     repeats = sum(1 for t in study.get_trials(deepcopy=False) if "repeat_of" in t.user_attrs)
     infeasible = sum(1 for t in study.get_trials(deepcopy=False) if t.user_attrs.get("infeasible"))
