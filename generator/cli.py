@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 import traceback
+from pathlib import Path
 
 from spellpress import __version__, print_commands
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
 from spellpress.rules import command as engine_command
 from spellpress.errors import UserError, report_lines
+from spellpress.paths import output_folder
 from spellpress.scaffold import command as new_command
 from spellpress.serve import command as serve_command
 from spellpress.shop import command as shops_command
@@ -44,6 +46,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
+        if isinstance(getattr(args, "out", None), Path):
+            args.out = output_folder(args.out)
         code = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit
         return code

@@ -36,11 +36,20 @@ Where = Location | Option
 
 
 def display_path(path: Path) -> str:
-    """The path relative to the working folder, as the user typed it."""
+    """The path relative to the working folder, as the user typed it; a file Spellpress ships (a shared
+    template, a shipped game's file) outside the working folder as 'shipped templates/deck-back.yaml'."""
     try:
-        return os.path.relpath(path)
+        shown = os.path.relpath(path)
     except ValueError:  # another drive on Windows
-        return str(path)
+        shown = str(path)
+    if shown.startswith(os.pardir):
+        from spellpress.paths import PROJECT_ROOT  # paths imports this module: read it only when needed
+
+        root = os.path.abspath(PROJECT_ROOT)
+        absolute = os.path.abspath(path)
+        if absolute.startswith(root + os.sep):
+            return "shipped " + os.path.relpath(absolute, root).replace(os.sep, "/")
+    return shown
 
 
 @dataclass(frozen=True)

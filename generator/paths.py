@@ -74,8 +74,25 @@ def list_game_folders(root: Path | None = None) -> list[Path]:
     return sorted(p for p in folder.iterdir() if (p / "game.yaml").is_file())
 
 
+DEFAULT_OUTPUT = Path("output")
+
+
+def working_game_folder(where: Path | None = None) -> Path | None:
+    """The game folder the command runs in (the working folder or one above it holding game.yaml), if any."""
+    here = (where or Path.cwd()).resolve()
+    return next((folder for folder in (here, *here.parents) if (folder / "game.yaml").is_file()), None)
+
+
+def output_folder(out: Path) -> Path:
+    """Where output goes: as given, except that the default `output` seen from inside a game folder
+    means the output folder beside that game (a game folder never holds its own output)."""
+    game = working_game_folder() if out == DEFAULT_OUTPUT else None
+    return Path(os.path.relpath(game.parent / DEFAULT_OUTPUT)) if game is not None else out
+
+
 def game_folders(names: list[str]) -> list[Path]:
-    """The folders of the games a command names (ids or paths), every unknown one reported; none named: all."""
+    """The folders of the games a command names (ids or paths), every unknown one reported; none named:
+    the game whose folder the command runs in, else all the games."""
     if names:
         problems = []
         folders = []
@@ -87,6 +104,9 @@ def game_folders(names: list[str]) -> list[Path]:
         if problems:
             raise UserError(problems)
         return folders
+    working = working_game_folder()
+    if working is not None:
+        return [working]
     folders = list_game_folders()
     if not folders:
         raise UserError.at(Location(Path("cards")), "no games found (a game is a folder with a game.yaml)")

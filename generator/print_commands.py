@@ -11,6 +11,7 @@ from spellpress.errors import Option, Problem, Problems, UserError
 from spellpress.model.modes import BackMode, CalibrationPaper, ColorMode, DuplexMode, MarkMode, Paper, choices
 from spellpress.paths import game_folders
 from spellpress.shop.command import build_shops
+from spellpress.wording import plural
 
 # build's options that a print shop's preset decides (--shop): given with --shop, they would be ignored
 SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-offset", "bleed": "--bleed",
@@ -18,15 +19,10 @@ SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-o
                 "profile": "--profile", "marks": "--marks", "draft": "--draft"}
 
 
-def plural(count: int, noun: str) -> str:
-    """'1 card', '2 cards', '1,000 cards'."""
-    return f"{count:,} {noun}{'' if count == 1 else 's'}"
-
-
 def register(commands) -> None:
     build = commands.add_parser("build", help="build print-ready PDFs (and PNG/TTS exports) for games",
                                 description="Build each game into OUT/<game>/: <game>-<paper>.pdf and manifest.json.")
-    build.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: all)")
+    build.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     build.add_argument("--paper", choices=choices(Paper), help="paper size (default: the game's print.paper)")
     build.add_argument("--backs", choices=choices(BackMode),
                        help="none; duplex-long (flip on long edge); duplex-short; fold (fronts above, backs below the fold)")
@@ -36,7 +32,7 @@ def register(commands) -> None:
     build.add_argument("--png", action="store_true", help="also write a PNG per card side, 300 dpi with bleed")
     build.add_argument("--tts", action="store_true", help="also write Tabletop Simulator deck sheets (10 x 7) and back images")
     build.add_argument("--print-shop", action="store_true", help="also write a one-card-a-page PDF with TrimBox and BleedBox, back then front")
-    build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
+    build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output; inside a game folder, the output folder beside it)")
     build.add_argument("--shop", metavar="NAME",
                        help="write exactly what a print shop asks for into OUT/<game>/<shop>/ (see 'spellpress shops')")
     build.add_argument("--ink-limit", choices=["on", "off"],
@@ -61,7 +57,7 @@ def register(commands) -> None:
                                             "and write nothing. Never imports or runs a game's Python: its rules "
                                             "engine and rules: keys are checked by check-engine, simulate, report "
                                             "and sweep, which run the engine.")
-    check.add_argument("games", nargs="*", metavar="GAME|PATH")
+    check.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     check.set_defaults(handler=check_command)
 
     listing = commands.add_parser("list", help="list the games under cards/")

@@ -164,9 +164,23 @@ def fit_text(
                 )
         elif last:
             raise TextFitError(
-                f"text does not fit in {w:.1f} x {h:.1f} mm even at {min_size:g} pt: {text[:40]!r}"
+                f"text does not fit in {w:.1f} x {h:.1f} mm even at {min_size:g} pt: {text[:40]!r}; "
+                + shortfall(paragraphs, lines, font, current, leading, w, h)
             )
         current = round(current - SHRINK_STEP_PT, 4)
+
+
+def shortfall(paragraphs: list[list[Word]], lines: list[list[Word]] | None, font: str, size: float, leading: float,
+              w: float, h: float) -> str:
+    """By how much text misses its box at `size`: the widest word's excess, or the missing height."""
+    if lines is None:
+        widest = max((word for words in paragraphs for word in words), key=lambda word: sum(p.width_pt(font, size) for p in word))
+        width = sum(p.width_pt(font, size) for p in widest) * MM_PER_POINT
+        shown = "".join(getattr(p, "text", "") for p in widest) or "an icon"
+        return f"the word {shown!r} alone is {width:.1f} mm wide, {width - w:.1f} mm more than the box"
+    needed = block_height_pt(len(lines), font, size, leading) * MM_PER_POINT
+    return (f"its {len(lines)} lines need {needed:.1f} mm of height, {needed - h:.1f} mm more than the box "
+            f"(about {100 * (1 - h / needed):.0f}% less text would fit)")
 
 
 def _place(lines, x, y, w, h, font, size, leading, align, valign, color, icons) -> tuple:

@@ -49,6 +49,12 @@ class Sheet:
     path: Path
     header: list[str]  # column names, lower-cased and stripped
     rows: list[tuple[int, list[Any]]]  # (1-based row number, cells), empty rows left out
+    separator: str = ","  # a CSV's column separator as found in the file (workbooks: ",")
+
+    @property
+    def read_as(self) -> str:
+        """How the file was read, for messages about its columns ('' for the usual comma)."""
+        return "" if self.separator == "," else f" (read as {SEPARATOR_NAMES[self.separator]}-separated values)"
 
     def cell(self, row: int, column: int) -> CellLocation:
         return CellLocation(self.path, row, column + 1)
@@ -56,8 +62,9 @@ class Sheet:
 
 def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     suffix = path.suffix.lower()
+    separator = ","
     if suffix == ".csv":
-        rows = _csv_rows(path)
+        rows, separator = _csv_rows(path)
     elif suffix in (".xlsx", ".ods"):
         rows = _workbook_rows(path, sheet)
     else:
@@ -69,15 +76,33 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     names = [str(c).strip().lower() if not _blank(c) else "" for c in header]
     while names and not names[-1]:  # a spreadsheet's trailing empty columns
         names.pop()
-    return Sheet(path, names, [(number, list(row[: len(names)]) + [""] * (len(names) - len(row))) for number, row in body])
+    return Sheet(path, names, [(number, list(row[: len(names)]) + [""] * (len(names) - len(row))) for number, row in body],
+                 separator)
 
 
-def _csv_rows(path: Path) -> list[list[Any]]:
+SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
+
+
+def csv_separator(text: str) -> str:
+    """The column separator of a CSV file: the one of , ; or tab that its header line uses most
+    (Excel writes ';' where the decimal mark is a comma); a comma when the header has none."""
+    header = next((line for line in text.splitlines() if line.strip()), "")
+    counts = {separator: _outside_quotes(header).count(separator) for separator in SEPARATOR_NAMES}
+    best = max(counts, key=lambda separator: (counts[separator], separator == ","))
+    return best if counts[best] else ","
+
+
+def _outside_quotes(line: str) -> str:
+    return "".join(part for index, part in enumerate(line.split('"')) if index % 2 == 0)
+
+
+def _csv_rows(path: Path) -> tuple[list[list[Any]], str]:
     try:
         text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
     except UnicodeDecodeError as exc:
         raise SheetError(f"'{path.name}' is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    return list(csv.reader(io.StringIO(text, newline="")))
+    separator = csv_separator(text)
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=separator)), separator
 
 
 def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:

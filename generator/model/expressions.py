@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 from contextlib import contextmanager
@@ -12,6 +13,7 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import generate_lorem_ipsum
 
+from spellpress.suggest import did_you_mean
 from spellpress.model.limits import EXPRESSION_SECONDS, MAX_EXPRESSION_OUTPUT, MAX_EXPRESSION_SOURCE, MAX_RANGE_ITEMS
 
 
@@ -58,7 +60,30 @@ def _lipsum(n: int = 5, html: bool = False, min: int = 20, max: int = 100) -> st
     return generate_lorem_ipsum(n=n, html=html, min=min, max=max)
 
 
-_ENV = _LimitedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False, keep_trailing_newline=False)
+class _Undefined(jinja2.StrictUndefined):
+    """Jinja's undefined value, with messages in the card's terms instead of Python's."""
+
+    __slots__ = ()
+
+    @property
+    def _undefined_message(self) -> str:
+        name, owner = self._undefined_name, self._undefined_obj
+        if owner is jinja2.utils.missing:
+            return f"'{name}' is undefined: not a field of this card"
+        if isinstance(owner, Mapping):
+            keys = ", ".join(repr(key) for key in list(owner)[:12]) or "none"
+            return f"this map has no key {name!r}{did_you_mean(name, [str(k) for k in owner])} (its keys: {keys})"
+        if isinstance(owner, (list, tuple)):
+            return f"this list of {len(owner)} has no item {name!r} (items count from 0: [0] is the first)"
+        return f"the value here is {_kind(owner)}, which has no {name!r}"
+
+
+def _kind(value: Any) -> str:
+    """Said without the value itself, so the same mistake on many cards reads the same."""
+    return {str: "text", int: "a number", float: "a number", bool: "a yes/no value"}.get(type(value), "a single value")
+
+
+_ENV = _LimitedEnvironment(undefined=_Undefined, autoescape=False, keep_trailing_newline=False)
 _ENV.globals.update(range=_range, lipsum=_lipsum)
 
 
@@ -110,11 +135,20 @@ def render(source: str, context: Mapping[str, Any]) -> str:
     except jinja2.exceptions.SecurityError as exc:
         raise ExpressionError(f"expression not allowed: {exc}") from None
     except jinja2.UndefinedError as exc:
-        raise ExpressionError(f"{exc.message}") from None
+        raise ExpressionError(_with_suggestion(str(exc.message), context)) from None
     except ExpressionError:
         raise
     except Exception as exc:  # a user's expression can fail in many ways (1/0, bad filter args)
         raise ExpressionError(f"expression failed: {exc}") from None
+
+
+def _with_suggestion(message: str, context: Mapping[str, Any]) -> str:
+    """An undefined name's message, with the closest name the card has and what it has."""
+    missing = re.match(r"^'([^']+)' is undefined: not a field of this card$", message)
+    if missing is None:
+        return message
+    names = sorted(str(key) for key in context)
+    return f"{message}{did_you_mean(missing.group(1), names)} (it has: {', '.join(names)})"
 
 
 def resolve_value(value: Any, context: Mapping[str, Any], *, text: bool = False) -> Any:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from spellpress.model.types import Mm, Pt, Strict
 from spellpress.model.limits import MAX_HAND
 from spellpress.model.modes import BackMode, CutMode, MarkMode, Paper
+from spellpress.model.types import Mm, Pt, Strict, text_like
+
+Identifier = Annotated[str, text_like(r"^[a-z0-9][a-z0-9-]*$", "an id of lowercase letters, digits and hyphens, such as my-deck")]
 
 
 class Players(Strict):
@@ -81,7 +83,7 @@ class WordsSpec(Strict):
 
 class GameSpec(Strict):
     name: str
-    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    id: Identifier | None = None
     description: str = ""
     players: Players
     minutes: tuple[int, int] | None = None
@@ -108,7 +110,7 @@ class CardsFrom(Strict):
 
 
 class ComponentSpec(Strict):
-    id: str | None = Field(default=None, pattern=r"^[a-z0-9][a-z0-9-]*$")
+    id: Identifier | None = None
     name: str
     kind: Literal["card", "tile", "die", "sheet", "token", "board"] = "card"
     size: str | SizeSpec = "poker"

@@ -12,10 +12,12 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, field_validator
 
-from spellpress.model.types import Mm, NonNegativeMm, NonNegativePt, Pt, Strict
+from spellpress.model.types import Mm, NonNegativeMm, NonNegativePt, Pt, Strict, text_like
 
-Color = Annotated[str, Field(pattern=r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|none)$")]
-InkColor = Annotated[str, Field(pattern=r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8})$")]  # text and icons: drawn, so never none
+Color = Annotated[str, text_like(r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8}|none)$",
+                                   "a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none")]
+InkColor = Annotated[str, text_like(r"^(#[0-9a-fA-F]{6}|#[0-9a-fA-F]{8})$",  # text and icons: drawn, so never none
+                                      "a colour as #rrggbb or #rrggbbaa (six or eight hex digits)")]
 
 
 class BoxBase(Strict):

@@ -39,6 +39,15 @@ NonNegativePt = Annotated[float, BeforeValidator(_points), Field(ge=0)]
 """A line width that cannot be negative; points or any unit."""
 
 
+PATTERN_MEANINGS: dict[str, str] = {}  # a pattern -> what it asks for, in a designer's words
+
+
+def text_like(pattern: str, meaning: str) -> Any:
+    """A text field that must match `pattern`; a mismatch is reported as `meaning` (never the regex)."""
+    PATTERN_MEANINGS[pattern] = meaning
+    return Field(pattern=pattern)
+
+
 class Strict(BaseModel):
     """Every schema refuses unknown keys and is immutable once loaded."""
 
@@ -58,6 +67,9 @@ def describe(error: ErrorDetails) -> str:
         message = message[len("Value error, "):]
     if kind == "literal_error":
         return f"'{error.get('input')}' is not allowed: {message.lower()}"
+    if kind == "string_pattern_mismatch":
+        pattern = (error.get("ctx") or {}).get("pattern", "")
+        message = f"expected {PATTERN_MEANINGS.get(pattern, 'text of another form')}, got {error.get('input')!r}"
     if field is not None and not isinstance(field, int):
         return f"{field}: {message}"
     return message

@@ -13,7 +13,7 @@ def register(commands) -> None:
                     "Python (a rules.py in the game folder, or an installed engine), and check the game's rules: "
                     "keys, components and card fields against it. Run it only on games whose code you trust; "
                     "'spellpress check' validates the rest without running any.")
-    parser.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: all)")
+    parser.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     parser.set_defaults(handler=cmd_check_engine)
 
 

@@ -25,6 +25,7 @@ from spellpress.errors import UserError
 from spellpress.serve import page
 from spellpress.serve.guard import Guard
 from spellpress.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
+from spellpress.wording import plural
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"preview.css": "text/css", "preview.js": "text/javascript"}
@@ -122,7 +123,7 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
         counts = ""
         if state.snapshot:
             cards = sum(f.card.count for f in state.snapshot.laid)
-            counts = f"{len(state.snapshot.game.components)} components, {cards} cards, {len(state.snapshot.pages)} sheets"
+            counts = f"{plural(len(state.snapshot.game.components), 'component')}, {plural(cards, 'card')}, {plural(len(state.snapshot.pages), 'sheet')}"
         return JSONResponse({"version": state.version, "errors": errors, "content": content, "counts": counts},
                             headers={"Cache-Control": "no-store"})
 

@@ -7,6 +7,7 @@ from urllib.parse import quote
 
 from spellpress.layout.deck import CardFaces
 from spellpress.serve.preview import FULL_DPI, State
+from spellpress.wording import plural
 
 
 def face_url(key: str, dpi: int | None = None) -> str:
@@ -41,7 +42,7 @@ def header(state: State, view: str) -> str:
     counts = ""
     if snapshot:
         cards = sum(f.card.count for f in snapshot.laid)
-        counts = f"{len(snapshot.game.components)} components, {cards} cards, {len(snapshot.pages)} sheets"
+        counts = f"{plural(len(snapshot.game.components), 'component')}, {plural(cards, 'card')}, {plural(len(snapshot.pages), 'sheet')}"
     tabs = "".join(
         f'<a href="{href}"{" aria-current=page" if view == key else ""}>{label}</a>'
         for key, href, label in (("cards", "/", "Cards"), ("sheets", "/sheets", "Sheets"))

@@ -59,7 +59,7 @@ CASES = [
     ("templates/consonant-card.yaml", append("  odd: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: hi, colour: red}\n"), "consonant-card.yaml:{end}:64", "unknown key 'colour'"),
     ("templates/consonant-card.yaml", append("  odd: {kind: sparkle}\n"), "consonant-card.yaml:{end}:15", "kind must be one of"),
     ("templates/consonant-card.yaml", append("  ink: {kind: text, x: 5mm, y: 5mm, w: 20mm, h: 5mm, text: hi, color: none}\n"), "consonants.yaml:{first}:5", "box 'ink'"),
-    ("templates/consonant-card.yaml", append("  ink: {kind: icon, x: 5mm, y: 5mm, w: 5mm, h: 5mm, icon: owl, color: none}\n"), "consonants.yaml:{first}:5", "color: String should match"),
+    ("templates/consonant-card.yaml", append("  ink: {kind: icon, x: 5mm, y: 5mm, w: 5mm, h: 5mm, icon: owl, color: none}\n"), "consonants.yaml:{first}:5", "color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), got 'none'"),
     ("templates/consonant-card.yaml", append("  bad: {kind: text, text: \"{{ letter \"}\n"), "consonant-card.yaml:{end}:27", "template expression error"),
 ]
 
@@ -144,3 +144,32 @@ def test_one_template_mistake_on_every_card_is_one_error_line(tmp_path, capsys):
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) == 2 and lines[1] == "1 error; nothing written.", lines
     assert "box 'points'" in lines[0] and "(on 3 faces: card 'first' of 'cards', card 'second' of 'cards', card 'third' of 'cards')" in lines[0]
+
+
+@pytest.mark.parametrize("edit, expected", [
+    (("game.yaml", 'color: "#1f2d4d"', 'color: "#2a174"'),
+     "(shipped templates/deck-back.yaml:5:15): color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none, got '#2a174'"),
+    (("templates/my-card.yaml", 'text: "{{ points }}"', 'text: "{{ stats.ward }}"'),
+     "box 'points' (templates/my-card.yaml:5:5): this map has no key 'ward' (its keys: 'hp')"),
+    (("templates/my-card.yaml", 'text: "{{ points }}"', 'text: "{{ pionts }}"'),
+     "'pionts' is undefined: not a field of this card (did you mean 'points'?) (it has: body, card_height"),
+    (("templates/my-card.yaml", 'text: "{{ points }}"', 'text: "{{ title.size }}"'),
+     "the value here is text, which has no 'size' (on 3 faces"),
+])
+def test_mistakes_are_told_in_the_designers_terms(tmp_path, capsys, monkeypatch, edit, expected):
+    from spellpress.scaffold.new import new_game
+
+    folder = tmp_path / "g"
+    new_game(folder, "poker")
+    cards = folder / "cards.yaml"
+    cards.write_text(cards.read_text().replace("fields: {title: str, body: str, points: int}", "fields: {title: str, body: str, points: int, stats: map?}")
+                     .replace("    points: 1\n", "    points: 1\n    stats: {hp: 1}\n"))
+    name, old, new = edit
+    path = folder / name
+    assert old in path.read_text()
+    path.write_text(path.read_text().replace(old, new))
+    monkeypatch.chdir(tmp_path / "g")
+    assert main(["check", "."]) == 2
+    err = capsys.readouterr().err
+    assert expected in err
+    assert "^(#" not in err and "FrozenDict" not in err and "site-packages" not in err

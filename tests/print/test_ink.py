@@ -101,3 +101,14 @@ def test_glyph_bounds_read_from_the_parsed_font_match_fonttools(path):
     assert {code: bounds.get(code) for code in cmap} == expected
     assert any(expected.values()) and None in expected.values()  # outlines and a space, at least
     assert bounds.get(0x10FFFF) is None  # a character the font does not have
+
+
+def test_text_that_cannot_fit_says_by_how_much(cinzel):
+    with pytest.raises(TextFitError) as too_tall:
+        fit("WORD " * 40, cinzel, box=(0.0, 0.0, 30.0, 10.0), size=12, min_size=6)
+    message = str(too_tall.value)
+    needed = float(message.split(" lines need ")[1].split(" mm")[0])
+    short = float(message.split("of height, ")[1].split(" mm more")[0])
+    assert needed > 10.0 and abs(needed - 10.0 - short) < 0.06 and "% less text would fit" in message
+    with pytest.raises(TextFitError, match=r"the word 'ANTIDISESTABLISHMENTARIANISM' alone is \d+\.\d mm wide, \d+\.\d mm more than the box"):
+        fit("ANTIDISESTABLISHMENTARIANISM", cinzel, box=(0.0, 0.0, 20.0, 30.0), size=12, min_size=6)

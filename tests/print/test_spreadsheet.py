@@ -73,8 +73,31 @@ BAD = [
     ("letter,points,count\nN,1,5000\n", "deck.csv:2:C: count may be at most 1,000 copies of one card"),
     ("letter,pionts,count\nN,1,12\n", "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?)"),
     ("id,letter,points\na,N,1\na,R,1\n", "deck.csv:3:A: card id 'a' is already used by card 1 of this file"),
-    ("letter,count\nN,12\n", "deck.csv:2:A: missing field 'points'"),
+    ("letter,count\nN,12\n", "deck.csv:1:A: no column for the required field 'points': the first row names the columns"),
 ]
+
+
+@pytest.mark.parametrize("text, line", [
+    ("letter,pionts,count\n" + "N,1,12\n" * 27, "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?)"),
+    ("letter;points;count\nN;1;12\nQ;x;1\n", "deck.csv:3:B: points must be a whole number, got 'x'"),
+    ("letter;pionts;count\n" + "N;1;12\n" * 55, "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?) "
+                                                   "(read as semicolon-separated values)"),
+])
+def test_a_header_mistake_is_one_error_whatever_the_rows_or_separator(game_copy, tmp_path, capsys, monkeypatch, text, line):
+    folder = fed_from(game_copy, "deck.csv")
+    (folder / "deck.csv").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2 and err[1] == "1 error; nothing written." and line in err[0], err
+
+
+def test_a_semicolon_or_tab_separated_csv_reads_like_a_comma_one(game_copy):
+    folder = fed_from(game_copy, "deck.csv")
+    (folder / "deck.csv").write_text("letter;points;count\nN;1;12\n\"Q;U\";10;1\n")
+    assert cards_of(folder)[1][1] == {"letter": "Q;U", "points": 10}
+    (folder / "deck.csv").write_text("letter\tpoints\tcount\nN\t1\t12\n")
+    assert cards_of(folder)[0][1:] == ({"letter": "N", "points": 1}, 12)
 
 
 @pytest.mark.parametrize("text, words", BAD, ids=[w.split(": ", 1)[1][:30] for _, w in BAD])
