@@ -1,4 +1,5 @@
-# Spellpress: `make` sets up .venv and builds every game into output/; `make test` runs the tests.
+# Spellpress: `make` sets up .venv and builds every game into output/; `make test` runs the tests
+# (`make test-fast`: all but the slow ones).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -20,6 +21,11 @@ build: $(STAMP)
 
 test: lint-enforced typecheck
 	$(BIN)/python -m pytest
+
+# The quick loop while working: lint, types, and every test not marked slow (the brute-force and
+# agreement checks run there against a small word list); `make test` runs them all.
+test-fast: lint-enforced typecheck
+	$(BIN)/python -m pytest -m "not slow"
 
 # ruff with every rule in pyproject.toml, import order (I) included, and the type checker.
 lint: $(STAMP) typecheck

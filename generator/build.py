@@ -5,14 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spellpress.errors import Location, Problem, UserError
-from spellpress.impose.grid import FitError, MarkStyle
-from spellpress.impose.sheets import Page, SheetSettings, plan_pages, sheet_grid
+from spellpress.impose.grid import FitError
+from spellpress.impose.sheets import Page, SheetSettings, capacity_note, plan_pages, settings_for, settings_from_print, sheet_grid
 from spellpress.model.modes import BackMode, ColorMode, MarkMode, Paper, checked
-from spellpress.model.sizes import PAPER_SIZES
 from spellpress.layout.deck import CardFaces, items, layout_game
 from spellpress.load.game import load_game
 from spellpress.model.deck import Game
@@ -20,8 +19,9 @@ from spellpress.icon_library import icon_credits
 from spellpress.render.keys import faces_key, referenced_files, sheets_key
 from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write import stamp
-from spellpress.write.cache import Cache
+from spellpress.write.cache import CACHE_FOLDER, Cache
 from spellpress.write.destination import game_output_folder
+from spellpress.write.counts import RasterCounts
 from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 
@@ -33,6 +33,10 @@ class BuildOptions:
     bleed: float | None = None
     png: bool = False
     tts: bool = False
+    tts_max_px: int = 4096  # longest side of a TTS image
+    tts_format: str = "png"  # png or jpg
+    tts_url: str | None = None  # where the TTS images are hosted (default: file:/// paths)
+    tabletopia: bool = False  # one picture per card side for Tabletopia (--digital tabletopia)
     print_shop: bool = False
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
@@ -57,25 +61,14 @@ class BuildResult:
     cards: int
     pages: int
     up_to_date: bool = False  # nothing changed since the last build: nothing written
+    sheets: list[str] = field(default_factory=list)  # cards a sheet for each card size, and what other options give
+    drawn: RasterCounts = field(default_factory=RasterCounts)  # what the raster exports drew (not read from the cache)
 
 
 def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
-    settings = game.spec.print
-    paper = options.paper or settings.paper
-    marks = options.marks or settings.marks or ("crop" if settings.crop_marks else "none")
-    return SheetSettings(
-        paper=PAPER_SIZES[paper],
-        bleed=settings.bleed if options.bleed is None else options.bleed,
-        margin=settings.margin,
-        cut=settings.cut,
-        gutter=settings.gutter,
-        backs=options.backs or settings.backs,
-        back_offset=options.back_offset if options.back_offset is not None else settings.back_offset,
-        mark_style=MarkStyle(length=settings.mark_length, offset=settings.mark_offset),
-        marks=marks,
-        mark_weight=settings.mark_weight,
-        corner_radius=settings.corner_radius,
-    )
+    """The game's print settings, with the options given on the command line on top."""
+    return settings_from_print(game.spec.print, paper=options.paper, bleed=options.bleed, backs=options.backs,
+                               back_offset=options.back_offset, marks=options.marks)
 
 
 def plan(game: Game, options: BuildOptions) -> tuple[list[CardFaces], list[Page], SheetSettings]:
@@ -125,21 +118,17 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     manifest_path = out / "manifest.json"
     remove_file(manifest_path)
     paint = sheet_paint(options)
-    suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "")
+    suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "") + ("-cmyk" if paint.name == "grey" and paint.profile else "")
     pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
     with ExitStack() as stack:
-        raster = None
-        if options.png or options.tts:
-            from spellpress.write.raster import PNG_DPI, Rasterizer, prefetch_tts, write_pngs, write_tts
+        exports = None
+        if options.png or options.tts or options.tabletopia:
+            from spellpress.write.exports import RasterExports
 
-            raster = stack.enter_context(Rasterizer(cache, options.workers))
-            # the workers draw the faces, then the TTS strips, while this process writes the PDFs
-            if options.png:
-                raster.prefetch((face for f in laid for face in (f.front, f.back) if face is not None), PNG_DPI)
-            if options.tts:
-                prefetch_tts(laid, raster)
+            exports = stack.enter_context(RasterExports(game, laid, options, cache))
         key = sheets_key(pages, game.name + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
-        write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint)))
+        flat = options.out / CACHE_FOLDER / game.id / "flattened"
+        write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint, flat)))
         files = [pdf_path]
         if settings.marks == "cutter":
             files += write_cut_files(pages, out / "cut", f"{game.id}-{paper}", settings.corner_radius)
@@ -149,10 +138,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             key = faces_key((face for pair in pairs for face in pair), game.name)
             write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, game.name)))
             files.append(shop)
-        if raster is not None and options.png:
-            files.extend(write_pngs(laid, out / "png", game.name, raster))
-        if raster is not None and options.tts:
-            files.extend(write_tts(laid, out / "tts", game.name, raster))
+        if exports is not None:
+            files.extend(exports.write(out))
     credits = icon_credits(referenced_files(op for f in laid for face in (f.front, f.back) if face is not None for op in face.ops))
     if credits is not None:  # CC BY 3.0: the library icons this game prints, with their authors
         write_text(out / "icon-credits.md", credits)
@@ -165,7 +152,15 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     cards = sum(f.card.count for f in laid)
     if options.cache:
         stamp.record(options.out, folder, inputs, templates, game.id, cards, len(pages), files)
-    return BuildResult(game.id, game, files, cards, len(pages))
+    return BuildResult(game.id, game, files, cards, len(pages), sheets=sheet_notes(game, settings),
+                       drawn=exports.raster.counts if exports else RasterCounts())
+
+
+def sheet_notes(game: Game, settings: SheetSettings) -> list[str]:
+    """One line for each card size of the game: cards a sheet, and what --marks none or --bleed 0 would give."""
+    sizes = dict.fromkeys((tuple(c.size), c.kind, settings.backs == "fold" and c.back is not None) for c in game.components)
+    notes = (capacity_note((size[0], size[1]), settings_for([kind], settings), fold) for size, kind, fold in sizes)
+    return list(dict.fromkeys(notes))
 
 
 def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -> list[Path]:
@@ -185,24 +180,31 @@ def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -
 def sheet_paint(options: BuildOptions):
     from spellpress.render.paint import CmykPaint, GreyPaint, RgbPaint
 
-    if options.draft:
-        return GreyPaint()
     if options.color == "cmyk":
         from spellpress.shop.presets import DEFAULT_CMYK_PROFILE
 
         try:
-            return CmykPaint(options.profile or DEFAULT_CMYK_PROFILE)
+            cmyk = CmykPaint(options.profile or DEFAULT_CMYK_PROFILE)
         except ValueError as exc:
             raise UserError.at(Location(options.profile or DEFAULT_CMYK_PROFILE), str(exc)) from None
-    return RgbPaint()
+        return GreyPaint(cmyk.profile) if options.draft else cmyk  # a draft's greys are K only either way
+    return GreyPaint() if options.draft else RgbPaint()
 
 
-def painted_sheets(pages: list[Page], title: str, paint) -> bytes:
+def painted_sheets(pages: list[Page], title: str, paint, flat_folder: Path | None = None) -> bytes:
+    """The sheets PDF in `paint`; CMYK pages are PDF/X-1a, their transparency flattened (images in `flat_folder`)."""
     from spellpress.render.draw import painting
 
+    if paint.name == "cmyk":
+        from dataclasses import replace
+
+        from spellpress.shop.flatten import flattened
+
+        assert flat_folder is not None, "CMYK sheets flatten their transparency into a folder of images"
+        pages = [replace(page, placed=[replace(p, face=flattened(p.face, flat_folder)) for p in page.placed]) for page in pages]
     with painting(paint):
         data = sheets_pdf(pages, title)
-    if paint.name == "cmyk":
+    if getattr(paint, "profile", None) is not None:  # CMYK, or a draft for a CMYK output condition
         from spellpress.shop.pdfx import pdf_x1a
 
         data = pdf_x1a(data, title, paint)

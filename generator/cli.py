@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 import traceback
 from pathlib import Path
@@ -10,12 +11,12 @@ from pathlib import Path
 from spellpress import __version__, print_commands
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
-from spellpress.rules import command as engine_command
 from spellpress.errors import UserError, report_lines
 from spellpress.paths import output_folder
 from spellpress.scaffold import command as new_command
 from spellpress.serve import command as serve_command
 from spellpress.shop import command as shops_command
+from spellpress.simulate import check_engine as engine_command
 from spellpress.simulate import command as simulate_command
 from spellpress.simulate import sweep as sweep_command
 from spellpress.simulate import tune as tune_command
@@ -25,6 +26,28 @@ EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 # Each command module adds its subcommands with register(commands), each with its handler; in help order.
 COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, tune_command, letters_command,
                    serve_command, shops_command, catalog_command)
+
+
+def _max_px_arg(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a whole number of pixels, such as 4096") from None
+    if value < 256:
+        raise argparse.ArgumentTypeError("must be at least 256 pixels")
+    return value
+
+
+def _digital_arguments(build: argparse.ArgumentParser) -> None:
+    """The options of the digital-table exports (docs/digital.md)."""
+    build.add_argument("--digital", action="append", choices=["tts", "tabletopia"], default=[],
+                       help="tts: as --tts; tabletopia: one picture per card side in tabletopia/, within 4000 px "
+                            "(may be given twice)")
+    build.add_argument("--tts-max-px", type=_max_px_arg, default=4096, metavar="PX",
+                       help="longest side of a TTS image, in pixels; cards are scaled to fit (default 4096)")
+    build.add_argument("--tts-format", choices=["png", "jpg"], default="png", help="TTS images as RGB PNG or JPEG (default png)")
+    build.add_argument("--tts-url", metavar="BASE",
+                       help="the URL the TTS images will be hosted under (default: file:/// paths of the written files)")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,10 +86,30 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return _closed_pipe()
+    except OSError as exc:
+        if exc.errno not in _SYSTEM_LIMITS:
+            return _bug()
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{_SYSTEM_LIMITS[exc.errno]} ({exc.strerror})", file=sys.stderr)
+        return EXIT_USER
     except Exception:
-        traceback.print_exc()
-        print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
-        return EXIT_BUG
+        return _bug()
+
+
+# what the system refused, in the user's terms: not a bug in Spellpress
+_SYSTEM_LIMITS = {
+    errno.ENOSPC: "the disk is full: free some space and run again",
+    errno.EDQUOT: "the disk quota is used up: free some space and run again",
+    errno.ENAMETOOLONG: "a file name is too long for the file system: choose a shorter name",
+    errno.EROFS: "the file system is read-only: choose another --out",
+}
+
+
+def _bug() -> int:
+    """Called while an unexpected exception is handled: its traceback, and say it is our bug."""
+    traceback.print_exc()
+    print("spellpress hit a bug (the traceback above); please report it.", file=sys.stderr)
+    return EXIT_BUG
 
 
 def run() -> None:
@@ -86,8 +129,25 @@ def run() -> None:
         sys.stderr.flush()
     except BrokenPipeError:
         code = _closed_pipe()
+    _bound_the_cleanup(code)
     atexit._run_exitfuncs()
     os._exit(code)
+
+
+def _bound_the_cleanup(code: int) -> None:
+    """The work is over: another Ctrl-C ends the process at once (no traceback from an exit handler),
+    and after an interruption any worker still there is killed and the cleanup gets 2 s at most."""
+    import multiprocessing
+    import os
+    import signal
+
+    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    if code != 130:
+        return
+    for child in multiprocessing.active_children():
+        child.kill()
+    signal.signal(signal.SIGALRM, lambda *_: os._exit(130))
+    signal.alarm(2)
 
 
 def _closed_pipe() -> int:

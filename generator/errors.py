@@ -35,6 +35,9 @@ Where = Location | Option
 """What a problem is about: a place in a file, or an option of the command."""
 
 
+SHIPPED_ROOT: Path | None = None  # where the shipped templates and games are; set by spellpress.paths
+
+
 def display_path(path: Path) -> str:
     """The path relative to the working folder, as the user typed it; a file Spellpress ships (a shared
     template, a shipped game's file) outside the working folder as 'shipped templates/deck-back.yaml'."""
@@ -42,10 +45,8 @@ def display_path(path: Path) -> str:
         shown = os.path.relpath(path)
     except ValueError:  # another drive on Windows
         shown = str(path)
-    if shown.startswith(os.pardir):
-        from spellpress.paths import PROJECT_ROOT  # paths imports this module: read it only when needed
-
-        root = os.path.abspath(PROJECT_ROOT)
+    if shown.startswith(os.pardir) and SHIPPED_ROOT is not None:
+        root = os.path.abspath(SHIPPED_ROOT)
         absolute = os.path.abspath(path)
         if absolute.startswith(root + os.sep):
             return "shipped " + os.path.relpath(absolute, root).replace(os.sep, "/")

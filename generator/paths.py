@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from spellpress import errors
 from spellpress.errors import Location, UserError
 
 SHIPPED_FOLDERS = ("fonts", "templates", "cards", "docs")
@@ -30,6 +31,7 @@ def shipped_root() -> Path:
 
 
 PROJECT_ROOT = shipped_root()
+errors.SHIPPED_ROOT = PROJECT_ROOT  # so messages show a shipped file as such
 SHARED_TEMPLATES = PROJECT_ROOT / "templates"
 SHARED_ICONS = SHARED_TEMPLATES / "icons"
 SHARED_FONTS = PROJECT_ROOT / "fonts"

@@ -6,7 +6,7 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
-from spellpress.arguments import length, offset
+from spellpress.arguments import bounded_int, length, offset
 from spellpress.errors import Option, Problem, Problems, UserError
 from spellpress.model.modes import BackMode, CalibrationPaper, ColorMode, DuplexMode, MarkMode, Paper, choices
 from spellpress.paths import game_folders
@@ -16,7 +16,8 @@ from spellpress.wording import plural
 # build's options that a print shop's preset decides (--shop): given with --shop, they would be ignored
 SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-offset", "bleed": "--bleed",
                 "png": "--png", "tts": "--tts", "print_shop": "--print-shop", "color": "--color",
-                "profile": "--profile", "marks": "--marks", "draft": "--draft"}
+                "profile": "--profile", "marks": "--marks", "draft": "--draft", "digital": "--digital",
+                "tts_url": "--tts-url"}
 
 
 def register(commands) -> None:
@@ -30,7 +31,16 @@ def register(commands) -> None:
                        help="shift the backs to correct a printer's misregistration; mm unless a unit is given (see 'calibrate')")
     build.add_argument("--bleed", type=length, metavar="LENGTH", help="bleed beyond the trim, e.g. 3mm or 0.125in (default 3mm)")
     build.add_argument("--png", action="store_true", help="also write a PNG per card side, 300 dpi with bleed")
-    build.add_argument("--tts", action="store_true", help="also write Tabletop Simulator deck sheets (10 x 7) and back images")
+    build.add_argument("--tts", action="store_true",
+                       help="also write Tabletop Simulator images and a saved object, tts/<game>.json (docs/digital.md)")
+    build.add_argument("--digital", action="append", choices=["tts", "tabletopia"], default=[],
+                       help="tts: as --tts; tabletopia: one picture per card side in tabletopia/, within 4000 px "
+                            "(may be given twice)")
+    build.add_argument("--tts-max-px", type=bounded_int(256, 65536), default=4096, metavar="PX",
+                       help="longest side of a TTS image, in pixels; cards are scaled to fit (default 4096)")
+    build.add_argument("--tts-format", choices=["png", "jpg"], default="png", help="TTS images as RGB PNG or JPEG (default png)")
+    build.add_argument("--tts-url", metavar="BASE",
+                       help="the URL the TTS images will be hosted under (default: file:/// paths of the written files)")
     build.add_argument("--print-shop", action="store_true", help="also write a one-card-a-page PDF with TrimBox and BleedBox, back then front")
     build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output; inside a game folder, the output folder beside it)")
     build.add_argument("--shop", metavar="NAME",
@@ -72,7 +82,7 @@ def register(commands) -> None:
 
 def refuse_options_a_shop_decides(args) -> None:
     """`build --shop` writes what the shop's preset says: an option it would ignore is a mistake, not a wish."""
-    given = [flag for name, flag in SHOP_DECIDES.items() if getattr(args, name) not in (None, False)]
+    given = [flag for name, flag in SHOP_DECIDES.items() if getattr(args, name) not in (None, False, [])]
     if not args.cache:
         given.append("--no-cache")
     if given:
@@ -89,14 +99,18 @@ def build_command(args) -> int:
         return build_shops(args)
     if args.ink_limit is not None:
         raise UserError.at(Option("--ink-limit"), "applies to --shop builds only (a shop's total ink limit)")
+    if args.profile is not None and args.color != "cmyk":  # it would be silently ignored
+        raise UserError.at(Option("--profile"), "a profile is for CMYK sheets: add --color cmyk, or leave --profile out")
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
-                           png=args.png, tts=args.tts, print_shop=args.print_shop, out=args.out, cache=args.cache,
-                           draft=args.draft, color=args.color or "rgb", profile=args.profile, marks=args.marks)
+                           png=args.png, tts=args.tts or "tts" in args.digital, print_shop=args.print_shop, out=args.out,
+                           cache=args.cache, draft=args.draft, color=args.color or "rgb", profile=args.profile,
+                           marks=args.marks, tts_max_px=args.tts_max_px, tts_format=args.tts_format, tts_url=args.tts_url,
+                           tabletopia="tabletopia" in args.digital)
     problems = Problems()
     folders = game_folders(args.games)
     workers: AbstractContextManager = nullcontext()
-    if options.png or options.tts:  # one pool of workers draws for every game
-        from spellpress.write.raster import shared_workers
+    if options.png or options.tts or options.tabletopia:  # one pool of workers draws for every game
+        from spellpress.write.workers import shared_workers
 
         workers = shared_workers()
     with workers:
@@ -119,6 +133,8 @@ def build_one(folder: Path, options, problems) -> None:
     seconds = time.perf_counter() - started
     state = " (up to date: nothing changed)" if result.up_to_date else ""
     print(f"{result.game_id}: {plural(result.cards, 'card')} on {plural(result.pages, 'page')} in {seconds:.2f} s{state}")
+    for note in result.sheets:
+        print(f"  {note}")
     for component in result.game.components if result.game is not None else ():
         if component.left_out:
             print(f"  left out (count: 0) from {component.name}: {', '.join(component.left_out)}")

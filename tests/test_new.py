@@ -129,3 +129,52 @@ def test_new_from_skips_links_leaving_the_source_and_says_so(tmp_path, monkeypat
     assert not any("root:" in p.read_text(errors="replace") or "secret" in p.read_text(errors="replace")
                    for p in copied.rglob("*") if p.is_file())
     assert main(["check", "mine"]) == 0
+
+
+@pytest.mark.parametrize("name, shown", [
+    ('q"uote', 'Q"uote'), ("a: b # c", "A: B # C"), ("x {{ y }} [z", "X {{ Y }} [z"), ("back\\slash *star", "Back\\slash *star"),
+])
+def test_new_quotes_any_name_so_that_game_yaml_reads_back(name, shown, tmp_path, monkeypatch, capsys):
+    """Names with a quote, : # {{ [ \\ * wrote a game.yaml that did not parse."""
+    import yaml
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", name]) == 0
+    spec = yaml.safe_load((tmp_path / name / "game.yaml").read_text())
+    assert spec["name"] == shown and spec["backs"]["deck"]["fields"]["title"] == shown
+    assert main(["build", name, "--out", str(tmp_path / "out")]) == 0, capsys.readouterr().err
+
+
+def test_new_with_letters_the_shipped_fonts_lack_says_so_and_still_builds(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "日本語"]) == 0
+    out = capsys.readouterr().out
+    assert "cannot draw '日' (U+65E5), '本' (U+672C), '語' (U+8A9E), so the backs have no title" in out
+    assert main(["build", "日本語", "--out", str(tmp_path / "out")]) == 0, capsys.readouterr().err
+
+
+def test_new_with_a_name_too_long_for_a_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "x" * 300]) == 2
+    err = capsys.readouterr().err
+    assert "the folder name is 300 bytes; a folder name may have at most 255" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("code, words", [(28, "the disk is full: free some space and run again"),
+                                         (36, "a file name is too long for the file system")])
+def test_a_full_disk_is_told_as_such_not_as_a_bug(code, words, tmp_path, monkeypatch, capsys):
+    """ENOSPC from deep inside a build was a traceback called a Spellpress bug."""
+    import errno
+    import os
+
+    from spellpress import build as build_module
+
+    assert code == {28: errno.ENOSPC, 36: errno.ENAMETOOLONG}[code]
+
+    def full(*args, **kwargs):
+        raise OSError(code, os.strerror(code), str(tmp_path / "out" / "x.pdf"))
+
+    monkeypatch.setattr(build_module, "build", full)
+    assert main(["build", "word-to-the-wise", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"x.pdf: {words}" in err and "Traceback" not in err and "bug" not in err

@@ -13,6 +13,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # make test-fast leaves this module out
+
 SHIPPED = ("fonts", "templates", "cards", "docs")
 
 

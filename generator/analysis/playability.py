@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable
 from spellpress.analysis.going_out import GoingOut
 from spellpress.analysis.mix import DIE_WILD, WILD_FACE, LetterMix
 from spellpress.progress import LazyProgress
-from spellpress.simulate.metrics import Z95, wilson
+from spellpress.stats import Z95, wilson
 from spellpress.words.finder import WordFinder
 
 WILD = WILD_FACE

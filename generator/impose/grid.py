@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from spellpress.model.modes import CutMode, DuplexMode
 
 MARK_GAP = 0.5  # default offset: between the outermost bleed and a crop mark
-MARK_LENGTH = 5.0  # also the shortest mark drawn: a shorter one is hard to cut along
-MARK_EDGE = 5.0  # nothing printed lies closer than this to the paper's edge (most printers' dead margin)
-LABEL_ROOM = 3.5  # height of the sheet label's line, above MARK_EDGE at the top of the sheet
+MARK_LENGTH = 5.0  # the longest crop mark drawn by default; shorter where the sheet has no room
+MIN_MARK = 2.0  # the shortest crop mark: shorter is hard to cut along
+MARK_EDGE = 3.0  # no mark or label closer than this to the paper's edge (inkjets print to about 3 mm)
+MIN_OUTER_BLEED = 1.0  # a sheet with no room trims its outer bleed, down to this, rather than drop a row
+LABEL_ROOM = 3.5  # height of the sheet label's line
 
 
 @dataclass(frozen=True)
@@ -25,8 +27,8 @@ class MarkStyle:
 
     @property
     def room(self) -> float:
-        """Paper a crop mark needs between the ink and the paper's edge."""
-        return self.offset + self.length + MARK_EDGE
+        """The least paper a crop mark needs between the ink and the paper's edge (a shortest mark)."""
+        return self.offset + min(self.length, MIN_MARK) + MARK_EDGE
 
 
 @dataclass(frozen=True)
@@ -163,8 +165,9 @@ def cut_lines(slots: tuple[Slot, ...]) -> tuple[list[float], list[float]]:
 
 
 def crop_marks(slots: tuple[Slot, ...], paper: tuple[float, float], style: MarkStyle = MarkStyle()) -> list[Segment]:
-    """Full-length marks on every cut line, outside all inked areas, on each side of the
-    sheet that has room for them at least MARK_EDGE from the paper's edge."""
+    """Marks on every cut line, outside all inked areas, on each side of the sheet with room for one:
+    `style.length` long where the paper allows, shorter where it does not (down to MIN_MARK),
+    never closer than MARK_EDGE to the paper's edge."""
     if not slots:
         return []
     width, height = paper
@@ -173,41 +176,53 @@ def crop_marks(slots: tuple[Slot, ...], paper: tuple[float, float], style: MarkS
     ink_bottom = min(s.clip[1] for s in slots)
     ink_top = max(s.clip[1] + s.clip[3] for s in slots)
     xs, ys = cut_lines(slots)
-    gap, length = style.offset, style.length
+    gap = style.offset
+
+    def length(room: float) -> float:
+        """The mark that fits in `room` mm between the ink and the paper's edge; 0 when none does."""
+        fits = min(style.length, room - gap - MARK_EDGE)
+        return fits if fits >= min(style.length, MIN_MARK) - 1e-9 else 0.0
+
+    top, bottom = length(height - ink_top), length(ink_bottom)
+    left, right = length(ink_left), length(width - ink_right)
     marks: list[Segment] = []
     for x in xs:
-        if ink_top + gap + length <= height - MARK_EDGE - LABEL_ROOM + 1e-9:  # below the label's line
-            marks.append(Segment(x, ink_top + gap, x, ink_top + gap + length))
-        if ink_bottom - gap - length >= MARK_EDGE - 1e-9:
-            marks.append(Segment(x, ink_bottom - gap, x, ink_bottom - gap - length))
+        if top:
+            marks.append(Segment(x, ink_top + gap, x, ink_top + gap + top))
+        if bottom:
+            marks.append(Segment(x, ink_bottom - gap, x, ink_bottom - gap - bottom))
     for y in ys:
-        if ink_left - gap - length >= MARK_EDGE - 1e-9:
-            marks.append(Segment(ink_left - gap, y, ink_left - gap - length, y))
-        if ink_right + gap + length <= width - MARK_EDGE + 1e-9:
-            marks.append(Segment(ink_right + gap, y, ink_right + gap + length, y))
+        if left:
+            marks.append(Segment(ink_left - gap, y, ink_left - gap - left, y))
+        if right:
+            marks.append(Segment(ink_right + gap, y, ink_right + gap + right, y))
     return marks
 
 
-def room_choices(margin: float, bleed: float, marks: MarkStyle | None, fold: bool) -> list[tuple[float, float, float, float]]:
-    """Ways to keep room for marks and the label, best first: (left, right, bottom, top).
+@dataclass(frozen=True)
+class Axis:
+    """Cards along one direction of the sheet."""
 
-    The label always gets its line at the top (a short-edge duplex back, turned upside
-    down, finds that line at its bottom and prints its label there). Marks go on both sides of the
-    cards when they fit, else on one side only (left, bottom): one mark per cut line is
-    enough on a paper trimmer, whose fence squares the cut. On a fold-over sheet the
-    bottom of the area is the fold, which needs only the margin. The unmarked side keeps
-    its outer cut line (bleed inside the ink) MARK_EDGE from the paper's edge, as the
-    marks at that line's ends must be.
-    """
-    label = max(margin, MARK_EDGE + LABEL_ROOM)
-    if marks is None:
-        return [(margin, margin, margin, label)]
-    mark = max(margin, marks.room)
-    top = mark + LABEL_ROOM
-    bare = max(margin, MARK_EDGE - bleed)
-    if fold:
-        return [(mark, mark, margin, top), (mark, bare, margin, top)]
-    return [(mark, mark, mark, top), (mark, bare, mark, top), (mark, mark, mark, label), (mark, bare, mark, label)]
+    count: int
+    start: float  # the first card's trim edge, from the paper's low edge (left or bottom)
+    outer: tuple[float, float]  # the bleed kept outside the first and the last card
+
+
+def fit_axis(low: float, high: float, card: float, *, bleed: float, cut: CutMode, gutter: float,
+             need: tuple[float, float]) -> Axis | None:
+    """The most cards of `card` mm between `low` and `high`, keeping `need` mm of paper beyond the
+    outer bleed at each end. The outer bleed shrinks (to MIN_OUTER_BLEED) where that makes room for
+    one more card; what is left is shared equally, bleed first. None when not one card fits."""
+    smallest = min(bleed, MIN_OUTER_BLEED)
+    room = high - low - need[0] - need[1] - 2 * smallest
+    inner = 0.0 if cut == "shared" else 2 * bleed + gutter  # between neighbours' trims
+    count = int((room + inner + 1e-9) // (card + inner))
+    if count < 1:
+        return None
+    extent = count * card + (count - 1) * inner
+    spare = (high - low - need[0] - need[1] - extent) / 2  # at each end, for the outer bleed and more room
+    outer = min(bleed, spare)
+    return Axis(count, low + need[0] + spare, (outer, outer))
 
 
 def best_grid(
@@ -222,14 +237,47 @@ def best_grid(
     marks: MarkStyle | None = MarkStyle(),
     fold: bool = False,
 ) -> Grid:
-    """The grid holding the most cards with room for the label and (unless `marks` is None)
-    full-length crop marks in the printable area; marks on both sides whenever that costs no card."""
-    choices = room_choices(margin, bleed, marks, fold)
-    grids = []
-    for room in choices:
-        try:
-            grids.append(fit_grid(paper, card, bleed=bleed, margin=margin, cut=cut, gutter=gutter, area=area, room=room))
-        except FitError:
-            if room is choices[-1] and not grids:
-                raise
-    return max(grids, key=lambda grid: grid.capacity)
+    """The grid holding the most cards with room for crop marks (unless `marks` is None) at least
+    MIN_MARK long and MARK_EDGE from the paper's edge, trimming the outer bleed where that saves a row
+    or column. Marks go on both sides of the cards when that costs no card, else on the left and bottom
+    only (one mark per cut line is enough on a paper trimmer, whose fence squares the cut). On a
+    fold-over sheet the bottom of `area` is the fold, which needs only the margin. The sheet label
+    keeps no room of its own: it goes where the cards leave some (write/pdf.py), or is left out."""
+    width, height = paper
+    ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
+    marked = max(margin, marks.room) if marks is not None else margin
+    bare = margin
+    found = []
+    for right, top in ((marked, marked), (bare, marked), (marked, bare), (bare, bare)):
+        bottom = margin if fold else marked
+        along = fit_axis(ax, ax + aw, card[0], bleed=bleed, cut=cut, gutter=gutter, need=(marked, right))
+        up = fit_axis(ay, ay + ah, card[1], bleed=bleed, cut=cut, gutter=gutter, need=(bottom, top))
+        if along is not None and up is not None:
+            found.append((along.count * up.count, along, up))
+        if marks is None:
+            break
+    if not found:
+        raise FitError(
+            f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed does not fit on {width:g} x {height:g} mm paper "
+            f"with {marked:g} mm kept at its edges for margins and marks"
+        )
+    most = max(count for count, _, _ in found)
+    _, along, up = next(choice for choice in found if choice[0] == most)  # the first: marks on every side
+    return _grid(paper, card, along, up, bleed, cut, gutter)
+
+
+def _grid(paper, card, along: Axis, up: Axis, bleed: float, cut: CutMode, gutter: float) -> Grid:
+    cw, ch = card
+    inner = 0.0 if cut == "shared" else 2 * bleed + gutter
+    cols, rows = along.count, up.count
+    slots = []
+    for row in range(rows):
+        for col in range(cols):
+            x = along.start + col * (cw + inner)
+            y = up.start + (rows - 1 - row) * (ch + inner)
+            left = along.outer[0] if col == 0 else (0.0 if cut == "shared" else bleed)
+            right = along.outer[1] if col == cols - 1 else (0.0 if cut == "shared" else bleed)
+            bottom = up.outer[0] if row == rows - 1 else (0.0 if cut == "shared" else bleed)
+            top = up.outer[1] if row == 0 else (0.0 if cut == "shared" else bleed)
+            slots.append(Slot(row, col, x, y, cw, ch, (x - left, y - bottom, cw + left + right, ch + bottom + top)))
+    return Grid(paper, cols, rows, tuple(slots), bleed, cut)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spellpress.impose.grid import LABEL_ROOM, MARK_EDGE, Segment, Slot, cut_lines
+from spellpress.impose.label import LabelSpot
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ class Decor:
     guides: tuple[tuple[float, float, float, int], ...] = ()  # (centre x, centre y, radius, start angle) quarter arcs
     rects: tuple[tuple[float, float, float, float], ...] = ()  # filled black rectangles (x, y, w, h): cutter marks
     weight_pt: float = 0.25
-    label_baseline: float | None = None  # None: the top line (grid.LABEL_ROOM)
+    label: "LabelSpot | None" = None  # where the sheet's label line goes; None: the sheet has no room for it
 
 
 def full_cut_lines(slots: tuple[Slot, ...], paper: tuple[float, float]) -> tuple[Segment, ...]:

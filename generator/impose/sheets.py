@@ -8,9 +8,11 @@ from itertools import groupby
 from spellpress.impose.grid import (
     LABEL_ROOM, FitError, Grid, MarkStyle, Segment, Slot, best_grid, crop_marks, fit_grid, fold_back, mirror,
 )
+from spellpress.impose.label import LabelSpot, label_spot
 from spellpress.impose.marks import Decor, corner_guides, cutter_marks, cutter_room, full_cut_lines
 from spellpress.layout.ops import FaceLayout, Item
 from spellpress.model.modes import BackMode, CutMode, MarkMode, checked
+from spellpress.model.sizes import PAPER_SIZES
 
 
 @dataclass(frozen=True)
@@ -69,12 +71,53 @@ def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = 
                      fold=fold)
 
 
+def capacity_note(size: tuple[float, float], settings: SheetSettings, fold: bool = False) -> str:
+    """How many cards of `size` a sheet holds, whether their outer bleed is trimmed, and what
+    --marks none or --bleed 0 would hold when that is more: for the build's summary."""
+    grid = sheet_grid(size, settings, fold)
+    slots = grid.slots
+    outer = min(min(s.x for s in slots) - min(s.clip[0] for s in slots),
+                min(s.y for s in slots) - min(s.clip[1] for s in slots),
+                max(s.clip[0] + s.clip[2] for s in slots) - max(s.x + s.w for s in slots),
+                max(s.clip[1] + s.clip[3] for s in slots) - max(s.y + s.h for s in slots))
+    note = f"{size[0]:g} x {size[1]:g} mm: {grid.capacity} a sheet ({grid.cols} x {grid.rows})"
+    if outer < settings.bleed - 1e-6:
+        note += f", outer bleed trimmed to {outer:.1f} mm"
+    better = []
+    for option, changed in (("--marks none", replace(settings, marks="none")),
+                            ("--bleed 0", replace(settings, bleed=0.0))):
+        try:
+            more = sheet_grid(size, changed, fold).capacity
+        except FitError:
+            continue
+        if more > grid.capacity and changed != settings:
+            better.append(f"{option} would give {more}")
+    return note + (f" ({'; '.join(better)})" if better else "")
+
+
+def settings_from_print(spec, *, paper=None, bleed=None, backs=None, back_offset=None, marks=None) -> SheetSettings:
+    """Sheet settings from a game's `print:` (model.game.PrintSettings), each given value taking its place."""
+    return SheetSettings(
+        paper=PAPER_SIZES[paper or spec.paper],
+        bleed=spec.bleed if bleed is None else bleed,
+        margin=spec.margin,
+        cut=spec.cut,
+        gutter=spec.gutter,
+        backs=backs or spec.backs,
+        back_offset=back_offset if back_offset is not None else spec.back_offset,
+        mark_style=MarkStyle(length=spec.mark_length, offset=spec.mark_offset),
+        marks=marks or spec.marks or ("crop" if spec.crop_marks else "none"),
+        mark_weight=spec.mark_weight,
+        corner_radius=spec.corner_radius,
+    )
+
+
 UNCUT_KINDS = ("sheet", "board")  # printed whole: a cutting machine has nothing to cut
 
 
-def _settings_for(group: list[Item], settings: SheetSettings) -> SheetSettings:
+def settings_for(kinds, settings: SheetSettings) -> SheetSettings:
     """A group of score sheets or boards gets crop marks where the cards get a cutter's registration marks."""
-    if settings.marks == "cutter" and all(item.kind in UNCUT_KINDS for item in group):
+    if settings.marks == "cutter" and all(kind in UNCUT_KINDS for kind in kinds):
         return replace(settings, marks="crop")
     return settings
 
@@ -86,7 +129,7 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
     ordered = sorted(items, key=lambda item: order[item.size])  # stable: keeps the deck order
     for size, group in groupby(ordered, key=lambda item: item.size):
         group_items = list(group)
-        group_settings = _settings_for(group_items, settings)
+        group_settings = settings_for([item.kind for item in group_items], settings)
         # fold-over halves the sheet; cards with no back (a score pad) use the whole sheet
         fold = settings.backs == "fold" and any(item.back is not None for item in group_items)
         grid = sheet_grid(size, group_settings, fold)
@@ -95,11 +138,14 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
             pages.extend(_sheet(chunk, grid, group_settings, fold))
     total = sum(1 for page in pages if page.kind != "backs")
     sheet = 0
+    components: list[str] = []
     for page in pages:
         if page.kind != "backs":
             sheet += 1
-        components = sorted({p.item.component for p in page.placed})
-        page.label = f"{title} · {', '.join(components)} · sheet {sheet} of {total} · {page.kind} · print at actual size (100%)"
+            components = sorted({p.item.component for p in page.placed})
+        # a backs page is named for its sheet's fronts, even when blank (one-sided parts)
+        kind = "backs (blank)" if page.kind == "backs" and not page.placed else page.kind
+        page.label = f"{title} · {', '.join(components)} · sheet {sheet} of {total} · {kind} · print at actual size (100%)"
     return pages
 
 
@@ -117,12 +163,19 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
     slots = tuple(p.slot for p in fronts.placed)
     if settings.marks == "crop":
         fronts.marks = crop_marks(slots, paper, settings.mark_style)
+    lines = full_cut_lines(slots, paper) if settings.marks == "lines" else ()
+    label: LabelSpot | None
+    if settings.marks == "cutter":  # inside the registration marks, above the cards
+        label = LabelSpot(paper[0] / 2, paper[1] - cutter_room() - 2.5, 0, paper[0] - 2 * cutter_room())
+    else:
+        fold_line = (fronts.fold_y,) if fold and fronts.fold_y is not None else ()
+        label = label_spot(paper, slots, tuple(fronts.marks) + lines, avoid_y=fold_line)
     fronts.decor = Decor(
-        lines=full_cut_lines(slots, paper) if settings.marks == "lines" else (),
+        lines=lines,
         guides=corner_guides(slots, settings.corner_radius),
         rects=cutter_marks(paper) if settings.marks == "cutter" else (),
         weight_pt=settings.mark_weight,
-        label_baseline=paper[1] - cutter_room() - 2.5 if settings.marks == "cutter" else None,
+        label=label,
     )
     if settings.backs not in ("duplex-long", "duplex-short"):
         return [fronts]
@@ -131,6 +184,8 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
         Placed(mirror(slot, paper, settings.backs, settings.back_offset), item.back, item, "back")
         for slot, item in zip(grid.slots, chunk) if item.back is not None
     ]
+    backs.decor = Decor(weight_pt=settings.mark_weight,
+                        label=label_spot(paper, tuple(p.slot for p in backs.placed)))
     for placed in backs.placed:
         if not _on_paper((placed.slot.x, placed.slot.y, placed.slot.w, placed.slot.h), paper):
             dx, dy = settings.back_offset

@@ -6,10 +6,11 @@ from typing import Any, Mapping
 
 from pydantic import TypeAdapter, ValidationError
 
-from spellpress.errors import Location, Problem, UserError
+from spellpress.errors import Location, Problems, UserError
 from spellpress.icon_library import IconNames
 from spellpress.images import raster_size
 from spellpress.layout import fonts, markup
+from spellpress.layout.ink import ops_ink
 from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color, parse_ink
 from spellpress.layout.text import TextFitError, fit_text, unknown_icons
 from spellpress.model.deck import Game, RawBox, Template
@@ -62,19 +63,21 @@ def layout_face(
 ) -> FaceLayout:
     """The face's drawing operations; a UserError naming the card and box if it cannot be drawn."""
     width, height = size
-    context = {**fields, "card_width": width, "card_height": height, "game": ctx.game.name}
+    context = {**fields, "card_width": width, "card_height": height, "safe_zone": ctx.safe, "game": ctx.game.name}
     ops: list = []
+    problems = Problems()  # every box's problem at once, not the first one only
     for box in template.boxes:
         try:
             ops.extend(_layout_box(ctx, box, context, width, height))
         except (ExpressionError, TextFitError, ValueError) as exc:
-            raise UserError([Problem(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)]) from None
+            problems.add(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)
         except UserError as exc:
-            raise UserError([Problem(where, f"template '{template.name}', box '{box.name}': {exc.problems[0]}", who)]) from None
+            problems.add(where, f"template '{template.name}', box '{box.name}': {exc.problems[0]}", who)
+    problems.raise_if_any()
     return FaceLayout(width, height, ctx.bleed, tuple(ops))
 
 
-def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
+def resolved_values(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
     values = {key: resolve_value(value, context, text=key in TEXT_KEYS) for key, value in box.values.items()}
     for key, reference in (("x", width), ("w", width), ("y", height), ("h", height)):
         value = values.get(key)
@@ -86,7 +89,7 @@ def _resolved(box: RawBox, context: Mapping[str, Any], width: float, height: flo
 def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width: float, height: float) -> tuple:
     if "when" in box.values and not _shown(resolve_value(box.values["when"], context, text=False)):
         return ()  # nothing else of a hidden box is evaluated: its text may use fields the card lacks
-    values = _resolved(box, context, width, height)
+    values = resolved_values(box, context, width, height)
     key = (box.name, tuple(sorted((k, repr(v)) for k, v in values.items())), width, height)
     if key in ctx._cache:
         return ctx._cache[key]
@@ -116,16 +119,27 @@ def _rect(spec, width: float, height: float) -> tuple[float, float, float, float
     return spec.x, height - spec.y - h, w, h  # y flipped: the PDF's origin is bottom-left
 
 
-def _check_safe(ctx: FaceContext, spec, rect, width: float, height: float) -> None:
+def _check_safe(ctx: FaceContext, spec, rect, ops: tuple, width: float, height: float) -> None:
+    """What the box prints (not its rectangle) keeps `ctx.safe` mm inside the trim: a box may reach into
+    the safe band as long as nothing it draws does."""
     must = spec.safe if spec.safe is not None else spec.kind in MUST_BE_SAFE
     if not must:
         return
-    x, y, w, h = rect
     s = ctx.safe - 1e-6
-    if x < s or y < s or x + w > width - s or y + h > height - s:
+    x, y, w, h = rect
+    if x >= s and y >= s and x + w <= width - s and y + h <= height - s and not getattr(spec, "overflow", False):
+        return  # its ink stays in the box (the overflow check holds text to it), so inside the zone
+    ink = ops_ink(ops)
+    if ink is None:
+        return
+    left, bottom, right, top = ink
+    closest = min(left, bottom, width - right, height - top)
+    if closest < s:
+        side = min((left, "left"), (width - right, "right"), (height - top, "top"), (bottom, "bottom"))[1]
         raise ValueError(
-            f"box ({x:.1f}, {height - y - h:.1f}, {w:.1f} x {h:.1f} mm) leaves the safe zone "
-            f"({ctx.safe:g} mm inside the trim); move it in or set safe: false"
+            f"what the box prints leaves the safe zone ({ctx.safe:g} mm inside the trim): its ink comes within "
+            f"{max(closest, 0):.2f} mm of the trim at its {side} (box {x:.1f}, {height - y - h:.1f}, {w:.1f} x {h:.1f} mm); "
+            "move it in, make it smaller, or set safe: false"
         )
 
 
@@ -135,7 +149,12 @@ def _ops(ctx: FaceContext, spec, width: float, height: float) -> tuple:
         color = parse_color(spec.color)
         return (Fill(-b, -b, width + 2 * b, height + 2 * b, color),) if color else ()
     rect = _rect(spec, width, height)
-    _check_safe(ctx, spec, rect, width, height)
+    ops = _drawn(ctx, spec, rect, width, height)
+    _check_safe(ctx, spec, rect, ops, width, height)
+    return ops
+
+
+def _drawn(ctx: FaceContext, spec, rect, width: float, height: float) -> tuple:
     if isinstance(spec, ShapeBox):
         x, y, w, h = rect
         if spec.bleed:

@@ -7,13 +7,15 @@ how much a laid-out line's ink leaves its box.
 
 from __future__ import annotations
 
+import math
 import struct
 from functools import lru_cache
 
 from reportlab.pdfbase import pdfmetrics
 
 from spellpress.layout import fonts
-from spellpress.layout.ops import Text
+from spellpress.layout.ops import Fill, Group, Icon, Image, Shape, Text
+from spellpress.layout.svg import icon_ink
 from spellpress.units import MM_PER_POINT
 
 Bounds = tuple[float, float, float, float]  # left, bottom, right, top in mm (y up)
@@ -90,3 +92,77 @@ def overflow(ops: tuple, box: tuple[float, float, float, float]) -> tuple[float,
             if excess > worst:
                 worst, side = excess, name
     return worst, side
+
+
+def ops_ink(ops) -> Bounds | None:
+    """Where a box's drawing operations put ink (mm, y up), or None when they draw nothing:
+    glyph outlines for text, an icon's paths, an image's opaque pixels (within its clip),
+    a shape's outline with half its stroke."""
+    found = [bounds for bounds in map(_op_ink, ops) if bounds is not None]
+    if not found:
+        return None
+    return (min(b[0] for b in found), min(b[1] for b in found), max(b[2] for b in found), max(b[3] for b in found))
+
+
+def _op_ink(op) -> Bounds | None:
+    if isinstance(op, Text):
+        return text_ink(op)
+    if isinstance(op, Icon):
+        share = icon_ink(op.path)
+        return None if share is None else _part(op.x, op.y, op.w, op.h, share)
+    if isinstance(op, Image):
+        share = image_ink(op.path)
+        if share is None:
+            return None
+        bounds = _part(op.x, op.y, op.w, op.h, share)
+        return bounds if op.clip is None else _intersect(bounds, op.clip)
+    if isinstance(op, Shape):
+        half = (op.stroke_width_pt * MM_PER_POINT / 2) if op.stroke is not None else 0.0
+        x0, x1 = sorted((op.x, op.x + op.w))
+        y0, y1 = sorted((op.y, op.y + op.h))
+        return (x0 - half, y0 - half, x1 + half, y1 + half)
+    if isinstance(op, Fill):
+        return (op.x, op.y, op.x + op.w, op.y + op.h)
+    if isinstance(op, Group):
+        inner = ops_ink(op.ops)
+        return None if inner is None else _rotated(inner, op.cx, op.cy, op.angle)
+    return None
+
+
+def _part(x: float, y: float, w: float, h: float, share: Bounds) -> Bounds:
+    left, bottom, right, top = share
+    return (x + left * w, y + bottom * h, x + right * w, y + top * h)
+
+
+def _intersect(bounds: Bounds, clip: tuple[float, float, float, float]) -> Bounds | None:
+    cx, cy, cw, ch = clip
+    left, bottom = max(bounds[0], cx), max(bounds[1], cy)
+    right, top = min(bounds[2], cx + cw), min(bounds[3], cy + ch)
+    return (left, bottom, right, top) if left < right and bottom < top else None
+
+
+def _rotated(bounds: Bounds, cx: float, cy: float, angle: float) -> Bounds:
+    turn = math.radians(angle)
+    cos, sin = math.cos(turn), math.sin(turn)
+    xs, ys = [], []
+    for x, y in ((bounds[0], bounds[1]), (bounds[2], bounds[1]), (bounds[0], bounds[3]), (bounds[2], bounds[3])):
+        dx, dy = x - cx, y - cy
+        xs.append(cx + dx * cos - dy * sin)
+        ys.append(cy + dx * sin + dy * cos)
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+@lru_cache(maxsize=256)
+def image_ink(path: str) -> Bounds | None:
+    """The share (0..1, y up) of a raster image its not fully transparent pixels cover; None when all are."""
+    from PIL import Image as PILImage
+
+    with PILImage.open(path) as picture:
+        width, height = picture.size
+        if "A" not in picture.getbands() and "transparency" not in picture.info:
+            return (0.0, 0.0, 1.0, 1.0)
+        box = picture.convert("RGBA").getchannel("A").getbbox()
+    if box is None:
+        return None
+    left, upper, right, lower = box
+    return (left / width, 1 - lower / height, right / width, 1 - upper / height)

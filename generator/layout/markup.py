@@ -14,8 +14,9 @@ import re
 from dataclasses import dataclass
 
 MARKUP_CHARS = frozenset("*[\\")  # text without any of these is plain
-_COLOUR_SPAN = re.compile(r"\[((?:[^\]\\]|\\.)*)\]\((#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?)\)")
-_TOKEN = re.compile(r"\\([*\[\]\\])|(\*\*)|(\*)|(\x00[^\x01]*\x01)|(\x02)")
+# One pass, left to right: an escape, a colour span (its words hold no unescaped bracket, so no
+# search runs past the next bracket and 100,000 of them parse in linear time), bold, italic.
+_TOKEN = re.compile(r"\\([*\[\]\\])|\[((?:[^\[\]\\]|\\.)*)\]\((#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?)\)|(\*\*)|(\*)")
 
 
 @dataclass(frozen=True)
@@ -26,36 +27,38 @@ class Span:
     color: str | None = None  # '#rrggbb' or None for the box's colour
 
 
+def _tokens(text: str) -> list[tuple[str, str]]:
+    """(kind, value) in order: text, bold, italic, colour (its words follow, then an end)."""
+    tokens: list[tuple[str, str]] = []
+    position = 0
+    for match in _TOKEN.finditer(text):
+        if match.start() > position:
+            tokens.append(("text", text[position:match.start()]))
+        escaped, words, colour, bold, italic = match.groups()
+        if escaped is not None:
+            tokens.append(("text", escaped))
+        elif colour is not None:
+            tokens += [("colour", colour), *_tokens(words), ("end", "")]
+        elif bold:
+            tokens.append(("bold", "**"))
+        else:
+            tokens.append(("italic", "*"))
+        position = match.end()
+    if position < len(text):
+        tokens.append(("text", text[position:]))
+    return tokens
+
+
 def parse(text: str) -> list[Span]:
     """The text as styled spans, in order (line breaks stay inside the spans' text)."""
     if not MARKUP_CHARS.intersection(text):
         return [Span(text)] if text else []
-    # colour spans become private markers around their content: \x00#colour\x01 ... \x02
-    marked = _COLOUR_SPAN.sub(lambda m: f"\x00{m.group(2)}\x01{m.group(1)}\x02", text)
-    tokens: list[tuple[str, str]] = []
-    position = 0
-    for match in _TOKEN.finditer(marked):
-        if match.start() > position:
-            tokens.append(("text", marked[position:match.start()]))
-        escaped, bold, italic, colour, end = match.groups()
-        if escaped is not None:
-            tokens.append(("text", escaped))
-        elif bold:
-            tokens.append(("bold", "**"))
-        elif italic:
-            tokens.append(("italic", "*"))
-        elif colour:
-            tokens.append(("colour", colour[1:-1]))
-        else:
-            tokens.append(("end", ""))
-        position = match.end()
-    if position < len(marked):
-        tokens.append(("text", marked[position:]))
+    tokens = _tokens(text)
     for kind in ("bold", "italic"):  # an unpaired last marker is plain text
         places = [i for i, (k, _) in enumerate(tokens) if k == kind]
         if len(places) % 2:
             tokens[places[-1]] = ("text", tokens[places[-1]][1])
-    spans: list[Span] = []
+    runs: list[tuple[tuple, list[str]]] = []  # (style, pieces), joined once: no quadratic string building
     bold = italic = False
     colours: list[str] = []
     for kind, value in tokens:
@@ -69,11 +72,11 @@ def parse(text: str) -> list[Span]:
             colours.pop()
         elif value:
             style = (bold, italic, colours[-1] if colours else None)
-            if spans and (spans[-1].bold, spans[-1].italic, spans[-1].color) == style:
-                spans[-1] = Span(spans[-1].text + value, *style)
+            if runs and runs[-1][0] == style:
+                runs[-1][1].append(value)
             else:
-                spans.append(Span(value, *style))
-    return spans
+                runs.append((style, [value]))
+    return [Span("".join(pieces), *style) for style, pieces in runs]
 
 
 def plain(text: str) -> str:

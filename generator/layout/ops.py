@@ -94,7 +94,10 @@ def parse_color(value: str) -> Rgb | None:
 
 def parse_ink(value: str) -> Rgb:
     """'#rrggbb' or '#rrggbbaa' as floats."""
-    digits = value.lstrip("#")
+    digits = value[1:] if value.startswith("#") else ""
+    if len(digits) not in (6, 8) or not all(c in "0123456789abcdefABCDEF" for c in digits):
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise ValueError(f"expected a colour such as #1f2d4d (or #1f2d4d80 with opacity), got {shown!r}")
     red, green, blue = (int(digits[i : i + 2], 16) / 255 for i in (0, 2, 4))
     alpha = int(digits[6:8], 16) / 255 if len(digits) == 8 else 1.0
     return (round(red, 4), round(green, 4), round(blue, 4), round(alpha, 4))

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from spellpress.errors import Location, Problems, UserError
-from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES
+from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES, MAX_WORD_LETTERS
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.paths import SHARED_FONTS, SHARED_ICONS, inside
 from spellpress.load.svg_refs import check_icon
@@ -171,11 +171,16 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
         problems.add(where, f"word list '{spec.words.lexicon}' cannot be read as UTF-8 text ({exc})")
         return spec
     letters = describe(language)
-    bad = [(number, word) for number, word in lines if not language.word.fullmatch(word)]
+    bad = [(number, word) for number, word in lines if not language.word.fullmatch(word) or len(word) > MAX_WORD_LETTERS]
     for number, word in bad[:5]:
-        problems.add(Location(path, number, 1), f"expected one word of letters {letters} on the line, got '{word}'")
+        shown = f"'{word}'" if len(word) <= 40 else f"'{word[:40]}...' ({len(word):,} characters)"
+        if len(word) > MAX_WORD_LETTERS and language.word.fullmatch(word):
+            problems.add(Location(path, number, 1), f"a word may have at most {MAX_WORD_LETTERS} letters, got {shown}")
+        else:
+            problems.add(Location(path, number, 1), f"expected one word of letters {letters} on the line, got {shown}")
     if len(bad) > 5:
-        problems.add(Location(path), f"and {len(bad) - 5:,} more lines that are not words of letters {letters}")
+        problems.add(Location(path), f"and {len(bad) - 5:,} more lines that are not words of letters {letters} "
+                                     f"(at most {MAX_WORD_LETTERS})")
     if not lines:
         problems.add(where, f"word list '{spec.words.lexicon}' has no words")
     return spec.model_copy(update={"words": spec.words.model_copy(update={"lexicon": str(path)})})

@@ -34,16 +34,30 @@ def sheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Prob
         return
     header_row = next(iter(sheet.rows), (2, []))[0] - 1  # the header is the row above the first card (or row 1)
     known = [*spec.fields, *COLUMNS_BESIDE_FIELDS]
-    columns = [(column, name) for column, name in enumerate(sheet.header) if name in known]
+    columns: list[tuple[int, str]] = []
+    first_column: dict[str, int] = {}
+    unknown: list[tuple[int, str]] = []
+    for column, name in enumerate(sheet.header):
+        if name in first_column:  # the later column would silently win over the earlier one
+            from spellpress.load.cells import column_letter
+
+            problems.add(sheet.cell(header_row, column), f"column '{name[:40]}' is already column "
+                                                         f"{column_letter(first_column[name] + 1)}; each column once")
+            continue
+        if name:
+            first_column[name] = column
+        if name in known:
+            columns.append((column, name))
+        elif name:
+            unknown.append((column, name))
     present = {name for _, name in columns}
     lacking = [name for name, kind in spec.fields.items() if not kind.endswith("?") and name not in spec.defaults and name not in present]
     explained = set()
-    for column, name in enumerate(sheet.header):
-        if name and name not in known:
-            suggestion = did_you_mean(name, known)
-            explained |= {field for field in lacking if suggestion == f" (did you mean '{field}'?)"}
-            problems.add(sheet.cell(header_row, column),
-                         f"unknown column '{name}'{suggestion}{sheet.read_as} (columns: {', '.join(known)})")
+    for column, name in unknown:
+        suggestion = did_you_mean(name, known)
+        explained |= {field for field in lacking if suggestion == f" (did you mean '{field}'?)"}
+        problems.add(sheet.cell(header_row, column),
+                     f"unknown column '{name[:40]}'{suggestion}{sheet.read_as} (columns: {', '.join(known)})")
     unexplained = [name for name in lacking if name not in explained]
     if unexplained:  # said once at the header, not once a row
         problems.add(sheet.cell(header_row, 0), f"no column for the required field{'s' if len(unexplained) > 1 else ''} "

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from spellpress.errors import Location, display_path
+from spellpress.load.cells import column_letter
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "x"})
@@ -33,15 +34,6 @@ class CellLocation(Location):
         if not self.line:
             return super().__str__()
         return f"{display_path(self.path)}:{self.line}:{column_letter(self.column)}"
-
-
-def column_letter(number: int) -> str:
-    """1 -> A, 26 -> Z, 27 -> AA."""
-    letters = ""
-    while number > 0:
-        number, rest = divmod(number - 1, 26)
-        letters = chr(ord("A") + rest) + letters
-    return letters
 
 
 @dataclass(frozen=True)
@@ -64,6 +56,9 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     suffix = path.suffix.lower()
     separator = ","
     if suffix == ".csv":
+        if sheet is not None:
+            raise SheetError(f"'{path.name}' is a CSV file, which has no sheets: remove sheet: '{sheet[:40]}' "
+                             "(or give an .xlsx or .ods workbook)")
         rows, separator = _csv_rows(path)
     elif suffix in (".xlsx", ".ods"):
         rows = _workbook_rows(path, sheet)
@@ -102,12 +97,31 @@ def _csv_rows(path: Path) -> tuple[list[list[Any]], str]:
     except UnicodeDecodeError as exc:
         raise SheetError(f"'{path.name}' is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     separator = csv_separator(text)
-    return list(csv.reader(io.StringIO(text, newline=""), delimiter=separator)), separator
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+    rows = []
+    try:
+        for row in reader:
+            rows.append(row)
+    except csv.Error as exc:
+        limit = csv.field_size_limit()
+        reason = f"a cell holds more than {limit:,} characters" if "field limit" in str(exc) else str(exc)
+        raise SheetError(f"'{path.name}' cannot be read as CSV at line {reader.line_num}: {reason}") from None
+    return rows, separator
 
 
 def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:
+    from zipfile import BadZipFile
+
     from python_calamine import CalamineError, CalamineWorkbook  # only for games fed from a workbook
 
+    from spellpress.load.workbook_bounds import WorkbookTooLarge, check_workbook
+
+    try:
+        check_workbook(path, sheet)  # before the reader builds the sheet's whole grid in memory
+    except WorkbookTooLarge as exc:
+        raise SheetError(str(exc)) from None
+    except (BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise SheetError(f"'{path.name}' cannot be read as a workbook ({exc})") from None
     try:
         book = CalamineWorkbook.from_path(str(path))
     except (CalamineError, OSError, ValueError) as exc:
@@ -118,7 +132,9 @@ def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:
     elif sheet not in names:
         from spellpress.suggest import did_you_mean
 
-        raise SheetError(f"'{path.name}' has no sheet '{sheet}'{did_you_mean(sheet, names)} (sheets: {', '.join(names)})")
+        shown = ", ".join(repr(n) if len(n) <= 40 else repr(n[:40] + "...") for n in names[:10])
+        more = f" and {len(names) - 10:,} more" if len(names) > 10 else ""
+        raise SheetError(f"'{path.name}' has no sheet '{sheet[:40]}'{did_you_mean(sheet, names)} (sheets: {shown}{more})")
     return book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
 
 

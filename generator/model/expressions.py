@@ -128,7 +128,8 @@ def render(source: str, context: Mapping[str, Any]) -> str:
         with _time_limit(EXPRESSION_SECONDS):
             rendered = compiled(source).render(context)
         if len(rendered) > MAX_EXPRESSION_OUTPUT:
-            raise ExpressionError(f"expression makes {len(rendered):,} characters; the limit is {MAX_EXPRESSION_OUTPUT:,}")
+            raise ExpressionError(f"the text made here (the template with the card's fields) is {len(rendered):,} "
+                                  f"characters; it may be at most {MAX_EXPRESSION_OUTPUT:,} characters")
         return rendered
     except (RecursionError, MemoryError):
         raise ExpressionError("expression nests too deeply or grows too large to run") from None

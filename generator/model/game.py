@@ -11,6 +11,7 @@ from spellpress.model.modes import BackMode, CutMode, MarkMode, Paper
 from spellpress.model.types import Mm, Pt, Strict, text_like
 
 Identifier = Annotated[str, text_like(r"^[a-z0-9][a-z0-9-]*$", "an id of lowercase letters, digits and hyphens, such as my-deck")]
+ComponentKind = Literal["card", "tile", "die", "sheet", "token", "board"]
 
 
 class Players(Strict):
@@ -35,7 +36,7 @@ class PrintSettings(Strict):
     back_offset: tuple[Mm, Mm] = (0.0, 0.0)
     crop_marks: bool = True
     marks: MarkMode | None = None  # None: crop, or none when crop_marks is false
-    mark_length: Mm = Field(default=5.0, ge=5, le=30)
+    mark_length: Mm = Field(default=5.0, ge=2, le=30)  # the longest; shorter (to 2 mm) where the sheet has no room
     mark_offset: Mm = Field(default=0.5, ge=0, le=10)
     mark_weight: Pt = Field(default=0.25, gt=0, le=3)
     corner_radius: Mm = Field(default=0.0, ge=0, le=20)
@@ -112,7 +113,7 @@ class CardsFrom(Strict):
 class ComponentSpec(Strict):
     id: Identifier | None = None
     name: str
-    kind: Literal["card", "tile", "die", "sheet", "token", "board"] = "card"
+    kind: ComponentKind = "card"
     size: str | SizeSpec = "poker"
     template: str
     back: str | None = None

@@ -57,7 +57,15 @@ class Strict(BaseModel):
 def describe(error: ErrorDetails) -> str:
     """One pydantic error as a sentence for a person (which key, what was wrong)."""
     kind = error["type"]
-    field = error["loc"][-1] if error["loc"] else None
+    loc = [part for part in error["loc"] if not _union_member(part)]  # ('title', 'str') -> ('title',)
+    field = loc[-1] if loc else None
+    shown = _shown(error.get("input"))
+    if kind == "string_type":
+        return f"{field}: expected text, got {shown}" if field is not None else f"expected text, got {shown}"
+    if kind == "string_pattern_mismatch":
+        pattern = str((error.get("ctx") or {}).get("pattern", ""))
+        what = PATTERN_MEANINGS.get(pattern, "a value of the documented form (docs/yaml.md)")
+        return f"{field}: expected {what}, got {shown}" if field is not None else f"expected {what}, got {shown}"
     if kind == "extra_forbidden":
         return f"unknown key '{field}'"
     if kind == "missing":
@@ -67,9 +75,19 @@ def describe(error: ErrorDetails) -> str:
         message = message[len("Value error, "):]
     if kind == "literal_error":
         return f"'{error.get('input')}' is not allowed: {message.lower()}"
-    if kind == "string_pattern_mismatch":
-        pattern = (error.get("ctx") or {}).get("pattern", "")
-        message = f"expected {PATTERN_MEANINGS.get(pattern, 'text of another form')}, got {error.get('input')!r}"
     if field is not None and not isinstance(field, int):
         return f"{field}: {message}"
     return message
+
+
+_TYPE_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none", "tuple", "set"})
+
+
+def _union_member(part: Any) -> bool:
+    """pydantic names the member of a union it tried ('str', 'list[str]', 'function-after[...]'): not a key."""
+    return isinstance(part, str) and (part in _TYPE_TAGS or "[" in part)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 42 else text[:40] + "...'"

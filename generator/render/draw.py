@@ -11,6 +11,7 @@ from typing import Any, Callable
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import Color
 from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
 from spellpress.layout.ops import Fill, Group, Icon, Image, Shape, Text
@@ -30,6 +31,22 @@ def painting(paint):
         yield paint
     finally:
         PAINT.reset(token)
+
+
+def end_form(canvas: Canvas, name: str) -> None:
+    """endForm, and give the Form the graphics states (alpha) it uses: reportlab records them on the
+    form but leaves them out of its resources, so `/gRLs0 gs` named a state the file did not have."""
+    canvas.endForm()
+    form = canvas._doc.idToObject[pdfdoc.xObjectName(name)]
+    if not form.ExtGState:
+        return
+    resources = pdfdoc.PDFResourceDictionary()
+    resources.basicFonts()
+    resources.allProcs()
+    if form.XObjects:
+        resources.XObject = form.XObjects
+    resources.ExtGState = form.ExtGState
+    form.Resources = resources
 
 
 def _colour(rgba) -> Color:
@@ -101,7 +118,7 @@ def _icon(canvas: Canvas, op: Icon) -> None:
         # the box only clips: generous, since an SVG may draw past its own view box
         canvas.beginForm(name, lowerx=-w, lowery=-h, upperx=2 * w, uppery=2 * h)
         renderPDF.draw(drawing, canvas, 0, 0)
-        canvas.endForm()
+        end_form(canvas, name)
         defined.add(name)
     canvas.saveState()
     canvas.translate(mm_to_pt(op.x), mm_to_pt(op.y))

@@ -7,7 +7,7 @@ import hashlib
 from reportlab.pdfgen.canvas import Canvas
 
 from spellpress.layout.ops import FaceLayout
-from spellpress.render.draw import draw_ops
+from spellpress.render.draw import draw_ops, end_form
 from spellpress.units import mm_to_pt
 
 
@@ -29,6 +29,6 @@ class FormBook:
             bbox = (mm_to_pt(-b), mm_to_pt(-b), mm_to_pt(face.width + b), mm_to_pt(face.height + b))
             self.canvas.beginForm(name, lowerx=bbox[0], lowery=bbox[1], upperx=bbox[2], uppery=bbox[3])
             draw_ops(self.canvas, face.ops)
-            self.canvas.endForm()
+            end_form(self.canvas, name)
             self.defined.add(name)
         return name

@@ -3,36 +3,15 @@
 from __future__ import annotations
 
 import copy
-import io
-import logging
 from functools import lru_cache
 
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib.colors import Color
 
-from spellpress import icon_library
+from spellpress.layout.svg import load_icon
 
 
 DRAWING_FONT = "EBGaramond-Regular"  # registered by every face context (a shared font)
-
-
-class IconError(ValueError):
-    pass
-
-
-@lru_cache(maxsize=512)
-def load_icon(path: str) -> Drawing:
-    from svglib.svglib import svg2rlg
-
-    logging.getLogger("svglib").setLevel(logging.ERROR)
-    try:
-        source = io.BytesIO(icon_library.svg_text(icon_library.name_of(path)).encode()) if icon_library.is_library_path(path) else path
-        drawing = svg2rlg(source)
-    except Exception as exc:  # svglib raises whatever its XML and CSS parsers raise
-        raise IconError(f"icon {path} is not a readable SVG: {exc}") from None
-    if drawing is None or not drawing.width or not drawing.height:
-        raise IconError(f"icon {path} is not a readable SVG")
-    return drawing
 
 
 @lru_cache(maxsize=2048)

@@ -3,7 +3,8 @@
 The layout speaks sRGB (0..1 with alpha). A Paint turns each colour, icon and raster
 image into what the page needs. CMYK goes through a littleCMS transform (Pillow's
 ImageCms) from sRGB to the output profile; alpha is flattened over white paper, since
-PDF/X-1a allows no transparency, and pure black becomes K only, never rich black.
+PDF/X-1a allows no transparency, and black and near-black (every channel at most NEAR_BLACK) become K only, never rich black,
+in colours and image pixels alike.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from PIL import ImageCms
 from reportlab.lib.colors import CMYKColor, Color
 
 Rgba = tuple[float, float, float, float]
+NEAR_BLACK = 10  # a colour or pixel whose every channel is at most this (of 255) prints with black ink only
 
 
 def flatten(rgba: Rgba) -> tuple[float, float, float]:
@@ -39,15 +41,23 @@ class RgbPaint:
 
 
 class GreyPaint(RgbPaint):
-    """The draft proof: every colour as its grey (Rec. 709 luma), flattened over white."""
+    """The draft proof: every colour as its grey (Rec. 709 luma), flattened over white, printed with black
+    ink only (K-only CMYK), so that no printer mixes colour inks for a grey. With a `profile` the draft
+    is also a PDF/X-1a file for that output condition (build --draft --color cmyk)."""
 
     name = "grey"
     draft = True
 
-    def colour(self, rgba: Rgba) -> Color:
+    def __init__(self, profile: Path | None = None):
+        self.profile = Path(profile) if profile is not None else None
+
+    def cmyk(self, rgba: Rgba) -> tuple[float, float, float, float]:
         r, g, b = flatten(rgba)
         grey = 0.2126 * r + 0.7152 * g + 0.0722 * b
-        return Color(grey, grey, grey)
+        return (0.0, 0.0, 0.0, round(1 - grey, 4))
+
+    def colour(self, rgba: Rgba) -> CMYKColor:
+        return CMYKColor(*self.cmyk(rgba))
 
     def image(self, path: str):
         return PILImage.open(path).convert("L")
@@ -70,11 +80,22 @@ class CmykPaint:
         return CMYKColor(*self.cmyk(rgba))
 
     def image(self, path: str) -> PILImage.Image:
+        """The image in CMYK; transparency is flattened over white (shop/flatten.py has already replaced any
+        transparent image with what the RGB face shows there). Near-black pixels print with black ink only,
+        as near-black vector colours do, not as the profile's four-colour black."""
+        import numpy as np
+
         with PILImage.open(path) as image:
             rgba = image.convert("RGBA")
         white = PILImage.new("RGBA", rgba.size, (255, 255, 255, 255))
         flat = PILImage.alpha_composite(white, rgba).convert("RGB")
-        return self._transform.apply(flat)
+        cmyk = np.array(self._transform.apply(flat))
+        brightest = np.asarray(flat).max(axis=-1)
+        black = brightest <= NEAR_BLACK
+        if black.any():
+            cmyk[black] = 0
+            cmyk[black, 3] = 255 - brightest[black]
+        return PILImage.fromarray(cmyk, "CMYK")
 
 
 @lru_cache(maxsize=8)
@@ -92,7 +113,7 @@ def _transform(profile: str):
 
 @lru_cache(maxsize=4096)
 def _convert(transform, rgb: tuple[int, int, int]) -> tuple[float, float, float, float]:
-    if rgb == (0, 0, 0):
-        return (0.0, 0.0, 0.0, 1.0)  # pure black text and rules print as K only
+    if max(rgb) <= NEAR_BLACK:
+        return (0.0, 0.0, 0.0, round(1 - max(rgb) / 255, 4))  # black text and rules print as K only
     c, m, y, k = cast(tuple[int, int, int, int], transform.apply(PILImage.new("RGB", (1, 1), rgb)).getpixel((0, 0)))
     return round(c / 255, 4), round(m / 255, 4), round(y / 255, 4), round(k / 255, 4)

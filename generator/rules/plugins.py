@@ -123,6 +123,9 @@ def _module_from_file(path: Path) -> ModuleType:
     except Exception as exc:
         del sys.modules[name]
         raise UserError.at(_last_frame_in(path, exc), f"{type(exc).__name__} while loading the engine: {exc}") from None
+    except SystemExit as exc:  # not a way to end Spellpress quietly with exit 0
+        del sys.modules[name]
+        raise UserError.at(_last_frame_in(path, exc), f"the engine called sys.exit({exc.code!r}) while loading") from None
     return module
 
 

@@ -42,10 +42,17 @@ def cmd_new(args) -> int:
             for entry in skipped:
                 print(f"  {entry}")
     else:
+        from spellpress.scaffold.new import BACK_TITLE_FONT, game_name, undrawable
+
         files = new_game(args.path, args.size, rules=args.rules)
         print(f"wrote a new game in {args.path}:")
         for path in files:
             print(f"  {path}")
+        missing = undrawable(game_name(args.path))
+        if missing:
+            shown = ", ".join(f"'{c}' (U+{ord(c):04X})" for c in missing[:5])
+            print(f"note: the card backs' font {BACK_TITLE_FONT} cannot draw {shown}, so the backs have no title; "
+                  "add a font that can (fonts: in game.yaml, docs/yaml.md) and set backs.deck.fields.title")
     print(f"next: spellpress build {args.path}")
     if args.rules:
         print(f"      spellpress simulate {args.path}")

@@ -6,6 +6,7 @@ designer reads in them is exactly what Spellpress will read.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -17,8 +18,8 @@ from spellpress.errors import Location, Option, UserError
 from spellpress.model.sizes import CARD_SIZES
 
 GAME_YAML = """\
-# {name}: your game. Every key is documented in Spellpress's docs/yaml.md.
-name: {name}
+# {comment}: your game. Every key is documented in Spellpress's docs/yaml.md.
+name: {quoted}
 players: {{min: 2, max: 4}}
 minutes: [15, 30]
 description: A new game made with Spellpress.
@@ -31,7 +32,7 @@ print:
 backs:
   deck:
     template: deck-back
-    fields: {{title: "{name}", icon: quill-ink, color: "#1f2d4d", ink: "#e9d8a6"}}
+    fields: {{title: {title}, icon: quill-ink, color: "#1f2d4d", ink: "#e9d8a6"}}
 
 components:
   - cards.yaml
@@ -114,6 +115,29 @@ def game_name(folder: Path) -> str:
     return " ".join(w.capitalize() for w in words if w) or "My Game"
 
 
+BACK_TITLE_FONT = "Cinzel-Bold"  # the font of the shared deck-back's title
+MAX_NAME_BYTES = 255  # a folder name on Linux, macOS and Windows file systems
+
+
+def quoted(text: str) -> str:
+    """A YAML scalar that reads back as `text` whatever it holds (quotes, colons, #, braces, backslashes)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def undrawable(text: str, font: str = BACK_TITLE_FONT) -> str:
+    """The characters of `text` the shipped `font` cannot draw."""
+    from spellpress.layout import fonts
+    from spellpress.paths import SHARED_FONTS
+
+    return fonts.missing_characters(text, fonts.register(font, SHARED_FONTS / f"{font}.ttf"))
+
+
+def game_yaml(name: str) -> str:
+    """game.yaml for `name`; the card backs show the name when their font can draw it, else no title."""
+    title = quoted(name) if not undrawable(name) else '""'
+    return GAME_YAML.format(comment=" ".join(name.split()), quoted=quoted(name), title=title)
+
+
 def refuse_existing(folder: Path) -> None:
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise UserError.at(Location(folder), "already exists and is not empty: spellpress new never overwrites; choose a new folder")
@@ -126,12 +150,15 @@ def starter_engine() -> str:
 
 def new_game(folder: Path, size: str = "poker", rules: bool = False) -> list[Path]:
     """Write a starter game into `folder` (absent or empty), with a starter engine if `rules`; the files written."""
+    if len(folder.resolve().name.encode()) > MAX_NAME_BYTES:
+        raise UserError.at(Location(folder), f"the folder name is {len(folder.resolve().name.encode()):,} bytes; a folder "
+                                             f"name may have at most {MAX_NAME_BYTES} (the game's id is its folder's name)")
     refuse_existing(folder)
     if size not in CARD_SIZES:
         raise UserError.at(Option("--size"), f"unknown card size '{size}' (expected one of: {', '.join(CARD_SIZES)})")
     name = game_name(folder)
     files = {
-        "game.yaml": GAME_YAML.format(name=name),
+        "game.yaml": game_yaml(name),
         "cards.yaml": CARDS_YAML.format(size=size),
         "templates/my-card.yaml": TEMPLATE_YAML.format(),
         "README.md": README.format(name=name, folder=folder, game_id=folder.resolve().name),

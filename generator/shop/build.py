@@ -1,21 +1,33 @@
-"""Build a game exactly as a print shop asks: OUT/<game>/<shop>/, from its preset."""
+"""Build a game exactly as a print shop asks: OUT/<game>/<shop>/, from its preset.
+
+A preset is a contract: it names the sizes and kinds of component the shop prints. What it
+does not print is written as a home-print PDF in home/ beside the shop's files, and the
+build says so.
+"""
 
 from __future__ import annotations
 
+import csv
 import dataclasses
-from dataclasses import dataclass
+import io
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spellpress.errors import Problem, UserError
 from spellpress.layout.deck import CardFaces, layout_game
+from spellpress.layout.ops import FaceLayout
 from spellpress.load.game import load_game
-from spellpress.model.deck import Game
+from spellpress.model.deck import Component, Game
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.render.paint import CmykPaint
+from spellpress.shop.flatten import flattened
 from spellpress.shop.ink import face_excess
 from spellpress.shop.pdfx import cmyk_faces_pdf
 from spellpress.shop.presets import Shop, shop
 from spellpress.write.atomic import atomic_folder
+from spellpress.write.cache import CACHE_FOLDER
+
+QUANTITIES = "quantities.csv"
 
 
 @dataclass
@@ -24,14 +36,27 @@ class ShopBuild:
     shop: Shop
     files: list[Path]
     warnings: list[str]
+    notes: list[str] = field(default_factory=list)  # what went to the home-print PDF instead, and why
+
+
+def size_name(size) -> str | None:
+    """The built-in size name of a component's size (poker for 63 x 88 mm), or None."""
+    return {dims: name for name, dims in CARD_SIZES.items()}.get(tuple(size))
+
+
+def accepts(preset: Shop, component: Component) -> bool:
+    spec = preset.spec
+    return component.kind in spec.kinds and (not spec.sizes or size_name(component.size) in spec.sizes)
 
 
 def at_shop_sizes(game: Game, preset: Shop) -> Game:
-    """Components of a built-in size the shop names (poker 63 x 88 mm) take the shop's size (2.5 x 3.5 in)."""
-    by_dims = {dims: name for name, dims in CARD_SIZES.items()}
+    """The components the shop prints, those of a built-in size it names (poker 63 x 88 mm) at the
+    shop's size (2.5 x 3.5 in), with the shop's bleed and safe zone."""
     components = []
     for component in game.components:
-        name = by_dims.get(component.size)
+        if not accepts(preset, component):
+            continue
+        name = size_name(component.size)
         if name in preset.spec.sizes:
             size = preset.spec.sizes[name]
             component = dataclasses.replace(component, size=(size.width, size.height))
@@ -44,8 +69,13 @@ def at_shop_sizes(game: Game, preset: Shop) -> Game:
 def build_for_shop(folder: Path, name: str, out: Path, ink_limit: bool = True, workers: int | None = None) -> ShopBuild:
     preset = shop(name, folder)
     spec = preset.spec
-    game = at_shop_sizes(load_game(folder), preset)
-    laid = layout_game(game, spec.bleed)
+    whole = load_game(folder)
+    game = at_shop_sizes(whole, preset)
+    rest = dataclasses.replace(whole, components=tuple(c for c in whole.components if not accepts(preset, c)))
+    laid = layout_game(game, spec.bleed) if game.components else []
+    if spec.color == "cmyk":  # PDF/X-1a has no transparency: flattened as the RGB face shows it
+        laid = flattened_faces(laid, out / CACHE_FOLDER / game.id / "flattened")
+    home = _home_pages(rest) if rest.components else None
     target = out / game.id / name
     warnings: list[str] = []
     paint = CmykPaint(preset.profile_path()) if spec.color == "cmyk" else None
@@ -55,15 +85,56 @@ def build_for_shop(folder: Path, name: str, out: Path, ink_limit: bool = True, w
             raise UserError(problems)
         warnings += [str(p) for p in problems]
     files: list[Path] = []
+    notes: list[str] = []
     with atomic_folder(target) as staging:
-        if spec.format == "pdf-x1a":
+        if laid and spec.format == "pdf-x1a":
             assert paint is not None, "a PDF/X-1a preset is CMYK (checked when the preset loads)"
             for filename, faces in pdf_files(laid, spec.files, spec.order):
                 (staging / filename).write_bytes(cmyk_faces_pdf(faces, f"{game.name} · {filename}", paint))
                 files.append(target / filename)
-        else:
+        elif laid:
             files += _pngs(laid, staging, target, game.name, workers)
-    return ShopBuild(game, preset, files, warnings)
+        if home is not None:
+            filename, data = home
+            (staging / "home").mkdir()
+            (staging / "home" / filename).write_bytes(data)
+            files.append(target / "home" / filename)
+            names = ", ".join(c.name for c in rest.components)
+            notes.append(f"{names}: not a {spec.title} product; written to home/{filename} to print at home")
+    return ShopBuild(game, preset, files, warnings, notes)
+
+
+def flattened_faces(laid: list[CardFaces], folder: Path) -> list[CardFaces]:
+    flat = {}
+
+    def one(face):
+        if face is None:
+            return None
+        if face not in flat:
+            flat[face] = flattened(face, folder)
+        return flat[face]
+
+    return [dataclasses.replace(f, front=one(f.front), back=one(f.back)) for f in laid]
+
+
+def _home_pages(game: Game) -> tuple[str, bytes]:
+    """The components a shop does not print, as the game's home-print sheets (its own paper and settings)."""
+    from spellpress.impose.grid import FitError
+    from spellpress.impose.sheets import plan_pages, settings_from_print
+    from spellpress.layout.deck import items, layout_game
+    from spellpress.write.pdf import sheets_pdf
+
+    settings = settings_from_print(game.spec.print)
+    try:
+        pages = plan_pages(items(layout_game(game, settings.bleed)), settings, title=game.name)
+    except FitError as exc:
+        raise UserError.at(game.location, f"the parts a shop does not print, on {game.spec.print.paper} paper: {exc}") from None
+    return f"{game.id}-{game.spec.print.paper}.pdf", sheets_pdf(pages, game.name)
+
+
+def blank_like(face: FaceLayout) -> FaceLayout:
+    """A face of the same size that prints nothing: the back of a one-sided part."""
+    return FaceLayout(face.width, face.height, face.bleed, ())
 
 
 def pdf_files(laid: list[CardFaces], layout: str, order: str) -> list[tuple[str, list]]:
@@ -77,10 +148,15 @@ def pdf_files(laid: list[CardFaces], layout: str, order: str) -> list[tuple[str,
         return faces
 
     if layout == "sides":
-        copies = [f for f in laid for _ in range(f.card.count)]
-        files = [("fronts.pdf", [f.front for f in copies])]
-        backs = [f.back for f in copies if f.back is not None]
-        return files + ([("backs.pdf", backs)] if backs else [])
+        # fronts and backs pair page for page (a blank back for a one-sided part); one page size a file
+        sizes = list(dict.fromkeys(f.component.size for f in laid))
+        files = []
+        for size in sizes:
+            copies = [f for f in laid if f.component.size == size for _ in range(f.card.count)]
+            suffix = "" if len(sizes) == 1 else f"-{size[0]:g}x{size[1]:g}mm"
+            files.append((f"fronts{suffix}.pdf", [f.front for f in copies]))
+            files.append((f"backs{suffix}.pdf", [f.back if f.back is not None else blank_like(f.front) for f in copies]))
+        return files
     decks = dict.fromkeys(f.component.id for f in laid)
     return [(f"{deck}.pdf", pages([f for f in laid if f.component.id == deck])) for deck in decks]
 
@@ -100,10 +176,44 @@ def ink_problems(laid: list[CardFaces], paint: CmykPaint, limit: float) -> list[
     return problems
 
 
-def _pngs(laid, staging: Path, target: Path, title: str, workers) -> list[Path]:
-    from spellpress.write.cache import Cache
-    from spellpress.write.raster import Rasterizer, write_pngs
+def png_names(laid: list[CardFaces]) -> list[tuple[CardFaces, str, str | None]]:
+    """(card, front file, back file) for each distinct card: <deck>/<NNN>-<card>.png in deck order (uploaders
+    sort by name), a deck's one shared back as <deck>/back.png, a card's own back as <NNN>-<card>-back.png."""
+    named = []
+    for deck in dict.fromkeys(f.component.id for f in laid):
+        group = [f for f in laid if f.component.id == deck]
+        shared = len({f.back for f in group}) == 1
+        for number, f in enumerate(group, start=1):
+            front = f"{deck}/{number:03d}-{f.card.id}.png"
+            back = None if f.back is None else f"{deck}/back.png" if shared else f"{deck}/{number:03d}-{f.card.id}-back.png"
+            named.append((f, front, back))
+    return named
 
+
+def quantities_csv(named: list[tuple[CardFaces, str, str | None]]) -> str:
+    """file, name, count, back: one row per distinct card, what an uploader's quantity sheet asks."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["file", "name", "count", "back"])
+    for f, front, back in named:
+        writer.writerow([front, f.card.id, f.card.count, back or ""])
+    return buffer.getvalue()
+
+
+def _pngs(laid: list[CardFaces], staging: Path, target: Path, title: str, workers) -> list[Path]:
+    from spellpress.write.cache import Cache
+    from spellpress.write.raster import PNG_DPI, Rasterizer
+
+    named = png_names(laid)
     with Rasterizer(Cache(None), workers) as raster:
-        written = write_pngs(laid, staging / "png", title, raster)
-    return [target / path.relative_to(staging) for path in written]
+        pngs = raster.pngs((face for f in laid for face in (f.front, f.back) if face is not None), PNG_DPI, title)
+    written = []
+    for f, front, back in named:
+        for relative, face in ((front, f.front), (back, f.back)):
+            if relative is None or face is None or (staging / relative).exists():
+                continue
+            (staging / relative).parent.mkdir(parents=True, exist_ok=True)
+            (staging / relative).write_bytes(pngs[face])
+            written.append(target / relative)
+    (staging / QUANTITIES).write_text(quantities_csv(named), encoding="utf-8")
+    return written + [target / QUANTITIES]

@@ -16,7 +16,54 @@ def register(commands) -> None:
 
 
 def _length(mm: float) -> str:
-    return f"{mm:g} mm ({mm / MM_PER_INCH:.3f} in)"
+    return f"{mm / MM_PER_INCH:.3g} in ({mm:.3g} mm)"
+
+
+KIND_NAMES = {"card": "cards", "tile": "tiles", "token": "tokens", "die": "dice nets", "sheet": "score sheets",
+              "board": "boards"}
+
+
+def describe(preset) -> list[str]:
+    """The preset in a buyer's terms: what the shop prints, what you get, the numbers and where they come from."""
+    spec = preset.spec
+    lines = [spec.about] if spec.about else []
+    kinds = ", ".join(KIND_NAMES[kind] for kind in spec.kinds)
+    if spec.sizes:
+        sizes = "; ".join(f"{name} {_length(size.width)} x {_length(size.height)}" for name, size in spec.sizes.items())
+        lines.append(f"prints: {kinds} of these sizes: {sizes}")
+    else:
+        lines.append(f"prints: {kinds}, any size")
+    if spec.sizes or set(KIND_NAMES) - set(spec.kinds):
+        lines.append("anything else a game has goes to a home-print PDF in home/, and the build says so")
+    if spec.format == "png":
+        poker = spec.sizes.get("poker")
+        pixels = ""
+        if poker is not None:
+            across = round((poker.width + 2 * spec.bleed) / MM_PER_INCH * spec.dpi)
+            down = round((poker.height + 2 * spec.bleed) / MM_PER_INCH * spec.dpi)
+            pixels = f" (a poker card is {across} x {down} px)"
+        lines.append(f"you get: a PNG of each distinct card face at {spec.dpi} dpi with bleed{pixels}, named "
+                     "<deck>/<NNN>-<card>.png in deck order, each deck's shared back once as <deck>/back.png, "
+                     "and quantities.csv (file, name, count, back) for the uploader")
+    elif spec.files == "sides":
+        lines.append("you get: fronts.pdf and backs.pdf, PDF/X-1a:2003, one card a page, page N of backs behind "
+                     "page N of fronts (a blank back for one-sided parts); a game with several card sizes gets a pair "
+                     "per size, named fronts-63x88mm.pdf and so on")
+    else:
+        first = "back then front" if spec.order == "back-front" else "front then back"
+        lines.append(f"you get: one PDF/X-1a:2003 file per deck, one card side a page, each copy's {first}")
+    lines.append(f"bleed {_length(spec.bleed)} on every side; text and icons at least {_length(spec.safe)} inside the trim")
+    if spec.color == "cmyk":
+        colour = f"colour: CMYK, separated with {preset.profile_path().name}"
+        if spec.ink_limit is not None:
+            colour += f"; total ink at most {spec.ink_limit:g}% (more is an error naming the card)"
+        lines.append(colour)
+    else:
+        lines.append("colour: RGB, as designed")
+    for source in spec.sources:
+        lines.append(f"source: {source.url}" if source.url else "not confirmed from the shop's own page:")
+        lines.append(f"  {source.confirms}")
+    return lines
 
 
 def run(args) -> int:
@@ -24,20 +71,10 @@ def run(args) -> int:
 
     folder: Path | None = game_folders([args.game])[0] if args.game else None
     for name, preset in shops(folder).items():
-        spec = preset.spec
-        print(f"{name}: {spec.title}")
-        for size_name, size in spec.sizes.items():
-            print(f"  {size_name}: {_length(size.width)} x {_length(size.height)}")
-        print(f"  bleed {_length(spec.bleed)}, safe zone {_length(spec.safe)}, {spec.dpi} dpi")
-        colour = spec.color.upper()
-        if spec.color == "cmyk":
-            colour += f", profile {preset.profile_path().name}"
-        if spec.ink_limit is not None:
-            colour += f", total ink at most {spec.ink_limit:g}%"
-        print(f"  colour {colour}; format {spec.format}, files {spec.files}, order {spec.order}")
-        for source in spec.sources:
-            print(f"  source: {source.url}")
-            print(f"    {source.confirms}")
+        print(f"{name}: {preset.spec.title}")
+        for line in describe(preset):
+            print(f"  {line}")
+        print()
     return 0
 
 
@@ -61,6 +98,8 @@ def build_shops(args) -> int:
             print(f"warning: {warning}", file=sys.stderr)
         print(f"{result.game.id} for {result.shop.spec.title}: {len(result.files)} files in "
               f"{time.perf_counter() - started:.2f} s")
+        for note in result.notes:
+            print(f"  {note}")
         for path in result.files[:4]:
             print(f"  {path}")
         if len(result.files) > 4:

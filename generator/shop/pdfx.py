@@ -29,6 +29,15 @@ def cmyk_faces_pdf(faces: list[FaceLayout], title: str, paint: CmykPaint) -> byt
     return pdf_x1a(buffer.getvalue(), title, paint)
 
 
+REGISTERED_CONDITIONS = (("FOGRA39", "FOGRA39"), ("SWOP", "CGATS TR 001"), ("GRACOL", "CGATS TR 006"))
+
+
+def condition_identifier(description: str) -> str:
+    """The ICC registry's name for the printing condition a profile describes (its description otherwise)."""
+    upper = description.upper()
+    return next((name for key, name in REGISTERED_CONDITIONS if key in upper), description)
+
+
 def pdf_x1a(data: bytes, title: str, paint: CmykPaint) -> bytes:
     """Add what PDF/X-1a:2003 asks of a CMYK-only PDF: output intent, version keys, Trapped, an ID, a
     TrimBox on every page; PDF 1.4. The few RGB operators reportlab writes by itself (renderPDF opens
@@ -42,7 +51,7 @@ def pdf_x1a(data: bytes, title: str, paint: CmykPaint) -> bytes:
         intent = pikepdf.Dictionary(
             Type=pikepdf.Name.OutputIntent,
             S=pikepdf.Name.GTS_PDFX,
-            OutputConditionIdentifier=pikepdf.String("FOGRA39" if "FOGRA39" in description else description),
+            OutputConditionIdentifier=pikepdf.String(condition_identifier(description)),
             OutputCondition=pikepdf.String(description),
             RegistryName=pikepdf.String("http://www.color.org"),
             Info=pikepdf.String(description),

@@ -11,6 +11,7 @@ from pydantic import Field
 from spellpress.errors import Location, Problems, UserError
 from spellpress.load.validate import validated
 from spellpress.load.yamlsrc import read_yaml
+from spellpress.model.game import ComponentKind
 from spellpress.model.modes import ColorMode
 from spellpress.model.types import Mm, NonNegativeMm, Strict
 
@@ -25,13 +26,15 @@ class SizeSpec(Strict):
 
 
 class Source(Strict):
-    url: str
+    url: str | None = None  # None: the figure is quoted from elsewhere, not confirmed from the shop's own page
     confirms: str
 
 
 class ShopSpec(Strict):
     title: str
-    sizes: dict[str, SizeSpec] = {}
+    about: str = ""  # what the shop is, in a line, for `spellpress shops`
+    sizes: dict[str, SizeSpec] = {}  # the built-in sizes it prints, at its trim; none: any size
+    kinds: list[ComponentKind] = ["card"]  # the component kinds it prints
     bleed: NonNegativeMm
     safe: NonNegativeMm
     dpi: int = Field(default=300, ge=72, le=1200)

@@ -3,23 +3,30 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option, UserError
 from spellpress.paths import game_folders
+from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
-    from spellpress.simulate.runner import Seat
+    from spellpress.simulate.runner import RunResult, Seat
 
 BALANCE_TOLERANCE_POINTS = 3.0
+FIRST_BATCH = 200  # games played before the first verdict; each later batch doubles the total
 
 
-def add_arguments(parser, default_games: int) -> None:
+def add_arguments(parser, default_max_games: int) -> None:
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
-    parser.add_argument("--games", type=int, default=default_games, help=f"games to play (default {default_games})")
+    parser.add_argument("--games", type=int,
+                        help="play exactly this many games (default: play in batches of 200, 400, 800... "
+                             "until the verdict is decided or --max-games is reached)")
+    parser.add_argument("--max-games", type=int, default=default_max_games,
+                        help=f"most games to play while the verdict is undecided (default {default_max_games})")
     parser.add_argument("--players", type=int, help="players per game (default: the game's minimum; report: every count)")
     parser.add_argument("--seed", type=int, default=1, help="run seed: the same seed gives the same figures (default 1)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes, at least 1 (default: one per core)")
@@ -71,19 +78,30 @@ def simulate(game: Game, players: int, args) -> dict:
     if players not in rules.players_allowed(game):
         allowed = rules.players_allowed(game)
         raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
-    if args.games < 1:
+    if args.games is not None and args.games < 1:
         raise UserError.at(Option("--games"), "must be at least 1")
+    if args.games is None and args.max_games < 1:
+        raise UserError.at(Option("--max-games"), "must be at least 1")
     if not 0.0 <= args.skill <= 1.0:
         raise UserError.at(Option("--skill"), "must be between 0 and 1")
     options = _options(args.option)
     checked_settings(game, rules, dict(options))
     lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
-    spec = RunSpec(str(game.root.resolve()), players, args.games, args.seed, args.check, lineup, options)
-    luck_games = args.games // 5 if args.luck_games is None else args.luck_games
+    most = args.games or args.max_games
+    spec = RunSpec(str(game.root.resolve()), players, most, args.seed, args.check, lineup, options)
+    planned_luck = most // 5 if args.luck_games is None else args.luck_games
     if getattr(args, "agents", None) and args.luck_games is None:
-        luck_games = 0  # the luck figure is about heuristic skill; ask for it with --luck-games
-    with LazyProgress(f"{game.id}, {players} players", args.games + luck_games) as bar:
-        result = run(spec, workers=args.workers, dask=args.dask, progress=bar.advance)
+        planned_luck = 0  # the luck figure is about heuristic skill; ask for it with --luck-games
+    with LazyProgress(f"{game.id}, {players} players", most + planned_luck) as bar:
+        result: RunResult | None = None
+        for first, stop in batch_plan(args.games, args.max_games):
+            part = replace(spec, games=stop - first, first=first)
+            result = run(part, workers=args.workers, dask=args.dask, progress=bar.advance, into=result)
+            if args.games is None and judge(result)[0] != UNDECIDED:
+                break
+        assert result is not None  # the plan holds at least one batch
+        played = result.tally.games
+        luck_games = (played // 5 if args.luck_games is None else args.luck_games) if planned_luck else 0
         luck = None
         note = ""
         if luck_games > 0:
@@ -98,8 +116,41 @@ def simulate(game: Game, players: int, args) -> dict:
     report["length_unit"] = rules.length_unit
     report["seconds_per_turn"] = rules.seconds_per_turn
     report["minutes_mean"] = round(report["length"].get("mean", 0) * rules.seconds_per_turn / 60, 1)
-    report["balanced"] = report["max_seat_deviation_points"] <= BALANCE_TOLERANCE_POINTS and report["stalls"] == 0
+    report["verdict"], report["verdict_reason"] = judge(result)
+    report["balanced"] = report["verdict"] == BALANCED
+    report["decided"] = report["verdict"] != UNDECIDED
+    report["band_points"] = BALANCE_TOLERANCE_POINTS
+    report["games_rule"] = (f"exactly {args.games} games (--games)" if args.games else
+                            f"batches until decided, at most {args.max_games} games (--max-games)")
     return report
+
+
+def batch_plan(games: int | None, max_games: int) -> list[tuple[int, int]]:
+    """Game index ranges to play: [0, games) at once for --games, else FIRST_BATCH games and
+    then doublings of the total, up to max_games."""
+    if games:
+        return [(0, games)]
+    plan, done, total = [], 0, min(FIRST_BATCH, max_games)
+    while done < max_games:
+        plan.append((done, total))
+        done, total = total, min(2 * total, max_games)
+    return plan
+
+
+def judge(result) -> tuple[str, str]:
+    """(verdict, why) of a run: stalled games are never balanced; else the seats' (or teams')
+    95% intervals against the band (spellpress.stats.verdict)."""
+    tally = result.tally
+    stalls = tally.games - tally.finished
+    if stalls:
+        return NOT_BALANCED, f"{stalls} stalled games"
+    wins = [w for w in tally.team_wins] if tally.teams else list(tally.seat_wins)
+    who = "team" if tally.teams else "seat"
+    found = verdict(wins, tally.finished, BALANCE_TOLERANCE_POINTS)
+    band = f"the +/-{BALANCE_TOLERANCE_POINTS:g}-point band around its fair share"
+    return found, {BALANCED: f"every {who}'s 95% interval lies inside {band}",
+                   NOT_BALANCED: f"some {who}'s 95% interval lies wholly outside {band}",
+                   UNDECIDED: f"some {who}'s 95% interval reaches across the edge of {band}: more games will tell"}[found]
 
 
 def print_report(report: dict) -> None:
@@ -158,10 +209,15 @@ def print_report(report: dict) -> None:
         luck = report["luck"]
         console.print(f"Luck: the better player won {100 * luck['better_player_win_rate']:.1f}% "
                       f"(fair share {100 * luck['fair_share']:.0f}%; {luck['lineup']})")
-    verdict = "balanced" if report["balanced"] else "NOT balanced"
+    console.print(verdict_text(report))
+
+
+def verdict_text(report: dict) -> str:
+    """'Verdict: balanced after 800 games (...)': which verdict, how many games it took, and why."""
     judged = "team" if report.get("judged_by") == "teams" else "seat"
-    console.print(f"Verdict: {verdict} (every {judged} within {BALANCE_TOLERANCE_POINTS:g} points of its fair share, no stalls): "
-                  f"worst {judged} {report['max_seat_deviation_points']:.1f} points off")
+    name = report["verdict"].upper() if report["verdict"] == NOT_BALANCED else report["verdict"]
+    return (f"Verdict: {name} after {report['games']} games ({report['games_rule']}): {report['verdict_reason']}; "
+            f"worst {judged} {report['max_seat_deviation_points']:.1f} points off")
 
 
 def cmd_simulate(args) -> int:
@@ -191,18 +247,19 @@ def cmd_report(args) -> int:
     write_bytes(out, balance_pdf(game.name, reports))
     write_bytes(out.with_suffix(".json"), json.dumps(reports, indent=1).encode())
     for report in reports:
-        print(f"{report['players']} players: worst seat {report['max_seat_deviation_points']:.1f} points off, "
-              f"{report['stalls']} stalls, mean length {report['length'].get('mean', 0):.1f} {report['length_unit']}")
+        print(f"{report['players']} players: {report['verdict']} after {report['games']} games, worst seat "
+              f"{report['max_seat_deviation_points']:.1f} points off, {report['stalls']} stalls, "
+              f"mean length {report['length'].get('mean', 0):.1f} {report['length_unit']}")
     print(out)
     return 0
 
 
 def register(commands) -> None:
     simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance; runs the game's rules engine (its Python)")
-    add_arguments(simulate_parser, default_games=2000)
+    add_arguments(simulate_parser, default_max_games=20000)
     simulate_parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     simulate_parser.set_defaults(handler=cmd_simulate)
     report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts; runs the game's rules engine (its Python)")
-    add_arguments(report_parser, default_games=1000)
+    add_arguments(report_parser, default_max_games=10000)
     report_parser.add_argument("--out", type=Path, default=Path("output"))
     report_parser.set_defaults(handler=cmd_report)

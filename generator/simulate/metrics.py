@@ -2,24 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 from spellpress.simulate.game_metrics import aggregate
 from spellpress.simulate.runner import RunResult
+from spellpress.stats import difference_interval, effect, wilson
 
-Z95 = 1.959963984540054
 MIN_GROUP = 30  # seat-games on each side before a win-rate difference means anything
-
-
-def wilson(successes: float, trials: int) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion."""
-    if trials == 0:
-        return (0.0, 1.0)
-    p = successes / trials
-    denominator = 1 + Z95**2 / trials
-    centre = (p + Z95**2 / (2 * trials)) / denominator
-    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def seat_figures(result: RunResult) -> list[dict]:
@@ -86,7 +73,9 @@ def component_figures(result: RunResult) -> list[dict]:
 
     The difference compares seats that played the thing with seats that did not,
     over all finished games (as deck-builder simulators report a card's effect);
-    it is left out (None) when either side has fewer than MIN_GROUP seat-games.
+    it is left out (None) when either side has fewer than MIN_GROUP seat-games. Each
+    difference carries its 95% interval, and is called strong or weak only when that
+    interval excludes zero (else noise).
     """
     tally = result.tally
     seat_games = tally.finished * tally.players
@@ -96,13 +85,17 @@ def component_figures(result: RunResult) -> list[dict]:
         unplayed, unplayed_wins = seat_games - played, tally.shares - played_wins
         rate_played = played_wins / played if played else 0.0
         rate_unplayed = unplayed_wins / unplayed if unplayed else 0.0
+        comparable = min(played, unplayed) >= MIN_GROUP
+        interval = difference_interval(played_wins, played, unplayed_wins, unplayed) if comparable else None
         rows.append({
             "key": key,
             "play_rate": played / seat_games if seat_games else 0.0,
             "win_rate_played": rate_played,
             "win_rate_not_played": rate_unplayed,
             # None when one side is too small to compare (a letter nearly every seat plays)
-            "win_rate_difference": rate_played - rate_unplayed if min(played, unplayed) >= MIN_GROUP else None,
+            "win_rate_difference": rate_played - rate_unplayed if comparable else None,
+            "difference_ci95": list(interval) if interval else None,
+            "effect": effect(interval) if interval else None,
         })
     return rows
 
@@ -177,5 +170,9 @@ def effect_size(row: dict) -> float:
 
 
 def difference_text(row: dict) -> str:
+    """'+27.4 pts (-3.0 to +57.8), noise': the difference, its 95% interval and what it supports."""
     difference = row["win_rate_difference"]
-    return "too few to compare" if difference is None else f"{100 * difference:+.1f} pts"
+    if difference is None:
+        return "too few to compare"
+    low, high = row["difference_ci95"]
+    return f"{100 * difference:+.1f} pts ({100 * low:+.1f} to {100 * high:+.1f}), {row['effect']}"

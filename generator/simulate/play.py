@@ -6,6 +6,7 @@ import random
 
 from spellpress.model.deck import Game
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
+from spellpress.simulate.engine_faults import MAX_ACTIONS_PER_GAME, BadScores, EngineStall, finite_scores
 from spellpress.simulate.game_metrics import Tracker
 
 
@@ -18,8 +19,13 @@ def play_game(
     check: bool = False,
     options: dict | None = None,
     measure_moves: bool = False,
+    watchdog=None,
 ) -> Outcome:
     """Play to the end or to the turn cap (a stall); the same seed gives the same game.
+
+    Past MAX_ACTIONS_PER_GAME actions (whatever the engine's turn count says) it raises
+    EngineStall; scores that are not finite numbers raise BadScores; `watchdog` (engine_faults)
+    is told of every action, to stop a move that never ends.
 
     With `check`, every action is checked for legality and the state's
     invariants are verified after each one. The outcome's `metrics` say how the
@@ -31,12 +37,18 @@ def play_game(
     if check:
         state.check_invariants()
     tracker = Tracker(measure_moves)
+    taken = 0
     while True:
         seat = state.current_player()
         if seat == TERMINAL or state.turns >= rules.turn_cap:
             outcome = state.outcome(stalled=seat != TERMINAL)
+            if not finite_scores(outcome.scores):
+                raise BadScores(state, outcome.scores)
             outcome.metrics = tracker.finish(state, outcome)
             return outcome
+        taken += 1
+        if taken > MAX_ACTIONS_PER_GAME:  # the runner's own cap: an engine's turn count may never move
+            raise EngineStall(state)
         tracker.before_action(state, seat)
         if seat == CHANCE:
             outcomes = state.chance_outcomes()
@@ -49,3 +61,5 @@ def play_game(
         state.apply(action)
         if check:
             state.check_invariants()
+        if watchdog is not None:
+            watchdog.moved()

@@ -11,12 +11,14 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
     for report in reports:
         players = report["players"]
         doc.heading(f"{players} players · {report['games']} games · seed {report['seed']}")
-        verdict = "balanced" if report["balanced"] else "not balanced"
+        verdict = report["verdict"]
+        doc.text(f"Verdict: <b>{verdict}</b> after {report['games']} games ({report['games_rule']}): "
+                 f"{report['verdict_reason']}.")
         if not report.get("teams"):
-            doc.text(f"Verdict: <b>{verdict}</b>. Worst seat {report['max_seat_deviation_points']:.1f} points from its fair "
+            doc.text(f"Worst seat {report['max_seat_deviation_points']:.1f} points from its fair "
                      f"share of {100 / players:.0f}%; {report['stalls']} stalled games.")
         else:
-            doc.text(f"Verdict: <b>{verdict}</b> (judged per team); {report['stalls']} stalled games.")
+            doc.text(f"Judged per team; {report['stalls']} stalled games.")
         if report.get("teams"):
             teams = report["teams"]
             doc.text("Seats that win together are judged as teams: each team's fair share is "
@@ -24,12 +26,13 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
             doc.bars([f"team {row['team']} (seats {', '.join(map(str, row['seats']))})" for row in teams],
                      [[row["win_rate"] for row in teams]], reference=1 / len(teams),
                      errors=[tuple(row["ci95"]) for row in teams], percent=True, value_max=1.0,
-                     caption="Win rate per team with 95% confidence interval; dashed: fair share")
+                     band=report["band_points"] / 100,
+                     caption="Win rate per team with 95% confidence interval; dashed: fair share; dotted: the verdict's band")
         seats = report["seats"]
         doc.bars([f"seat {row['seat']}" for row in seats], [[row["win_rate"] for row in seats]],
                  reference=1 / players, errors=[tuple(row["ci95"]) for row in seats], percent=True,
-                 value_max=min(1.0, max(row["ci95"][1] for row in seats) * 1.3),
-                 caption="Win rate per seat with 95% confidence interval; dashed: fair share")
+                 value_max=min(1.0, max(row["ci95"][1] for row in seats) * 1.3), band=report["band_points"] / 100,
+                 caption="Win rate per seat with 95% confidence interval; dashed: fair share; dotted: the verdict's band")
         length = report["length"]
         histogram = length.get("histogram", {})
         if histogram:
@@ -40,10 +43,12 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
                              f"10-90% {length['p10']}-{length['p90']}; about {report['minutes_mean']} minutes")
         components = sorted(report["components"], key=effect_size)[:25]
         if components:
-            doc.table(["played", "play rate", "win rate when played", "when not", "difference"],
+            doc.text("Each difference carries its 95% interval; only one whose interval excludes zero "
+                     "is called strong or weak, the rest are noise at this many games.")
+            doc.table(["played", "play rate", "win rate when played", "when not", "difference (95% interval)"],
                       [[r["key"], f"{100 * r['play_rate']:.1f}%", f"{100 * r['win_rate_played']:.1f}%",
                         f"{100 * r['win_rate_not_played']:.1f}%", difference_text(r)] for r in components],
-                      widths=[60, 25, 35, 25, 25])
+                      widths=[45, 20, 30, 20, 55])
         if report.get("game_metrics"):
             from spellpress.simulate.game_metrics import rows
 

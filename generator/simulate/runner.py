@@ -65,6 +65,7 @@ class RunSpec:
     engine: str | None = None  # a rules module path that overrides the game's own (tests, experiments)
     common_random_numbers: bool = False  # each block of `players` games shares one seed, the lineup rotated
     variant: tuple[tuple[str, Any], ...] = ()  # rules./cards. overrides applied to the loaded game (sweeps)
+    first: int = 0  # index of the first game: a run continued in batches plays the games of one long run
 
 
 @dataclass
@@ -106,7 +107,10 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
         from spellpress.simulate.variants import apply_variant, known_rules_keys
 
         game, rules = _load(folder, engine_module)
-        _CACHE[key] = (apply_variant(game, variant, known_rules_keys(rules)), rules)  # kept alive: engines cache by id
+        if len(_CACHE) > 16:  # a sweep plays one variant after another: keep the base games, drop old variants
+            for old in [k for k in _CACHE if not k.endswith("|()")]:
+                del _CACHE[old]
+        _CACHE[key] = (apply_variant(game, variant, known_rules_keys(rules)), rules)
     if key not in _CACHE:
         from spellpress.load.game import load_game
         from spellpress.rules.plugins import load_engine, rules_for
@@ -118,6 +122,7 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
+    from spellpress.simulate.engine_faults import Watchdog, blamed
     from spellpress.simulate.game_metrics import MOVE_SAMPLE
     from spellpress.simulate.play import play_game
 
@@ -126,16 +131,26 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     built = [make_player(seat, rules) for seat in lineup]
     options = dict(spec.options)
     records = []
-    for index in range(start, stop):
-        offset = index % spec.players
-        # seat s is played by lineup member (s - offset): every member visits every seat in turn
-        seats = [built[(s - offset) % spec.players] for s in range(spec.players)]
-        # with common random numbers the rotated lineups of one block face the same shuffles and
-        # rolls, so seat and skill differences are not drowned by the luck of the deal
-        seed_index = index // spec.players if spec.common_random_numbers else index
-        outcome = play_game(rules, game, seats, game_seed(spec.seed, seed_index), check=spec.check, options=options,
-                            measure_moves=index % MOVE_SAMPLE == 0)
-        records.append(GameRecord(index, offset, outcome))
+    with Watchdog() as watchdog:
+        for index in range(start, stop):
+            offset = index % spec.players
+            # seat s is played by lineup member (s - offset): every member visits every seat in turn
+            seats = [built[(s - offset) % spec.players] for s in range(spec.players)]
+            # with common random numbers the rotated lineups of one block face the same shuffles and
+            # rolls, so seat and skill differences are not drowned by the luck of the deal
+            seed_index = index // spec.players if spec.common_random_numbers else index
+            seed = game_seed(spec.seed, seed_index)
+            try:
+                outcome = play_game(rules, game, seats, seed, check=spec.check, options=options,
+                                    measure_moves=index % MOVE_SAMPLE == 0, watchdog=watchdog)
+            except (Exception, SystemExit) as exc:  # the engine's fault, told at its line; anything else is a bug
+                error = blamed(exc, rules, index, seed)
+                if error is not None:
+                    raise error from None
+                if isinstance(exc, SystemExit):  # never a quiet exit 0 with no figures
+                    raise RuntimeError(f"the rules engine called sys.exit({exc.code!r})") from exc
+                raise
+            records.append(GameRecord(index, offset, outcome))
     return records
 
 
@@ -155,8 +170,11 @@ def run(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
     keep_records: bool = False,
+    into: RunResult | None = None,
 ) -> RunResult:
-    return run_many([spec], workers=workers, dask=dask, progress=progress, keep_records=keep_records)[0]
+    """Play the spec's games; with `into`, fold them into that result (a run continued in batches)."""
+    return run_many([spec], workers=workers, dask=dask, progress=progress, keep_records=keep_records,
+                    into=[into] if into else None)[0]
 
 
 def run_many(
@@ -167,6 +185,7 @@ def run_many(
     progress: Callable[[int], None] | None = None,
     keep_records: bool = False,
     executor: Executor | None = None,
+    into: list[RunResult] | None = None,
 ) -> list[RunResult]:
     """Several runs (a sweep's variants) on one pool or cluster: every run x batch is a task.
 
@@ -175,13 +194,13 @@ def run_many(
     opened by `open_executor`, is used and left open (a tune plays many runs on one pool).
     """
     workers = workers or os.cpu_count() or 1
-    results = [RunResult(spec, keep_records) for spec in specs]
+    results = into or [RunResult(spec, keep_records) for spec in specs]
 
     def tasks() -> Iterator[tuple[int, int, int]]:
         for number, spec in enumerate(specs):
             searching = any(seat.kind == "ismcts" for seat in spec.lineup)
             for start, stop in batches(spec.games, workers, smallest=2 if searching else 25):  # a searched game takes seconds
-                yield number, start, stop
+                yield number, spec.first + start, spec.first + stop
 
     def fold(number: int, records: list[GameRecord]) -> None:
         for record in records:

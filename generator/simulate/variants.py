@@ -15,6 +15,7 @@ from typing import Any
 
 from spellpress.errors import Option, Problem, UserError
 from spellpress.model.deck import FrozenDict, Game
+from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD
 
 VARY = Option("--vary")
 CARD_NAMES = ("letter", "word", "name", "title")  # a card may be named by one of these fields as well as its id
@@ -46,6 +47,9 @@ def split_vary(items: list[str], form: str = "KEY=V1,V2,...") -> list[tuple[str,
         if not key.startswith(("rules.", "cards.")):
             raise UserError.at(VARY, f"{key!r}: a key starts with rules. (a game.yaml rules: key) or cards. "
                                      "(cards.COMPONENT.CARD.FIELD, e.g. cards.consonants.q.count)")
+        if key == "rules.engine":
+            raise UserError.at(VARY, "rules.engine cannot be varied: a sweep or tune plays the game's one engine "
+                                     "(sweep each engine's game on its own)")
         if key in (k for k, _ in pairs):
             raise UserError.at(VARY, f"{key!r} is varied twice")
         pairs.append((key, values))
@@ -131,14 +135,19 @@ def _set_card(game: Game, key: str, path: list[str], value: Any) -> Game:
     component = components[comp_id]
     card = _find_card(component, card_name, key)
     if field == "count":
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise UserError.at(VARY, f"{key}: a count is a whole number of 0 or more, got {value!r}")
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_COPIES_PER_CARD:
+            raise UserError.at(VARY, f"{key}: a count is a whole number from 1 to {MAX_COPIES_PER_CARD:,}, as in the "
+                                     f"YAML, got {value!r}")
         new_card = dataclasses.replace(card, count=value)
     elif field in card.fields:
         new_card = dataclasses.replace(card, fields=FrozenDict({**card.fields, field: _same_type(key, card.fields[field], value)}))
     else:
         raise UserError.at(VARY, f"{key}: card {card.id} has no field {field!r} (fields: count, {', '.join(card.fields)})")
     cards = tuple(new_card if c is card else c for c in component.cards)
+    total = sum(c.count for other in game.components for c in (cards if other is component else other.cards))
+    if total > MAX_CARDS_PER_GAME:
+        raise UserError.at(VARY, f"{key}={value!r}: the game would have {total:,} cards; a game may have at most "
+                                 f"{MAX_CARDS_PER_GAME:,}")
     new_component = dataclasses.replace(component, cards=cards)
     return dataclasses.replace(game, components=tuple(new_component if c is component else c for c in game.components))
 

@@ -6,7 +6,7 @@ from io import BytesIO
 
 from reportlab.pdfgen.canvas import Canvas
 
-from spellpress.impose.grid import LABEL_ROOM, MARK_EDGE, MARK_GAP, Slot
+from spellpress.impose.grid import MARK_EDGE, MARK_GAP, Slot
 from spellpress.impose.sheets import Page
 from spellpress.layout.ops import FaceLayout
 from spellpress.render.draw import PAINT
@@ -96,20 +96,19 @@ def _fold_line(canvas: Canvas, page: Page) -> None:
 
 
 def _label(canvas: Canvas, page: Page) -> None:
-    """A line of text in the room the sheet's geometry keeps for it (grid.LABEL_ROOM): at the
-    top, or at the bottom on a short-edge duplex back, whose top is the front's bottom."""
-    if not page.label:
+    """The sheet's line of text where its geometry left room (impose/label.py): along the top or
+    bottom, or turned up a side margin; a sheet with no room has none."""
+    spot = page.decor.label
+    if not page.label or spot is None:
         return
-    baseline = page.decor.label_baseline or page.paper[1] - MARK_EDGE - 2.5
-    ink_top = max((p.slot.clip[1] + p.slot.clip[3] for p in page.placed), default=0.0)
-    if ink_top > page.paper[1] - MARK_EDGE - LABEL_ROOM + 0.01:
-        baseline = MARK_EDGE + 1.0
     canvas.saveState()
     canvas.setFillColor(PAINT.get().colour(GREY))
-    room = mm_to_pt(page.paper[0] - 2 * MARK_EDGE)
+    room = mm_to_pt(spot.length)
     size = min(LABEL_SIZE_PT, LABEL_SIZE_PT * room / canvas.stringWidth(page.label, LABEL_FONT, LABEL_SIZE_PT))
     canvas.setFont(LABEL_FONT, size)
-    canvas.drawCentredString(mm_to_pt(page.paper[0] / 2), mm_to_pt(baseline), page.label)
+    canvas.translate(mm_to_pt(spot.x), mm_to_pt(spot.y))
+    canvas.rotate(spot.angle)
+    canvas.drawCentredString(0, 0, page.label)
     canvas.restoreState()
 
 

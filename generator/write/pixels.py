@@ -145,3 +145,31 @@ def trimmed(png: bytes | None, bleed_px: int, cell: tuple[int, int]) -> np.ndarr
     if card.shape[:2] != (height, width):
         card = np.asarray(Image.fromarray(np.ascontiguousarray(card)).resize(cell))
     return card
+
+
+def trimmed_png(png: bytes | None, bleed_px: int, cell: tuple[int, int], dpi: int) -> bytes:
+    """A face's PNG without its bleed, `cell` (width, height) in size; None: the plain grey card."""
+    return encode_png(trimmed(png, bleed_px, cell), dpi)
+
+
+def jpeg_from_png(png: bytes, quality: int) -> bytes:
+    """The same picture as a baseline RGB JPEG (what Tabletop Simulator and most hosts read)."""
+    buffer = BytesIO()
+    Image.fromarray(decode_png(png)).save(buffer, "JPEG", quality=quality, optimize=True)
+    return buffer.getvalue()
+
+
+def die_texture(png: bytes, bleed_px: int, faces: list[tuple[int, int, int, int]], side: int,
+                places: list[tuple[int, int]], grid: tuple[int, int], dpi: int) -> bytes:
+    """A die's texture: its six faces, cut from its net's picture at the `faces` rectangles (x, y,
+    w, h in pixels from the trim's top-left), each scaled to `side` pixels and put in its cell of
+    a `grid` (columns, rows) at `places` (column, row); white elsewhere."""
+    net = decode_png(png)
+    columns, rows = grid
+    texture = np.full((rows * side, columns * side, 3), 255, np.uint8)
+    for (x, y, w, h), (column, row) in zip(faces, places):
+        face = np.ascontiguousarray(net[bleed_px + y : bleed_px + y + h, bleed_px + x : bleed_px + x + w])
+        if face.shape[:2] != (side, side):
+            face = np.asarray(Image.fromarray(face).resize((side, side), Image.Resampling.LANCZOS))
+        texture[row * side : (row + 1) * side, column * side : (column + 1) * side] = face
+    return encode_png(texture, dpi)

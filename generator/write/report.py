@@ -68,8 +68,9 @@ class Report:
 
     def bars(self, labels: list[str], series: list[list[float]], *, value_max: float | None = None,
              reference: float | None = None, errors: list[tuple[float, float]] | None = None,
-             height_mm: float = 55, caption: str = "", percent: bool = False) -> None:
-        """A bar chart; `reference` draws a horizontal line (a fair share, say); `errors` draws CI whiskers."""
+             height_mm: float = 55, caption: str = "", percent: bool = False, band: float | None = None) -> None:
+        """A bar chart; `reference` draws a horizontal line (a fair share, say), `band` two dotted
+        lines that far either side of it (the verdict's band); `errors` draws CI whiskers."""
         width = 170 * mm
         drawing = Drawing(width, height_mm * mm, initialFontName=BODY, initialFontSize=8)
         chart = VerticalBarChart()
@@ -98,6 +99,9 @@ class Report:
         if reference is not None:
             drawing.add(Line(chart.x, y_of(reference), chart.x + chart.width, y_of(reference),
                              strokeColor=colors.HexColor("#b33"), strokeWidth=0.8, strokeDashArray=[3, 2]))
+            for edge in ((reference - band, reference + band) if band else ()):
+                drawing.add(Line(chart.x, y_of(max(0.0, edge)), chart.x + chart.width, y_of(max(0.0, edge)),
+                                 strokeColor=colors.HexColor("#b33"), strokeWidth=0.4, strokeDashArray=[1, 2]))
         if errors:
             step = chart.width / len(labels)
             for index, (low, high) in enumerate(errors):

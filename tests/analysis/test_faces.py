@@ -45,6 +45,7 @@ def analysed(digraph_game, tmp_path_factory):
     return args, out / "digraph-deck"
 
 
+@pytest.mark.slow
 def test_each_digraph_and_the_wild_have_their_own_row_in_the_json(analysed, capsys):
     args, out = analysed
     assert main(args + ["--json"]) == 0

@@ -84,6 +84,7 @@ def test_spearman_on_known_rankings():
     assert spearman({"a": 1, "b": 2, "c": 3}, {"a": 3, "b": 2, "c": 1}) == pytest.approx(-1.0)
 
 
+@pytest.mark.slow
 def test_letters_command_is_reproducible_and_writes_pdf_and_json(tmp_path, capsys):
     args = ["letters", str(WISE), "--samples", "400", "--seed", "9", "--json", "--out", str(tmp_path)]
     assert main(args) == 0

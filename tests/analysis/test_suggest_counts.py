@@ -29,12 +29,14 @@ def assert_better_with_the_same_faces(report, total):
     return before, after
 
 
+@pytest.mark.slow
 def test_a_word_to_the_wise_gets_nearer_english_and_more_playable(tmp_path, capsys):
     report = suggest(WISE, 108, tmp_path, capsys)
     assert_better_with_the_same_faces(report, 108)
     assert report["suggested_counts"]["seconds"] < 60
 
 
+@pytest.mark.slow
 def test_a_skewed_deck_is_pulled_back_toward_english(game_copy, tmp_path, capsys):
     folder = game_copy(WISE)
     path = folder / "consonants.yaml"
@@ -51,6 +53,7 @@ def test_a_skewed_deck_is_pulled_back_toward_english(game_copy, tmp_path, capsys
     assert counts["S"] > counts["Z"] and counts["T"] > counts["X"]
 
 
+@pytest.mark.slow
 def test_before_and_after_are_side_by_side_in_the_terminal_and_the_pdf(tmp_path, capsys):
     from pypdf import PdfReader
 

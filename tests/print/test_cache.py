@@ -11,7 +11,6 @@ import pytest
 from PIL import Image, ImageDraw
 
 from spellpress.build import BuildOptions, build
-from spellpress.write import raster
 from spellpress.write.cache import CACHE_FOLDER
 from spellpress.write.png import compress_strip, png_from_strips
 
@@ -43,18 +42,19 @@ def test_strips_compressed_apart_make_one_valid_png():
     zlib.decompress(png[start : png.index(b"IEND") - 8])
 
 
+@pytest.mark.slow
 def test_a_one_card_edit_redraws_that_card_only_and_matches_a_build_without_cache(game_copy, tmp_path):
     folder = game_copy()
-    exports = dict(png=True, tts=True, print_shop=True, workers=2)
+    # a hosted URL: with file:/// paths the saved object would name each output folder
+    exports = dict(png=True, tts=True, tts_url="https://example.org/game", print_shop=True, workers=2)
     cached = tmp_path / "cached"
     build(folder, BuildOptions(out=cached, **exports))
     cards = folder / "consonants.yaml"
     cards.write_text(cards.read_text().replace(*EDIT))
 
-    raster.STATS.clear()
     rebuilt = build(folder, BuildOptions(out=cached, **exports))
-    assert raster.STATS["faces drawn"] == 1  # the L card's front, shared by its PNG and the TTS sheet
-    assert raster.STATS["strips compressed"] == 1  # one row of one TTS sheet
+    assert rebuilt.drawn.faces_drawn == 2  # the L card's front: at 300 dpi for its PNG, at the TTS sheet's resolution
+    assert rebuilt.drawn.strips_compressed == 1  # one row of one TTS sheet
 
     fresh = tmp_path / "fresh"
     build(folder, BuildOptions(out=fresh, cache=False, **exports))
@@ -64,9 +64,8 @@ def test_a_one_card_edit_redraws_that_card_only_and_matches_a_build_without_cach
     assert [name for name in ours if ours[name] != theirs[name]] == []
     assert len(ours) > 50
 
-    raster.STATS.clear()
     again = build(folder, BuildOptions(out=cached, **exports))
-    assert again.up_to_date and raster.STATS["faces drawn"] == raster.STATS["strips compressed"] == 0
+    assert again.up_to_date and again.drawn.faces_drawn == again.drawn.strips_compressed == 0
     assert again.files == rebuilt.files
 
 
@@ -83,9 +82,7 @@ def test_a_damaged_or_half_written_entry_is_drawn_again(tmp_path):
     (entries[0].parent / ".stray.part").write_bytes(b"partial")
     for stamp in (out / CACHE_FOLDER / "stamps").iterdir():
         stamp.unlink()  # the stopped build never recorded itself
-    raster.STATS.clear()
-    build(game, BuildOptions(out=out, png=True, workers=1))
-    assert raster.STATS["faces drawn"] == 1
+    assert build(game, BuildOptions(out=out, png=True, workers=1)).drawn.faces_drawn == 1
     assert files_of(out / "toy-game") == expected
     assert sorted(p.name for p in entries[0].parent.iterdir()) == [p.name for p in entries]
 
@@ -153,14 +150,15 @@ def test_the_inputs_digest_follows_shared_templates_and_the_game_folder(tmp_path
     assert inputs_digest(folder, [str(shared)], BuildOptions(png=True)) != inputs_digest(folder, [str(shared)], options)
 
 
+@pytest.mark.slow
 def test_exports_are_the_same_drawn_here_or_by_workers_that_start_strips_early(game_copy, tmp_path):
     """Two workers start each TTS strip as soon as its cards are drawn (raster.prefetch_strips);
     one process draws everything in order. The files must not differ by a byte."""
     folder = game_copy()
     for workers in (1, 2):
-        raster.STATS.clear()
-        build(folder, BuildOptions(out=tmp_path / str(workers), png=True, tts=True, cache=False, workers=workers))
-        assert raster.STATS["strips compressed"] > 4
+        built = build(folder, BuildOptions(out=tmp_path / str(workers), png=True, tts=True, tts_url="https://example.org/game",
+                                           cache=False, workers=workers))
+        assert built.drawn.strips_compressed > 4
     alone, pooled = files_of(tmp_path / "1" / folder.name), files_of(tmp_path / "2" / folder.name)
     assert sorted(alone) == sorted(pooled) and any(name.startswith("tts/") for name in alone)
     assert [name for name in alone if alone[name] != pooled[name]] == []

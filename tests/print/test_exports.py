@@ -8,6 +8,8 @@ from PIL import Image
 from pypdf import PdfReader
 
 from spellpress.cli import main
+from spellpress.load.game import load_game
+from spellpress.paths import list_game_folders
 from spellpress.units import mm_to_px
 from tests.conftest import DUPLEX, WISE
 
@@ -29,6 +31,7 @@ def test_png_per_card_side_at_300_dpi_with_bleed(build_game):
     assert pixels[centre, centre].sum() < 100
 
 
+@pytest.mark.slow
 def test_tts_sheets_are_at_most_10_by_7_with_the_hidden_card_last(build_game):
     _, _, result = build_game(WISE, tts=True)
     sheets = sorted(p for p in result.files if "consonants-sheet" in p.name)
@@ -44,8 +47,11 @@ def test_tts_sheets_are_at_most_10_by_7_with_the_hidden_card_last(build_game):
 
 def test_list_names_every_game(capsys):
     assert main(["list"]) == 0
-    out = capsys.readouterr().out
-    assert "word-to-the-wise" in out and "A Word to the Wise" in out
+    lines = capsys.readouterr().out.splitlines()
+    games = [load_game(folder) for folder in list_game_folders()]
+    assert len(lines) == len(games) == 7
+    for line, game in zip(lines, games):
+        assert line.startswith(f"{game.id} ") and f" {game.name} (" in line, line
 
 
 def test_check_reports_ok(capsys):

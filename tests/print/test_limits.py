@@ -79,6 +79,18 @@ CASES = [
     ("font-not-truetype", "game.yaml", append("fonts: {Fancy: bad.ttf}\n"), "check", "game.yaml:", "is not a TrueType font file"),
     ("font-empty", "game.yaml", append("fonts: {Fancy: empty.ttf}\n"), "check", "game.yaml:", "(it is empty)"),
     ("font-truncated", "game.yaml", append("fonts: {Fancy: cut.ttf}\n"), "check", "game.yaml:", "is cut short"),
+    # issue 31: a control character was the parser's own marker (IndexError); 19,990 brackets took 32 s
+    ("text-control-char", "rules-card.yaml", replace("title: A Word to the Wise", 'title: "A*b\\u0002c"'), "check",
+     "rules-card.yaml:8:5", "cannot draw '\x02' (U+0002)"),
+    ("brackets-19000", "rules-card.yaml", replace("Deal 5 consonants each.", "[" * 19_000 + "*"), "check",
+     "rules-card.yaml:8:5", "does not fit"),
+    # issue 31: pydantic's and Python's own words leaked ("str: Input should be a valid string", a regular expression)
+    ("name-not-text", "game.yaml", replace("name: A Word to the Wise", "name: [a, b]"), "check", "game.yaml:2:7",
+     "name: expected text, got ['a', 'b']"),
+    ("colour-not-hex", "game.yaml", replace('color: "#1f2d4d"', 'color: "#zz2d4d"'), "check", "consonants.yaml:",
+     "color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none, got '#zz2d4d'"),
+    ("text-over-20000", "rules-card.yaml", replace("Deal 5 consonants each.", "word " * 5_000), "check",
+     "rules-card.yaml:8:5", "the text made here (the template with the card's fields) is 25,"),
 ]
 
 
@@ -133,6 +145,13 @@ def test_bad_options_are_usage_errors(capsys, argv, words):
     assert words in capsys.readouterr().err
 
 
+def test_an_option_that_would_be_ignored_is_refused(tmp_path, capsys):
+    """--profile without --color cmyk built RGB sheets and said nothing."""
+    assert main(["build", "word-to-the-wise", "--profile", "my.icc", "--out", str(tmp_path / "out")]) == 2
+    assert "--profile: a profile is for CMYK sheets: add --color cmyk" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 def test_words_hand_in_game_yaml_is_bounded_like_the_option(game_copy, tmp_path, capsys, monkeypatch):
     folder = game_copy(WISE)
     game = folder / "game.yaml"
@@ -157,6 +176,7 @@ def test_ordinary_expressions_still_work():
     assert render("{{ 2 ** 10 }}", {}) == "1024"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("unbuffered", ["", "1"], ids=["buffered", "unbuffered"])
 def test_a_closed_pipe_ends_quietly(tmp_path, unbuffered):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
@@ -254,6 +274,7 @@ def test_an_oversized_or_unreadable_icon_is_refused(game_copy, tmp_path, capsys,
     assert time.monotonic() - started < 30
 
 
+@pytest.mark.slow
 def test_a_dask_scheduler_that_does_not_answer_is_a_user_error(capsys):
     pytest.importorskip("dask.distributed")
     assert main(["simulate", "word-to-the-wise", "--games", "4", "--dask", "tcp://127.0.0.1:9"]) == 2

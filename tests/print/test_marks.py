@@ -34,7 +34,7 @@ def test_cutter_sheets_keep_every_card_inside_the_registration_marks(paper):
             assert top_square[:2] == pytest.approx((CUTTER.inset, page.paper[1] - CUTTER.inset - CUTTER.square))
             # the label sits inside the marks, below the top ones and above the cards
             ink_top = max(s.clip[1] + s.clip[3] for s in slots)
-            assert ink_top < page.decor.label_baseline < page.paper[1] - cutter_room()
+            assert ink_top < page.decor.label.y < page.paper[1] - cutter_room()
 
 
 def test_full_cut_lines_run_through_every_cut_inside_the_printable_area():

@@ -6,6 +6,7 @@ import shutil
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from spellpress.cli import main
@@ -49,6 +50,7 @@ def mutate(lines: list[str], index: int, how: str, nasty: str) -> list[str]:
     return lines[:index] + [line[: len(line) // 2]]
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(mutation())
 def test_a_mutated_game_is_ok_or_a_user_error_never_a_bug(tmp_path_factory, capsys, change):

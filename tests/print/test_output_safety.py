@@ -74,6 +74,7 @@ def test_an_export_folder_spellpress_wrote_is_replaced_whole(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["png"]
 
 
+@pytest.mark.slow
 def test_png_and_tts_rebuild_into_their_own_folders(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     for _ in range(2):  # the second build replaces the first build's folders
@@ -95,6 +96,7 @@ def test_the_manifest_lists_every_file_with_its_hash(tmp_path, monkeypatch, caps
         assert hashlib.sha256((game_out / name).read_bytes()).hexdigest() == digest, name
 
 
+@pytest.mark.slow
 def test_a_build_killed_midway_leaves_no_manifest_describing_other_files(tmp_path):
     """Kill a PNG build after its PDF is written: the old manifest must be gone, not left describing other files."""
     out = tmp_path / "out"
@@ -164,6 +166,7 @@ def test_written_files_follow_the_umask(tmp_path):
     assert (tmp_path / "png").stat().st_mode & 0o777 == 0o755
 
 
+@pytest.mark.slow
 def test_every_file_a_build_writes_follows_the_umask(tmp_path, monkeypatch, capsys):
     """PDFs and manifests were written 0600 (from mkstemp) whatever the umask; exports and the cache too must follow it."""
     monkeypatch.chdir(tmp_path)

@@ -3,6 +3,7 @@
 import pytest
 from pypdf import PdfReader
 
+from spellpress.impose.grid import MARK_EDGE
 from spellpress.model.sizes import PAPER_SIZES
 from spellpress.units import MM_PER_POINT
 from tests.conftest import DUPLEX, WISE
@@ -60,6 +61,7 @@ def test_every_font_is_embedded_and_subset(build_game):
     assert not any("Helvetica" in name for name in names)
 
 
+@pytest.mark.slow
 def test_card_text_is_in_the_pdf(build_game):
     pdf, _, _ = build_game(WISE)
     text = "".join(page.extract_text() for page in PdfReader(pdf).pages)
@@ -111,6 +113,7 @@ def test_a_distinct_face_is_drawn_once(build_game):
     assert len(forms) >= 21
 
 
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(tmp_path):
     from spellpress.build import BuildOptions, build
 
@@ -153,15 +156,16 @@ def test_print_shop_pages_are_one_card_with_trim_and_bleed_boxes(build_game):
 def test_every_sheet_prints_its_label_inside_the_printable_area(build_game, paper, backs):
     pdf, manifest, _ = build_game(DUPLEX, paper=paper, backs=backs)
     reader = PdfReader(pdf)
-    height_pt = PAPER_SIZES[paper][1] / MM_PER_POINT
+    width_pt, height_pt = (v / MM_PER_POINT for v in PAPER_SIZES[paper])
     for number, page in enumerate(reader.pages, start=1):
         found = []
 
         def visit(text, cm, tm, font, size):
-            if "print at actual size" in text:
-                found.append(tm[5] * cm[3] + cm[5])  # the baseline, in points from the bottom
+            if "print at actual size" in text:  # where the line starts, in points from the bottom-left corner
+                tx, ty = tm[4], tm[5]
+                found.append((cm[0] * tx + cm[2] * ty + cm[4], cm[1] * tx + cm[3] * ty + cm[5]))
 
         page.extract_text(visitor_text=visit)
         assert found, f"page {number} has no sheet label"
-        edge_pt = 5 / MM_PER_POINT
-        assert all(edge_pt <= y <= height_pt - edge_pt for y in found)
+        edge_pt = MARK_EDGE / MM_PER_POINT  # home printers' dead margin
+        assert all(edge_pt <= x <= width_pt - edge_pt and edge_pt <= y <= height_pt - edge_pt for x, y in found)

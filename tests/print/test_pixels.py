@@ -33,6 +33,7 @@ def dark_centroid(image: np.ndarray, centre_mm: tuple[float, float], paper_h: fl
     return (x0 + xs.mean() + 0.5) / PX_PER_MM, paper_h - (y0 + ys.mean() + 0.5) / PX_PER_MM
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["duplex-long", "duplex-short"])
 @pytest.mark.parametrize("offset", [(0.0, 0.0), (1.5, -0.8)])
 def test_each_back_lands_behind_its_front(build_game, mode, offset):

@@ -68,6 +68,7 @@ def test_bold_text_shrinks_more_than_plain_and_its_ink_stays_inside(faces):
     assert overflow(ops, BOX)[0] <= 0.2
 
 
+@pytest.mark.slow
 def test_the_shipped_reference_card_prints_bold_and_italic_faces(tmp_path, capsys):
     assert main(["build", str(ROOT / "cards" / "spelled"), "--out", str(tmp_path)]) == 0
     capsys.readouterr()
@@ -89,3 +90,44 @@ def test_a_style_the_family_lacks_is_an_error_naming_card_and_box(game_copy, tmp
     assert main(["build", folder.name, "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert "box 'letter'" in err and "the italic of 'Cinzel-Bold': a font named 'Cinzel-BoldItalic'" in err
+
+
+HOSTILE_MARKUP = {
+    # name: (text, what it reads as)
+    "100,000 open brackets then a star": ("[" * 100_000 + "*", "[" * 100_000 + "*"),  # rescanned from every bracket: 32 s at 20,000
+    "100,000 brackets then as many closing": ("[a" * 50_000 + "]" * 50_000, "[a" * 50_000 + "]" * 50_000),
+    "50,000 escaped stars": ("\\*" * 50_000, "*" * 50_000),
+    "30,000 colour spans": ("[a](#112233)" * 30_000, "a" * 30_000),
+    "unclosed colour spans": ("[a](#1122" * 20_000, "[a](#1122" * 20_000),
+}
+
+
+@pytest.mark.parametrize("name", HOSTILE_MARKUP)
+def test_markup_parses_in_linear_time(name):
+    import signal
+    import time
+
+    text, reads = HOSTILE_MARKUP[name]
+
+    def too_slow(*_):
+        raise AssertionError(f"{name}: still parsing after 5 s")
+
+    signal.signal(signal.SIGALRM, too_slow)
+    signal.setitimer(signal.ITIMER_REAL, 5)
+    try:
+        started = time.perf_counter()
+        spans = parse(text)
+        elapsed = time.perf_counter() - started
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    print(f"\n{name}: {elapsed:.3f} s")
+    assert "".join(span.text for span in spans) == reads
+    if name.startswith("100,000"):
+        assert elapsed < 1.0, f"{name}: {elapsed:.2f} s"
+
+
+def test_control_characters_in_text_are_text_not_markers():
+    """The parser once marked colour spans with \\x00 \\x01 \\x02 in the text itself: 'a*b\\x02c' raised IndexError."""
+    assert parse("a*b\x02c") == [Span("a*b\x02c")]
+    assert parse("x\x00#112233\x01y\x02 [z](#445566)") == [Span("x\x00#112233\x01y\x02 "), Span("z", color="#445566")]
+    assert parse(r"\[not a span](#112233)") == [Span("[not a span](#112233)")]

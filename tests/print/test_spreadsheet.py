@@ -74,6 +74,11 @@ BAD = [
     ("letter,pionts,count\nN,1,12\n", "deck.csv:1:B: unknown column 'pionts' (did you mean 'points'?)"),
     ("id,letter,points\na,N,1\na,R,1\n", "deck.csv:3:A: card id 'a' is already used by card 1 of this file"),
     ("letter,count\nN,12\n", "deck.csv:1:A: no column for the required field 'points': the first row names the columns"),
+    # issue 31: _csv.Error "field larger than field limit" was a traceback
+    ("letter,points,count\nN,1,12\n" + "Q," + "9" * 140_000 + ",1\n",
+     "'deck.csv' cannot be read as CSV at line 3: a cell holds more than 131,072 characters"),
+    ("letter,points,count,points\nN,1,12,5\n", "deck.csv:1:D: column 'points' is already column B; each column once"),
+    ("letter,points,count\nN,1,12\nQ,\x00,1\n", "deck.csv:3:B: points must be a whole number, got '\\x00'"),
 ]
 
 
@@ -117,11 +122,13 @@ def test_a_bad_cell_is_reported_at_its_row_and_column(game_copy, tmp_path, capsy
     ("notes.txt", "'notes.txt' is not a spreadsheet: expected .csv, .xlsx, .ods"),
     ("{file: deck.xlsx, sheet: Dekc}", "'deck.xlsx' has no sheet 'Dekc' (did you mean 'Deck'?)"),
     ("{file: broken.xlsx}", "'broken.xlsx' cannot be read as a workbook"),
+    ("{file: cards.csv, sheet: Deck}", "'cards.csv' is a CSV file, which has no sheets: remove sheet: 'Deck'"),
 ])
 def test_a_bad_spreadsheet_reference_is_an_error_at_its_key(game_copy, tmp_path, capsys, monkeypatch, value, words):
     folder = fed_from(game_copy, value)
     (folder / "notes.txt").write_text("hello\n")
     write_xlsx(folder / "deck.xlsx", {"Deck": ROWS})
+    (folder / "cards.csv").write_text("letter,points,count\nN,1,12\n")
     (folder / "broken.xlsx").write_bytes(b"PK\x03\x04 not really a workbook")
     monkeypatch.chdir(tmp_path)
     assert main(["check", folder.name]) == 2

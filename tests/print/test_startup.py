@@ -31,9 +31,9 @@ def loaded_by(*argv: str) -> set[str]:
     return set(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-# `check` of a game naming a rules engine also loads that engine to check its rules: keys: the
-# check case uses a game with no engine
-@pytest.mark.parametrize("argv", [("--help",), ("check", "plain"), ("build", "toy", "--out", "OUT")], ids=["help", "check", "build"])
+# `check` loads no rules engine, even for a game that names one (the toy game's rules.py): check-engine does
+@pytest.mark.parametrize("argv", [("--help",), ("check", "plain"), ("check", "toy"), ("build", "toy", "--out", "OUT")],
+                         ids=["help", "check", "check-a-game-with-an-engine", "build"])
 def test_a_command_imports_only_what_it_needs(argv, tmp_path):
     folders = {"toy": FIXTURES / "toy-game", "plain": FIXTURES / "duplex-game"}
     argv = tuple(str(folders[a]) if a in folders else str(tmp_path) if a == "OUT" else a for a in argv)

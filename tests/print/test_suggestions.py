@@ -51,6 +51,7 @@ def test_an_unknown_run_option_is_refused_before_any_game(capsys, option, words)
     assert words in captured.err and captured.out == ""
 
 
+@pytest.mark.slow
 def test_an_engines_own_what_if_options_are_accepted(capsys):
     assert main(["simulate", "word-to-the-wise", "--games", "2", "--workers", "1", "--option", "growth=2",
                  "--option", "speeds=1,0.8", "--json"]) == 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import random
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -551,6 +552,7 @@ def test_tie_break_on_achievements(game):
 
 
 # -- whole games ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_full_games_keep_every_card_in_one_place(game):
     outcome = play_game(RULES, game, [RULES.heuristic_player(1.0), RandomPlayer()], seed=7, check=True)
     assert not outcome.stalled and outcome.figures["deck_left"] == 0
@@ -638,9 +640,29 @@ def near_misses(st, action, rng):
     return out
 
 
-def test_asking_about_one_move_agrees_with_the_full_list(game):
+@pytest.fixture(scope="module")
+def small_game(tmp_path_factory):
+    """Evocabulary judged on a small word list (every word of up to 4 letters and every 40th longer
+    one, about 5,100 words): its legal moves are listed in a fraction of the time."""
+    from spellpress.words.lexicon import Lexicon
+
+    folder = tmp_path_factory.mktemp("small") / "evocabulary"
+    shutil.copytree(ROOT / "cards" / "evocabulary", folder)
+    words = Lexicon().words
+    (folder / "small-words.txt").write_text("\n".join([w for w in words if len(w) <= 4] + [w for w in words if len(w) > 4][::40]))
+    spec = folder / "game.yaml"
+    spec.write_text(spec.read_text().replace("words:\n", "words:\n  lexicon: small-words.txt\n", 1))
+    game = load_game(folder)
+    assert game.spec.words.lexicon.endswith("small-words.txt")
+    return game
+
+
+@pytest.mark.parametrize("words", ["small", pytest.param("full", marks=pytest.mark.slow)])
+def test_asking_about_one_move_agrees_with_the_full_list(request, words):
     """`action in legal_actions()` (what --check asks, answered from one word's builds)
-    gives exactly the answer of the full list, for every listed move and near misses."""
+    gives exactly the answer of the full list, for every listed move and near misses;
+    on a small word list (fast) and on the game's own (slow: minutes)."""
+    game = request.getfixturevalue("small_game" if words == "small" else "game")
     rng = random.Random(5)
     asked = 0
     for n, st in enumerate(main_phase_states(game, seed=3)):

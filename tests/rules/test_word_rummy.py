@@ -147,6 +147,7 @@ def test_digraph_and_wild_cards_make_words(game):
     assert wild.score == state.c.points["c"] + state.c.points["t"] + state.c.points["*"]
 
 
+@pytest.mark.slow
 def test_the_game_ends_after_its_rounds_or_at_the_target_score(game):
     outcome = play_game(RULES, game, [RULES.heuristic_player()] * 2, 5, check=True)
     assert outcome.figures["rounds"] == 6
@@ -215,6 +216,7 @@ def test_invariants_catch_a_lost_card_and_a_wrong_score(game):
         state.check_invariants()
 
 
+@pytest.mark.slow
 def test_the_same_seed_plays_the_same_game_and_the_heuristic_beats_random(game):
     seats = [RULES.heuristic_player(), RULES.heuristic_player()]
     assert play_game(RULES, game, seats, 11) == play_game(RULES, game, seats, 11)
@@ -227,6 +229,7 @@ def test_the_same_seed_plays_the_same_game_and_the_heuristic_beats_random(game):
     assert wins >= 11
 
 
+@pytest.mark.slow
 def test_a_new_letter_deck_simulates_with_no_python(tmp_path, capsys):
     """A designer's deck: their own letters, the engine named and a few rules: keys."""
     folder = tmp_path / "my-letters"

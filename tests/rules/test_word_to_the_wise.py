@@ -210,6 +210,7 @@ def test_no_duplicate_words_are_allowed_in_a_round(game):
     assert [p.word for p in log.placed] == ["ten", "tan"] and log.last == (2,)
 
 
+@pytest.mark.slow
 def test_a_word_must_be_at_least_two_letters_long(game, defs):
     assert min(map(len, defs.words)) >= 2
     assert defs.letters_value("t", ["t"], ("a", "e")) is None
@@ -437,6 +438,7 @@ def test_the_same_seed_gives_the_same_game(game):
     assert first.scores != other.scores
 
 
+@pytest.mark.slow
 def test_word_lists_agree_with_the_word_finder(game, defs):
     finder = WordFinder(defs.words)
     deck = [c for c, n in defs.totals.items() if c != "y" for _ in range(n)]

@@ -23,7 +23,8 @@ CHROMIUM = Path(os.environ.get("SPELLPRESS_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason="Chromium not installed")
+pytestmark = [pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason="Chromium not installed"),
+              pytest.mark.slow]  # make test-fast leaves this module out
 
 EDITED = "consonants-005"  # the L card: `{letter: L, points: 2, count: 9}`
 

@@ -10,8 +10,12 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.simulate.test_interrupt import group_members
+
+pytestmark = pytest.mark.slow  # make test-fast leaves this module out
 
 ENDLESS = ["simulate", "word-to-the-wise", "--games", "1000000000000", "--seed", "1"]
 

@@ -122,6 +122,7 @@ def test_ismcts_beats_random(loaded, gid, games):
     assert wins >= games - 1
 
 
+@pytest.mark.slow
 def test_ismcts_plays_a_game_folders_own_engine_the_same_on_any_worker_and_on_dask():
     spec = RunSpec(str(FIXTURES / "toy-game"), 2, 8, seed=4, lineup=(Seat("ismcts", budget=6), Seat("random")),
                    engine="tests.simulate.toy")

@@ -47,6 +47,7 @@ def test_the_french_and_spanish_lists_leave_out_names_abbreviations_and_elisions
     assert not {"madrid", "km", "ib"} & spanish
 
 
+@pytest.mark.slow
 def test_a_german_wild_may_stand_for_an_umlaut():
     finder = WordFinder(Lexicon(min_length=2, source="german", language="de"))
     assert "bär" in {m.word for m in finder.find("br", wilds=1)}
@@ -62,6 +63,7 @@ def with_words(game_copy, lines: str) -> str:
     return folder
 
 
+@pytest.mark.slow
 def test_words_language_chooses_its_list(game_copy):
     game = load_game(with_words(game_copy, "  language: es\n"))
     lexicon, _ = for_words(game.spec.words)
@@ -116,6 +118,7 @@ def test_syllables_of_other_languages_come_from_hyphenation_patterns(language, c
 FRENCH = WISE.parent / "un-mot-au-sage"
 
 
+@pytest.mark.slow
 def test_the_french_edition_checks_and_its_letter_analysis_runs_on_the_french_list(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     assert main(["check", str(FRENCH)]) == 0

@@ -57,3 +57,15 @@ def test_a_word_file_may_not_leave_the_game_folder(game_copy, tmp_path, capsys, 
     monkeypatch.chdir(tmp_path)
     assert main(["check", folder.name]) == 2
     assert "word list path '../../etc/words' leaves the game folder" in capsys.readouterr().err
+
+
+def test_a_word_too_long_to_build_is_refused_at_its_line(game_copy, tmp_path, capsys, monkeypatch):
+    """A 1,100-letter word made the word builder recurse past Python's limit (RecursionError)."""
+    from spellpress.model.limits import MAX_WORD_LETTERS
+
+    folder = with_word_file(game_copy, "cat\n" + "a" * 1_100 + "\n" + "b" * MAX_WORD_LETTERS + "\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["letters", folder.name, "--samples", "100", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert f"words.txt:2:1: a word may have at most {MAX_WORD_LETTERS} letters, got '{'a' * 40}...' (1,100 characters)" in err
+    assert "words.txt:3:" not in err and "Traceback" not in err and len(err) < 500

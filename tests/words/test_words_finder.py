@@ -47,6 +47,7 @@ def hand_of(rng, n, pool=BAG):
     return "".join(rng.sample(pool, n))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("wilds", [0, 1])
 def test_plain_hands_match_brute_force(finder, lexicon, word_counts, wilds):
     rng = random.Random(100 + wilds)
@@ -61,6 +62,7 @@ def test_two_wilds_match_brute_force(finder, lexicon, word_counts):
         assert_same_as_brute(finder, lexicon, word_counts, hand=hand_of(rng, 5), wilds=2)
 
 
+@pytest.mark.slow
 def test_digraph_cards_and_table_match_brute_force(finder, lexicon, word_counts):
     rng = random.Random(11)
     for i in range(30):
@@ -80,6 +82,7 @@ def test_must_use_letters_appear_in_every_word(finder):
     assert finder.find("xx", must_use=["q", "z", "j"]) == []
 
 
+@pytest.mark.slow
 def test_reusable_vowels_match_brute_force(finder, lexicon, word_counts):
     rng = random.Random(21)
     for i in range(30):
@@ -167,6 +170,7 @@ for query in (dict(hand="retains"), dict(hand="retains", wilds=1), dict(hand="st
 """
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_hash_seed():
     root = Path(__file__).resolve().parents[2]
     outputs = {subprocess.run([sys.executable, "-c", DETERMINISM_SCRIPT], cwd=root, check=True,
@@ -264,6 +268,7 @@ def random_card_query(rng, i):
     return query
 
 
+@pytest.mark.slow
 def test_card_queries_match_the_search(finder):
     rng = random.Random(41)
     for i in range(120):
@@ -281,6 +286,7 @@ def test_card_order_decides_layout_and_order(finder):
     assert first == second[::-1] and len(first) == 2   # each hand's own card first
 
 
+@pytest.mark.slow
 def test_table_letters_shared_with_the_hand_match_the_search(finder):
     rng = random.Random(43)
     for i in range(40):
@@ -305,6 +311,7 @@ def test_two_and_three_wilds_match_the_search(finder):
         assert_same_as_search(finder, hand=[*hand_of(rng, 2), "qu"], wilds=3)
 
 
+@pytest.mark.slow
 def test_single_letter_hands_match_the_search_with_any_min_length(finder):
     """The single-letter paths (cached entries, wild groups cut by letter)
     against the search, for hands with repeated and rare letters. They list
@@ -322,6 +329,7 @@ def test_single_letter_hands_match_the_search_with_any_min_length(finder):
                 assert [order[key(m.cards)] for m in found] == sorted(order[key(m.cards)] for m in found)
 
 
+@pytest.mark.slow
 def test_results_stay_the_same_when_caches_start_over(lexicon, monkeypatch):
     """Small cache limits: results are the same while the caches fill, clear and refill."""
     import spellpress.words.finder as finder_module
@@ -370,11 +378,15 @@ def test_index_tables():
         assert left == sum(1 << (ord(c) - 97) for c in rest)
 
 
+@pytest.mark.parametrize("words", ["small", pytest.param("full", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("wilds", [0, 1, 2])
-def test_extensions_match_brute_force(finder, lexicon, word_counts, wilds):
+def test_extensions_match_brute_force(request, words, wilds):
     """Every word made of all of a base, part of a pool and up to `wilds` wilds, once per
-    (word, part of the pool), the wild letters being exactly what base and part lack."""
+    (word, part of the pool), the wild letters being exactly what base and part lack.
+    On a sample of the lexicon (fast) and on all of it (slow: minutes)."""
+    lexicon, finder, word_counts = request.getfixturevalue(words)
     rng = random.Random(40 + wilds)
+    found = 0
     for i in range(8):
         base = key(hand_of(rng, rng.randint(0, 3)))
         pool = key(hand_of(rng, rng.randint(2, 6)))
@@ -382,19 +394,21 @@ def test_extensions_match_brute_force(finder, lexicon, word_counts, wilds):
         got = list(finder.extensions(base, pool, wilds, need_pool=need_pool))
         assert len(got) == len({(w, sub) for w, sub, _ in got}), "a (word, part) came twice"
         expected = set()
+        base_counts, everything = Counter(base), Counter(base + pool)
+        parts = [(sub, Counter(sub)) for sub in set(sub_multisets(pool)) if sub or not need_pool]
         for word, counts in word_counts.items():
-            lack = counts - Counter(base)
-            if Counter(base) - counts:
-                continue
-            for sub in set(sub_multisets(pool)):
-                if need_pool and not sub:
-                    continue
-                short = lack - Counter(sub)
-                if not Counter(sub) - lack and sum(short.values()) <= wilds:
+            if base_counts - counts or sum((counts - everything).values()) > wilds:
+                continue  # not all of the base, or more letters than base, pool and wilds hold
+            lack = counts - base_counts
+            for sub, sub_counts in parts:
+                short = lack - sub_counts
+                if not sub_counts - lack and sum(short.values()) <= wilds:
                     expected.add((word, sub, key(short.elements())))
         assert set(got) == expected
+        found += len(expected)
         order = {sub: n for n, sub in enumerate(sub_multisets(pool))}
         assert [order[sub] for _, sub, _ in got] == sorted(order[sub] for _, sub, _ in got)
+    assert found >= 20  # the queries find words: the comparison is not of two empty sets
 
 
 def test_extensions_refuse_three_wilds(finder):

@@ -18,14 +18,14 @@ def register(commands) -> None:
 
 
 def cmd_check_engine(args) -> int:
-    from spellpress.build import check
+    from spellpress.load.game import load_game
     from spellpress.errors import Problems
     from spellpress.rules.plugins import check_engine, engine_name
 
     problems = Problems()
     for folder in game_folders(args.games):
         try:
-            game = check(folder)
+            game = load_game(folder)
             check_engine(game)
         except UserError as exc:
             problems.extend(exc)
