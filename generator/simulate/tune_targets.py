@@ -96,9 +96,9 @@ def parse_targets(items: list[str]) -> tuple[Target, ...]:
 # --- the figures a target reads -------------------------------------------------------------------------------
 
 def _wilson(successes: float, trials: float) -> tuple[float, float]:
-    from spellpress.simulate.metrics import wilson
+    from spellpress.stats import wilson
 
-    return wilson(successes, int(round(trials)))
+    return wilson(successes, trials)
 
 
 def simulated_figures(tally) -> dict:
@@ -121,11 +121,10 @@ def simulated_figures(tally) -> dict:
         unplayed, unplayed_wins = seat_games - played, tally.shares - played_wins
         if min(played, unplayed) < 30:  # too few to compare (metrics.MIN_GROUP)
             continue
-        p1, p2 = played_wins / played, unplayed_wins / unplayed
-        (l1, u1), (l2, u2) = _wilson(played_wins, played), _wilson(unplayed_wins, unplayed)
-        difference = p1 - p2  # Newcombe's interval for a difference of two proportions, from their Wilson intervals
-        cards[key] = {"difference": difference, "ci95": [difference - math.hypot(p1 - l1, u2 - p2),
-                                                         difference + math.hypot(u1 - p1, p2 - l2)]}
+        from spellpress.stats import difference_interval
+
+        difference = played_wins / played - unplayed_wins / unplayed
+        cards[key] = {"difference": difference, "ci95": list(difference_interval(played_wins, played, unplayed_wins, unplayed))}
     return {"games": tally.games, "stalls": tally.games - finished, "judged_by": "teams" if tally.teams else "seats",
             "seats": seats, "length": {"mean": mean, "ci95": [mean - half, mean + half]}, "cards": cards}
 
