@@ -20,12 +20,13 @@ from spellpress.shop import command as shops_command
 from spellpress.simulate import check_engine as engine_command
 from spellpress.simulate import command as simulate_command
 from spellpress.simulate import sweep as sweep_command
+from spellpress.simulate import tune as tune_command
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
 # Each command module adds its subcommands with register(commands), each with its handler; in help order.
-COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, letters_command,
-                   serve_command, play_command, shops_command, catalog_command)
+COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, tune_command,
+                   letters_command, serve_command, play_command, shops_command, catalog_command)
 
 
 def _max_px_arg(text: str) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from contextlib import nullcontext
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,12 +184,14 @@ def run_many(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
     keep_records: bool = False,
+    executor: Executor | None = None,
     into: list[RunResult] | None = None,
 ) -> list[RunResult]:
     """Several runs (a sweep's variants) on one pool or cluster: every run x batch is a task.
 
     Tasks are submitted a few at a time and their games folded into each run's tally in
-    index order, so memory stays bounded whatever the number of games.
+    index order, so memory stays bounded whatever the number of games. `executor`, one
+    opened by `open_executor`, is used and left open (a tune plays many runs on one pool).
     """
     workers = workers or os.cpu_count() or 1
     results = into or [RunResult(spec, keep_records) for spec in specs]
@@ -205,18 +208,18 @@ def run_many(
         if progress:
             progress(len(records))
 
-    if dask is None and workers == 1:
+    if executor is None and dask is None and workers == 1:
         for number, start, stop in tasks():
             fold(number, play_batch(specs[number], start, stop))
         return results
-    if dask is None:
+    if executor is None and dask is None:
         # build the game, its rules and their caches (word finders) once, before the pool
         # forks, so every worker starts with them instead of building its own
         for spec in specs:
             game, rules = _load(spec.folder, spec.engine, spec.variant)
             rules.new_state(game, spec.players, dict(spec.options))
     in_flight = 4 * workers  # enough to keep every worker busy while the oldest is folded
-    with _executor(workers, dask) as executor:
+    with nullcontext(executor) if executor is not None else _executor(workers, dask) as executor:
         pending: deque = deque()
         for number, start, stop in tasks():
             pending.append((number, executor.submit(play_batch, specs[number], start, stop)))
@@ -266,3 +269,6 @@ class _executor:
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
+
+
+open_executor = _executor  # for callers that play many runs on one pool (tune)
