@@ -56,6 +56,8 @@ def header(state: State, view: str) -> str:
 <label><input type="checkbox" name="print_shop"> print shop</label>
 <button type="submit">Build PDF</button>
 </form>
+<label class="zoom">size <input type="range" id="zoom" min="0.2" max="1" step="0.05" value="0.45"
+ title="card size, up to actual size (100%)"> <output id="zoom-shown">45%</output></label>
 <span class="live" id="live" title="updates when a file of the game is saved">live</span>
 </header>
 <section id="downloads" class="downloads" hidden></section>
@@ -73,7 +75,13 @@ def errors_panel(state: State) -> str:
 </section>"""
 
 
+def face_image(snapshot, face, side: str, alt: str) -> str:
+    key = snapshot.keys[face]
+    return f'<img class="face {side}" src="{face_url(key)}" data-key="{key}" alt="{escape(alt)} {side}" loading="lazy">'
+
+
 def cards_view(state: State) -> str:
+    """Every card at the zoom the page's slider sets; a back shared by a whole component is shown once, first."""
     snapshot = state.snapshot
     if snapshot is None:
         return '<main id="content"></main>'
@@ -81,26 +89,27 @@ def cards_view(state: State) -> str:
     for component in snapshot.game.components:
         group = [f for f in snapshot.laid if f.component.id == component.id]
         w, h = component.size
+        shared = component.back is not None and not component.back.per_card
         figures = []
+        if shared and group and group[0].back is not None:
+            figures.append(f'<figure class="card shared-back">{face_image(snapshot, group[0].back, "back", component.name)}'
+                           f'<figcaption>back, shared by {plural(len(group), "card")}</figcaption></figure>')
         for faces in group:
-            images = []
-            for side, face in (("front", faces.front), ("back", faces.back)):
-                if face is None:
-                    continue
-                key = snapshot.keys[face]
-                images.append(f'<img class="face {side}" src="{face_url(key)}" data-key="{key}" '
-                              f'alt="{escape(faces.card.id)} {side}" loading="lazy">')
+            sides = (("front", faces.front),) if shared else (("front", faces.front), ("back", faces.back))
+            images = "".join(face_image(snapshot, face, side, faces.card.id) for side, face in sides if face is not None)
             figures.append(
                 f'<figure class="card" id="card-{escape(component.id)}-{escape(faces.card.id)}" '
                 f'data-card="{escape(component.id)}/{escape(faces.card.id)}">'
-                f'<a href="{card_url(faces)}">{"".join(images)}</a>'
+                f'<a href="{card_url(faces)}">{images}</a>'
                 f'<figcaption><span class="id">{escape(faces.card.id)}</span> '
                 f'<span class="count">&times;{faces.card.count}</span></figcaption></figure>'
             )
+        bleed = group[0].front.bleed if group else 0
         parts.append(
             f'<section class="component" id="component-{escape(component.id)}">'
             f'<h2>{escape(component.name)} <small>{escape(component.kind)}, {w:g} &times; {h:g} mm, '
-            f'{component.copies} pieces</small></h2><div class="grid">{"".join(figures)}</div></section>'
+            f'{component.copies} pieces</small></h2>'
+            f'<div class="grid" style="--face-h:{h + 2 * bleed:g}mm">{"".join(figures)}</div></section>'
         )
     return f'<main id="content">{"".join(parts)}</main>'
 

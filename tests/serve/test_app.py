@@ -54,15 +54,23 @@ def face_urls(html: str) -> list[str]:
     return re.findall(r'src="(/face/[0-9a-f]{32}\.png)"', html)
 
 
-def test_page_lists_every_card_side_and_serves_pngs(client, preview):
+def test_page_lists_every_card_and_each_shared_back_once(client, preview):
     html = client.get("/").text
-    cards = sum(len(c.cards) for c in preview.state.snapshot.game.components)
-    assert html.count('<figure class="card"') == cards
-    urls = face_urls(html)
-    assert len(urls) == 2 * cards  # every card of this game has a back
-    response = client.get(urls[0])
+    components = preview.state.snapshot.game.components
+    cards = sum(len(c.cards) for c in components)
+    assert html.count('<figure class="card" id=') == cards
+    fronts = re.findall(r'<img class="face front" src="(/face/[0-9a-f]{32}\.png)"', html)
+    backs = re.findall(r'<img class="face back" src="(/face/[0-9a-f]{32}\.png)"', html)
+    assert len(fronts) == cards
+    assert len(backs) == len(components)  # both components share one back: shown once each, not beside every card
+    assert html.count('<figure class="card shared-back">') == len(components)
+    # the slider scales each face from its actual height (trim + bleed) in CSS millimetres
+    heights = re.findall(r'class="grid" style="--face-h:([\d.]+)mm"', html)
+    assert [float(h) for h in heights] == [c.size[1] + 6 for c in components]
+    assert 'id="zoom"' in html and 'max="1"' in html
+    response = client.get(fronts[0])
     assert response.headers["content-type"] == "image/png" and response.content.startswith(b"\x89PNG")
-    full = client.get(urls[0] + "?dpi=300")
+    full = client.get(fronts[0] + "?dpi=300")
     assert full.content.startswith(b"\x89PNG") and len(full.content) > len(response.content)
 
 

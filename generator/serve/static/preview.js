@@ -78,5 +78,23 @@ function builds() {
   });
 }
 
+// the card-size slider: a share of actual size (1 = CSS millimetres), remembered by the browser
+function zoom() {
+  const slider = document.getElementById("zoom");
+  const shown = document.getElementById("zoom-shown");
+  const apply = (value) => {
+    document.documentElement.style.setProperty("--zoom", value);
+    slider.value = value;
+    shown.textContent = Math.round(value * 100) + "%";
+  };
+  const saved = parseFloat(localStorage.getItem("spellpress.zoom"));
+  if (saved >= 0.2 && saved <= 1) apply(saved);
+  slider.addEventListener("input", () => {
+    apply(slider.value);
+    localStorage.setItem("spellpress.zoom", slider.value);
+  });
+}
+
 listen();
 builds();
+zoom();
