@@ -5,7 +5,9 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote
 
+from spellpress.errors import display_path
 from spellpress.layout.deck import CardFaces
+from spellpress.load.spreadsheet import CellLocation
 from spellpress.serve.preview import FULL_DPI, State
 from spellpress.wording import plural
 
@@ -127,30 +129,71 @@ def sheets_view(state: State) -> str:
     return f'<main id="content" class="sheets">{pages}</main>'
 
 
+def source_of(location) -> str:
+    """Where a card is defined, in the user's terms: a spreadsheet's row, or a file's line."""
+    if isinstance(location, CellLocation) and location.line:
+        return f"{display_path(location.path)}, spreadsheet row {location.line}"
+    return str(location)
+
+
+def field_rows(fields) -> str:
+    return "".join(f"<tr><th>{escape(str(name))}</th><td>{escape(str(value))}</td></tr>" for name, value in fields.items())
+
+
+def step_link(faces: CardFaces | None, rel: str, label: str) -> str:
+    if faces is None:
+        return f'<span class="step" aria-disabled="true">{label}</span>'
+    return f'<a class="step" rel="{rel}" href="{card_url(faces)}" title="{escape(faces.card.id)} (arrow key)">{label}</a>'
+
+
+def actual_size_side(snapshot, face, side: str, card_id: str, safe: float) -> str:
+    """One face at actual size (CSS millimetres) with its trim, bleed and safe-zone overlays."""
+    key = snapshot.keys[face]
+    b = face.bleed
+    full_w, full_h = face.width + 2 * b, face.height + 2 * b
+    inset = b + safe
+    return (
+        f'<figure class="actual"><div class="bleed" style="width:{full_w:g}mm;height:{full_h:g}mm">'
+        f'<img class="face {side}" src="{face_url(key)}" data-key="{key}" alt="{escape(card_id)} {side}" '
+        f'style="width:{full_w:g}mm;height:{full_h:g}mm">'
+        f'<div class="overlay bleed-band" style="border-width:{b:g}mm"></div>'
+        f'<div class="overlay trim" style="left:{b:g}mm;top:{b:g}mm;width:{face.width:g}mm;height:{face.height:g}mm"></div>'
+        f'<div class="overlay safe" style="left:{inset:g}mm;top:{inset:g}mm;width:{max(face.width - 2 * safe, 0):g}mm;'
+        f'height:{max(face.height - 2 * safe, 0):g}mm"></div></div>'
+        f'<figcaption>{side}: {face.width:g} &times; {face.height:g} mm + {b:g} mm bleed &middot; '
+        f'<a href="{face_url(key, FULL_DPI)}">{FULL_DPI} dpi PNG</a></figcaption></figure>'
+    )
+
+
 def card_view(state: State, component_id: str, card_id: str) -> str | None:
+    """One card at actual size, with previous/next, its fields and where they come from."""
     snapshot = state.snapshot
     if snapshot is None:
         return None
-    for faces in snapshot.laid:
+    laid = snapshot.laid
+    for index, faces in enumerate(laid):
         if faces.component.id == component_id and faces.card.id == card_id:
             break
     else:
         return None
-    sides = []
-    for side, face in (("front", faces.front), ("back", faces.back)):
-        if face is None:
-            continue
-        key = snapshot.keys[face]
-        full_w, full_h, b = face.width + 2 * face.bleed, face.height + 2 * face.bleed, face.bleed
-        sides.append(
-            f'<figure class="actual"><div class="bleed" style="width:{full_w:g}mm;height:{full_h:g}mm">'
-            f'<img class="face {side}" src="{face_url(key)}" data-key="{key}" alt="{escape(card_id)} {side}" '
-            f'style="width:{full_w:g}mm;height:{full_h:g}mm">'
-            f'<div class="trim" style="left:{b:g}mm;top:{b:g}mm;width:{face.width:g}mm;height:{face.height:g}mm"></div></div>'
-            f'<figcaption>{side}: {face.width:g} &times; {face.height:g} mm + {b:g} mm bleed &middot; '
-            f'<a href="{face_url(key, FULL_DPI)}">{FULL_DPI} dpi PNG</a></figcaption></figure>'
-        )
-    return (f'<main id="content" class="detail"><p><a href="/">&larr; all cards</a> &middot; '
-            f'<strong>{escape(card_id)}</strong> of {escape(faces.component.name)}, &times;{faces.card.count}. '
-            f'Shown at actual size (CSS millimetres); the dashed line is the trim.</p>'
-            f'<div class="sides">{"".join(sides)}</div></main>')
+    previous = laid[index - 1] if index > 0 else None
+    following = laid[index + 1] if index + 1 < len(laid) else None
+    safe = snapshot.game.spec.print.safe
+    sides = "".join(actual_size_side(snapshot, face, side, card_id, safe)
+                    for side, face in (("front", faces.front), ("back", faces.back)) if face is not None)
+    card = faces.card
+    back_fields = (f'<h3>Back fields</h3><table class="fields">{field_rows(card.back_fields)}</table>'
+                   if card.back_fields else "")
+    return (
+        f'<main id="content" class="detail">'
+        f'<nav class="steps">{step_link(previous, "prev", "&larr; previous")} '
+        f'<span>{index + 1} of {len(laid)}</span> {step_link(following, "next", "next &rarr;")} '
+        f'&middot; <a href="/#card-{escape(component_id)}-{escape(card_id)}">all cards</a> '
+        f'<label><input type="checkbox" id="overlays" checked> overlays</label></nav>'
+        f'<p><strong>{escape(card_id)}</strong> of {escape(faces.component.name)}, &times;{card.count}. '
+        f'Shown at actual size (CSS millimetres). Overlays: <span class="key bleed-key">bleed</span> '
+        f'<span class="key trim-key">trim</span> <span class="key safe-key">safe zone ({safe:g} mm)</span></p>'
+        f'<div class="sides">{sides}'
+        f'<aside class="about"><h3>Fields</h3><p class="source">from <code>{escape(source_of(card.location))}</code></p>'
+        f'<table class="fields">{field_rows(card.fields)}</table>{back_fields}</aside></div></main>'
+    )

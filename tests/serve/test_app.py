@@ -142,3 +142,35 @@ def test_sheets_view_shows_every_imposed_page(client, preview):
     assert len(sheets) == len(preview.state.snapshot.pages)
     assert client.get(sheets[-1]).content.startswith(b"\x89PNG")
     assert client.get(sheets[0].replace("/1.png", f"/{len(sheets) + 1}.png")).status_code == 404
+
+
+def test_card_view_steps_through_cards_and_lists_fields_with_their_source(client, preview):
+    laid = preview.state.snapshot.laid
+    first, second = laid[0], laid[1]
+    html = client.get(f"/card/{first.component.id}/{first.card.id}").text
+    assert re.search(r'<a class="step" rel="next" href="/card/cards/' + second.card.id + '"', html)
+    assert 'rel="prev"' not in html and f"1 of {len(laid)}" in html
+    middle = client.get(f"/card/{second.component.id}/{second.card.id}").text
+    assert f'rel="prev" href="/card/cards/{first.card.id}"' in middle
+    last = laid[-1]
+    assert 'rel="next"' not in client.get(f"/card/{last.component.id}/{last.card.id}").text
+    # the fields and the line of cards.yaml each card comes from
+    lines = (preview.folder / "cards.yaml").read_text().splitlines()
+    assert re.search(rf"from <code>[^<]*cards\.yaml:{lines.index('  - {n: 2, count: 4}') + 1}:\d+</code>", middle)
+    assert "<tr><th>n</th><td>2</td></tr>" in middle
+    # overlays: bleed band as wide as the bleed, trim inset by the bleed, safe zone inset by bleed + safe
+    safe = preview.state.snapshot.game.spec.print.safe
+    w, h = second.component.size
+    assert 'class="overlay bleed-band" style="border-width:3mm"' in middle
+    assert f'class="overlay trim" style="left:3mm;top:3mm;width:{w:g}mm;height:{h:g}mm"' in middle
+    assert f'class="overlay safe" style="left:{3 + safe:g}mm;top:{3 + safe:g}mm;width:{w - 2 * safe:g}mm;height:{h - 2 * safe:g}mm"' in middle
+    assert 'id="overlays"' in middle
+
+
+def test_card_view_names_a_spreadsheet_row_as_such(tmp_path):
+    from spellpress.load.spreadsheet import CellLocation
+    from spellpress.errors import Location
+    from spellpress.serve.page import source_of
+
+    assert source_of(CellLocation(tmp_path / "spells.csv", 7, 2)).endswith("spells.csv, spreadsheet row 7")
+    assert source_of(Location(tmp_path / "cards.yaml", 4, 5)).endswith("cards.yaml:4:5")

@@ -95,6 +95,30 @@ function zoom() {
   });
 }
 
+// the card view: arrow keys step to the previous/next card; the overlays' toggle is remembered
+function cardView() {
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("input, select, textarea")) return;
+    const rel = { ArrowLeft: "prev", ArrowRight: "next" }[event.key];
+    const link = rel && document.querySelector(`#content a[rel=${rel}]`);
+    if (link) location.href = link.href;
+  });
+  const hidden = () => localStorage.getItem("spellpress.overlays") === "off";
+  const show = () => {
+    document.body.classList.toggle("no-overlays", hidden());
+    const box = document.getElementById("overlays");
+    if (box) box.checked = !hidden();
+  };
+  document.addEventListener("change", (event) => {
+    if (event.target.id !== "overlays") return;
+    localStorage.setItem("spellpress.overlays", event.target.checked ? "on" : "off");
+    show();
+  });
+  new MutationObserver(show).observe(document.body, { childList: true });  // a live update swaps #content
+  show();
+}
+
 listen();
 builds();
 zoom();
+cardView();
