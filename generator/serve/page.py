@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 from urllib.parse import quote
 
-from spellpress.errors import display_path
+from spellpress.errors import display_path, grouped, report_line
 from spellpress.layout.deck import CardFaces
 from spellpress.load.spreadsheet import CellLocation
-from spellpress.serve.preview import FULL_DPI, State
+from spellpress.serve.preview import FULL_DPI, Snapshot, State
 from spellpress.wording import plural
 
 
@@ -66,15 +67,55 @@ def header(state: State, view: str) -> str:
 """
 
 
+# layout/deck.py names a face "card 'ID' of 'COMPONENT'", "back of card ..." or "back of 'COMPONENT'"
+CARD_SUBJECT = re.compile(r"card '(?P<card>.+)' of '(?P<component>.+)'")
+SHARED_BACK_SUBJECT = re.compile(r"back of '(?P<component>.+)'")
+
+
+def subject_card(snapshot: Snapshot | None, subject: str) -> CardFaces | None:
+    """The card shown on the page that a problem's subject names, if any."""
+    match = CARD_SUBJECT.fullmatch(subject.removeprefix("back of "))
+    if snapshot is None or match is None:
+        return None
+    return next((f for f in snapshot.laid if f.component.id == match["component"] and f.card.id == match["card"]), None)
+
+
+def card_problems(state: State) -> dict[tuple[str, str], list[str]]:
+    """The messages found on each card, by (component id, card id); a shared back's under (component id, '')."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for problem in state.problems:
+        card = CARD_SUBJECT.fullmatch(problem.subject.removeprefix("back of "))
+        back = SHARED_BACK_SUBJECT.fullmatch(problem.subject)
+        if card:
+            found.setdefault((card["component"], card["card"]), []).append(str(problem))
+        elif back:
+            found.setdefault((back["component"], ""), []).append(str(problem))
+    return found
+
+
 def errors_panel(state: State) -> str:
-    if not state.errors:
+    """Every mistake, one line each; a mistake found on cards links to each card shown on the page."""
+    if not state.problems:
         return '<section id="errors" class="errors" hidden></section>'
-    items = "".join(f"<li><code>{escape(problem)}</code></li>" for problem in state.errors)
+    items = []
+    for found in grouped(state.problems):
+        links = []
+        for problem in found:
+            faces = subject_card(state.snapshot, problem.subject)
+            if faces is not None:
+                links.append(f'<a class="to-card" href="{card_url(faces)}">{escape(faces.card.id)}</a>')
+        shown = f' <span class="cards">on {" ".join(links)}</span>' if links else ""
+        items.append(f"<li><code>{escape(report_line(found))}</code>{shown}</li>")
     kept = "Showing the last good version below." if state.snapshot else "Nothing to show until the game loads."
-    count = len(state.errors)
     return f"""<section id="errors" class="errors" role="alert">
-<h2>{count} error{'s' if count != 1 else ''}</h2><ul>{items}</ul><p>{kept}</p>
+<h2>{plural(len(items), 'error')}</h2><ul>{"".join(items)}</ul><p>{kept}</p>
 </section>"""
+
+
+def error_mark(messages: list[str]) -> str:
+    if not messages:
+        return ""
+    return f'<span class="mark" title="{escape(chr(10).join(messages))}">{len(messages)}&#x26A0;</span>'
 
 
 def face_image(snapshot, face, side: str, alt: str) -> str:
@@ -87,6 +128,7 @@ def cards_view(state: State) -> str:
     snapshot = state.snapshot
     if snapshot is None:
         return '<main id="content"></main>'
+    marked = card_problems(state)
     parts = []
     for component in snapshot.game.components:
         group = [f for f in snapshot.laid if f.component.id == component.id]
@@ -94,15 +136,18 @@ def cards_view(state: State) -> str:
         shared = component.back is not None and not component.back.per_card
         figures = []
         if shared and group and group[0].back is not None:
-            figures.append(f'<figure class="card shared-back">{face_image(snapshot, group[0].back, "back", component.name)}'
+            messages = marked.get((component.id, ""), [])
+            figures.append(f'<figure class="card shared-back{" has-error" if messages else ""}">'
+                           f'{face_image(snapshot, group[0].back, "back", component.name)}{error_mark(messages)}'
                            f'<figcaption>back, shared by {plural(len(group), "card")}</figcaption></figure>')
         for faces in group:
             sides = (("front", faces.front),) if shared else (("front", faces.front), ("back", faces.back))
             images = "".join(face_image(snapshot, face, side, faces.card.id) for side, face in sides if face is not None)
+            messages = marked.get((component.id, faces.card.id), [])
             figures.append(
-                f'<figure class="card" id="card-{escape(component.id)}-{escape(faces.card.id)}" '
+                f'<figure class="card{" has-error" if messages else ""}" id="card-{escape(component.id)}-{escape(faces.card.id)}" '
                 f'data-card="{escape(component.id)}/{escape(faces.card.id)}">'
-                f'<a href="{card_url(faces)}">{images}</a>'
+                f'<a href="{card_url(faces)}">{images}</a>{error_mark(messages)}'
                 f'<figcaption><span class="id">{escape(faces.card.id)}</span> '
                 f'<span class="count">&times;{faces.card.count}</span></figcaption></figure>'
             )
@@ -182,6 +227,9 @@ def card_view(state: State, component_id: str, card_id: str) -> str | None:
     sides = "".join(actual_size_side(snapshot, face, side, card_id, safe)
                     for side, face in (("front", faces.front), ("back", faces.back)) if face is not None)
     card = faces.card
+    messages = card_problems(state).get((component_id, card_id), [])
+    problems = (f'<ul class="card-errors" role="alert">{"".join(f"<li><code>{escape(m)}</code></li>" for m in messages)}</ul>'
+                if messages else "")
     back_fields = (f'<h3>Back fields</h3><table class="fields">{field_rows(card.back_fields)}</table>'
                    if card.back_fields else "")
     return (
@@ -193,7 +241,7 @@ def card_view(state: State, component_id: str, card_id: str) -> str | None:
         f'<p><strong>{escape(card_id)}</strong> of {escape(faces.component.name)}, &times;{card.count}. '
         f'Shown at actual size (CSS millimetres). Overlays: <span class="key bleed-key">bleed</span> '
         f'<span class="key trim-key">trim</span> <span class="key safe-key">safe zone ({safe:g} mm)</span></p>'
-        f'<div class="sides">{sides}'
+        f'{problems}<div class="sides">{sides}'
         f'<aside class="about"><h3>Fields</h3><p class="source">from <code>{escape(source_of(card.location))}</code></p>'
         f'<table class="fields">{field_rows(card.fields)}</table>{back_fields}</aside></div></main>'
     )

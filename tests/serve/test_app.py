@@ -174,3 +174,23 @@ def test_card_view_names_a_spreadsheet_row_as_such(tmp_path):
 
     assert source_of(CellLocation(tmp_path / "spells.csv", 7, 2)).endswith("spells.csv, spreadsheet row 7")
     assert source_of(Location(tmp_path / "cards.yaml", 4, 5)).endswith("cards.yaml:4:5")
+
+
+def test_an_error_is_marked_on_its_card_and_links_to_it(tmp_path):
+    preview = copied(tmp_path, "toy-game")
+    with guarded_client(preview, tmp_path / "out") as client:
+        five = next(f for f in preview.state.snapshot.laid if f.card["title"] == "Five")
+        cards = preview.folder / "numbers.yaml"
+        cards.write_text(cards.read_text().replace('"Worth 5."', '"' + "Worth five, " * 400 + '"'))
+        assert preview.refresh()
+        parts = client.get("/fragment").json()
+        link = f'<a class="to-card" href="/card/numbers/{five.card.id}">{five.card.id}</a>'
+        assert parts["errors"].count('class="to-card"') == 1 and link in parts["errors"], parts["errors"]
+        assert "does not fit" in parts["errors"]
+        marked = re.findall(r'<figure class="card has-error" id="card-numbers-([^"]+)"', parts["content"])
+        assert marked == [five.card.id]
+        assert parts["content"].count('class="mark"') == 1
+        detail = client.get(f"/card/numbers/{five.card.id}").text
+        assert re.search(r'<ul class="card-errors" role="alert"><li><code>[^<]*does not fit', detail)
+        other = preview.state.snapshot.laid[0]
+        assert "card-errors" not in client.get(f"/card/numbers/{other.card.id}").text
