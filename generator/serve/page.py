@@ -9,6 +9,7 @@ from urllib.parse import quote
 from spellpress.errors import display_path, grouped, report_line
 from spellpress.layout.deck import CardFaces
 from spellpress.load.spreadsheet import CellLocation
+from spellpress.model.modes import BackMode, MarkMode, Paper, choices
 from spellpress.serve.preview import FULL_DPI, Snapshot, State
 from spellpress.wording import plural
 
@@ -39,6 +40,12 @@ def document(title: str, body: str, version: int, head: str = "") -> str:
 """
 
 
+def mode_select(name: str, mode) -> str:
+    options = "".join(f'<option value="{value}">{value}</option>' for value in choices(mode))
+    return (f'<label>{name} <select name="{name}" title="{name} for the build; blank: the game\'s own setting">'
+            f'<option value="">game\'s</option>{options}</select></label>')
+
+
 def header(state: State, view: str) -> str:
     snapshot = state.snapshot
     name = snapshot.game.name if snapshot else "Spellpress preview"
@@ -57,6 +64,7 @@ def header(state: State, view: str) -> str:
 <label><input type="checkbox" name="png"> PNG</label>
 <label><input type="checkbox" name="tts"> TTS</label>
 <label><input type="checkbox" name="print_shop"> print shop</label>
+{mode_select("paper", Paper)}{mode_select("backs", BackMode)}{mode_select("marks", MarkMode)}
 <button type="submit">Build PDF</button>
 </form>
 <label class="zoom">size <input type="range" id="zoom" min="0.2" max="1" step="0.05" value="0.45"

@@ -194,3 +194,30 @@ def test_an_error_is_marked_on_its_card_and_links_to_it(tmp_path):
         assert re.search(r'<ul class="card-errors" role="alert"><li><code>[^<]*does not fit', detail)
         other = preview.state.snapshot.laid[0]
         assert "card-errors" not in client.get(f"/card/numbers/{other.card.id}").text
+
+
+def test_build_takes_paper_backs_and_marks_from_the_page_and_zips_what_it_wrote(client, tmp_path):
+    import io
+    import zipfile
+
+    import pypdfium2
+
+    assert client.get("/build.zip").status_code == 404  # nothing built yet
+    html = client.get("/").text
+    for name, value in (("paper", "letter"), ("backs", "fold"), ("marks", "lines")):
+        assert re.search(rf'<select name="{name}"[^>]*><option value="">game\'s</option>.*<option value="{value}">', html)
+    result = post_build(client, {"paper": "letter", "backs": "none", "marks": "none"}).json()
+    assert "duplex-game-letter.pdf" in result["files"] and result["zip"] == "/build.zip"
+    pdf = pypdfium2.PdfDocument(client.get("/download/duplex-game-letter.pdf").content)
+    assert [round(x) for x in pdf[0].get_size()] == [612, 792]  # US letter in points, not the game's A4
+    a4 = post_build(client, {"paper": "", "backs": "none"}).json()  # blank: the game's own paper
+    assert "duplex-game-a4.pdf" in a4["files"]
+    response = client.get("/build.zip")
+    assert response.headers["content-type"] == "application/zip"
+    assert 'filename="duplex-game.zip"' in response.headers["content-disposition"]
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    assert sorted(archive.namelist()) == sorted(a4["files"])
+    assert archive.read("duplex-game-a4.pdf") == (tmp_path / "out" / "duplex-game" / "duplex-game-a4.pdf").read_bytes()
+    refused = post_build(client, {"paper": "a5"})
+    assert refused.status_code == 400 and "unknown paper 'a5'" in refused.json()["errors"][0]
+    assert post_build(client, {"marks": 3}).status_code == 400

@@ -46,13 +46,15 @@ function builds() {
     out.textContent = "building\u2026";
     try {
       const wanted = Object.fromEntries([...form.querySelectorAll("input[type=checkbox]")].map(i => [i.name, i.checked]));
+      for (const select of form.querySelectorAll("select")) wanted[select.name] = select.value;  // "": the game's
       const response = await fetch("/build", {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Spellpress-Token": token() },
         body: JSON.stringify(wanted),
       });
-      if (!response.ok) {  // refused by the server's guard, for instance: say why
-        out.textContent = await response.text();
+      if (!response.ok) {  // refused by the server's guard, or an unknown paper, for instance: say why
+        const text = await response.text();
+        try { out.textContent = JSON.parse(text).errors.join("\n"); } catch { out.textContent = text; }
         out.className = "downloads failed";
         return;
       }
@@ -64,13 +66,23 @@ function builds() {
       } else {
         out.className = "downloads";
         out.append(`Built in ${result.seconds} s: `);
+        const all = document.createElement("a");
+        all.href = result.zip;
+        all.id = "zip";
+        all.textContent = `all ${result.files.length} files (ZIP)`;
+        all.setAttribute("download", "");
+        const each = document.createElement("details");
+        const summary = document.createElement("summary");
+        summary.textContent = "one by one";
+        each.append(summary);
         for (const file of result.files) {
           const link = document.createElement("a");
           link.href = "/download/" + file.split("/").map(encodeURIComponent).join("/");
           link.textContent = file;
           link.setAttribute("download", "");
-          out.append(link, " ");
+          each.append(link, " ");
         }
+        out.append(all, each);
       }
     } finally {
       button.disabled = false;
