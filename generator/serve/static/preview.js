@@ -110,7 +110,7 @@ function zoom() {
 // the card view: arrow keys step to the previous/next card; the overlays' toggle is remembered
 function cardView() {
   document.addEventListener("keydown", (event) => {
-    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("input, select, textarea")) return;
+    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("select, textarea, input:not([type=checkbox])")) return;
     const rel = { ArrowLeft: "prev", ArrowRight: "next" }[event.key];
     const link = rel && document.querySelector(`#content a[rel=${rel}]`);
     if (link) location.href = link.href;
