@@ -14,7 +14,6 @@ from spellpress.serve.guard import TOKEN_HEADER, Guard
 from spellpress.serve.preview import Preview
 from tests.conftest import FIXTURES
 
-
 PORT = 8765
 ORIGIN = f"http://127.0.0.1:{PORT}"
 
@@ -168,8 +167,8 @@ def test_card_view_steps_through_cards_and_lists_fields_with_their_source(client
 
 
 def test_card_view_names_a_spreadsheet_row_as_such(tmp_path):
-    from spellpress.load.spreadsheet import CellLocation
     from spellpress.errors import Location
+    from spellpress.load.spreadsheet import CellLocation
     from spellpress.serve.page import source_of
 
     assert source_of(CellLocation(tmp_path / "spells.csv", 7, 2)).endswith("spells.csv, spreadsheet row 7")
