@@ -110,8 +110,12 @@ def errors_panel(state: State) -> str:
         links = []
         for problem in found:
             faces = subject_card(state.snapshot, problem.subject)
+            back = SHARED_BACK_SUBJECT.fullmatch(problem.subject)
             if faces is not None:
                 links.append(f'<a class="to-card" href="{card_url(faces)}">{escape(faces.card.id)}</a>')
+            elif back and state.snapshot and any(c.id == back["component"] for c in state.snapshot.game.components):
+                links.append(f'<a class="to-card" href="/#component-{escape(back["component"])}">'
+                             f'the back of {escape(back["component"])}</a>')
         shown = f' <span class="cards">on {" ".join(links)}</span>' if links else ""
         items.append(f"<li><code>{escape(report_line(found))}</code>{shown}</li>")
     kept = "Showing the last good version below." if state.snapshot else "Nothing to show until the game loads."
@@ -238,8 +242,9 @@ def card_view(state: State, component_id: str, card_id: str) -> str | None:
     messages = card_problems(state).get((component_id, card_id), [])
     problems = (f'<ul class="card-errors" role="alert">{"".join(f"<li><code>{escape(m)}</code></li>" for m in messages)}</ul>'
                 if messages else "")
+    own_back = faces.component.back is not None and faces.component.back.per_card  # a shared back has no card fields
     back_fields = (f'<h3>Back fields</h3><table class="fields">{field_rows(card.back_fields)}</table>'
-                   if card.back_fields else "")
+                   if own_back and card.back_fields else "")
     return (
         f'<main id="content" class="detail">'
         f'<nav class="steps">{step_link(previous, "prev", "&larr; previous")} '

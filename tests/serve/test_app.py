@@ -157,6 +157,7 @@ def test_card_view_steps_through_cards_and_lists_fields_with_their_source(client
     lines = (preview.folder / "cards.yaml").read_text().splitlines()
     assert re.search(rf"from <code>[^<]*cards\.yaml:{lines.index('  - {n: 2, count: 4}') + 1}:\d+</code>", middle)
     assert "<tr><th>n</th><td>2</td></tr>" in middle
+    assert "Back fields" not in middle  # the back is shared: no field of this card is on it
     # overlays: bleed band as wide as the bleed, trim inset by the bleed, safe zone inset by bleed + safe
     safe = preview.state.snapshot.game.spec.print.safe
     w, h = second.component.size
@@ -220,3 +221,14 @@ def test_build_takes_paper_backs_and_marks_from_the_page_and_zips_what_it_wrote(
     refused = post_build(client, {"paper": "a5"})
     assert refused.status_code == 400 and "unknown paper 'a5'" in refused.json()["errors"][0]
     assert post_build(client, {"marks": 3}).status_code == 400
+
+
+def test_an_error_on_a_shared_back_is_marked_on_it_and_links_to_its_component(client, preview):
+    template = preview.folder / "templates" / "marker-back.yaml"
+    template.write_text(template.read_text().replace("{{ card_width - 9 }}", "{{ card_width - nine }}"))
+    assert preview.refresh()
+    parts = client.get("/fragment").json()
+    links = re.findall(r'<a class="to-card" href="([^"]+)">', parts["errors"])
+    assert sorted(links) == ["/#component-cards", "/#component-tiles"], parts["errors"]
+    assert parts["content"].count('<figure class="card shared-back has-error">') == 2
+    assert '<figure class="card has-error"' not in parts["content"]  # the fronts are fine
