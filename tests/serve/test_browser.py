@@ -191,9 +191,10 @@ def test_live_preview_in_chromium(server, tmp_path):
         assert download.value.suggested_filename == "word-to-the-wise.zip"
         names = zipfile.ZipFile(download.value.path()).namelist()
         assert sorted(names) == sorted(link.removeprefix("/download/") for link in links)
+        page.goto(url + "sheets")  # the build's choices stay from page to page
+        assert page.input_value("select[name=paper]") == "letter"
 
         # the imposed sheets
-        page.goto(url + "sheets")
         assert len(page.query_selector_all("figure.sheet img")) == 30
         page.wait_for_function("document.querySelector('figure.sheet img').naturalWidth > 0")
         page.screenshot(path=str(tmp_path / "sheets.png"))

@@ -38,6 +38,13 @@ function listen() {
 function builds() {
   const form = document.getElementById("build");
   const out = document.getElementById("downloads");
+  // the build's choices are remembered by the browser from page to page
+  const saved = JSON.parse(localStorage.getItem("spellpress.build") || "{}");
+  for (const input of form.elements) {
+    if (!(input.name in saved)) continue;
+    if (input.type === "checkbox") input.checked = saved[input.name] === true;
+    else if ([...input.options].some(o => o.value === saved[input.name])) input.value = saved[input.name];
+  }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button");
@@ -47,6 +54,7 @@ function builds() {
     try {
       const wanted = Object.fromEntries([...form.querySelectorAll("input[type=checkbox]")].map(i => [i.name, i.checked]));
       for (const select of form.querySelectorAll("select")) wanted[select.name] = select.value;  // "": the game's
+      localStorage.setItem("spellpress.build", JSON.stringify(wanted));
       const response = await fetch("/build", {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Spellpress-Token": token() },
