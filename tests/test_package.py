@@ -41,7 +41,7 @@ def test_the_wheel_carries_the_shipped_fonts_templates_games_and_data(wheel):
     assert "spellpress/data/icons/game-icons.json.gz" in names and "spellpress/data/icons/README.md" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "spellpress = spellpress.cli:run" in text and "[spellpress.engines]" in text
+    assert "spellpress = spellpress.entry:run" in text and "[spellpress.engines]" in text
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,6 +10,7 @@ from spellpress.arguments import bounded_int
 from spellpress.errors import Location, Option, UserError
 from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
+from spellpress.write.json_text import finite_json
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
@@ -247,7 +247,7 @@ def cmd_simulate(args) -> int:
     game = load_game(folder)
     report = simulate(game, args.players or game.spec.players.min, args)
     if args.json:
-        print(json.dumps(report, indent=1))
+        print(finite_json(report))
     else:
         print_report(report)
     return 0
@@ -265,7 +265,7 @@ def cmd_report(args) -> int:
     counts = [args.players] if args.players else list(range(game.spec.players.min, min(game.spec.players.max, 6) + 1))
     reports = [simulate(game, players, args) for players in counts]
     write_bytes(out, balance_pdf(game.name, reports))
-    write_bytes(out.with_suffix(".json"), json.dumps(reports, indent=1).encode())
+    write_bytes(out.with_suffix(".json"), finite_json(reports).encode())
     for report in reports:
         print(f"{report['players']} players: {report['verdict']} after {report['games']} games, worst seat "
               f"{report['max_seat_deviation_points']:.1f} points off, {report['stalls']} stalls, "
