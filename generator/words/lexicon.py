@@ -47,11 +47,11 @@ def shipped_levels(name: str = SHIPPED) -> dict[str, int]:
 
 
 def vocabulary_level(value: str) -> int | None:
-    """A --vocabulary value as a SCOWL level (None: every word): a name of VOCABULARIES or a level 1-100."""
+    """A --vocabulary value as a SCOWL level (None: every word): a name of VOCABULARIES or a SCOWL level 10-95."""
     name = value.strip().lower()
     if name in VOCABULARIES:
         return VOCABULARIES[name]
-    if name.isdigit() and 1 <= int(name) <= 100:
+    if name.isdigit() and 10 <= int(name) <= 95:
         return int(name)
     raise ValueError(f"expected {', '.join(VOCABULARIES)} or a SCOWL level from 10 to 95, got {value!r}")
 
