@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 
 import pytest
 
@@ -106,3 +107,15 @@ def test_all_clears_a_level_the_game_sets():
     assert casual.spec.words.vocabulary == 35
     assert with_vocabulary(casual, "all").spec.words.vocabulary is None
     assert with_vocabulary(casual, None) is casual
+
+
+def test_a_french_game_yaml_with_a_vocabulary_is_refused_where_it_says_so(tmp_path, capsys):
+    folder = tmp_path / "un-mot-au-sage"
+    shutil.copytree(FRENCH, folder)
+    yaml = folder / "game.yaml"
+    lines = yaml.read_text(encoding="utf-8").splitlines()
+    at = next(n for n, line in enumerate(lines) if line.startswith("  language: fr"))
+    yaml.write_text("\n".join(lines[:at] + ["  vocabulary: 35"] + lines[at:]) + "\n", encoding="utf-8")
+    assert main(["check", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert f"game.yaml:{at + 1}:" in err and "commonness levels" in err and "'french'" in err
