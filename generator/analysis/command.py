@@ -9,6 +9,7 @@ from spellpress.errors import Option
 from spellpress.model.limits import MAX_HAND
 from spellpress.paths import game_folders
 from spellpress.write.json_text import finite_json
+from spellpress.words.vocabulary import HELP as VOCABULARY_HELP, with_vocabulary
 
 MAX_SUGGESTED_DECK = 1_000  # cards in a suggested deck: the search moves one card at a time
 
@@ -20,17 +21,20 @@ def cmd_letters(args) -> int:
     from spellpress.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
-    game = load_game(folder)
+    game = with_vocabulary(load_game(folder), args.vocabulary)
+    level = game.spec.words.vocabulary
     out = game_output_folder(args.out, game.id, game.root)
+    stem = f"{game.id}-letters" + (f"-vocabulary-{level}" if level else "")
     report = analyse(game, hand=args.hand, samples=args.samples, seed=args.seed,
                      hand_location=Option("--hand") if args.hand else None, suggest_total=args.suggest_counts)
-    write_bytes(out / f"{game.id}-letters.pdf", letters_pdf(report))
-    write_bytes(out / f"{game.id}-letters.json", finite_json(report).encode())
+    report["vocabulary"] = level  # a SCOWL level, or None: every word of the list
+    write_bytes(out / f"{stem}.pdf", letters_pdf(report))
+    write_bytes(out / f"{stem}.json", finite_json(report).encode())
     if args.json:
         print(finite_json(report))
     else:
         print_report(report)
-        print(out / f"{game.id}-letters.pdf")
+        print(out / f"{stem}.pdf")
     return 0
 
 
@@ -44,6 +48,8 @@ def register(commands) -> None:
     parser.add_argument("--suggest-counts", type=bounded_int(1, MAX_SUGGESTED_DECK), metavar="N",
                         help="also propose counts for a deck of N cards with the same card faces, nearer the language's "
                              "letter frequency and at least as playable, with before/after figures (docs/letters.md)")
+    parser.add_argument("--vocabulary", metavar="NAME|LEVEL",
+                        help=VOCABULARY_HELP + "; the files are then named <game>-letters-vocabulary-<level>")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
     parser.set_defaults(handler=cmd_letters)

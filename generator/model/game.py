@@ -72,6 +72,16 @@ class WordsSpec(Strict):
     syllables: dict[str, int] = {}
     hand: int | None = Field(default=None, ge=1, le=MAX_HAND)
     wilds: int = Field(default=0, ge=0, le=10)
+    # what the simulated players and the letter figures know: a SCOWL level, 10 common ... 95 rare
+    # (None: every word); set by --vocabulary, English list only (docs/simulate.md)
+    vocabulary: int | None = Field(default=None, ge=10, le=95)
+
+    @model_validator(mode="after")
+    def _vocabulary_needs_levels(self) -> "WordsSpec":
+        if self.vocabulary is not None and self.lexicon != SHIPPED_LEXICON:
+            raise ValueError(f"a vocabulary needs a word list with commonness levels: only the English list "
+                             f"({SHIPPED_LEXICON!r}) has them, this game uses {self.lexicon!r}")
+        return self
 
     @model_validator(mode="before")
     @classmethod

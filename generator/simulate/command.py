@@ -11,6 +11,7 @@ from spellpress.errors import Location, Option, UserError
 from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
 from spellpress.write.json_text import finite_json
+from spellpress.words.vocabulary import HELP as VOCABULARY_HELP, with_vocabulary
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
@@ -39,6 +40,7 @@ def add_arguments(parser, default_max_games: int) -> None:
     parser.add_argument("--budget", type=int, default=64, help="IS-MCTS playouts a move (default 64)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rules option for the engine (e.g. challenges=false); repeatable")
+    parser.add_argument("--vocabulary", metavar="NAME|LEVEL", help=VOCABULARY_HELP)
 
 
 def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
@@ -108,7 +110,10 @@ def simulate(game: Game, players: int, args) -> dict:
     if any(seat.kind == "ismcts" for seat in lineup):
         _refuse_search_without_determinize(game, rules, players, dict(options))
     most = args.games or args.max_games
-    spec = RunSpec(str(game.root.resolve()), players, most, args.seed, args.check, lineup, options)
+    chosen = getattr(args, "vocabulary", None)
+    vocabulary = with_vocabulary(game, chosen).spec.words.vocabulary
+    spec = RunSpec(str(game.root.resolve()), players, most, args.seed, args.check, lineup, options,
+                   variant=(("words.vocabulary", chosen),) if chosen else ())
     planned_luck = most // 5 if args.luck_games is None else args.luck_games
     if getattr(args, "agents", None) and args.luck_games is None:
         planned_luck = 0  # the luck figure is about heuristic skill; ask for it with --luck-games
@@ -127,12 +132,13 @@ def simulate(game: Game, players: int, args) -> dict:
         if luck_games > 0:
             lineup = (Seat("heuristic", 1.0),) + tuple(Seat("heuristic", 0.3) for _ in range(players - 1))
             luck_spec = RunSpec(spec.folder, players, luck_games, args.seed + 1, False, lineup, options,
-                                common_random_numbers=True)
+                                common_random_numbers=True, variant=spec.variant)
             luck = run(luck_spec, workers=args.workers, dask=args.dask, progress=bar.advance)
             note = "one skill-1.0 player against skill-0.3 players, seats rotated over common random numbers"
     report = summary(result, luck, note)
     report["game"] = game.id
     report["name"] = game.name
+    report["vocabulary"] = vocabulary  # a SCOWL level, or None: every word of the list
     report["length_unit"] = rules.length_unit
     report["seconds_per_turn"] = rules.seconds_per_turn
     report["minutes_mean"] = round(report["length"].get("mean", 0) * rules.seconds_per_turn / 60, 1)

@@ -157,6 +157,11 @@ def apply_variant(game: Game, variant: tuple[tuple[str, Any], ...], known_rules:
         head, *path = key.split(".")
         if not path:
             raise UserError.at(VARY, f"{key!r}: name a key under {head}.")
+        if key == "words.vocabulary":  # --vocabulary, carried to the worker processes as a variant
+            from spellpress.words.vocabulary import with_vocabulary
+
+            game = with_vocabulary(game, value)
+            continue
         game = _set_rules(game, key, path, value, set(known_rules)) if head == "rules" else _set_card(game, key, path, value)
     return game
 

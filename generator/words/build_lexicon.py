@@ -11,6 +11,10 @@ A list for word games (see generator/data/lexicon/README.md):
   ENABLE list's two-letter words, plus qi and za) that SCOWL has at any size,
   in its English or American word files.
 The output is sorted and unique, so reruns are byte-identical.
+
+Beside it, levels.txt keeps each word's commonness: line n holds the SCOWL size
+level (10 = most common ... 95 = rarest) of line n of words.txt, the smallest size
+whose english-words (or, for WORD_GAME_TWOS only, american-words) file lists it.
 """
 
 from __future__ import annotations
@@ -37,21 +41,29 @@ DEFAULT_COPYRIGHT = Path("/usr/share/doc/scowl/copyright")
 MISSING = "SCOWL word lists not found in {}: run `apt-get install scowl` (Debian/Ubuntu) or pass --scowl-dir"
 
 
-def read_words(scowl_dir: Path) -> list[str]:
-    words: set[str] = set()
+def read_levels(scowl_dir: Path) -> dict[str, int]:
+    """Each word of the list and its SCOWL size level: the smallest size that lists it."""
+    levels: dict[str, int] = {}
     for size in SIZES:
         path = scowl_dir / f"english-words.{size}"
         if not path.is_file():
             raise FileNotFoundError(MISSING.format(scowl_dir) + f" (missing {path.name})")
-        # SCOWL ships these as UTF-8 (older releases: Latin-1); a-z is the same in both.
-        text = path.read_bytes().decode("utf-8", errors="replace")
-        words.update(line for line in text.splitlines() if WORD.fullmatch(line))
-    american = sorted(scowl_dir.glob("american-words.*"))  # "ax" is the American spelling
+        for line in _lines(path):
+            if WORD.fullmatch(line):
+                levels.setdefault(line, size)
+    american = [scowl_dir / f"american-words.{size}" for size in SIZES + LARGER_SIZES]  # "ax" is American
     for path in [scowl_dir / f"english-words.{size}" for size in LARGER_SIZES] + american:
         if path.is_file():
-            words.update(line for line in path.read_bytes().decode("utf-8", errors="replace").splitlines()
-                         if line in WORD_GAME_TWOS)
-    return sorted(w for w in words if word_game_word(w))
+            size = int(path.suffix[1:])
+            for line in _lines(path):
+                if line in WORD_GAME_TWOS and levels.get(line, size + 1) > size:
+                    levels[line] = size
+    return {word: level for word, level in levels.items() if word_game_word(word)}
+
+
+def _lines(path: Path) -> list[str]:
+    # SCOWL ships these as UTF-8 (older releases: Latin-1); a-z is the same in both.
+    return path.read_bytes().decode("utf-8", errors="replace").splitlines()
 
 
 def word_game_word(word: str) -> bool:
@@ -69,12 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out-dir", type=Path, default=DATA_DIR)
     args = parser.parse_args(argv)
     try:
-        words = read_words(args.scowl_dir)
+        levels = read_levels(args.scowl_dir)
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     args.out_dir.mkdir(parents=True, exist_ok=True)
+    words = sorted(levels)
     (args.out_dir / "words.txt").write_text("\n".join(words) + "\n", encoding="ascii")
+    (args.out_dir / "levels.txt").write_text("".join(f"{levels[w]}\n" for w in words), encoding="ascii")
     if args.copyright.is_file():
         shutil.copyfile(args.copyright, args.out_dir / "SCOWL-COPYRIGHT.txt")
     elif not (args.out_dir / "SCOWL-COPYRIGHT.txt").is_file():

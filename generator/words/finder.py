@@ -58,10 +58,11 @@ def for_words(words, min_length: int | None = None) -> tuple[Lexicon, "WordFinde
     built once per process and shared by everything that judges that game's words.
     `min_length` raises the game's own minimum (a rule that wants longer words)."""
     shortest = max(words.min_length, min_length or 0)
-    key = (shortest, tuple(sorted(words.allow)), tuple(sorted(words.deny)), words.lexicon, words.language)
+    key = (shortest, tuple(sorted(words.allow)), tuple(sorted(words.deny)), words.lexicon, words.language,
+           words.vocabulary)
     if key not in _FOR_WORDS:
         lexicon = Lexicon(min_length=shortest, allow=words.allow, deny=words.deny, source=words.lexicon,
-                          language=words.language)
+                          language=words.language, vocabulary=words.vocabulary)
         _FOR_WORDS[key] = (lexicon, WordFinder(lexicon))
     return _FOR_WORDS[key]
 

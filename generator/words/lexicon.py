@@ -23,6 +23,39 @@ def shipped_words(name: str = SHIPPED) -> tuple[str, ...]:
     return tuple(BY_LIST[name].words_file.read_text(encoding="utf-8").split())
 
 
+VOCABULARIES = {"casual": 35, "everyday": 50, "expert": 70, "all": None}  # docs/simulate.md
+
+
+def levels_file(name: str) -> Path | None:
+    """Where a shipped list keeps its words' SCOWL levels (levels.txt beside words.txt), if it has them."""
+    path = BY_LIST[name].words_file.with_name("levels.txt") if name in BY_LIST else None
+    return path if path is not None and path.is_file() else None
+
+
+@cache
+def shipped_levels(name: str = SHIPPED) -> dict[str, int]:
+    """Each word of a shipped list and its SCOWL size level (10 most common ... 95 rarest);
+    line n of levels.txt is the level of line n of words.txt."""
+    path = levels_file(name)
+    if path is None:
+        raise ValueError(f"the word list {name!r} has no commonness levels")
+    levels = [int(level) for level in path.read_text(encoding="ascii").split()]
+    words = shipped_words(name)
+    if len(levels) != len(words):
+        raise ValueError(f"{path} has {len(levels)} levels for {len(words)} words: run `make lexicon`")
+    return dict(zip(words, levels))
+
+
+def vocabulary_level(value: str) -> int | None:
+    """A --vocabulary value as a SCOWL level (None: every word): a name of VOCABULARIES or a SCOWL level 10-95."""
+    name = value.strip().lower()
+    if name in VOCABULARIES:
+        return VOCABULARIES[name]
+    if name.isdigit() and 10 <= int(name) <= 95:
+        return int(name)
+    raise ValueError(f"expected {', '.join(VOCABULARIES)} or a SCOWL level from 10 to 95, got {value!r}")
+
+
 def word_file_lines(path: Path, language: Language = LANGUAGES["en"]) -> Iterator[tuple[int, str]]:
     """(line number, word) of a plain word file: one word a line, blank lines and # comments skipped,
     each word lower-cased and folded by the language's accent policy."""
@@ -45,6 +78,15 @@ def source_words(lexicon: str, language: str = "en") -> tuple[str, ...]:
     return _file_words(lexicon, (stat.st_mtime_ns, stat.st_size), language)
 
 
+def known_words(words: Iterable[str], source: str | None, vocabulary: int) -> list[str]:
+    """The words a player with a vocabulary of SCOWL level `vocabulary` knows (level at most that)."""
+    if source is None or levels_file(source) is None:
+        raise ValueError(f"--vocabulary needs a word list with commonness levels (the English list); "
+                         f"{source or 'a given word list'!r} has none")
+    levels = shipped_levels(source)
+    return [word for word in words if levels.get(word, 100) <= vocabulary]
+
+
 def _clean(words: Iterable[str], what: str, language: Language) -> frozenset[str]:
     cleaned = {language.fold(w) for w in words}
     bad = sorted(w for w in cleaned if not language.word.fullmatch(w))
@@ -61,11 +103,13 @@ def describe(language: Language) -> str:
 class Lexicon:
     """A shipped list (or word file) plus a game's `allow` words, minus its `deny` words
     and anything shorter than `min_length` (which applies to allowed words too).
+    `vocabulary` (a SCOWL level) keeps only the list's words of that level or more common;
+    a game's `allow` words are its own and stay.
     `language` gives the alphabet and accent policy the words are read with."""
 
     def __init__(self, min_length: int = 1, allow: Iterable[str] = (),
                  deny: Iterable[str] = (), words: Iterable[str] | None = None, source: str = SHIPPED,
-                 language: str = "en"):
+                 language: str = "en", vocabulary: int | None = None):
         if min_length < 1:
             raise ValueError("min_length must be at least 1")
         self.language = LANGUAGES[language]
@@ -73,7 +117,9 @@ class Lexicon:
         self.min_length = min_length
         self.allow = _clean(allow, "allow", self.language)
         self.deny = _clean(deny, "deny", self.language)
-        base = source_words(source, language) if words is None else _clean(words, "lexicon", self.language)
+        base: Iterable[str] = source_words(source, language) if words is None else _clean(words, "lexicon", self.language)
+        if vocabulary is not None:
+            base = known_words(base, source if words is None else None, vocabulary)
         kept = (set(base) | self.allow) - self.deny
         self.words: tuple[str, ...] = tuple(sorted(w for w in kept if len(w) >= min_length))
         self._set = frozenset(self.words)

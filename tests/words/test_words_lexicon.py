@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from spellpress.words import build_lexicon
-from spellpress.words.lexicon import WORDS_FILE, Lexicon, shipped_words
+from spellpress.words.lexicon import WORDS_FILE, Lexicon, shipped_levels, shipped_words, vocabulary_level
 
 
 def test_shipped_list_is_sorted_unique_lowercase_letters():
@@ -75,6 +75,7 @@ def test_letter_frequency():
 def test_build_reproduces_the_committed_list(tmp_path):
     assert build_lexicon.main(["--out-dir", str(tmp_path)]) == 0
     assert (tmp_path / "words.txt").read_bytes() == WORDS_FILE.read_bytes()
+    assert (tmp_path / "levels.txt").read_bytes() == (WORDS_FILE.parent / "levels.txt").read_bytes()
     assert (tmp_path / "SCOWL-COPYRIGHT.txt").exists()
 
 
@@ -83,14 +84,60 @@ def test_build_explains_missing_scowl(tmp_path, capsys):
     assert "apt-get install scowl" in capsys.readouterr().err
 
 
+def _build(scowl: Path, tmp_path: Path) -> Path:
+    """Run the build on a made-up SCOWL folder; the folder it wrote."""
+    out = tmp_path / "out"
+    shutil.copy(WORDS_FILE.parent / "SCOWL-COPYRIGHT.txt", tmp_path / "c.txt")
+    assert build_lexicon.main(["--scowl-dir", str(scowl), "--out-dir", str(out),
+                               "--copyright", str(tmp_path / "c.txt")]) == 0
+    return out
+
+
 def test_build_filters_lines(tmp_path):
     scowl = tmp_path / "scowl"
     scowl.mkdir()
     for size in build_lexicon.SIZES:
         (scowl / f"english-words.{size}").write_text("zebra\nApple\ndon't\nnaïve\nant\n")
     (scowl / "english-words.70").write_text("toolarge\n")
-    out = tmp_path / "out"
-    shutil.copy(WORDS_FILE.parent / "SCOWL-COPYRIGHT.txt", tmp_path / "c.txt")
-    assert build_lexicon.main(["--scowl-dir", str(scowl), "--out-dir", str(out),
-                               "--copyright", str(tmp_path / "c.txt")]) == 0
+    out = _build(scowl, tmp_path)
     assert (out / "words.txt").read_text() == "ant\nzebra\n"
+
+
+def test_build_keeps_the_smallest_size_listing_each_word(tmp_path):
+    scowl = tmp_path / "scowl"
+    scowl.mkdir()
+    for size in build_lexicon.SIZES:
+        (scowl / f"english-words.{size}").write_text({10: "cat\n", 35: "cat\nzebra\n"}.get(size, "zebra\nant\n"))
+    (scowl / "english-words.70").write_text("qi\ntoolarge\n")
+    (scowl / "american-words.20").write_text("ax\n")
+    (scowl / "american-words.80").write_text("qi\n")
+    out = _build(scowl, tmp_path)
+    assert (out / "words.txt").read_text() == "ant\nax\ncat\nqi\nzebra\n"
+    assert (out / "levels.txt").read_text() == "20\n20\n10\n70\n20\n"
+
+
+def test_every_shipped_word_has_a_scowl_level():
+    levels_text = (WORDS_FILE.parent / "levels.txt").read_text(encoding="ascii")
+    assert len(levels_text.split()) == len(shipped_words())
+    levels = shipped_levels()
+    assert set(levels.values()) <= {10, 20, 35, 40, 50, 55, 60, 70, 80, 95}
+    for common in ("the", "cat", "house", "and"):
+        assert levels[common] == 10, common
+    for rare in ("qi", "za", "xu"):
+        assert levels[rare] > 50, rare
+    assert sum(level <= 35 for level in levels.values()) > 30_000
+
+
+def test_a_vocabulary_keeps_the_common_words_and_the_games_own():
+    casual = Lexicon(vocabulary=vocabulary_level("casual"), allow=["zyzzyva"])
+    everything = Lexicon()
+    assert "cat" in casual and "house" in casual and "zyzzyva" in casual
+    for rare in ("qi", "za", "xu", "xi", "zephyr"):
+        assert rare in everything and rare not in casual, rare
+    assert set(casual.words) - {"zyzzyva"} < set(everything.words)
+    assert len(Lexicon(vocabulary=50)) > len(casual)
+    assert vocabulary_level("all") is None and vocabulary_level("40") == 40
+    with pytest.raises(ValueError, match="casual, everyday, expert, all"):
+        vocabulary_level("huge")
+    with pytest.raises(ValueError, match="commonness levels"):
+        Lexicon(source="french", language="fr", vocabulary=35)

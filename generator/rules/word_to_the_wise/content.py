@@ -11,7 +11,6 @@ from typing import Any
 
 from spellpress.errors import UserError
 from spellpress.model.deck import Game
-from spellpress.model.game import SHIPPED_LISTS
 from spellpress.model.memo import memo_on
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
@@ -32,24 +31,19 @@ OPPONENT_TARGETS = {
     7: {2: 0.006, 3: 0.096, 4: 0.294, 5: 0.313, 6: 0.112, 7: 0.131, 8: 0.048},
     8: {2: 0.005, 3: 0.096, 4: 0.221, 5: 0.374, 6: 0.127, 7: 0.121, 8: 0.054},
 }
-_FINDERS: dict[tuple, tuple[WordFinder, dict, frozenset]] = {}
+_FINDERS: dict[WordFinder, tuple[WordFinder, dict, frozenset]] = {}
 
 
 def _finder(game: Game) -> tuple[WordFinder, dict, frozenset]:
-    """(finder, its table of words by consonant skeleton, the word set), built once per process for each
-    word list: games judged alike share it."""
-    words = game.spec.words
-    # the word list is the language's and the lexicon's (a game folder's own file is its own): two games
-    # of different languages in one process must not share a finder
-    source = (game.root / words.lexicon).resolve() if words.lexicon not in SHIPPED_LISTS.values() else words.lexicon
-    cache_key = (words.language, str(source), words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)))
-    if cache_key not in _FINDERS:
-        lexicon, finder = for_words(words)
+    """(finder, its table of words by consonant skeleton, the word set), built once per process
+    for each finder for_words gives (one per distinct `words:` settings, --vocabulary included)."""
+    lexicon, finder = for_words(game.spec.words)
+    if finder not in _FINDERS:
         # Dice vowels are reusable letters: words keyed by the letters the cards
         # must supply. One table for every roll; the roll filters its vowels.
         skeleton = finder.index.skeleton(DIE_VOWELS)
-        _FINDERS[cache_key] = (finder, skeleton, frozenset(lexicon.words))
-    return _FINDERS[cache_key]
+        _FINDERS[finder] = (finder, skeleton, frozenset(lexicon.words))
+    return _FINDERS[finder]
 
 
 class Definitions:

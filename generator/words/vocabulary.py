@@ -1,0 +1,31 @@
+"""--vocabulary: the words the simulated players and the letter figures know (docs/simulate.md)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from spellpress.errors import Option, UserError
+from spellpress.model.deck import Game
+from spellpress.model.game import SHIPPED_LEXICON
+from spellpress.words.lexicon import VOCABULARIES, vocabulary_level
+
+HELP = (f"the words players know: {', '.join(f'{k} (SCOWL {v})' for k, v in VOCABULARIES.items() if v)}, "
+        "all, or a SCOWL level 10-95 (default: all; English list only)")
+
+
+def with_vocabulary(game: Game, value: str | int | None) -> Game:
+    """The game with `words.vocabulary` set from a --vocabulary value (`all` clears a level game.yaml
+    sets); a UserError (exit 2) for a bad value or a game whose word list has no commonness levels."""
+    if value is None:
+        return game
+    try:
+        level = vocabulary_level(str(value))
+    except ValueError as exc:
+        raise UserError.at(Option("--vocabulary"), str(exc)) from None
+    words = game.spec.words
+    if words.lexicon != SHIPPED_LEXICON:
+        raise UserError.at(Option("--vocabulary"), f"{game.name} judges words by {words.lexicon!r} "
+                           f"(language {words.language!r}), which has no commonness levels; only the English "
+                           f"list has them (SCOWL sizes), so a vocabulary cannot be chosen")
+    spec = game.spec.model_copy(update={"words": words.model_copy(update={"vocabulary": level})})
+    return dataclasses.replace(game, spec=spec)
