@@ -36,6 +36,7 @@ CHECKS = {
     "legal": "legal actions: the same list every time, no repeats, each one applies",
     "clone": "clone: shares no state with its original",
     "determinize": "determinize: keeps what the seat sees, re-deals only what it cannot, leaks nothing",
+    "observation": "observation: never shows what the seat cannot see (unchanged by a re-deal)",
     "scores": "scores: finite for every seat",
     "end": "every heuristic game ends within the turn cap",
     "workers": "same seed, same game on 1 and on 2 worker processes",
@@ -212,6 +213,11 @@ class _Checker:
             if list(seen.legal_actions()) != legal:
                 self.report.add("determinize", f"seat {seat}'s legal actions differ after determinize(): its own choices "
                                 "must not depend on what it cannot see (its own cards re-dealt?)", where)
+                return
+            self.report.positions["observation"] += 1
+            if seen.observation(seat) != state.observation(seat):
+                self.report.add("observation", f"observation(seat {seat}) shows what the seat cannot see: it changes when "
+                                "the cards hidden from the seat are re-dealt", method_location(state, "observation"))
                 return
             # a state the seat cannot tell from the real one, re-dealt with the same generator, must give the same deal
             other = state.determinize(seat, random.Random(seed ^ 0x5EED))

@@ -76,6 +76,8 @@ BROKEN = {
         "        for o, hand in zip(others, hands):\n"
         "            copy.hands[o] = best[o] + hand\n"),
         "depends on the real hidden cards"),
+    "observation": ("observation", broken(  # every hand shown face up: the page would reveal the cards
+        "            if other == seat:\n", "            if True:\n"), "shows what the seat cannot see"),
     "legal": ("legal_actions", broken(
         '        return [("play", card) for card in sorted(self.hands[self.seat])]',
         '        import random\n        return [("play", card) for card in random.sample(self.hands[self.seat], len(self.hands[self.seat]))]'),
