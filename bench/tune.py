@@ -118,7 +118,7 @@ def summary(name: str, report: dict, seconds: float) -> dict:
 def rummy(scale: str, workers: int, out: Path) -> dict:
     from spellpress.load.game import load_game
     from spellpress.rules.plugins import rules_for
-    from spellpress.simulate.tune_space import parse_space
+    from spellpress.tune.space import parse_space
 
     options = [arg for key in RUMMY_VARY for arg in ("--vary", key)] + ["--players", "4", "--workers", str(workers),
                                                                        *SCALES["rummy"][scale]]

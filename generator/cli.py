@@ -20,7 +20,7 @@ from spellpress.shop import command as shops_command
 from spellpress.simulate import check_engine as engine_command
 from spellpress.simulate import command as simulate_command
 from spellpress.simulate import sweep as sweep_command
-from spellpress.simulate import tune as tune_command
+from spellpress.tune import command as tune_command
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 

@@ -41,8 +41,9 @@ ALLOWED = {
     "scaffold": {"model", "rules", "layout"},  # layout: whether a shipped font draws the new game's name
     "catalog": {"model", "layout", "render", "write"},  # contact sheets of icons, the manual, shared templates
     "print_commands": {"model", "load", "write", "build", "shop", "rules"},
+    "tune": {"model", "load", "words", "rules", "simulate", "analysis", "write", "build"},  # searches rules and cards, checks the result
     "play": {"model", "load", "build", "rules", "simulate", "serve"},  # the table: the preview's faces, the engines, the bots
-    "cli": {"print_commands", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog", "play"},
+    "cli": {"print_commands", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog", "play", "tune"},
     "tools": {"cli"},  # cli_docs writes docs/cli.md from the parser
     "entry": {"cli"},  # the installed command: Ctrl-C while cli's modules load ends quietly
     "__main__": {"entry"},

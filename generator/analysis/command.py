@@ -9,7 +9,7 @@ from spellpress.errors import Option
 from spellpress.model.limits import MAX_HAND
 from spellpress.paths import game_folders
 from spellpress.write.json_text import finite_json
-from spellpress.words.vocabulary import HELP as VOCABULARY_HELP, with_vocabulary
+from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 
 MAX_SUGGESTED_DECK = 1_000  # cards in a suggested deck: the search moves one card at a time
 
@@ -21,6 +21,8 @@ def cmd_letters(args) -> int:
     from spellpress.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
+    from spellpress.words.vocabulary import with_vocabulary
+
     game = with_vocabulary(load_game(folder), args.vocabulary)
     level = game.spec.words.vocabulary
     out = game_output_folder(args.out, game.id, game.root)

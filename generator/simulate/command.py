@@ -11,7 +11,7 @@ from spellpress.errors import Location, Option, UserError
 from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
 from spellpress.write.json_text import finite_json
-from spellpress.words.vocabulary import HELP as VOCABULARY_HELP, with_vocabulary
+from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
@@ -111,6 +111,8 @@ def simulate(game: Game, players: int, args) -> dict:
         _refuse_search_without_determinize(game, rules, players, dict(options))
     most = args.games or args.max_games
     chosen = getattr(args, "vocabulary", None)
+    from spellpress.words.vocabulary import with_vocabulary
+
     vocabulary = with_vocabulary(game, chosen).spec.words.vocabulary
     spec = RunSpec(str(game.root.resolve()), players, most, args.seed, args.check, lineup, options,
                    variant=(("words.vocabulary", chosen),) if chosen else ())

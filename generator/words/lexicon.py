@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
+from spellpress.model.vocabulary import VOCABULARIES, vocabulary_level  # noqa: F401 - re-exported
 from spellpress.model.game import SHIPPED_LEXICON as SHIPPED
 from spellpress.model.languages import BY_LIST, LANGUAGES, Language
 
@@ -23,7 +24,6 @@ def shipped_words(name: str = SHIPPED) -> tuple[str, ...]:
     return tuple(BY_LIST[name].words_file.read_text(encoding="utf-8").split())
 
 
-VOCABULARIES = {"casual": 35, "everyday": 50, "expert": 70, "all": None}  # docs/simulate.md
 
 
 def levels_file(name: str) -> Path | None:
@@ -44,16 +44,6 @@ def shipped_levels(name: str = SHIPPED) -> dict[str, int]:
     if len(levels) != len(words):
         raise ValueError(f"{path} has {len(levels)} levels for {len(words)} words: run `make lexicon`")
     return dict(zip(words, levels))
-
-
-def vocabulary_level(value: str) -> int | None:
-    """A --vocabulary value as a SCOWL level (None: every word): a name of VOCABULARIES or a SCOWL level 10-95."""
-    name = value.strip().lower()
-    if name in VOCABULARIES:
-        return VOCABULARIES[name]
-    if name.isdigit() and 10 <= int(name) <= 95:
-        return int(name)
-    raise ValueError(f"expected {', '.join(VOCABULARIES)} or a SCOWL level from 10 to 95, got {value!r}")
 
 
 def word_file_lines(path: Path, language: Language = LANGUAGES["en"]) -> Iterator[tuple[int, str]]:

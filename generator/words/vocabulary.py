@@ -7,10 +7,7 @@ import dataclasses
 from spellpress.errors import Option, UserError
 from spellpress.model.deck import Game
 from spellpress.model.game import SHIPPED_LEXICON
-from spellpress.words.lexicon import VOCABULARIES, vocabulary_level
-
-HELP = (f"the words players know: {', '.join(f'{k} (SCOWL {v})' for k, v in VOCABULARIES.items() if v)}, "
-        "all, or a SCOWL level 10-95 (default: all; English list only)")
+from spellpress.model.vocabulary import HELP, vocabulary_level  # noqa: F401 - HELP re-exported
 
 
 def with_vocabulary(game: Game, value: str | int | None) -> Game:

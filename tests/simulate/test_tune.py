@@ -11,8 +11,8 @@ from spellpress.cli import main
 from spellpress.errors import UserError
 from spellpress.load.game import load_game
 from spellpress.rules.plugins import rules_for
-from spellpress.simulate.tune_space import parse_space, suggest
-from spellpress.simulate.tune_targets import Target, overall, parse_targets, verdict
+from spellpress.tune.space import parse_space, suggest
+from spellpress.tune.targets import Target, overall, parse_targets, verdict
 from tests.conftest import FIXTURES, ROOT
 
 TOY = str(FIXTURES / "toy-game")
@@ -150,7 +150,7 @@ def test_the_same_seed_gives_the_same_proposals_on_a_pool_and_on_dask(tmp_path, 
 def test_an_interrupted_study_resumes_to_the_same_proposals(tmp_path, capsys, monkeypatch):
     code, whole = _tune(tmp_path / "whole", capsys, "--trials", "10", "--workers", "1")
     assert code == 0
-    from spellpress.simulate import tune_study
+    from spellpress.tune import study as tune_study
 
     real, calls = tune_study.run_chunks, []
 

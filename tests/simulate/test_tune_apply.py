@@ -13,7 +13,7 @@ from spellpress.build import check
 from spellpress.cli import main
 from spellpress.errors import UserError
 from spellpress.load.game import load_game
-from spellpress.simulate.tune_apply import apply, new_texts
+from spellpress.tune.apply import apply, new_texts
 from tests.conftest import FIXTURES, ROOT
 from tests.print.workbooks import write_xlsx
 

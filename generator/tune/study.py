@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from spellpress.errors import UserError
-from spellpress.simulate.tune_space import Space, current_value, suggest
-from spellpress.simulate.tune_targets import Target, distance, letter_figures, objective, simulated_figures
+from spellpress.tune.space import Space, current_value, suggest
+from spellpress.tune.targets import Target, distance, letter_figures, objective, simulated_figures
 
 SEARCH_SEED_BLOCK = 1000  # rung r plays seed * 1000 + r; verification plays seed * 1000 + 500 + k
 VERIFY_OFFSET = 500
@@ -260,7 +260,7 @@ def search(study, game, rules, plan: Plan, trials: int, executor, workers: int, 
     """Run trials until `trials` have finished (complete or pruned); Ctrl-C leaves the current one failed."""
     from optuna.trial import TrialState
 
-    from spellpress.simulate.tune_space import label
+    from spellpress.tune.space import label
 
     progress = progress or Progress()
     rungs = plan.rungs()
@@ -359,7 +359,7 @@ def _enqueue_probes(study, game, plan: Plan, baseline) -> None:
     that break the target are where a fix most likely lies. The probes are trials like any other
     (kept in the study, so a resumed study has them too), queued once.
     """
-    from spellpress.simulate.tune_space import NO_CARD, _member_label
+    from spellpress.tune.space import NO_CARD, _member_label
 
     study.set_user_attr("probed", True)
     if not any(t.name == "cards" for t in plan.targets) or not plan.space.families:
@@ -425,7 +425,7 @@ def _score(trial) -> float | None:
 def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor, workers: int,
            progress: Callable[[int], None] | None = None) -> list[dict]:
     """Re-play every variant on fresh seeds (the same for all: common random numbers) and judge each target."""
-    from spellpress.simulate.tune_targets import overall, verdict
+    from spellpress.tune.targets import overall, verdict
 
     simulated = any(t.simulated for t in plan.targets)
     chunks = [(plan.seed * SEARCH_SEED_BLOCK + VERIFY_OFFSET, -(-games // plan.players) * plan.players)]
@@ -453,7 +453,7 @@ def spent(study) -> dict:
 
 def baseline_params(space: Space) -> dict[str, Any]:
     """The unchanged game as Optuna parameters, for the parameters whose distribution holds it."""
-    from spellpress.simulate.tune_space import NO_CARD
+    from spellpress.tune.space import NO_CARD
 
     params: dict[str, Any] = {}
     free = () if space.max_changes is not None else tuple(m for f in space.families for m in f.members)

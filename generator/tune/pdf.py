@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spellpress.simulate.tune_space import label
+from spellpress.tune.space import label
 
 GREY = "#9a9a9a"
 

@@ -1,10 +1,10 @@
 """`spellpress tune`: search rules and card values for a game that meets its targets, verify the best.
 
-The search (tune_study.py) is an Optuna study kept in OUT/<game>/<game>-tune.study: run the
+The search (tune/study.py) is an Optuna study kept in OUT/<game>/<game>-tune.study: run the
 same command again to resume it. Its best candidates are re-played on fresh seeds and judged
-on 95% intervals (tune_targets.py); the result is a table, OUT/<game>/<game>-tune.json and
+on 95% intervals (tune/targets.py); the result is a table, OUT/<game>/<game>-tune.json and
 -tune.pdf, and a unified diff of the best candidate. `--apply N` writes proposal N of the
-last tune into the game's files (tune_apply.py).
+last tune into the game's files (tune/apply.py).
 """
 
 from __future__ import annotations
@@ -82,9 +82,9 @@ def game_files_hash(root: Path) -> str:
 
 def plan_for(game, rules, args):
     from spellpress.simulate.command import _options
-    from spellpress.simulate.tune_space import parse_space
-    from spellpress.simulate.tune_study import Plan
-    from spellpress.simulate.tune_targets import parse_targets
+    from spellpress.tune.space import parse_space
+    from spellpress.tune.study import Plan
+    from spellpress.tune.targets import parse_targets
 
     players = args.players or game.spec.players.min
     if players not in rules.players_allowed(game):
@@ -107,8 +107,8 @@ def tune(game, args) -> tuple[dict, bool]:
     from spellpress.progress import LazyProgress
     from spellpress.rules.plugins import rules_for
     from spellpress.simulate.runner import _load, open_executor
-    from spellpress.simulate.tune_space import label
-    from spellpress.simulate.tune_study import Progress, open_study, proposals, search, verify
+    from spellpress.tune.space import label
+    from spellpress.tune.study import Progress, open_study, proposals, search, verify
     from spellpress.write.destination import game_output_folder
 
     rules = rules_for(game)
@@ -159,7 +159,7 @@ class _no_pool:
 
 
 def _report(game, rules, plan, study, args, verified: list[dict], interrupted: bool) -> dict:
-    from spellpress.simulate.tune_study import _score, proposals, spent
+    from spellpress.tune.study import _score, proposals, spent
 
     best = proposals(study, args.verify, partial=interrupted)
     history = [{"index": t.user_attrs.get("index"), "state": t.state.name.lower(), "value": t.value,
@@ -227,8 +227,8 @@ def _worst(row: dict) -> str:
 def cmd_tune(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.paths import game_folders
-    from spellpress.simulate.tune_apply import new_texts, unified_diff
-    from spellpress.simulate.tune_pdf import tune_pdf
+    from spellpress.tune.apply import new_texts, unified_diff
+    from spellpress.tune.pdf import tune_pdf
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder
 
@@ -262,7 +262,7 @@ def cmd_tune(args) -> int:
 
 
 def _apply(game, saved: Path, number: int) -> int:
-    from spellpress.simulate.tune_apply import apply, unified_diff
+    from spellpress.tune.apply import apply, unified_diff
 
     if not saved.exists():
         raise UserError.at(Option("--apply"), f"no tune to apply: {saved} does not exist (run spellpress tune first)")
