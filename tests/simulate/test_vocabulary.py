@@ -6,6 +6,7 @@ import json
 import random
 import shutil
 
+import pypdfium2 as pdfium
 import pytest
 
 from spellpress.cli import main
@@ -84,6 +85,8 @@ def test_playability_falls_from_all_to_casual_on_word_rummy(capsys, tmp_path):
     assert sorted(p.name for p in (tmp_path / "word-rummy").iterdir()) == [
         "word-rummy-letters-vocabulary-35.json", "word-rummy-letters-vocabulary-35.pdf",
         "word-rummy-letters.json", "word-rummy-letters.pdf"]
+    pdf = pdfium.PdfDocument(tmp_path / "word-rummy" / "word-rummy-letters-vocabulary-35.pdf")
+    assert "SCOWL level 35" in pdf[0].get_textpage().get_text_range()
 
 
 @pytest.mark.parametrize("command", [["simulate", "--games", "5"], ["report", "--games", "5"], ["letters"]])
