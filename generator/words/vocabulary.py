@@ -29,3 +29,9 @@ def with_vocabulary(game: Game, value: str | int | None) -> Game:
                            f"list has them (SCOWL sizes), so a vocabulary cannot be chosen")
     spec = game.spec.model_copy(update={"words": words.model_copy(update={"vocabulary": level})})
     return dataclasses.replace(game, spec=spec)
+
+
+def known_words(level: int | None) -> str:
+    """How a report says which words its players knew."""
+    return ("Words known: every word of the list." if level is None else
+            f"Words known: only those up to SCOWL level {level} (--vocabulary).")

@@ -122,3 +122,12 @@ def test_a_french_game_yaml_with_a_vocabulary_is_refused_where_it_says_so(tmp_pa
     assert main(["check", str(folder)]) == 2
     err = capsys.readouterr().err
     assert f"game.yaml:{at + 1}:" in err and "commonness levels" in err and "'french'" in err
+
+
+def test_the_balance_report_says_which_words_were_known(tmp_path, capsys):
+    assert main(["report", str(WISE), "--players", "2", "--games", "10", "--luck-games", "0", "--workers", "1",
+                 "--vocabulary", "everyday", "--out", str(tmp_path)]) == 0
+    folder = tmp_path / "word-to-the-wise"
+    assert json.loads((folder / "word-to-the-wise-balance.json").read_text())[0]["vocabulary"] == 50
+    pdf = pdfium.PdfDocument(folder / "word-to-the-wise-balance.pdf")
+    assert "only those up to SCOWL level 50" in pdf[0].get_textpage().get_text_range()
