@@ -11,7 +11,7 @@ from spellpress.arguments import bounded_int
 from spellpress.errors import Option, UserError
 from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
-from spellpress.words.vocabulary import HELP as VOCABULARY_HELP, known_words, with_vocabulary
+from spellpress.words.vocabulary import HELP as VOCABULARY_HELP, known_words_note, with_vocabulary
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
@@ -167,7 +167,7 @@ def print_report(report: dict) -> None:
 
     console = Console()
     console.print(f"[bold]{report['name']}[/bold]: {report['games']} games, {report['players']} players, seed {report['seed']}")
-    console.print(known_words(report.get("vocabulary")))
+    console.print(known_words_note(report.get("vocabulary")))
     seats = Table("seat", "win rate", "95% CI", "vs fair share", "mean score", title="Seats")
     for row in report["seats"]:
         low, high = row["ci95"]

@@ -31,7 +31,7 @@ def with_vocabulary(game: Game, value: str | int | None) -> Game:
     return dataclasses.replace(game, spec=spec)
 
 
-def known_words(level: int | None) -> str:
+def known_words_note(level: int | None) -> str:
     """How a report says which words its players knew."""
     return ("Words known: every word of the list." if level is None else
             f"Words known: only those up to SCOWL level {level} (--vocabulary).")
