@@ -1,3 +1,3 @@
-from spellpress.cli import run
+from spellpress.entry import run
 
 run()

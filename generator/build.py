@@ -10,7 +10,7 @@ from pathlib import Path
 
 from spellpress.errors import Location, Problem, UserError
 from spellpress.impose.grid import FitError
-from spellpress.impose.sheets import Page, SheetSettings, capacity_note, plan_pages, settings_for, settings_from_print, sheet_grid
+from spellpress.impose.sheets import Page, SheetSettings, capacity_note, plan_pages, settings_for, print_settings, sheet_grid
 from spellpress.model.modes import BackMode, ColorMode, MarkMode, Paper, checked
 from spellpress.layout.deck import CardFaces, items, layout_game
 from spellpress.load.game import load_game
@@ -67,8 +67,8 @@ class BuildResult:
 
 def sheet_settings(game: Game, options: BuildOptions) -> SheetSettings:
     """The game's print settings, with the options given on the command line on top."""
-    return settings_from_print(game.spec.print, paper=options.paper, bleed=options.bleed, backs=options.backs,
-                               back_offset=options.back_offset, marks=options.marks)
+    return print_settings(game.spec.print, paper=options.paper, bleed=options.bleed, backs=options.backs,
+                          back_offset=options.back_offset, marks=options.marks)
 
 
 def plan(game: Game, options: BuildOptions) -> tuple[list[CardFaces], list[Page], SheetSettings]:

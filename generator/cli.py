@@ -13,18 +13,20 @@ from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
 from spellpress.errors import UserError, report_lines
 from spellpress.paths import output_folder
+from spellpress.play import command as play_command
 from spellpress.scaffold import command as new_command
 from spellpress.serve import command as serve_command
 from spellpress.shop import command as shops_command
 from spellpress.simulate import check_engine as engine_command
 from spellpress.simulate import command as simulate_command
 from spellpress.simulate import sweep as sweep_command
+from spellpress.simulate import tune as tune_command
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
 # Each command module adds its subcommands with register(commands), each with its handler; in help order.
-COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, letters_command,
-                   serve_command, shops_command, catalog_command)
+COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, tune_command,
+                   letters_command, serve_command, play_command, shops_command, catalog_command)
 
 
 def _max_px_arg(text: str) -> int:

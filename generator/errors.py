@@ -68,20 +68,25 @@ MAX_SUBJECTS_SHOWN = 5
 
 def report_lines(problems: list[Problem]) -> list[str]:
     """One line a mistake: the same message found on several cards is one line naming them and their count."""
+    return [report_line(found) for found in grouped(problems)]
+
+
+def grouped(problems: list[Problem]) -> list[list[Problem]]:
+    """The problems by mistake: one message found on several cards (subjects) is one group."""
     groups: dict[tuple[str, str], list[Problem]] = {}
     for problem in problems:
         key = (problem.message, "") if problem.subject else (problem.message, str(problem.location))
         groups.setdefault(key, []).append(problem)
-    lines = []
-    for found in groups.values():
-        first = found[0]
-        if len(found) == 1:
-            lines.append(str(first))
-            continue
-        names = ", ".join(p.subject for p in found[:MAX_SUBJECTS_SHOWN])
-        more = f" and {len(found) - MAX_SUBJECTS_SHOWN:,} more" if len(found) > MAX_SUBJECTS_SHOWN else ""
-        lines.append(f"{first.location}: {first.message} (on {len(found):,} faces: {names}{more})")
-    return lines
+    return list(groups.values())
+
+
+def report_line(found: list[Problem]) -> str:
+    first = found[0]
+    if len(found) == 1:
+        return str(first)
+    names = ", ".join(p.subject for p in found[:MAX_SUBJECTS_SHOWN])
+    more = f" and {len(found) - MAX_SUBJECTS_SHOWN:,} more" if len(found) > MAX_SUBJECTS_SHOWN else ""
+    return f"{first.location}: {first.message} (on {len(found):,} faces: {names}{more})"
 
 
 def _reading_order(problem: Problem) -> tuple:

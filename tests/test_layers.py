@@ -41,9 +41,11 @@ ALLOWED = {
     "scaffold": {"model", "rules", "layout"},  # layout: whether a shipped font draws the new game's name
     "catalog": {"model", "layout", "render", "write"},  # contact sheets of icons, the manual, shared templates
     "print_commands": {"model", "load", "write", "build", "shop", "rules"},
-    "cli": {"print_commands", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog"},
+    "play": {"model", "load", "build", "rules", "simulate", "serve"},  # the table: the preview's faces, the engines, the bots
+    "cli": {"print_commands", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog", "play"},
     "tools": {"cli"},  # cli_docs writes docs/cli.md from the parser
-    "__main__": {"cli"},
+    "entry": {"cli"},  # the installed command: Ctrl-C while cli's modules load ends quietly
+    "__main__": {"entry"},
     "__init__": set(),
 }
 

@@ -37,10 +37,11 @@ def test_the_wheel_carries_the_shipped_fonts_templates_games_and_data(wheel):
     assert "spellpress/shipped/fonts/OFL.txt" in names
     assert "spellpress/data/lexicon/words.txt" in names and "spellpress/data/lexicon/SCOWL-COPYRIGHT.txt" in names
     assert any(name.startswith("spellpress/serve/static/") for name in names)
+    assert {"spellpress/play/static/play.js", "spellpress/play/static/play.css"} <= names
     assert "spellpress/data/icons/game-icons.json.gz" in names and "spellpress/data/icons/README.md" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "spellpress = spellpress.cli:run" in text and "[spellpress.engines]" in text
+    assert "spellpress = spellpress.entry:run" in text and "[spellpress.engines]" in text
 
 
 @pytest.fixture(scope="module")

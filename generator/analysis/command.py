@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option
 from spellpress.model.limits import MAX_HAND
 from spellpress.paths import game_folders
+from spellpress.write.json_text import finite_json
 from spellpress.words.vocabulary import HELP as VOCABULARY_HELP, with_vocabulary
 
 MAX_SUGGESTED_DECK = 1_000  # cards in a suggested deck: the search moves one card at a time
@@ -28,9 +28,9 @@ def cmd_letters(args) -> int:
     report = analyse(game, hand=args.hand, samples=args.samples, seed=args.seed,
                      hand_location=Option("--hand") if args.hand else None, suggest_total=args.suggest_counts)
     write_bytes(out / f"{stem}.pdf", letters_pdf(report))
-    write_bytes(out / f"{stem}.json", json.dumps(report, indent=1).encode())
+    write_bytes(out / f"{stem}.json", finite_json(report).encode())
     if args.json:
-        print(json.dumps(report, indent=1))
+        print(finite_json(report))
     else:
         print_report(report)
         print(out / f"{stem}.pdf")

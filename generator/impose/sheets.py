@@ -12,7 +12,6 @@ from spellpress.impose.label import LabelSpot, label_spot
 from spellpress.impose.marks import Decor, corner_guides, cutter_marks, cutter_room, full_cut_lines
 from spellpress.layout.ops import FaceLayout, Item
 from spellpress.model.modes import BackMode, CutMode, MarkMode, checked
-from spellpress.model.sizes import PAPER_SIZES
 
 
 @dataclass(frozen=True)
@@ -54,6 +53,25 @@ class SheetSettings:
         checked(MarkMode, self.marks, "marks")
 
 
+def print_settings(settings, *, paper=None, bleed=None, backs=None, back_offset=None, marks=None) -> SheetSettings:
+    """A game's `print:` settings (model/game.PrintSettings) as sheet geometry; each keyword, when given, overrides."""
+    from spellpress.model.sizes import PAPER_SIZES
+
+    return SheetSettings(
+        paper=PAPER_SIZES[paper or settings.paper],
+        bleed=settings.bleed if bleed is None else bleed,
+        margin=settings.margin,
+        cut=settings.cut,
+        gutter=settings.gutter,
+        backs=backs or settings.backs,
+        back_offset=back_offset if back_offset is not None else settings.back_offset,
+        mark_style=MarkStyle(length=settings.mark_length, offset=settings.mark_offset),
+        marks=marks or settings.marks or ("crop" if settings.crop_marks else "none"),
+        mark_weight=settings.mark_weight,
+        corner_radius=settings.corner_radius,
+    )
+
+
 def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = False) -> Grid:
     """The grid cards of `size` take on a sheet; FitError when not even one fits."""
     width, height = settings.paper
@@ -93,23 +111,6 @@ def capacity_note(size: tuple[float, float], settings: SheetSettings, fold: bool
         if more > grid.capacity and changed != settings:
             better.append(f"{option} would give {more}")
     return note + (f" ({'; '.join(better)})" if better else "")
-
-
-def settings_from_print(spec, *, paper=None, bleed=None, backs=None, back_offset=None, marks=None) -> SheetSettings:
-    """Sheet settings from a game's `print:` (model.game.PrintSettings), each given value taking its place."""
-    return SheetSettings(
-        paper=PAPER_SIZES[paper or spec.paper],
-        bleed=spec.bleed if bleed is None else bleed,
-        margin=spec.margin,
-        cut=spec.cut,
-        gutter=spec.gutter,
-        backs=backs or spec.backs,
-        back_offset=back_offset if back_offset is not None else spec.back_offset,
-        mark_style=MarkStyle(length=spec.mark_length, offset=spec.mark_offset),
-        marks=marks or spec.marks or ("crop" if spec.crop_marks else "none"),
-        mark_weight=spec.mark_weight,
-        corner_radius=spec.corner_radius,
-    )
 
 
 UNCUT_KINDS = ("sheet", "board")  # printed whole: a cutting machine has nothing to cut
@@ -168,7 +169,7 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
     if settings.marks == "cutter":  # inside the registration marks, above the cards
         label = LabelSpot(paper[0] / 2, paper[1] - cutter_room() - 2.5, 0, paper[0] - 2 * cutter_room())
     else:
-        fold_line = (fronts.fold_y,) if fold and fronts.fold_y is not None else ()
+        fold_line = (fronts.fold_y,) if fronts.fold_y is not None else ()
         label = label_spot(paper, slots, tuple(fronts.marks) + lines, avoid_y=fold_line)
     fronts.decor = Decor(
         lines=lines,

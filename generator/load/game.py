@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from spellpress.errors import Location, Problems, UserError
-from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES, MAX_WORD_LETTERS
+from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES, MAX_WORD_LETTERS, MAX_WORD_LIST_DENSITY
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.paths import SHARED_FONTS, SHARED_ICONS, inside
 from spellpress.load.svg_refs import check_icon
@@ -183,7 +183,21 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
                                      f"(at most {MAX_WORD_LETTERS})")
     if not lines:
         problems.add(where, f"word list '{spec.words.lexicon}' has no words")
+    elif not bad:
+        _check_density(spec.words.lexicon, [word for _, word in lines], language, where, problems)
     return spec.model_copy(update={"words": spec.words.model_copy(update={"lexicon": str(path)})})
+
+
+def _check_density(name: str, words: list[str], language, where, problems: Problems) -> None:
+    """A list denser in short words than any language's (random letters) would make `letters` and
+    `simulate` take minutes: refused here, before any hand is dealt."""
+    from spellpress.words.density import ESTIMATE_HAND, letter_sets_made
+    made = letter_sets_made(words, len(language.alphabet))
+    if made > MAX_WORD_LIST_DENSITY:
+        problems.add(where, f"word list '{name}' is denser in short words than any language's: a hand of "
+                            f"{ESTIMATE_HAND} letters would make about {made:.0f} of its letter sets (the shipped "
+                            f"lists: 11 to 13; at most {MAX_WORD_LIST_DENSITY}), which would make letters and "
+                            f"simulate take minutes; is it random letters?")
 
 
 def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader, problems: Problems) -> Component | None:

@@ -10,8 +10,8 @@ from spellpress.model.limits import MAX_HAND
 from spellpress.model.modes import BackMode, CutMode, MarkMode, Paper
 from spellpress.model.types import Mm, Pt, Strict, text_like
 
-Identifier = Annotated[str, text_like(r"^[a-z0-9][a-z0-9-]*$", "an id of lowercase letters, digits and hyphens, such as my-deck")]
 ComponentKind = Literal["card", "tile", "die", "sheet", "token", "board"]
+Identifier = Annotated[str, text_like(r"^[a-z0-9][a-z0-9-]*$", "an id of lowercase letters, digits and hyphens, such as my-deck")]
 
 
 class Players(Strict):

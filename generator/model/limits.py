@@ -18,6 +18,7 @@ MAX_ICON_BYTES = 2_000_000  # the shipped icons are 1-10 kB
 MAX_ICON_ELEMENTS = 20_000
 MAX_ICON_PATH_NUMBERS = 50_000  # the shipped icons' paths hold under 1,000 numbers; each is drawn anew on every face
 MAX_WORD_FILE_BYTES = 20_000_000  # the shipped English list is 0.7 MB; the largest dictionaries are about 10 MB
+MAX_WORD_LIST_DENSITY = 30  # letter sets a 7-letter hand makes (words/density.py): the shipped lists 11-13, random letters 57+
 MAX_WORD_LETTERS = 64  # letters in one word of a word list: the longest dictionary words have about 45
 MAX_WORKBOOK_BYTES = 50_000_000  # an XLSX or ODS unpacked; a 10,000-card sheet of 10 columns is about 6 MB
 MAX_SHEET_ROWS = 20_000  # rows from 1 to the last used one: a sheet of cards holds at most 10,000 cards

@@ -17,12 +17,15 @@ stay within it, and the random player uses only `legal_actions()`.
 
 from __future__ import annotations
 
+import copy
 import random
 from abc import ABC, abstractmethod
+from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
 
 from spellpress.model.deck import Game
+from spellpress.rules.observation import CardRef, Observation
 
 if TYPE_CHECKING:
     from spellpress.rules.settings import EngineSettings
@@ -91,15 +94,83 @@ class State(ABC):
     def check_invariants(self) -> None:
         """Raise InvariantError if any component is lost or duplicated, or a score is off."""
 
-    def observation(self, seat: int) -> Any:
-        """What `seat` may see; heuristic players read only this (default: the state itself)."""
-        return self
+    # -- what a seat sees, for a page (`spellpress play`) and for heuristics ------------------
+    def observation(self, seat: int) -> Observation:
+        """What `seat` may see: zones of cards, counts of hidden ones, scores, whose turn.
+
+        Never a card the seat cannot see (spellpress.rules.observation). The default shows the
+        scores only: an engine that does not describe its table still plays, by its moves' names.
+        """
+        player = self.current_player()
+        return Observation(seat, player if player >= 0 else None, "", tuple(self.returns()))
+
+    def action_to_string(self, action: Action) -> str:
+        """The action as a player would say it ("discard Q", "draw from the deck")."""
+        if isinstance(action, tuple):
+            return " ".join(str(part) for part in action)
+        return str(action)
+
+    def action_cards(self, action: Action) -> tuple[CardRef, ...]:
+        """The printed cards the action uses (played, discarded, taken), so a page can offer it on them."""
+        return ()
+
+    # -- for the search player and `spellpress check-engine` --------------------------
+    def clone(self) -> State:
+        """An independent copy to play on: applying actions to either never changes the other.
+
+        The default deep-copies the state but shares any attribute that is not a plain
+        container (a catalog, a definitions table, a word list) and that object's own
+        attributes: such objects are the game's static data. Override it to copy faster, or
+        when the state keeps what changes inside such an object.
+        """
+        memo: dict[int, Any] = {}
+        for value in vars(self).values():
+            if value is None or isinstance(value, (State, str, int, float, bool, *CONTAINERS)):
+                continue
+            memo[id(value)] = value
+            for inner in getattr(value, "__dict__", {}).values():
+                memo[id(inner)] = inner
+        return copy.deepcopy(self, memo)
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A clone in which everything `seat` cannot see is re-dealt at random with `rng`.
+
+        Other players' hidden cards and the unseen deck are shuffled together and dealt back
+        in the same numbers (`redeal`); everything the seat sees (its own cards, hand sizes,
+        the table, scores) stays. The result must depend only on what the seat sees and on
+        `rng`: never on where the hidden cards really are. The search player
+        (`--agents ismcts`) needs it; `spellpress check-engine` tests it.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not define determinize(seat, rng)")
 
     def outcome(self, stalled: bool = False) -> Outcome:
         scores = self.returns()
         best = max(scores)
         winners = [] if stalled else [seat for seat, score in enumerate(scores) if score == best]
         return Outcome(scores=scores, winners=winners, turns=self.turns, stalled=stalled)
+
+
+CONTAINERS = (list, dict, set, frozenset, tuple, deque)
+
+
+def can_determinize(state: State) -> bool:
+    """Does the engine say how to re-deal what a seat cannot see (`State.determinize`)?"""
+    return type(state).determinize is not State.determinize
+
+
+def redeal(rng: random.Random, pool: Sequence, sizes: Sequence[int]) -> tuple[list[list], list]:
+    """Shuffle the hidden cards and cut hands of these sizes; returns (hands, the rest).
+
+    The pool is sorted first, so the deal depends only on which cards are hidden and on `rng`,
+    never on where they were (a determinization that leaks nothing).
+    """
+    shuffled = sorted(pool)
+    rng.shuffle(shuffled)
+    hands, start = [], 0
+    for size in sizes:
+        hands.append(shuffled[start:start + size])
+        start += size
+    return hands, shuffled[start:]
 
 
 class Player(ABC):

@@ -6,7 +6,7 @@ highest card scores its points. Change it into your game's rules, keeping card d
 
 from pydantic import Field
 
-from spellpress.rules import CHANCE, TERMINAL, IllegalAction, InvariantError, Player, Rules, State
+from spellpress.rules import CHANCE, TERMINAL, CardRef, IllegalAction, InvariantError, Observation, Player, Rules, State, Zone, redeal
 from spellpress.rules.settings import EngineSettings, Needs, settings_for
 
 
@@ -20,9 +20,10 @@ class HighCardSettings(EngineSettings):
 
 
 class HighCardState(State):
-    def __init__(self, values, players, hand):
+    def __init__(self, values, printed, players, hand):
         self.players, self.turns = players, 0
         self.values = values                      # card number -> its value
+        self.printed = printed                    # card number -> the CardRef it was printed as
         self.deck = list(range(len(values)))      # card numbers still in the deck
         self.hands = [[] for _ in range(players)]
         self.scores = [0] * players
@@ -64,6 +65,35 @@ class HighCardState(State):
     def returns(self):
         return list(self.scores)
 
+    def determinize(self, seat, rng):
+        """A copy in which the cards `seat` cannot see (other hands, the deck) are re-dealt at random."""
+        copy = self.clone()
+        others = [o for o in range(self.players) if o != seat]
+        hidden = list(copy.deck) + [card for o in others for card in copy.hands[o]]
+        hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) for o in others])
+        for o, hand in zip(others, hands):
+            copy.hands[o] = hand
+        return copy
+    # what one seat sees, for `spellpress play`: never another seat's hand, nor the deck
+    def observation(self, seat):
+        cards = lambda numbers: tuple(self.printed[c] for c in numbers)  # noqa: E731
+        back = self.printed[0].component
+        zones = [Zone("deck", "deck", "pile", None, (), len(self.deck), back),
+                 Zone("table", "played this round", "row", None, cards(card for _, card in self.table))]
+        for other in range(self.players):
+            if other == seat:
+                zones.append(Zone(f"hand:{other}", "your hand", "hand", other, cards(sorted(self.hands[other]))))
+            else:
+                zones.append(Zone(f"hand:{other}", f"seat {other + 1}'s hand", "hand", other, (), len(self.hands[other]), back))
+        player = self.current_player()
+        return Observation(seat, player if player >= 0 else None, "play", tuple(self.scores), tuple(zones))
+
+    def action_to_string(self, action):
+        return f"play {self.printed[action[1]].card}"
+
+    def action_cards(self, action):
+        return (self.printed[action[1]],)
+
     def check_invariants(self):
         held = sum(len(h) for h in self.hands) + len(self.deck) + len(self.table)
         if held + self.turns * self.players != len(self.values):
@@ -91,9 +121,10 @@ class HighCard(Rules):
 
     def new_state(self, game, players, options=None):
         settings = settings_for(game, HighCardSettings, self.id, options)
-        cards = game.component(settings.deck).cards
-        values = [int(card[settings.points]) for card in cards for _ in range(card.count)]
-        return HighCardState(values, players, settings.hand)
+        cards = [card for card in game.component(settings.deck).cards for _ in range(card.count)]
+        values = [int(card[settings.points]) for card in cards]
+        printed = [CardRef(settings.deck, card.id) for card in cards]
+        return HighCardState(values, printed, players, settings.hand)
 
     def heuristic_player(self, skill=1.0):
         return HighestFirst(skill)

@@ -8,9 +8,11 @@ are only the files the last build in this session wrote.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import re
 import time
+import zipfile
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -84,10 +86,34 @@ async def watch(preview: Preview, hub: Hub, out: Path, stop: asyncio.Event) -> N
             await asyncio.sleep(0.5)
 
 
+def chosen_modes(wanted: dict) -> dict:
+    """Paper, backs and marks chosen on the page; empty means the game's own setting (ValueError if unknown)."""
+    modes = {}
+    for key in ("paper", "backs", "marks"):
+        value = wanted.get(key)
+        if value in (None, ""):
+            continue
+        if not isinstance(value, str):
+            raise ValueError(f"{key} must be a name such as a4, not {value!r}")
+        modes[key] = value
+    return modes
+
+
+def zipped(files: dict[str, Path]) -> bytes:
+    """The built files in one ZIP, under the names the page lists; PNG, JPEG and PDF are stored as they are."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as archive:
+        for name, path in sorted(files.items()):
+            stored = path.suffix.lower() in (".png", ".jpg", ".jpeg", ".pdf")
+            archive.write(path, name, compress_type=zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED)
+    return buffer.getvalue()
+
+
 def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True):
     """The preview as an ASGI app, behind `guard` (Host, origin and token checks: serve/guard.py)."""
     hub = Hub()
     downloads: dict[str, Path] = {}
+    built: list[str] = []  # the game id of the last build
 
     def render(view: str, request: Request) -> tuple[str, str, str | None]:
         state = preview.state
@@ -180,8 +206,11 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
             wanted = None
         if not isinstance(wanted, dict):
             return JSONResponse({"errors": ["expected a JSON object such as {\"png\": true}"]}, status_code=400)
-        options = BuildOptions(out=out, png=wanted.get("png") is True, tts=wanted.get("tts") is True,
-                               print_shop=wanted.get("print_shop") is True)
+        try:
+            options = BuildOptions(out=out, png=wanted.get("png") is True, tts=wanted.get("tts") is True,
+                                   print_shop=wanted.get("print_shop") is True, **chosen_modes(wanted))
+        except ValueError as exc:
+            return JSONResponse({"errors": [str(exc)]}, status_code=400)
 
         def run():
             with preview.lock:  # the preview and a build share reportlab's and pdfium's global state
@@ -198,12 +227,20 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
             return JSONResponse({"errors": [f"spellpress hit a bug: {type(exc).__name__}: {exc} (see the server's log)"]})
         game_out = (out / result.game_id).resolve()
         downloads.clear()
+        built[:] = [result.game_id]
         names = []
         for path in result.files:
             name = path.resolve().relative_to(game_out).as_posix()
             downloads[name] = path.resolve()
             names.append(name)
-        return JSONResponse({"files": names, "seconds": round(seconds, 2)})
+        return JSONResponse({"files": names, "zip": "/build.zip", "seconds": round(seconds, 2)})
+
+    async def download_zip(request: Request) -> Response:
+        if not downloads:
+            return Response("not found (build first)", status_code=404)
+        data = await anyio.to_thread.run_sync(zipped, dict(downloads))
+        return Response(data, media_type="application/zip",
+                        headers={"Content-Disposition": f'attachment; filename="{built[0]}.zip"'})
 
     async def download(request: Request) -> Response:
         name = request.path_params["name"]
@@ -234,6 +271,7 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
         Route("/static/{name}", static),
         Route("/events", events),
         Route("/build", build_game, methods=["POST"]),
+        Route("/build.zip", download_zip),
         Route("/download/{name:path}", download),
     ]
     return guard.wrap(Starlette(routes=routes, lifespan=lifespan))

@@ -14,9 +14,11 @@ DEFAULT_PORT = 8765
 def register(commands) -> None:
     parser = commands.add_parser(
         "serve", help="live preview of a game in the browser, updated on every save",
-        description="Serve a page with every card (front and back), each card at actual size and at 300 dpi, "
-                    "and the imposed sheets. The page updates when a file of the game, or a shared template, "
-                    "font or icon it uses, is saved; definition errors show in the page.")
+        description="Serve a page with every card (a size slider up to actual size; a shared back shown once), "
+                    "each card at actual size with its fields, their source line or row, bleed, trim and safe-zone "
+                    "overlays and previous/next (arrow keys), and the imposed sheets; builds on the paper, backs and "
+                    "marks chosen on the page, downloadable as one ZIP. The page updates when a file of the game, "
+                    "or a shared template, font or icon it uses, is saved; definition errors show in the page and on their cards.")
     parser.add_argument("game", nargs="?", metavar="GAME|PATH",
                         help="a game id under cards/ or a game folder (default: the current folder, if it holds game.yaml)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spellpress.build import BuildOptions, plan
-from spellpress.errors import UserError
+from spellpress.errors import Location, Problem, UserError, report_lines
 from spellpress.impose.sheets import Page
 from spellpress.layout.deck import CardFaces
 from spellpress.layout.ops import FaceLayout
@@ -48,8 +48,9 @@ class Snapshot:
 @dataclass
 class State:
     snapshot: Snapshot | None = None
-    errors: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # one line a mistake, as the command line prints them
     version: int = 0
+    problems: list[Problem] = field(default_factory=list)  # the same, with the card each was found on
 
 
 class Preview:
@@ -67,18 +68,20 @@ class Preview:
     def refresh(self) -> bool:
         """Reload the game; True if what the page shows changed. Never raises for a user's mistake."""
         with self.lock:
-            snapshot, errors = self.state.snapshot, []
+            snapshot, problems = self.state.snapshot, []
             try:
                 snapshot = self._load()
             except UserError as exc:
-                errors = [str(problem) for problem in exc.problems]
+                problems = exc.problems
             except Exception as exc:  # a bug must not take the preview down; it is shown and logged
                 log.exception("preview refresh failed")
-                errors = [f"spellpress hit a bug: {type(exc).__name__}: {exc} (see the server's log)"]
+                problems = [Problem(Location(self.folder), f"spellpress hit a bug: {type(exc).__name__}: {exc} "
+                                                           "(see the server's log)")]
+            errors = report_lines(problems)
             old = self.state
             changed = errors != old.errors or _signature(snapshot) != _signature(old.snapshot)
             if changed:
-                self.state = State(snapshot, errors, old.version + 1)
+                self.state = State(snapshot, errors, old.version + 1, problems)
                 if snapshot is not None:
                     self.faces = {key: face for face, key in snapshot.keys.items()}
             return changed

@@ -120,15 +120,15 @@ def flattened_faces(laid: list[CardFaces], folder: Path) -> list[CardFaces]:
 def _home_pages(game: Game) -> tuple[str, bytes]:
     """The components a shop does not print, as the game's home-print sheets (its own paper and settings)."""
     from spellpress.impose.grid import FitError
-    from spellpress.impose.sheets import plan_pages, settings_from_print
-    from spellpress.layout.deck import items, layout_game
+    from spellpress.impose.sheets import plan_pages, print_settings
+    from spellpress.layout.deck import items
     from spellpress.write.pdf import sheets_pdf
 
-    settings = settings_from_print(game.spec.print)
+    settings = print_settings(game.spec.print)
     try:
         pages = plan_pages(items(layout_game(game, settings.bleed)), settings, title=game.name)
     except FitError as exc:
-        raise UserError.at(game.location, f"the parts a shop does not print, on {game.spec.print.paper} paper: {exc}") from None
+        raise UserError.at(game.location, f"print settings, for the parts the shop does not print: {exc}") from None
     return f"{game.id}-{game.spec.print.paper}.pdf", sheets_pdf(pages, game.name)
 
 

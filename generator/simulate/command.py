@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Option, UserError
+from spellpress.errors import Location, Option, UserError
 from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
+from spellpress.write.json_text import finite_json
 from spellpress.words.vocabulary import HELP as VOCABULARY_HELP, known_words_note, with_vocabulary
 
 if TYPE_CHECKING:
@@ -70,6 +70,24 @@ def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tupl
     return tuple(Seat(names[s % len(names)], skill, budget) for s in range(players))
 
 
+def _refuse_search_without_determinize(game: Game, rules, players: int, options: dict) -> None:
+    """The search player re-deals what its seat cannot see; an engine that does not say how is refused."""
+    import inspect
+
+    from spellpress.simulate.ismcts import CannotSearch, refuse_unless_determinizable
+
+    state = rules.new_state(game, players, options)
+    try:
+        refuse_unless_determinizable(rules, state)
+    except CannotSearch as exc:
+        kind = type(state)
+        try:
+            where: Location | Option = Location(Path(inspect.getsourcefile(kind) or ""), inspect.getsourcelines(kind)[1], 1)
+        except (OSError, TypeError):
+            where = Option("--agents")
+        raise UserError.at(where, str(exc)) from None
+
+
 def simulate(game: Game, players: int, args) -> dict:
     from spellpress.progress import LazyProgress
     from spellpress.rules.plugins import checked_settings, rules_for
@@ -89,6 +107,8 @@ def simulate(game: Game, players: int, args) -> dict:
     options = _options(args.option)
     checked_settings(game, rules, dict(options))
     lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
+    if any(seat.kind == "ismcts" for seat in lineup):
+        _refuse_search_without_determinize(game, rules, players, dict(options))
     most = args.games or args.max_games
     chosen = getattr(args, "vocabulary", None)
     vocabulary = with_vocabulary(game, chosen).spec.words.vocabulary
@@ -234,7 +254,7 @@ def cmd_simulate(args) -> int:
     game = load_game(folder)
     report = simulate(game, args.players or game.spec.players.min, args)
     if args.json:
-        print(json.dumps(report, indent=1))
+        print(finite_json(report))
     else:
         print_report(report)
     return 0
@@ -252,7 +272,7 @@ def cmd_report(args) -> int:
     counts = [args.players] if args.players else list(range(game.spec.players.min, min(game.spec.players.max, 6) + 1))
     reports = [simulate(game, players, args) for players in counts]
     write_bytes(out, balance_pdf(game.name, reports))
-    write_bytes(out.with_suffix(".json"), json.dumps(reports, indent=1).encode())
+    write_bytes(out.with_suffix(".json"), finite_json(reports).encode())
     for report in reports:
         print(f"{report['players']} players: {report['verdict']} after {report['games']} games, worst seat "
               f"{report['max_seat_deviation_points']:.1f} points off, {report['stalls']} stalls, "

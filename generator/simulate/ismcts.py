@@ -3,9 +3,9 @@
 Written once against the rules protocol, so it plays every engine, a game folder's
 own included. Each playout of a move:
 
-1. determinizes: copies the state and re-deals what the searching seat cannot see
-   (other players' hands, the unseen deck) consistently with what it can
-   (`determinize`);
+1. determinizes: the engine's `State.determinize(seat, rng)` copies the state and
+   re-deals what the searching seat cannot see (other players' hands, the unseen deck)
+   consistently with what it can; an engine without it is refused (`CannotSearch`);
 2. descends the tree with UCB1 over the actions legal in that determinization
    (availability counts, as in Cowling, Powley & Whitehouse 2012), sampling chance
    events as it goes (open loop: chance is not a tree edge);
@@ -15,163 +15,37 @@ own included. Each playout of a move:
    share of opponents it is ahead of by `returns()`) and backs that up, each node
    counting the reward of the seat that chose it.
 
-The move played is the most visited root action. All randomness comes from the
+The move played is the heuristic's, unless another root action was visited more and its mean
+reward beats the heuristic's by Z_DEVIATE standard errors (`choose`): picking the best-looking of
+many noisy estimates made the player weaker with a larger budget (more candidates, more lucky
+ones), 8% against the heuristic at 16 playouts and 0% at 256 in Spelled. All randomness comes from the
 game's seeded generator, so a game gives the same moves on any worker.
 """
 
 from __future__ import annotations
 
-import copy
 import math
 import random
-from collections import deque
-from typing import Any, Callable
+import time
+from typing import Any
 
-from spellpress.rules.protocol import CHANCE, TERMINAL, Player, Rules, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, Player, Rules, State, can_determinize
 
-CONTAINERS = (list, dict, set, frozenset, tuple, deque)
-
-
-def clone(state: State) -> State:
-    """A deep copy that shares the state's static data (catalogs, card tables, word lists).
-
-    Any attribute holding an object that is not a plain container (a catalog, a
-    definitions table) is static and shared, as are that object's own attributes
-    (e.g. `cat.defs` referenced again from the state). An engine may define
-    `clone()` itself to do better.
-    """
-    own = getattr(state, "clone", None)
-    if callable(own):
-        return own()
-    memo: dict[int, Any] = {}
-    for value in vars(state).values():
-        if value is None or isinstance(value, (State, str, int, float, bool, *CONTAINERS)):
-            continue
-        memo[id(value)] = value
-        for inner in getattr(value, "__dict__", {}).values():
-            memo[id(inner)] = inner
-    return copy.deepcopy(state, memo)
+class CannotSearch(ValueError):
+    """The engine does not say what a seat cannot see, so a search would look at every card."""
 
 
-# -- determinization: re-deal what the seat cannot see ----------------------------
-def _deal_back(rng: random.Random, pool: list, sizes: list[int]) -> tuple[list[list], list]:
-    """Shuffle the pool (sorted first: the same generator gives the same deal) and cut hands of these sizes."""
-    pool = sorted(pool)
-    rng.shuffle(pool)
-    hands, start = [], 0
-    for size in sizes:
-        hands.append(pool[start:start + size])
-        start += size
-    return hands, pool[start:]
-
-
-def _evocabulary(state, seat: int, rng: random.Random):
-    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
-    wild = "?"
-    others = [o for o in range(s.players) if o != seat]
-    hidden = {o: [i for i in s.hands[o] if s.c.letter[i] != wild] for o in others}
-    pool = [i for ids in s.deck.values() for i in ids] + [i for o in others for i in hidden[o]]
-    hands, rest = _deal_back(rng, pool, [len(hidden[o]) for o in others])
-    for o, hand in zip(others, hands):
-        s.hands[o] = [i for i in s.hands[o] if s.c.letter[i] == wild] + hand
-    deck: dict[str, list[int]] = {}
-    for i in rest:
-        deck.setdefault(s.c.letter[i], []).append(i)
-    s.deck = dict(sorted(deck.items()))
-    return s
-
-
-def _spelled(state, seat: int, rng: random.Random):
-    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
-    for side, seats in enumerate(s.side_seats):
-        others = [o for o in seats if o != seat]
-        pool = list(s.pool[side]) + [u for o in others for u in s.hand[o]]
-        hands, rest = _deal_back(rng, pool, [len(s.hand[o]) for o in others])
-        for o, hand in zip(others, hands):
-            s.hand[o] = hand
-        s.pool[side] = rest
-    return s
-
-
-def _magic_spell(state, seat: int, rng: random.Random):
-    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
-    others = [o for o in range(s.players) if o != seat]
-    unseen = [t for tiles in s.mixed.values() for t in tiles]
-    hands, rest = _deal_back(rng, unseen + [t for o in others for t in s.cabinet[o]], [len(s.cabinet[o]) for o in others])
-    for o, hand in zip(others, hands):
-        s.cabinet[o] = hand
-    mixed: dict[str, list[int]] = {}
-    for t in rest:
-        mixed.setdefault(s.cat.letters[t], []).append(t)
-    s.mixed = dict(sorted(mixed.items()))
-    # spells in other students' homework with nothing woven on them could be any undrawn spell
-    bare = {o: [sid for sid in s.homework[o] if not s.woven.get(sid)] for o in others}
-    hands, rest = _deal_back(rng, list(s.deck_mixed) + [sid for o in others for sid in bare[o]], [len(bare[o]) for o in others])
-    for o, hand in zip(others, hands):
-        s.homework[o] = [sid for sid in s.homework[o] if s.woven.get(sid)] + hand
-        for sid in hand:
-            s.progress.setdefault(sid, s.turns)
-    s.deck_mixed = sorted(rest)
-    s._left = {}
-    return s
-
-
-def _word_to_the_wise(state, seat: int, rng: random.Random):
-    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
-    others = [o for o in range(s.players) if o != seat]
-    kept = {}  # the cards of a word a player has already chosen this round stay in its hand
-    for o in others:
-        chosen = list(s.pending[o][1]) if s.pending[o] is not None and o not in s.placed_seats else []
-        kept[o] = chosen
-    hidden = {}
-    for o in others:
-        rest_of_hand = list(s.hands[o])
-        for c in kept[o]:
-            rest_of_hand.remove(c)
-        hidden[o] = rest_of_hand
-    pool = [letter for letter, n in s.deck.items() for _ in range(n)] + [c for o in others for c in hidden[o]]
-    hands, rest = _deal_back(rng, pool, [len(hidden[o]) for o in others])
-    for o, hand in zip(others, hands):
-        s.hands[o] = kept[o] + hand
-    counts = dict.fromkeys(s.deck, 0)
-    for letter in rest:
-        counts[letter] = counts.get(letter, 0) + 1
-    s.deck = counts
-    return s
-
-
-def _lost_words(state, seat: int, rng: random.Random):
-    s: Any = clone(state)  # the engine's own State class, whose hidden fields are re-dealt here
-    others = [o for o in range(s.players) if o != seat]
-    hands, rest = _deal_back(rng, list(s.deck) + [c for o in others for c in s.hands[o]], [len(s.hands[o]) for o in others])
-    for o, hand in zip(others, hands):
-        s.hands[o] = hand
-    s.deck = rest
-    return s
-
-
-# rules id -> what its states hide from a seat (a game folder's engine may define
-# State.determinize(seat, rng) instead; without either the search sees everything)
-DETERMINIZERS: dict[str, Callable[[Any, int, random.Random], State]] = {
-    "evocabulary": _evocabulary,
-    "spelled": _spelled,
-    "magic-spell": _magic_spell,
-    "word-to-the-wise": _word_to_the_wise,
-    "lost-words": _lost_words,
-}
-
-
-def determinize(rules: Rules, state: State, seat: int, rng: random.Random) -> State:
-    own = getattr(state, "determinize", None)
-    if callable(own):
-        return own(seat, rng)
-    fn = DETERMINIZERS.get(rules.id)
-    return fn(state, seat, rng) if fn else clone(state)
+def refuse_unless_determinizable(rules: Rules, state: State) -> None:
+    if not can_determinize(state):
+        raise CannotSearch(
+            f"the search player (ismcts) cannot play the {rules.id} engine: its {type(state).__name__} does not define "
+            f"determinize(seat, rng), so a search would see every player's hidden cards; add it (docs/rules.md) "
+            f"and run `spellpress check-engine` on the game")
 
 
 # -- the search -----------------------------------------------------------------------
 class Node:
-    __slots__ = ("seat", "children", "visits", "available", "reward")
+    __slots__ = ("seat", "children", "visits", "available", "reward", "squares")
 
     def __init__(self, seat: int):
         self.seat = seat  # who chose the action leading here (whose reward this node counts)
@@ -179,6 +53,47 @@ class Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0
+        self.squares = 0.0  # sum of squared rewards: the spread of a mean
+
+    def mean(self) -> float:
+        return self.reward / self.visits
+
+    def standard_error(self) -> float:
+        variance = max(self.squares / self.visits - self.mean() ** 2, MIN_VARIANCE)
+        return math.sqrt(variance / self.visits)
+
+
+MIN_VARIANCE = 0.04  # a few equal rewards do not make a mean certain (a coin flip has 0.25)
+Z_DEVIATE = 3.0  # how many standard errors better a move must look to overrule the heuristic
+MIN_VISITS_TO_DEVIATE = 12
+# a short rollout's score is biased, and a bias does not shrink with more playouts: a move must also
+# be better by this much reward, not merely significantly
+MIN_MARGIN = 0.1
+
+
+def choose(root: Node, default, allowed: set):
+    """The heuristic's move, unless another has been tried enough and is clearly better.
+
+    Picking the best-looking of several noisy estimates favours lucky moves (more so with more
+    candidates, which a larger budget brings); a move only replaces the heuristic's when its mean
+    reward beats it by Z_DEVIATE standard errors of the difference and the search visited it more.
+    Without the heuristic's move
+    among the children, the most visited."""
+    tried = [(a, c) for a, c in root.children.items() if a in allowed and c.visits]  # insertion order: deterministic
+    if not tried:
+        return None
+    base = root.children.get(default)
+    if base is None or not base.visits:
+        return max(tried, key=lambda ac: (ac[1].visits, ac[1].reward))[0]
+    best, margin = default, 0.0
+    for action, child in tried:
+        if action == default or child.visits < max(MIN_VISITS_TO_DEVIATE, base.visits):
+            continue  # the search itself must have preferred it (more visits), and tried it enough
+        spread = math.sqrt(child.standard_error() ** 2 + base.standard_error() ** 2)
+        lead = child.mean() - base.mean() - max(Z_DEVIATE * spread, MIN_MARGIN)
+        if lead > margin:
+            best, margin = action, lead
+    return best
 
 
 def evaluate(state: State) -> list[float]:
@@ -201,12 +116,16 @@ def evaluate(state: State) -> list[float]:
 class ISMCTSPlayer(Player):
     """SO-ISMCTS with `budget` playouts a move (see the module doc)."""
 
-    def __init__(self, rules: Rules, budget: int = 64, rollout_turns: int = 2, exploration: float = 0.7):
+    def __init__(self, rules: Rules, budget: int = 64, rollout_turns: int = 2, exploration: float = 0.7,
+                 seconds: float | None = None):
         if budget < 1:
             raise ValueError("an IS-MCTS budget is at least 1 playout a move")
         self.rules, self.budget = rules, budget
         self.rollout_turns, self.exploration = rollout_turns, exploration
         self.policy = rules.heuristic_player(1.0)
+        # a time limit a move (spellpress play: a person is waiting); then the search stops after at
+        # most `budget` playouts or once `seconds` have passed, and a game no longer replays from its seed
+        self.seconds = seconds
         self.name = f"ismcts-{budget}"
         self.moves = 0
         self.forced = 0
@@ -217,18 +136,19 @@ class ISMCTSPlayer(Player):
         if len(legal) == 1:
             self.forced += 1
             return legal[0]
+        refuse_unless_determinizable(self.rules, state)
+        default = self.policy.act(state, seat, rng)
         root = Node(seat)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for _ in range(self.budget):
-            self._playout(root, legal, determinize(self.rules, state, seat, rng), rng)
+            self._playout(root, legal, state.determinize(seat, rng), rng, default)
             root.visits += 1
-        allowed = set(legal)
-        best = None
-        for action, child in root.children.items():  # insertion order breaks ties: deterministic
-            if action in allowed and (best is None or (child.visits, child.reward) > (best[1].visits, best[1].reward)):
-                best = (action, child)
-        return best[0] if best else self.policy.act(state, seat, rng)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        best = choose(root, default, set(legal))
+        return default if best is None else best
 
-    def _playout(self, root: Node, root_legal: list, s: State, rng: random.Random) -> None:
+    def _playout(self, root: Node, root_legal: list, s: State, rng: random.Random, default) -> None:
         node, path = root, []
         cap = self.rules.turn_cap
         while True:
@@ -246,7 +166,7 @@ class ISMCTSPlayer(Player):
             widen = len(node.children) < 1 + math.isqrt(node.visits) or not any(a in allowed for a in node.children)
             untried = [a for a in legal if a not in node.children] if widen else []
             if untried:
-                action = self._expansion(s, player, untried, rng)
+                action = default if node is root and default in untried else self._expansion(s, player, untried, rng)
                 child = node.children[action] = Node(player)
                 child.available = 1
                 s.apply(action)
@@ -263,6 +183,7 @@ class ISMCTSPlayer(Player):
         for n in path:
             n.visits += 1
             n.reward += values[n.seat]
+            n.squares += values[n.seat] ** 2
 
     def _expansion(self, s: State, player: int, untried: list, rng: random.Random):
         """The heuristic's choice when it is untried, else an untried action at random."""

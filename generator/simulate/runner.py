@@ -7,8 +7,10 @@ the number of workers or the backend.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections import deque
+from contextlib import nullcontext
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -90,6 +92,10 @@ class RunResult:
         self.tally.add(record.outcome, record.lineup_offset)
         if self.keep_records:
             self.records.append(record)
+
+
+DASK_ALLOWED_FAILURES = 3  # Dask's default: a batch is tried on 4 workers before it is a failure
+DASK_CONNECT_SECONDS = 10
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -183,12 +189,14 @@ def run_many(
     dask: str | None = None,
     progress: Callable[[int], None] | None = None,
     keep_records: bool = False,
+    executor: Executor | None = None,
     into: list[RunResult] | None = None,
 ) -> list[RunResult]:
     """Several runs (a sweep's variants) on one pool or cluster: every run x batch is a task.
 
     Tasks are submitted a few at a time and their games folded into each run's tally in
-    index order, so memory stays bounded whatever the number of games.
+    index order, so memory stays bounded whatever the number of games. `executor`, one
+    opened by `open_executor`, is used and left open (a tune plays many runs on one pool).
     """
     workers = workers or os.cpu_count() or 1
     results = into or [RunResult(spec, keep_records) for spec in specs]
@@ -205,27 +213,64 @@ def run_many(
         if progress:
             progress(len(records))
 
-    if dask is None and workers == 1:
+    if executor is None and dask is None and workers == 1:
         for number, start, stop in tasks():
             fold(number, play_batch(specs[number], start, stop))
         return results
-    if dask is None:
+    if executor is None and dask is None:
         # build the game, its rules and their caches (word finders) once, before the pool
         # forks, so every worker starts with them instead of building its own
         for spec in specs:
             game, rules = _load(spec.folder, spec.engine, spec.variant)
             rules.new_state(game, spec.players, dict(spec.options))
     in_flight = 4 * workers  # enough to keep every worker busy while the oldest is folded
-    with _executor(workers, dask) as executor:
-        pending: deque = deque()
-        for number, start, stop in tasks():
-            pending.append((number, executor.submit(play_batch, specs[number], start, stop)))
-            if len(pending) >= in_flight:
-                fold(pending[0][0], pending.popleft()[1].result())  # in index order, whatever order they finish in
-        while pending:
-            number, future = pending.popleft()
-            fold(number, future.result())
+    try:
+        with nullcontext(executor) if executor is not None else _executor(workers, dask) as executor:
+            pending: deque = deque()
+            for number, start, stop in tasks():
+                pending.append((number, executor.submit(play_batch, specs[number], start, stop)))
+                if len(pending) >= in_flight:
+                    fold(pending[0][0], pending.popleft()[1].result())  # in index order, whatever order they finish in
+            while pending:
+                number, future = pending.popleft()
+                fold(number, future.result())
+    except Exception as exc:
+        lost = _lost_cluster(exc) if dask is not None else None
+        if lost is None:
+            raise
+        from spellpress.errors import Option, UserError
+
+        raise UserError.at(Option("--dask"), f"the Dask cluster failed: {lost}; no figures are reported") from None
     return results
+
+
+def _lost_cluster(exc: Exception) -> str | None:
+    """What went wrong, when `exc` says the Dask cluster (not a game) failed: a batch whose workers
+    died more often than Dask retries (distributed.scheduler.allowed-failures, 3), or the scheduler gone."""
+    from concurrent.futures import CancelledError
+
+    from distributed import KilledWorker
+
+    if isinstance(exc, KilledWorker):
+        tries = DASK_ALLOWED_FAILURES + 1
+        return f"a worker died playing a batch of games ({tries} {'try' if tries == 1 else 'tries'}, as many as allowed; {exc})"
+    if isinstance(exc, (CancelledError, OSError, TimeoutError)):
+        return f"the scheduler is gone or does not answer ({type(exc).__name__}{f': {exc}' if str(exc) else ''})"
+    return None
+
+
+class _QuietDask:
+    """Silences Dask's loggers (`distributed` and its children, some of which have levels of their own) until restored."""
+
+    def __init__(self):
+        self.levels = {name: logging.getLogger(name).level for name in
+                       ["distributed", *(name for name in logging.root.manager.loggerDict if name.startswith("distributed."))]}
+        for name in self.levels:
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+
+    def restore(self) -> None:
+        for name, level in self.levels.items():
+            logging.getLogger(name).setLevel(level)
 
 
 class _executor:
@@ -246,6 +291,15 @@ class _executor:
             from spellpress.errors import Option, UserError
 
             raise UserError.at(Option("--dask"), "Dask is not installed: pip install 'spellpress[dask]'") from None
+        import dask
+
+        # Dask logs each failure with its traceback; the run reports one clear error instead (or retries)
+        self.quieted = _QuietDask()
+
+        # a batch on a worker that dies is run again elsewhere, at most this often; a lost scheduler is
+        # given up on after the connect timeout, not waited for
+        dask.config.set({"distributed.scheduler.allowed-failures": DASK_ALLOWED_FAILURES,
+                         "distributed.comm.timeouts.connect": f"{DASK_CONNECT_SECONDS}s"})
         if self.dask == "local":
             self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                         dashboard_address=None)
@@ -256,6 +310,7 @@ class _executor:
             except (OSError, TimeoutError) as exc:
                 from spellpress.errors import Option, UserError
 
+                self.quieted.restore()
                 raise UserError.at(Option("--dask"), f"no Dask scheduler answers at {self.dask} within 10 s ({exc})") from None
         return self.client.get_executor()
 
@@ -263,6 +318,14 @@ class _executor:
         if self.dask is None:
             close_pool(self.pool, failed=kind is not None)
             return
-        self.client.close()
-        if self.cluster is not None:
-            self.cluster.close()
+        try:  # a dead scheduler cannot be told goodbye: bounded, and quiet
+            self.client.close(timeout=DASK_CONNECT_SECONDS)
+            if self.cluster is not None:
+                self.cluster.close(timeout=DASK_CONNECT_SECONDS)
+        except (OSError, TimeoutError):
+            pass
+        finally:
+            self.quieted.restore()
+
+
+open_executor = _executor  # for callers that play many runs on one pool (tune)

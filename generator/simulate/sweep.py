@@ -7,12 +7,12 @@ batch is a task). Output: a table (or --json) and OUT/<game>/<game>-sweep.pdf.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option, UserError
 from spellpress.paths import game_folders
+from spellpress.write.json_text import finite_json
 
 SPREAD_LIMIT = 3.0  # points: a variant whose worst seat is further from its fair share is marked
 
@@ -170,7 +170,7 @@ def cmd_sweep(args) -> int:
     report = sweep(game, args)
     write_bytes(out, sweep_pdf(report))
     if args.json:
-        print(json.dumps(report, indent=1))
+        print(finite_json(report))
     else:
         print_sweep(report)
         print(out)

@@ -36,26 +36,31 @@ def parse_value(text: str) -> Any:
     return text.strip()
 
 
-def parse_vary(items: list[str]) -> list[tuple[str, list[Any]]]:
-    """--vary KEY=V1,V2,... (repeatable) -> [(key, [values])]."""
-    axes: list[tuple[str, list[Any]]] = []
+def split_vary(items: list[str], form: str = "KEY=V1,V2,...") -> list[tuple[str, str]]:
+    """--vary items -> [(key, the values' text)]: each key a rules. or cards. key, none twice."""
+    pairs: list[tuple[str, str]] = []
     for item in items:
         key, sep, values = item.partition("=")
         key = key.strip()
         if not sep or not key or not values.strip():
-            raise UserError.at(VARY, f"expected KEY=V1,V2,..., got {item!r}")
+            raise UserError.at(VARY, f"expected {form}, got {item!r}")
         if not key.startswith(("rules.", "cards.")):
             raise UserError.at(VARY, f"{key!r}: a key starts with rules. (a game.yaml rules: key) or cards. "
                                      "(cards.COMPONENT.CARD.FIELD, e.g. cards.consonants.q.count)")
         if key == "rules.engine":
-            raise UserError.at(VARY, "rules.engine cannot be varied: a sweep plays the game's one engine "
+            raise UserError.at(VARY, "rules.engine cannot be varied: a sweep or tune plays the game's one engine "
                                      "(sweep each engine's game on its own)")
-        if key in (k for k, _ in axes):
+        if key in (k for k, _ in pairs):
             raise UserError.at(VARY, f"{key!r} is varied twice")
-        axes.append((key, [parse_value(v) for v in values.split(",") if v.strip()]))
-    if not axes:
-        raise UserError.at(VARY, "give at least one --vary KEY=V1,V2,...")
-    return axes
+        pairs.append((key, values))
+    if not pairs:
+        raise UserError.at(VARY, f"give at least one --vary {form}")
+    return pairs
+
+
+def parse_vary(items: list[str]) -> list[tuple[str, list[Any]]]:
+    """--vary KEY=V1,V2,... (repeatable) -> [(key, [values])]."""
+    return [(key, [parse_value(v) for v in values.split(",") if v.strip()]) for key, values in split_vary(items)]
 
 
 def grid(axes: list[tuple[str, list[Any]]]) -> list[tuple[tuple[str, Any], ...]]:

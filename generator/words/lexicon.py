@@ -117,7 +117,7 @@ class Lexicon:
         self.min_length = min_length
         self.allow = _clean(allow, "allow", self.language)
         self.deny = _clean(deny, "deny", self.language)
-        base = source_words(source, language) if words is None else _clean(words, "lexicon", self.language)
+        base: Iterable[str] = source_words(source, language) if words is None else _clean(words, "lexicon", self.language)
         if vocabulary is not None:
             base = known_words(base, source if words is None else None, vocabulary)
         kept = (set(base) | self.allow) - self.deny

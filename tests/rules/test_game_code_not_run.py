@@ -60,7 +60,7 @@ def test_check_says_the_engine_was_not_run_and_check_engine_runs_it(game_with_co
     assert "rules engine 'rules.py' is checked by check-engine" in capsys.readouterr().out
     assert main(["check-engine", str(folder)]) == 0  # the marker proves the fixture's code does run when asked
     assert marker.read_text() == "rules.py ran"
-    assert "ok with its rules engine 'rules.py'" in capsys.readouterr().out
+    assert "The engine keeps the protocol in every position checked." in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("module", ["this", "antigravity", "os.path", "json:loads", "spellpress.rules.word_rummy"])

@@ -14,7 +14,6 @@ from spellpress.serve.guard import TOKEN_HEADER, Guard
 from spellpress.serve.preview import Preview
 from tests.conftest import FIXTURES
 
-
 PORT = 8765
 ORIGIN = f"http://127.0.0.1:{PORT}"
 
@@ -54,15 +53,23 @@ def face_urls(html: str) -> list[str]:
     return re.findall(r'src="(/face/[0-9a-f]{32}\.png)"', html)
 
 
-def test_page_lists_every_card_side_and_serves_pngs(client, preview):
+def test_page_lists_every_card_and_each_shared_back_once(client, preview):
     html = client.get("/").text
-    cards = sum(len(c.cards) for c in preview.state.snapshot.game.components)
-    assert html.count('<figure class="card"') == cards
-    urls = face_urls(html)
-    assert len(urls) == 2 * cards  # every card of this game has a back
-    response = client.get(urls[0])
+    components = preview.state.snapshot.game.components
+    cards = sum(len(c.cards) for c in components)
+    assert html.count('<figure class="card" id=') == cards
+    fronts = re.findall(r'<img class="face front" src="(/face/[0-9a-f]{32}\.png)"', html)
+    backs = re.findall(r'<img class="face back" src="(/face/[0-9a-f]{32}\.png)"', html)
+    assert len(fronts) == cards
+    assert len(backs) == len(components)  # both components share one back: shown once each, not beside every card
+    assert html.count('<figure class="card shared-back">') == len(components)
+    # the slider scales each face from its actual height (trim + bleed) in CSS millimetres
+    heights = re.findall(r'class="grid" style="--face-h:([\d.]+)mm"', html)
+    assert [float(h) for h in heights] == [c.size[1] + 6 for c in components]
+    assert 'id="zoom"' in html and 'max="1"' in html
+    response = client.get(fronts[0])
     assert response.headers["content-type"] == "image/png" and response.content.startswith(b"\x89PNG")
-    full = client.get(urls[0] + "?dpi=300")
+    full = client.get(fronts[0] + "?dpi=300")
     assert full.content.startswith(b"\x89PNG") and len(full.content) > len(response.content)
 
 
@@ -134,3 +141,94 @@ def test_sheets_view_shows_every_imposed_page(client, preview):
     assert len(sheets) == len(preview.state.snapshot.pages)
     assert client.get(sheets[-1]).content.startswith(b"\x89PNG")
     assert client.get(sheets[0].replace("/1.png", f"/{len(sheets) + 1}.png")).status_code == 404
+
+
+def test_card_view_steps_through_cards_and_lists_fields_with_their_source(client, preview):
+    laid = preview.state.snapshot.laid
+    first, second = laid[0], laid[1]
+    html = client.get(f"/card/{first.component.id}/{first.card.id}").text
+    assert re.search(r'<a class="step" rel="next" href="/card/cards/' + second.card.id + '"', html)
+    assert 'rel="prev"' not in html and f"1 of {len(laid)}" in html
+    middle = client.get(f"/card/{second.component.id}/{second.card.id}").text
+    assert f'rel="prev" href="/card/cards/{first.card.id}"' in middle
+    last = laid[-1]
+    assert 'rel="next"' not in client.get(f"/card/{last.component.id}/{last.card.id}").text
+    # the fields and the line of cards.yaml each card comes from
+    lines = (preview.folder / "cards.yaml").read_text().splitlines()
+    assert re.search(rf"from <code>[^<]*cards\.yaml:{lines.index('  - {n: 2, count: 4}') + 1}:\d+</code>", middle)
+    assert "<tr><th>n</th><td>2</td></tr>" in middle
+    assert "Back fields" not in middle  # the back is shared: no field of this card is on it
+    # overlays: bleed band as wide as the bleed, trim inset by the bleed, safe zone inset by bleed + safe
+    safe = preview.state.snapshot.game.spec.print.safe
+    w, h = second.component.size
+    assert 'class="overlay bleed-band" style="border-width:3mm"' in middle
+    assert f'class="overlay trim" style="left:3mm;top:3mm;width:{w:g}mm;height:{h:g}mm"' in middle
+    assert f'class="overlay safe" style="left:{3 + safe:g}mm;top:{3 + safe:g}mm;width:{w - 2 * safe:g}mm;height:{h - 2 * safe:g}mm"' in middle
+    assert 'id="overlays"' in middle
+
+
+def test_card_view_names_a_spreadsheet_row_as_such(tmp_path):
+    from spellpress.errors import Location
+    from spellpress.load.spreadsheet import CellLocation
+    from spellpress.serve.page import source_of
+
+    assert source_of(CellLocation(tmp_path / "spells.csv", 7, 2)).endswith("spells.csv, spreadsheet row 7")
+    assert source_of(Location(tmp_path / "cards.yaml", 4, 5)).endswith("cards.yaml:4:5")
+
+
+def test_an_error_is_marked_on_its_card_and_links_to_it(tmp_path):
+    preview = copied(tmp_path, "toy-game")
+    with guarded_client(preview, tmp_path / "out") as client:
+        five = next(f for f in preview.state.snapshot.laid if f.card["title"] == "Five")
+        cards = preview.folder / "numbers.yaml"
+        cards.write_text(cards.read_text().replace('"Worth 5."', '"' + "Worth five, " * 400 + '"'))
+        assert preview.refresh()
+        parts = client.get("/fragment").json()
+        link = f'<a class="to-card" href="/card/numbers/{five.card.id}">{five.card.id}</a>'
+        assert parts["errors"].count('class="to-card"') == 1 and link in parts["errors"], parts["errors"]
+        assert "does not fit" in parts["errors"]
+        marked = re.findall(r'<figure class="card has-error" id="card-numbers-([^"]+)"', parts["content"])
+        assert marked == [five.card.id]
+        assert parts["content"].count('class="mark"') == 1
+        detail = client.get(f"/card/numbers/{five.card.id}").text
+        assert re.search(r'<ul class="card-errors" role="alert"><li><code>[^<]*does not fit', detail)
+        other = preview.state.snapshot.laid[0]
+        assert "card-errors" not in client.get(f"/card/numbers/{other.card.id}").text
+
+
+def test_build_takes_paper_backs_and_marks_from_the_page_and_zips_what_it_wrote(client, tmp_path):
+    import io
+    import zipfile
+
+    import pypdfium2
+
+    assert client.get("/build.zip").status_code == 404  # nothing built yet
+    html = client.get("/").text
+    for name, value in (("paper", "letter"), ("backs", "fold"), ("marks", "lines")):
+        assert re.search(rf'<select name="{name}"[^>]*><option value="">game\'s</option>.*<option value="{value}">', html)
+    result = post_build(client, {"paper": "letter", "backs": "none", "marks": "none"}).json()
+    assert "duplex-game-letter.pdf" in result["files"] and result["zip"] == "/build.zip"
+    pdf = pypdfium2.PdfDocument(client.get("/download/duplex-game-letter.pdf").content)
+    assert [round(x) for x in pdf[0].get_size()] == [612, 792]  # US letter in points, not the game's A4
+    a4 = post_build(client, {"paper": "", "backs": "none"}).json()  # blank: the game's own paper
+    assert "duplex-game-a4.pdf" in a4["files"]
+    response = client.get("/build.zip")
+    assert response.headers["content-type"] == "application/zip"
+    assert 'filename="duplex-game.zip"' in response.headers["content-disposition"]
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    assert sorted(archive.namelist()) == sorted(a4["files"])
+    assert archive.read("duplex-game-a4.pdf") == (tmp_path / "out" / "duplex-game" / "duplex-game-a4.pdf").read_bytes()
+    refused = post_build(client, {"paper": "a5"})
+    assert refused.status_code == 400 and "unknown paper 'a5'" in refused.json()["errors"][0]
+    assert post_build(client, {"marks": 3}).status_code == 400
+
+
+def test_an_error_on_a_shared_back_is_marked_on_it_and_links_to_its_component(client, preview):
+    template = preview.folder / "templates" / "marker-back.yaml"
+    template.write_text(template.read_text().replace("{{ card_width - 9 }}", "{{ card_width - nine }}"))
+    assert preview.refresh()
+    parts = client.get("/fragment").json()
+    links = re.findall(r'<a class="to-card" href="([^"]+)">', parts["errors"])
+    assert sorted(links) == ["/#component-cards", "/#component-tiles"], parts["errors"]
+    assert parts["content"].count('<figure class="card shared-back has-error">') == 2
+    assert '<figure class="card has-error"' not in parts["content"]  # the fronts are fine

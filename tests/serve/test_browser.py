@@ -1,4 +1,5 @@
-"""The live preview in a real headless Chromium: cards, a live edit, an error and its fix.
+"""The live preview in a real headless Chromium: cards, zoom, a live edit, errors on their cards,
+the card view with its fields and overlays, a build on another paper and its ZIP.
 
 Runs `spellpress serve` on a copy of A Word to the Wise and drives Debian's Chromium
 with Playwright. The edit-to-update time is printed, not asserted (speed lives in bench/).
@@ -12,6 +13,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -51,7 +53,7 @@ def server(tmp_path):
 
 def card_images(page) -> dict[str, list[str]]:
     return page.eval_on_selector_all(
-        "figure.card",
+        "figure.card[data-card]",
         "els => Object.fromEntries(els.map(f => [f.dataset.card, [...f.querySelectorAll('img.face')].map(i => i.getAttribute('src'))]))")
 
 
@@ -85,9 +87,12 @@ def test_live_preview_in_chromium(server, tmp_path):
         before = card_images(page)
         game_model = load_game(game)
         assert sorted(before) == sorted(f"{c.id}/{card.id}" for c in game_model.components for card in c.cards)
-        sides = sum(len(c.cards) * (2 if c.back else 1) for c in game_model.components)
+        # fronts, and each component's shared back once (not beside every card)
+        shared = [c for c in game_model.components if c.back is not None and not c.back.per_card]
+        sides = sum(len(c.cards) * (1 if c in shared else 2 if c.back else 1) for c in game_model.components) + len(shared)
         assert len(page.query_selector_all("figure.card img.face")) == sides
-        assert len(before[f"consonants/{EDITED}"]) == 2  # front and back
+        assert len(page.query_selector_all("figure.shared-back img.back")) == len(shared) > 0
+        assert len(before[f"consonants/{EDITED}"]) == 1  # its back is the deck's shared back
         assert page.inner_text(f"#card-consonants-{EDITED} figcaption") == f"{EDITED} \u00d79"
         page.wait_for_function("[...document.querySelectorAll('#component-consonants img')].slice(0, 6)"
                                ".every(i => i.complete && i.naturalWidth > 0)")
@@ -103,7 +108,6 @@ def test_live_preview_in_chromium(server, tmp_path):
         after = card_images(page)
         changed = sorted(card for card in before if before[card] != after[card])
         assert changed == [f"consonants/{EDITED}"]
-        assert after[f"consonants/{EDITED}"][1] == before[f"consonants/{EDITED}"][1]  # the back is the same
 
         # a broken file: the error panel names file:line:column, the last good cards stay
         cards_file.write_text(original.replace("{letter: L, points: 2, count: 9}", "{letter: L, points: 2, count: 9"))
@@ -118,24 +122,79 @@ def test_live_preview_in_chromium(server, tmp_path):
         page.wait_for_selector("#errors[hidden]", state="attached")
         assert card_images(page) == before
 
-        # a card at actual size: CSS millimetres, bleed included, and a 300 dpi link
-        page.click(f"#card-consonants-{EDITED} a")
+        # the size slider: up to actual size, and the browser remembers it
+        front = f"#card-consonants-{EDITED} img.front"
+        small = page.eval_on_selector(front, "img => img.getBoundingClientRect().height")
+        page.eval_on_selector("#zoom", "s => { s.value = 1; s.dispatchEvent(new Event('input')); }")
+        actual_px = (88 + 2 * 3) / 25.4 * 96  # poker card plus 3 mm bleed each side
+        assert page.eval_on_selector(front, "img => img.getBoundingClientRect().height") == pytest.approx(actual_px, abs=1)
+        assert small < actual_px / 2
+        page.reload()
+        page.wait_for_selector("#live.on")
+        assert page.input_value("#zoom") == "1" and page.inner_text("#zoom-shown") == "100%"
+        assert page.eval_on_selector(front, "img => img.getBoundingClientRect().height") == pytest.approx(actual_px, abs=1)
+        page.wait_for_function(f"document.querySelector('{front}').naturalWidth > 0")
+        page.screenshot(path=str(tmp_path / "zoom-actual.png"))
+        page.eval_on_selector("#zoom", "s => { s.value = 0.3; s.dispatchEvent(new Event('input')); }")
+
+        # a mistake on one card: marked on it, and each error line links to it
+        cards_file.write_text(original.replace("{letter: L, points: 2, count: 9}", "{letter: L, points: 222222222222222222222222, count: 9}"))
+        page.wait_for_selector("#errors a.to-card")
+        hrefs = page.eval_on_selector_all("#errors a.to-card", "links => links.map(a => a.getAttribute('href'))")
+        assert hrefs == [f"/card/consonants/{EDITED}"] * 2, hrefs  # two boxes overflow on that card
+        assert page.eval_on_selector_all("figure.has-error", "els => els.map(e => e.dataset.card)") == [f"consonants/{EDITED}"]
+        page.screenshot(path=str(tmp_path / "error-on-card.png"))
+        page.click("#errors a.to-card")
+        page.wait_for_selector(".card-errors")
+        assert "does not fit" in page.inner_text(".card-errors")
+        assert page.url.endswith(f"/card/consonants/{EDITED}")
+        page.screenshot(path=str(tmp_path / "card-error.png"))
+        cards_file.write_text(original)
+        page.wait_for_selector(".card-errors", state="detached")  # the fix reaches the open card view
+
+        # the card view: actual size, its fields and their source line, overlays, previous/next by keyboard
         page.wait_for_selector(".actual img.front")
         width_px = page.eval_on_selector(".actual img.front", "img => img.getBoundingClientRect().width")
         assert width_px == pytest.approx((63 + 2 * 3) / 25.4 * 96, abs=1)
         assert page.get_attribute(".actual figcaption a", "href").endswith("?dpi=300")
-        page.screenshot(path=str(tmp_path / "card.png"))
+        fields = page.eval_on_selector_all(".about .fields tr", "rows => rows.map(r => [r.cells[0] ? r.querySelector('th').textContent : '', r.querySelector('td').textContent])")
+        assert ["letter", "L"] in fields and ["points", "2"] in fields, fields
+        assert re.search(rf"consonants\.yaml:{line_of_l}:\d+$", page.inner_text(".about .source code"))
+        safe = game_model.spec.print.safe
+        box = page.eval_on_selector(".actual .safe", "d => { const r = d.getBoundingClientRect(); return [r.width, r.height]; }")
+        assert box == pytest.approx([(63 - 2 * safe) / 25.4 * 96, (88 - 2 * safe) / 25.4 * 96], abs=1)
+        assert page.is_visible(".actual .bleed-band") and page.is_visible(".actual .trim")
+        page.wait_for_function("document.querySelector('.actual img.front').naturalWidth > 0")
+        page.screenshot(path=str(tmp_path / "card-overlays.png"))
+        page.uncheck("#overlays")
+        assert not page.is_visible(".actual .safe") and not page.is_visible(".actual .trim")
+        page.screenshot(path=str(tmp_path / "card-plain.png"))
+        page.check("#overlays")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_url(re.compile(r"/card/consonants/consonants-006$"))
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_url(re.compile(rf"/card/consonants/{EDITED}$"))
+        assert page.is_visible(".actual .safe")  # the toggle was put back on
 
-        # the Build button: the page sends its token, same origin, as JSON; the guard lets it through
+        # the Build button on another paper than the game's: the page sends its token, same origin, as JSON;
+        # the guard lets it through; everything built comes as one ZIP
         page.goto(url)
+        page.select_option("select[name=paper]", "letter")
         page.click("#build button")
-        page.wait_for_selector("#downloads a, #downloads.failed", timeout=60_000)
-        links = page.eval_on_selector_all("#downloads a", "links => links.map(a => a.getAttribute('href'))")
-        assert "/download/word-to-the-wise-a4.pdf" in links, page.inner_text("#downloads")
-        assert (tmp_path / "out" / "word-to-the-wise" / "word-to-the-wise-a4.pdf").is_file()
+        page.wait_for_selector("#downloads #zip, #downloads.failed", timeout=60_000)
+        links = page.eval_on_selector_all("#downloads details a", "links => links.map(a => a.getAttribute('href'))")
+        assert "/download/word-to-the-wise-letter.pdf" in links, page.inner_text("#downloads")
+        assert (tmp_path / "out" / "word-to-the-wise" / "word-to-the-wise-letter.pdf").is_file()
+        page.screenshot(path=str(tmp_path / "built.png"))
+        with page.expect_download() as download:
+            page.click("#zip")
+        assert download.value.suggested_filename == "word-to-the-wise.zip"
+        names = zipfile.ZipFile(download.value.path()).namelist()
+        assert sorted(names) == sorted(link.removeprefix("/download/") for link in links)
+        page.goto(url + "sheets")  # the build's choices stay from page to page
+        assert page.input_value("select[name=paper]") == "letter"
 
         # the imposed sheets
-        page.goto(url + "sheets")
         assert len(page.query_selector_all("figure.sheet img")) == 30
         page.wait_for_function("document.querySelector('figure.sheet img').naturalWidth > 0")
         page.screenshot(path=str(tmp_path / "sheets.png"))

@@ -13,13 +13,13 @@ from spellpress.cli import main
 from spellpress.load.game import load_game
 from spellpress.rules.plugins import rules_for
 from spellpress.rules.protocol import CHANCE, TERMINAL, RandomPlayer
-from spellpress.simulate.ismcts import ISMCTSPlayer, clone, determinize, evaluate
+from spellpress.simulate.ismcts import CannotSearch, ISMCTSPlayer, evaluate
 from spellpress.simulate.play import play_game
 from spellpress.simulate.runner import RunSpec, Seat, run
 from tests.conftest import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ["evocabulary", "lost-words", "magic-spell", "spelled", "word-to-the-wise"]
+GAMES = ["evocabulary", "lost-words", "magic-spell", "spelled", "word-rummy", "word-to-the-wise"]
 
 
 @pytest.fixture(scope="module")
@@ -65,13 +65,13 @@ def hidden_cards(state, seat):
 @pytest.mark.parametrize("gid", GAMES)
 def test_determinize_redeals_only_what_the_seat_cannot_see(loaded, gid):
     game, rules = loaded(gid)
-    state = midgame(game, rules, seed=3)
+    state = midgame(game, rules, seed=3, decisions=5 if gid == "word-rummy" else 25)  # rummy: before anyone lays down
     seat = state.current_player()
     before = hidden_cards(state, seat)
     legal = list(state.legal_actions())
     changed = False
     for k in range(6):
-        d = determinize(rules, state, seat, random.Random(k))
+        d = state.determinize(seat, random.Random(k))
         d.check_invariants()  # every card still in exactly one place
         after = hidden_cards(d, seat)
         assert after[seat] == before[seat]  # the seat's own cards are what it sees
@@ -85,7 +85,7 @@ def test_determinize_redeals_only_what_the_seat_cannot_see(loaded, gid):
 def test_clone_shares_static_tables_and_copies_the_rest(loaded):
     game, rules = loaded("spelled")
     state = midgame(game, rules, seed=1)
-    copy = clone(state)
+    copy = state.clone()
     assert copy.cat is state.cat and copy.defs is state.defs
     assert copy.hand is not state.hand and copy.hand == state.hand
     copy.hand[0].clear()
@@ -151,3 +151,54 @@ def test_simulate_agents_reports_each_players_win_rate(capsys):
 def test_simulate_agents_errors(capsys, args, words):
     assert main(["simulate", str(FIXTURES / "toy-game"), "--games", "2", *args]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_an_engine_that_cannot_determinize_is_refused_not_searched_with_every_card_visible(tmp_path, capsys):
+    import re
+    import shutil
+
+    import yaml
+
+    from tests.rules.test_example_engine import example_engine
+
+    folder = tmp_path / "open-hands"
+    shutil.copytree(FIXTURES / "toy-game", folder)
+    spec = yaml.safe_load((folder / "game.yaml").read_text())
+    spec.update(rules={"engine": "rules.py", "deck": "numbers", "points": "value"})
+    (folder / "game.yaml").write_text(yaml.safe_dump(spec, sort_keys=False))
+    source, removed = re.subn(r"\n    def determinize\(self.*?return copy\n", "\n", example_engine(), flags=re.S)
+    assert removed == 1
+    (folder / "rules.py").write_text(source)
+    assert main(["simulate", str(folder), "--agents", "ismcts,random", "--budget", "4", "--games", "2", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "rules.py:" in err and "does not define determinize(seat, rng)" in err and "cannot play" in err
+    game = load_game(folder)
+    rules = rules_for(game)
+    state = rules.new_state(game, 2)
+    with pytest.raises(CannotSearch):
+        while state.current_player() == CHANCE:
+            state.apply(state.chance_outcomes()[0][0])
+        ISMCTSPlayer(rules, 4).act(state, state.current_player(), random.Random(1))
+
+
+def _child(seat, rewards):
+    from spellpress.simulate.ismcts import Node
+
+    node = Node(seat)
+    node.visits, node.reward, node.squares = len(rewards), sum(rewards), sum(r * r for r in rewards)
+    return node
+
+
+def test_the_search_keeps_the_heuristics_move_unless_another_is_clearly_better():
+    from spellpress.simulate.ismcts import Node, choose
+
+    root = Node(0)
+    root.children["heuristic"] = _child(0, [1, 0] * 10)  # 50% over 20 playouts
+    root.children["lucky"] = _child(0, [1] * 5 + [0] * 2)  # 71% over 7: a few lucky playouts
+    root.children["busy"] = _child(0, [1] * 13 + [0] * 9)  # 59% over 22: more visits, not clearly better
+    assert choose(root, "heuristic", {"heuristic", "lucky", "busy"}) == "heuristic"
+    root.children["better"] = _child(0, [1] * 38 + [0] * 2)  # 95% over 40
+    assert choose(root, "heuristic", {"heuristic", "lucky", "busy", "better"}) == "better"
+    assert choose(root, "heuristic", {"heuristic", "lucky", "busy"}) == "heuristic"  # only legal moves
+    del root.children["heuristic"]
+    assert choose(root, "heuristic", {"lucky", "busy", "better"}) == "better"  # else the most visited

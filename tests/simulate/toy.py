@@ -50,6 +50,10 @@ class ToyState(State):
     def returns(self):
         return [float(sum(self.value[c] for c in kept)) for kept in self.kept]
 
+    def determinize(self, seat, rng):
+        """Nothing is hidden: the drawn card is shown to all and the deck is drawn by chance."""
+        return self.clone()
+
     def check_invariants(self) -> None:
         held = len(self.deck) + len(self.discard) + sum(map(len, self.kept)) + (self.drawn is not None)
         if held != self.total_cards:

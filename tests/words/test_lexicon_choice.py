@@ -69,3 +69,30 @@ def test_a_word_too_long_to_build_is_refused_at_its_line(game_copy, tmp_path, ca
     err = capsys.readouterr().err
     assert f"words.txt:2:1: a word may have at most {MAX_WORD_LETTERS} letters, got '{'a' * 40}...' (1,100 characters)" in err
     assert "words.txt:3:" not in err and "Traceback" not in err and len(err) < 500
+
+
+def test_a_word_list_of_random_letters_is_refused_before_any_hand_is_dealt(game_copy, tmp_path, capsys, monkeypatch):
+    """Issue 31 item 9: a list of random letters within the byte limit (0.5 MB) made `letters` take minutes:
+    its short words cover nearly every letter set. Every two- and three-letter string (70 kB) is such a list."""
+    from itertools import product
+    from string import ascii_lowercase
+
+    words = ["".join(letters) for n in (2, 3) for letters in product(ascii_lowercase, repeat=n)]
+    folder = with_word_file(game_copy, "\n".join(words) + "\n")
+    monkeypatch.chdir(tmp_path)
+    for argv in (["check", folder.name], ["letters", folder.name, "--samples", "10", "--out", str(tmp_path / "out")]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert "game.yaml:" in err and "word list 'words.txt' is denser in short words than any language's" in err, err
+        assert "about 56 of its letter sets" in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_shipped_list_is_well_within_the_density_limit():
+    from spellpress.model.languages import BY_LIST
+    from spellpress.model.limits import MAX_WORD_LIST_DENSITY
+    from spellpress.words.density import letter_sets_made
+
+    for name, language in BY_LIST.items():
+        made = letter_sets_made(shipped_words(name), len(language.alphabet))
+        assert 5 < made < MAX_WORD_LIST_DENSITY / 2, (name, made)

@@ -51,6 +51,7 @@ class Content:
             raise ValueError(f"rules.spell_max_wilds: 0, 1 or 2 wilds in a spell, got {self.spell_max_wilds}")
         self.letter: list[str] = []  # per letter-card id: lowercase letter or "?"
         self.points: list[int] = []
+        self.printed: list[tuple[str, str]] = []  # per letter-card id: (component id, card id) it was printed as
         for component in ("letters", "wilds"):
             for card in game.component(component).cards:
                 letter = str(card["letter"]).lower()
@@ -59,6 +60,7 @@ class Content:
                 for _ in range(card.count):
                     self.letter.append(letter)
                     self.points.append(int(card["points"]))
+                    self.printed.append((component, card.id))
         self.letter_points = {l: p for l, p in zip(self.letter, self.points) if l != WILD}
         self.fam_defs: list[tuple[str, tuple[tuple[str, ...], tuple[str, ...]]]] = []
         self.fam_def_of: list[int] = []  # physical familiar -> definition index

@@ -23,7 +23,8 @@ from spellpress.rules.evocabulary.content import WILD, Content
 from spellpress.rules.evocabulary.settings import COPYABLE
 from spellpress.rules.evocabulary.words import SOURCE_ORDER, all_builds, make_src, src_counts, subs_of
 from spellpress.rules.moves import LazyMoves
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
+from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.words.index import key
 
 
@@ -665,6 +666,22 @@ class EvoState(State):
         return Outcome(scores=scores, winners=winners, turns=self.turns, stalled=stalled,
                        played={k: set(v) for k, v in self.played.items()}, figures=figures)
 
+    # -- for the search player: what a seat cannot see -------------------------------
+    def determinize(self, seat: int, rng) -> EvoState:
+        """A clone with the other seats' letter cards and the deck re-dealt (wilds are dealt face up)."""
+        s = self.clone()
+        others = [o for o in range(s.players) if o != seat]
+        hidden = {o: [i for i in s.hands[o] if s.c.letter[i] != WILD] for o in others}
+        pool = [i for ids in s.deck.values() for i in ids] + [i for o in others for i in hidden[o]]
+        hands, rest = redeal(rng, pool, [len(hidden[o]) for o in others])
+        for o, hand in zip(others, hands):
+            s.hands[o] = [i for i in s.hands[o] if s.c.letter[i] == WILD] + hand
+        deck: dict[str, list[int]] = {}
+        for i in rest:
+            deck.setdefault(s.c.letter[i], []).append(i)
+        s.deck = dict(sorted(deck.items()))
+        return s
+
     # -- invariants -----------------------------------------------------------
     def check_invariants(self) -> None:
         c = self.c
@@ -703,6 +720,81 @@ class EvoState(State):
                 missing = need - have
                 if not have <= need or sum((missing - locked).values()) > wilds:
                     raise InvariantError(f"spell {spell[0]!r} does not match its cards")
+
+    # -- what a seat sees (spellpress play) ---------------------------------------
+    def letter_card(self, i: int) -> CardRef:
+        return CardRef(*self.c.printed[i])
+
+    def familiar_card(self, fid: int) -> CardRef:
+        return CardRef("familiars", self.c.fam_defs[self.c.fam_def_of[fid]][0])
+
+    def observation(self, seat: int) -> Observation:
+        c = self.c
+        letters = lambda ids: tuple(self.letter_card(i) for i in ids)  # noqa: E731
+        zones = [Zone("deck", "letter deck", "pile", None, (), self.deck_n, "letters"),
+                 Zone("wilds", "wild cards", "pile", None, letters(self.wild_pile[-1:]), max(0, len(self.wild_pile) - 1), "wilds"),
+                 Zone("discard", "discard pile", "pile", None, letters(self.discard)),
+                 Zone("market", "familiars for hire", "row", None, tuple(self.familiar_card(f) for f in self.market)),
+                 Zone("familiars", "familiar deck", "pile", None, (), sum(len(v) for v in self.fam_deck.values()), "familiars")]
+        for pile in c.piles:
+            stack = self.piles[pile]
+            zones.append(Zone(f"achievements:{pile}", f"achievements: {pile}", "pile", None,
+                              tuple(CardRef("achievements", a) for a in stack[:1]), max(0, len(stack) - 1), "achievements"))
+        facts = []
+        for other in range(self.players):
+            zones.append(hand_zone(other, seat, letters(self.hands[other]), "letters"))
+            for team in c.teams:
+                spell = self.spells[other].get(team)
+                if spell:
+                    zones.append(Zone(f"spell:{other}:{team}", f"seat {other + 1}'s spell {spell[0].upper()} ({team} letters)",
+                                      "row", other, letters(spell[1])))
+                fams = self.teams[other][team]
+                if fams:
+                    locked = "".join(c.letter[i] for f in fams for i in f[2]).upper()
+                    zones.append(Zone(f"team:{other}:{team}", f"seat {other + 1}'s team {team}", "row", other,
+                                      tuple(self.familiar_card(f[0]) for f in fams),
+                                      note=f"locked: {locked}" if locked else ""))
+            if self.claimed[other]:
+                zones.append(Zone(f"claimed:{other}", f"seat {other + 1}'s achievements", "row", other,
+                                  tuple(CardRef("achievements", a) for a in self.claimed[other])))
+        if self.phase == "team":
+            facts.append(f"seat {self.seat + 1} resolves its team {self.active}")
+        return Observation(seat, to_move(self.current_player()), self.phase, tuple(self.returns()), tuple(zones), tuple(facts))
+
+    def action_to_string(self, action) -> str:
+        kind = action[0]
+        if kind == "start":
+            return f"start the spell {action[1].upper()}"
+        if kind == "modify":
+            return f"change the spell of team {action[1]} into {action[2].upper()}"
+        if kind == "discard":
+            return f"discard {action[1].upper().replace('?', '*')}" if action[1] else "discard nothing"
+        if kind == "end":
+            return "end the turn"
+        if kind == "use":
+            pos, name = self.slots[action[1]]
+            who = "the leader" if pos < 0 else f"familiar {pos + 1}"
+            rest = " ".join(str(p).upper() if isinstance(p, str) else str(p) for p in action[2:] if p != "")
+            return f"{name} ({who})" + (f": {rest}" if rest else "")
+        return super().action_to_string(action)
+
+    def action_cards(self, action) -> tuple[CardRef, ...]:
+        kind = action[0]
+        if kind not in ("start", "modify", "discard"):
+            return ()
+        if kind == "discard":
+            wanted = list(action[1])
+        else:
+            word, src = (action[1], action[2]) if kind == "start" else (action[2], action[3])
+            wanted = [WILD if s == "w" else letter for letter, s in zip(word, src) if s in "hw"]
+        cards, hand = [], list(self.hands[self.seat])
+        for letter in wanted:
+            for i in hand:
+                if self.c.letter[i] == letter:
+                    cards.append(self.letter_card(i))
+                    hand.remove(i)
+                    break
+        return tuple(cards)
 
 
 class MainMoves(LazyMoves):

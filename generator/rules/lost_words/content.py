@@ -59,6 +59,8 @@ class Defs:
     copies: dict[str, int] = field(default_factory=dict)   # spell word -> copies in the deck
     spell_words: list[str] = field(default_factory=list)   # words with Spell cards, in YAML order
     params: dict[str, Any] = field(default_factory=dict)
+    printed: list[tuple[str, str]] = field(default_factory=list)  # card -> (component id, card id) it was printed as
+    printed_of_key: dict[str, tuple[str, str]] = field(default_factory=dict)  # type_key -> the same
     nature_each: dict[int, int] = field(default_factory=dict)
     cover_to_win: int | str = "all"   # covered Nature cards that win, or "all"
 
@@ -123,6 +125,7 @@ def _definitions(game: Game, options: dict[str, Any]) -> Defs:
                 defs.word.append(str(card["word"]))
                 defs.special.append(None)
                 defs.type_key.append(f"nature:{card['word']}")
+                defs.printed.append((component_id, card.id))
                 defs.nature_ids.append(number)
     for component_id in settings.spell_deck:
         for card in game.component(component_id).cards:
@@ -132,6 +135,7 @@ def _definitions(game: Game, options: dict[str, Any]) -> Defs:
                 defs.names[card.id] = str(card.get("name", card.id))
             for _ in range(card.count):
                 number = len(defs.kind)
+                defs.printed.append((component_id, card.id))
                 if "effect" in card.fields:
                     defs.kind.append(SPECIAL)
                     defs.word.append(None)
@@ -147,4 +151,6 @@ def _definitions(game: Game, options: dict[str, Any]) -> Defs:
                         defs.spell_words.append(word)
                     defs.copies[word] = defs.copies.get(word, 0) + 1
                 defs.spell_ids.append(number)
+    for number, type_key in enumerate(defs.type_key):
+        defs.printed_of_key.setdefault(type_key, defs.printed[number])
     return defs

@@ -35,15 +35,26 @@ the deck is turned up. The first player to cover all their Nature cards wins
 from __future__ import annotations
 
 from collections import Counter
+from enum import IntEnum
 from itertools import chain
 from typing import Any, Sequence
 
 from spellpress.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
+from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 
 
-SETUP, DRAW, ACTION, REPLY, DISCARD, OVER = range(6)
-PHASE_NAMES = ("setup", "draw", "action", "reply", "discard", "over")
+class Phase(IntEnum):
+    SETUP = 0
+    DRAW = 1
+    ACTION = 2
+    REPLY = 3
+    DISCARD = 4
+    OVER = 5
+
+
+SETUP, DRAW, ACTION, REPLY, DISCARD, OVER = Phase
+PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 NATURE_PILE, SPELL_PILE = "nature", "spell"  # chance sources
 TO_ROW, TO_SPARE, TO_HAND, TO_DISCARD = "row", "spare", "hand", "discard"  # chance destinations
 NONE = -1  # an empty cover or wall slot
@@ -512,6 +523,98 @@ class LostWordsState(State):
             break
         self.seat = seat
         self.phase = DRAW
+
+    # ----------------------------------------------------------------- for the search player
+
+    def determinize(self, seat: int, rng) -> "LostWordsState":
+        """A clone with the other hands and the spell deck re-dealt: `seat` sees only its own hand."""
+        s = self.clone()
+        others = [o for o in range(s.players) if o != seat]
+        hands, rest = redeal(rng, list(s.deck) + [c for o in others for c in s.hands[o]], [len(s.hands[o]) for o in others])
+        for o, hand in zip(others, hands):
+            s.hands[o] = hand
+        s.deck = rest
+        return s
+    # ----------------------------------------------------------------- what a seat sees (spellpress play)
+
+    def card(self, card: int) -> CardRef:
+        return CardRef(*self.defs.printed[card])
+
+    def observation(self, seat: int) -> Observation:
+        defs = self.defs
+        spell_back = defs.printed[defs.spell_ids[0]][0] if defs.spell_ids else None
+        nature_back = defs.printed[defs.nature_ids[0]][0] if defs.nature_ids else None
+        cards = lambda numbers: tuple(self.card(c) for c in numbers)  # noqa: E731
+        zones = [Zone("deck", "deck", "pile", None, (), len(self.deck), spell_back),
+                 Zone("discard", "discard pile", "pile", None, cards(self.discard)),
+                 Zone("spares", "spare Nature cards", "row", None, cards(self.spares))]
+        if self.played:
+            zones.append(Zone("played", "played this turn", "row", None, cards(self.played)))
+        if self.nature_deck:
+            zones.append(Zone("nature-deck", "Nature deck", "pile", None, (), len(self.nature_deck), nature_back))
+        for other in range(self.players):
+            zones.append(hand_zone(other, seat, [self.card(c) for c in self.hands[other]], spell_back))
+            for index, slot in enumerate(self.rows[other]):
+                zones.append(Zone(f"row:{other}:{index}", defs.word[slot[0]] or "", "stack", other,
+                                  cards(c for c in slot if c != NONE)))
+        facts = [f"seat {s + 1}: {self.covered(s)} of {len(self.rows[s])} Nature cards covered"
+                 for s in range(self.players)]
+        facts += [f"seat {s + 1} misses {n} turn(s)" for s, n in enumerate(self.miss) if n]
+        if self.phase == ACTION:
+            facts.append(f"{self.actions_left} action(s) left")
+        if self.winner >= 0:
+            facts.append(f"seat {self.winner + 1} covered every Nature card")
+        return Observation(seat, to_move(self.current_player()), PHASE_NAMES[self.phase],
+                           tuple(self.returns()), tuple(zones), tuple(facts))
+
+    def action_to_string(self, action: Any) -> str:
+        defs = self.defs
+        if action == PASS:
+            return "pass" if self.phase != DRAW else "draw nothing"
+        if action == DRAW_DECK:
+            return "draw from the deck"
+        if action == DRAW_DISCARD:
+            return f"take {defs.word[self.discard[-1]]} from the discard pile"
+        if action == REPLACE:
+            return "put the other copy back on the knocked-off Nature card"
+        if action == DECLINE:
+            return "keep the other copy in hand"
+        verb = action[0]
+        if verb == "place":
+            return f"place {action[1]} on your {action[1]}"
+        if verb == "exchange":
+            return f"exchange your {action[1]} with the spare {action[2]}"
+        if verb == "discard":
+            kind, name = action[1].split(":", 1)
+            return f"discard {defs.names.get(name, name)}"
+        if verb == "play":
+            name = defs.names.get(action[1], action[1])
+            rest = action[2:]
+            if len(rest) == 1:
+                return f"play {name}: {rest[0]}"
+            if len(rest) == 2:
+                return f"play {name} on seat {rest[0] + 1}'s {rest[1]}"
+            if len(rest) == 3:
+                return f"play {name}: take seat {rest[0] + 1}'s {rest[1]} for your {rest[2]}"
+            return f"play {name}"
+        return super().action_to_string(action)
+
+    def action_cards(self, action: Any) -> tuple[CardRef, ...]:
+        keys = self.defs.printed_of_key
+        if action == DRAW_DISCARD and self.discard:
+            return (self.card(self.discard[-1]),)
+        if not isinstance(action, tuple) or not action:
+            return ()
+        verb = action[0]
+        if verb == "place":
+            return (CardRef(*keys[f"spell:{action[1]}"]),)
+        if verb == "discard":
+            return (CardRef(*keys[action[1]]),)
+        if verb == "play":
+            return (CardRef(*keys[f"special:{action[1]}"]),)
+        if verb == "exchange":
+            return (CardRef(*keys[f"nature:{action[2]}"]),)
+        return ()
 
     # ----------------------------------------------------------------- invariants
 

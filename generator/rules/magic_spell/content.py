@@ -43,8 +43,12 @@ class Catalog:
             "stone_credit", "stones_per_spell")}
         self.letters: list[str] = []  # tile id -> letter ("*", "!", "?" for stones)
         self.stone: list[bool] = []
+        self.tile_cards: list[str] = []  # tile id -> the id of the ingredient card it was printed as
+        self.letter_cards: dict[str, str] = {}  # letter -> the first ingredient card of that letter
         for card in game.component("ingredients").cards:
+            self.letter_cards.setdefault(str(card["letter"]).lower(), card.id)
             for _ in range(card.count):
+                self.tile_cards.append(card.id)
                 self.letters.append(str(card["letter"]).lower())
                 self.stone.append(bool(card.get("stone", False)))
         self.spells: list[Spell] = []

@@ -46,7 +46,8 @@ from operator import itemgetter
 from typing import Any, Sequence
 
 from spellpress.rules.magic_spell.content import Catalog
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
+from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 
 MIXED = "mixed"  # the scrounge slot meaning "a tile nobody has seen since the mix"
 
@@ -181,9 +182,6 @@ class MagicSpellState(State):
     def returns(self) -> list[float]:
         credit = self.cat.params["stone_credit"] if self.stones else 0
         return [float(self.credits(s) + credit * self.stones_held(s)) for s in range(self.players)]
-
-    def observation(self, seat: int) -> "MagicSpellState":
-        return self  # heuristics read only public data and their own seat (see MagicSpellPlayer)
 
     # ---- legal actions -----------------------------------------------------
     def legal_actions(self) -> Sequence[Any]:
@@ -777,6 +775,35 @@ class MagicSpellState(State):
         self.seat = (seat + 1) % self.players
         self.queue.insert(0, ("begin_turn",))
 
+    # ---- for the search player: what a seat cannot see ----------------------------------
+    def determinize(self, seat: int, rng) -> "MagicSpellState":
+        """A clone with the unseen laboratory and the other cabinets re-dealt, and the spells in other
+        students' homework with nothing woven on them re-dealt from the undrawn spells.
+
+        A re-dealt spell takes over the progress turn of the spell it replaces (when a student took
+        a spell is public, which spell is not)."""
+        s = self.clone()
+        others = [o for o in range(s.players) if o != seat]
+        unseen = [t for tiles in s.mixed.values() for t in tiles]
+        hands, rest = redeal(rng, unseen + [t for o in others for t in s.cabinet[o]], [len(s.cabinet[o]) for o in others])
+        for o, hand in zip(others, hands):
+            s.cabinet[o] = hand
+        mixed: dict[str, list[int]] = {}
+        for t in rest:
+            mixed.setdefault(s.cat.letters[t], []).append(t)
+        s.mixed = dict(sorted(mixed.items()))
+        bare = {o: [sid for sid in s.homework[o] if not s.woven.get(sid)] for o in others}
+        hands, rest = redeal(rng, list(s.deck_mixed) + [sid for o in others for sid in bare[o]], [len(bare[o]) for o in others])
+        for o, hand in zip(others, hands):
+            for sid in bare[o]:
+                s.woven.pop(sid, None)  # woven once, its tiles since taken back: as bare as a new spell
+            turns = [s.progress.pop(sid, s.turns) for sid in bare[o]]
+            s.homework[o] = [sid for sid in s.homework[o] if s.woven.get(sid)] + hand
+            s.progress.update(zip(hand, turns))
+        s.deck_mixed = sorted(rest)
+        s._left = {}
+        return s
+
     # ---- invariants and results -----------------------------------------------------
     def check_invariants(self) -> None:
         """Every tile in exactly one place (each filed under its letter), every spell in exactly one
@@ -865,6 +892,79 @@ class MagicSpellState(State):
                 return f"{where} holds tile {tile}, which is not in the game"
             places[tile] = where
         return f"{len(self.cat.all_tiles) - len(places)} tiles are missing"
+
+    # ---- what a seat sees (spellpress play; heuristics read the state: see MagicSpellPlayer) ----
+    def tile_card(self, tile: int) -> CardRef:
+        return CardRef("ingredients", self.cat.tile_cards[tile])
+
+    def letter_card(self, letter: str) -> CardRef:
+        return CardRef("ingredients", self.cat.letter_cards[letter])
+
+    def spell_card(self, sid: int) -> CardRef:
+        return CardRef("spells", self.cat.spells[sid].id)
+
+    def observation(self, seat: int) -> Observation:
+        known = sorted(self.known, key=self.known.get)
+        zones = [Zone("lab", "laboratory", "row", None, tuple(self.tile_card(t) for t in known), self.mixed_count,
+                      "ingredients", note="face-down tiles whose letters everyone saw, and unseen ones"),
+                 Zone("spells", "spell deck", "pile", None, (), len(self.deck_mixed) + len(self.deck_bottom), "spells")]
+        if self.removed:
+            zones.append(Zone("removed", "out of the game", "row", None, tuple(self.tile_card(t) for t in self.removed)))
+        if self.looking is not None and (seat == self.seat or self.looking in self.known):
+            zones.append(Zone("looking", "scrounged tile", "row", self.seat, (self.tile_card(self.looking),)))
+        elif self.looking is not None:
+            zones.append(Zone("looking", "scrounged tile", "row", self.seat, (), 1, "ingredients"))
+        facts = []
+        for other in range(self.players):
+            zones.append(hand_zone(other, seat, [self.tile_card(t) for t in self.cabinet[other]], "ingredients",
+                                   "your cabinet" if other == seat else f"seat {other + 1}'s cabinet"))
+            bare = 0
+            for sid in self.homework[other]:
+                woven = self.woven.get(sid, ())
+                if other != seat and not woven:
+                    bare += 1
+                    continue
+                claimed = "".join(letter for _, letter in woven).upper()
+                zones.append(Zone(f"homework:{other}:{sid}", f"seat {other + 1}'s homework", "row", other,
+                                  (self.spell_card(sid),) + tuple(self.letter_card(letter) for _, letter in woven),
+                                  note=f"woven: {claimed}" if claimed else ""))
+            if bare:
+                zones.append(Zone(f"homework:{other}", f"seat {other + 1}'s homework", "pile", other, (), bare, "spells"))
+            if self.spellbook[other]:
+                zones.append(Zone(f"spellbook:{other}", f"seat {other + 1}'s spellbook", "row", other,
+                                  tuple(self.spell_card(sid) for sid in self.spellbook[other])))
+            facts.append(f"seat {other + 1}: {self.spirit[other]} spirit, {self.credits(other)} credits")
+        facts.append(f"goal: {self.goal} credits")
+        return Observation(seat, to_move(self.current_player()), self.phase, tuple(self.returns()), tuple(zones), tuple(facts))
+
+    def action_to_string(self, action) -> str:
+        verb = action[0]
+        word = lambda sid: self.cat.spells[sid].word.upper()  # noqa: E731
+        if verb == "weave":
+            return f"weave {action[3].upper()} into {word(action[2])}"
+        if verb == "cast":
+            return f"cast {word(action[1])}" + (f" on seat {action[2] + 1}" if action[2] >= 0 else "")
+        if verb in ("scrounge", "pick"):
+            slot = action[1]
+            return f"{verb} an unseen tile" if slot == MIXED else f"{verb} the known {self.cat.letters[slot].upper()}"
+        if verb in ("give", "return_tile", "discard"):
+            names = {"give": "give", "return_tile": "return", "discard": "discard"}
+            return f"{names[verb]} {self.cat.letters[action[1]].upper()}"
+        if verb == "drop":
+            return f"drop the spell {word(action[1])}"
+        names = {"research": "research a spell", "rest": "rest", "keep": "keep the tile", "return": "put the tile back",
+                 "stop": "stop"}
+        return names.get(verb) or super().action_to_string(action)
+
+    def action_cards(self, action) -> tuple[CardRef, ...]:
+        verb = action[0]
+        if verb == "weave":
+            return (self.tile_card(action[1]),)
+        if verb in ("give", "return_tile", "discard"):
+            return (self.tile_card(action[1]),)
+        if verb in ("cast", "drop"):
+            return (self.spell_card(action[1]),)
+        return ()
 
     def outcome(self, stalled: bool = False) -> Outcome:
         out = super().outcome(stalled)

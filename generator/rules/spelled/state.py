@@ -42,7 +42,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
+from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.spelled.content import AT_ONCE, LASTING, TOKENS, Catalog
 from spellpress.words.index import key as letter_key
 
@@ -241,6 +242,19 @@ class SpelledState(State):
             figures[f"damage_turn_{i + 1:02d}"] = dmg
         out.figures = figures
         return out
+
+    # -- for the search player: what a seat cannot see --------------------------------
+    def determinize(self, seat: int, rng) -> SpelledState:
+        """A clone in which each side's draw pile and the hands of its seats other than `seat` are
+        re-dealt from one another (what a side owns is public; its order and who holds what is not)."""
+        s = self.clone()
+        for side, seats in enumerate(s.side_seats):
+            others = [o for o in seats if o != seat]
+            hands, rest = redeal(rng, list(s.pool[side]) + [u for o in others for u in s.hand[o]], [len(s.hand[o]) for o in others])
+            for o, hand in zip(others, hands):
+                s.hand[o] = hand
+            s.pool[side] = rest
+        return s
 
     def check_invariants(self) -> None:
         """Every card in exactly one place, Health that adds up, only shields and totems in play,
@@ -491,6 +505,72 @@ class SpelledState(State):
             self.discard[side].append(action[1])
         else:
             raise IllegalAction(f"unknown action {action!r}")
+
+    # -- what a seat sees (spellpress play) -------------------------------------------
+    def card(self, uid: int) -> CardRef:
+        d = self.defs[uid]
+        return CardRef(d.origin, d.key)
+
+    def observation(self, seat: int) -> Observation:
+        cards = lambda uids: tuple(self.card(u) for u in uids)  # noqa: E731
+        zones = [Zone("market", "market row", "row", None, cards(u for u in self.row if u is not None)),
+                 Zone("market-deck", "market deck", "pile", None, (), len(self.market_pool), "market"),
+                 Zone("reserve", "reserve", "row", None, cards(sorted(set(self.reserve), key=lambda u: self.defs[u].key))),
+                 Zone("scrapped", "scrapped", "pile", None, cards(self.scrapped))]
+        if self.played:
+            zones.append(Zone("played", "played this turn", "row", self.seat, cards(self.played)))
+        facts = []
+        for side, seats in enumerate(self.side_seats):
+            names = " and ".join(f"seat {s + 1}" for s in seats)
+            facts.append(f"side {side + 1} ({names}): {self.health[side]} health")
+            zones.append(Zone(f"deck:{side}", f"side {side + 1}'s deck", "pile", None, (),
+                              len(self.top[side]) + len(self.pool[side]), "starter"))
+            zones.append(Zone(f"discard:{side}", f"side {side + 1}'s discard pile", "pile", None, cards(self.discard[side])))
+        for other in range(self.players):
+            zones.append(hand_zone(other, seat, [self.card(u) for u in self.hand[other]], "starter"))
+            if self.inplay[other]:
+                zones.append(Zone(f"inplay:{other}", f"seat {other + 1}'s shields and totems", "row", other,
+                                  cards(self.inplay[other])))
+        if self.phase == "main" and self.current_player() >= 0:
+            held = ", ".join(f"{name} {n}" for name, n in self.tokens.items() if n)
+            facts.append(f"energy {self.energy}" + (f"; {held}" if held else ""))
+            if self.attacks:
+                facts.append("attacks to place: " + ", ".join(str(a) for a in self.attacks))
+        return Observation(seat, to_move(self.current_player()), self.phase, tuple(self.returns()), tuple(zones), tuple(facts))
+
+    def _target_name(self, target: int) -> str:
+        if target < 0:
+            return f"side {-target}"
+        return f"{self.defs[target].key} of seat {(self.owner(target) or 0) + 1}"
+
+    def action_to_string(self, action) -> str:
+        verb = action[0]
+        name = lambda u: self.defs[u].key.upper()  # noqa: E731
+        if verb == "spell":
+            return "spell " + "".join(self.defs[u].letter for u in action[1]).upper()
+        if verb == "end":
+            return "end the turn, keeping the hand" if action[1] else "end the turn"
+        if verb == "attack":
+            return f"attack {self._target_name(action[2])} with {self.attacks[action[1]]} damage"
+        if verb == "force":
+            return f"make side {action[1] + 1} discard"
+        if verb == "destroy":
+            return f"destroy {self._target_name(action[1])}"
+        words = {"drop": "discard", "toss": "discard", "fragment": "play as a fragment", "scrapself": "scrap",
+                 "buy": "buy", "free": "take for free", "scrap": "scrap"}
+        if verb in words:
+            return f"{words[verb]} {name(action[1])}"
+        return super().action_to_string(action)
+
+    def action_cards(self, action) -> tuple[CardRef, ...]:
+        verb = action[0]
+        if verb == "spell":
+            return tuple(self.card(u) for u in action[1])
+        if verb in ("drop", "toss", "fragment", "scrapself", "buy", "free", "scrap"):
+            return (self.card(action[1]),)
+        if verb == "destroy":
+            return (self.card(action[1]),)
+        return ()
 
     def _take_from_hand(self, uid: int) -> int:
         hand = self.hand[self.seat]

@@ -52,8 +52,10 @@ class Content:
         counts: Counter = Counter()
         self.points: dict[str, int] = {}
         deck = game.component(settings.deck)
+        self.card_ids: dict[str, str] = {}  # kind -> the id of the printed card it is (the first of its letter)
         for card in deck.cards:
             kind = str(card["letter"]).lower()
+            self.card_ids.setdefault(kind, card.id)
             counts[kind] += card.count
             self.points[kind] = int(card["points"])
         self.kinds: Hand = tuple(sorted(counts))

@@ -22,13 +22,42 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
+from enum import IntEnum
+from typing import NamedTuple
 
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
+from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.word_rummy.content import Content, Hand, Split
 
-DEAL, FLIP, DRAW, DRAWN, DISCARD, OVER = range(6)
-FROM_DECK = ("draw", "deck")
-FROM_DISCARD = ("draw", "discard")
+class Phase(IntEnum):
+    DEAL = 0  # chance: the deal, one card at a time
+    FLIP = 1  # chance: the first card of the discard pile
+    DRAW = 2  # a seat draws from the deck or the discard pile
+    DRAWN = 3  # chance: the card drawn from the deck
+    DISCARD = 4  # the seat discards (and may go out)
+    OVER = 5
+
+
+DEAL, FLIP, DRAW, DRAWN, DISCARD, OVER = Phase
+
+
+class Draw(NamedTuple):
+    """("draw", "deck" | "discard"): equal to the plain tuple, as every action may be given as one."""
+
+    verb: str
+    pile: str
+
+
+class Discard(NamedTuple):
+    """("discard", card kind, go out?)"""
+
+    verb: str
+    card: str
+    go_out: bool
+
+
+FROM_DECK = Draw("draw", "deck")
+FROM_DISCARD = Draw("draw", "discard")
 
 
 class RummyState(State):
@@ -99,9 +128,9 @@ class RummyState(State):
             hand = self.hand(self.seat)
             actions = []
             for kind in self.discardable(hand):
-                actions.append(("discard", kind, False))
+                actions.append(Discard("discard", kind, False))
                 if self.went_out is None and self.can_go_out(_without(hand, kind)):
-                    actions.append(("discard", kind, True))
+                    actions.append(Discard("discard", kind, True))
             return actions
         return []
 
@@ -252,15 +281,15 @@ class RummyState(State):
         return new
 
     def determinize(self, seat: int, rng) -> RummyState:
-        """A copy in which the other hands are re-dealt from them and the deck: `seat` sees only its own hand."""
+        """A copy in which the other hands are re-dealt from them and the deck: `seat` sees only its own
+        hand, and the hand of a player who went out (laid down as words)."""
         new = self.clone()
-        others = [o for o in range(self.players) if o != seat]
-        pool = sorted(list(new.deck.elements()) + [card for o in others for card in new.hands[o]])
-        rng.shuffle(pool)
-        for o in others:
-            size = len(new.hands[o])
-            new.hands[o], pool = pool[:size], pool[size:]
-        new.deck = Counter(pool)
+        others = [o for o in range(self.players) if o not in (seat, self.went_out)]
+        hands, rest = redeal(rng, list(new.deck.elements()) + [card for o in others for card in new.hands[o]],
+                             [len(new.hands[o]) for o in others])
+        for o, hand in zip(others, hands):
+            new.hands[o] = hand
+        new.deck = Counter(rest)
         return new
 
     def returns(self) -> list[float]:
@@ -294,6 +323,40 @@ class RummyState(State):
             raise InvariantError(f"seat {self.went_out} went out with a hand that is not all words")
         if [sum(column) for column in zip(*self.round_scores)] != (self.scores if self.round_scores else []):
             raise InvariantError(f"scores {self.scores} are not the sum of the rounds {self.round_scores}")
+
+    # -- what a seat sees (spellpress play) -------------------------------------------
+    def card(self, kind: str) -> CardRef:
+        return CardRef(self.c.component, self.c.card_ids[kind])
+
+    def observation(self, seat: int) -> Observation:
+        back = self.c.component
+        zones = [Zone("deck", "deck", "pile", None, (), self.deck_size, back),
+                 Zone("discard", "discard pile", "pile", None, tuple(self.card(k) for k in self.discard))]
+        zones += [hand_zone(other, seat, [self.card(k) for k in self.hand(other)], back) for other in range(self.players)]
+        rounds = f"round {self.round + 1}" + (f" of {self.s.rounds}" if self.s.rounds else "")
+        facts = [rounds, f"hands of {self.hand_size} cards"] if self.phase != OVER else [f"game over after {self.round} rounds"]
+        if self.went_out is not None:
+            facts.append(f"seat {self.went_out + 1} went out: last turns")
+        if self.taken is not None and self.phase == DISCARD:
+            facts.append(f"seat {self.seat + 1} took {self.taken.upper()} from the discard pile")
+        phase = self.phase.name.lower()
+        return Observation(seat, to_move(self.current_player()), phase, tuple(self.returns()), tuple(zones), tuple(facts))
+
+    def action_to_string(self, action) -> str:
+        if action == FROM_DECK:
+            return "draw from the deck"
+        if action == FROM_DISCARD:
+            return f"take {self.discard[-1].upper()} from the discard pile" if self.discard else "take the discard"
+        if isinstance(action, tuple) and action[0] == "discard":
+            return f"discard {action[1].upper()}" + (" and go out" if action[2] else "")
+        return super().action_to_string(action)
+
+    def action_cards(self, action) -> tuple[CardRef, ...]:
+        if isinstance(action, tuple) and action[0] == "discard":
+            return (self.card(action[1]),)
+        if action == FROM_DISCARD and self.discard:
+            return (self.card(self.discard[-1]),)
+        return ()
 
 
 def _without(hand: Hand, kind: str) -> Hand:

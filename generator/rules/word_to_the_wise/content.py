@@ -54,8 +54,11 @@ class Definitions:
         deck = game.component(params.deck)
         points: dict[str, int] = {}
         totals: Counter = Counter()
+        self.component = deck.id
+        self.card_ids: dict[str, str] = {}  # letter -> the id of the printed card it is (the first of its letter)
         for card in deck.cards:
             letter = str(card["letter"]).lower()
+            self.card_ids.setdefault(letter, card.id)
             if len(letter) != 1 or not letter.isalpha() or letter in DIE_VOWELS:
                 raise UserError.at(card.location, f"a consonant card must carry one letter other than A, E, I, O, U; "
                                                   f"got {letter!r}")

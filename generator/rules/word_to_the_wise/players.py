@@ -30,7 +30,7 @@ class WiseHeuristic(Player):
         self.name = f"heuristic-{self.skill:g}"
 
     def act(self, state: WiseState, seat: int, rng) -> Any:
-        view = state.observation(seat)
+        view = state.view(seat)
         if view.phase in (CHOOSE, RECHOOSE):
             return self._choose(state.defs, view, rng)
         if view.phase == CHALLENGE:

@@ -33,20 +33,33 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from enum import IntEnum
 from dataclasses import dataclass, replace
 from itertools import chain, combinations
 from typing import Any
 
 from spellpress.errors import Option, UserError
 from spellpress.rules.moves import LazyMoves
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
+from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.word_to_the_wise.content import Definitions
 from spellpress.words.index import sub_multisets
 
 
 PASS = ("pass",)
-DEAL, ROLL, CHOOSE, TIME, TIEBREAK, RECHOOSE, CHALLENGE, OVER = range(8)
-PHASE_NAMES = ("deal", "roll", "choose", "time", "tiebreak", "rechoose", "challenge", "over")
+class Phase(IntEnum):
+    DEAL = 0
+    ROLL = 1
+    CHOOSE = 2
+    TIME = 3
+    TIEBREAK = 4
+    RECHOOSE = 5
+    CHALLENGE = 6
+    OVER = 7
+
+
+DEAL, ROLL, CHOOSE, TIME, TIEBREAK, RECHOOSE, CHALLENGE, OVER = Phase
+PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 
 
 @dataclass(frozen=True)
@@ -241,7 +254,8 @@ class WiseState(State):
             return self._queue[0]
         return None
 
-    def observation(self, seat: int) -> View:
+    def view(self, seat: int) -> View:
+        """What the heuristic reads: the seat's hand, the dice, the words placed, scores and counts."""
         return View(self, seat)
 
     def returns(self) -> list[float]:
@@ -508,6 +522,97 @@ class WiseState(State):
             self.deducted[seat] = left
             self._score(seat, -left, "cards left in hand", self.turns)
         self.phase = OVER
+
+    # -- for the search player: what a seat cannot see ----------------------------------
+    def determinize(self, seat: int, rng) -> "WiseState":
+        """A clone with the other hands and the deck re-dealt; the cards of a word a player has
+        already chosen this round (and not yet placed) stay in its hand."""
+        s = self.clone()
+        others = [o for o in range(s.players) if o != seat]
+        kept = {o: list(s.pending[o][1]) if s.pending[o] is not None and o not in s.placed_seats else [] for o in others}
+        hidden = {}
+        for o in others:
+            rest_of_hand = list(s.hands[o])
+            for card in kept[o]:
+                rest_of_hand.remove(card)
+            hidden[o] = rest_of_hand
+        pool = [letter for letter, n in s.deck.items() for _ in range(n)] + [c for o in others for c in hidden[o]]
+        hands, rest = redeal(rng, pool, [len(hidden[o]) for o in others])
+        for o, hand in zip(others, hands):
+            s.hands[o] = kept[o] + hand
+        counts = dict.fromkeys(s.deck, 0)
+        for letter in rest:
+            counts[letter] = counts.get(letter, 0) + 1
+        s.deck = counts
+        return s
+    # -- what a seat sees (spellpress play) -----------------------------------------------
+    def card(self, letter: str) -> CardRef:
+        return CardRef(self.defs.component, self.defs.card_ids[letter])
+
+    def observation(self, seat: int) -> Observation:
+        back = self.defs.component
+        zones = [Zone("deck", "deck", "pile", None, (), self.deck_size, back)]
+        for other in range(self.players):
+            zones.append(hand_zone(other, seat, [self.card(c) for c in sorted(self.hands[other])], back))
+        for index, placed in enumerate(self.placed):
+            zones.append(Zone(f"word:{index}", f"seat {placed.seat + 1}: {placed.word.upper()}", "row", placed.seat,
+                              tuple(self.card(c) for c in placed.cards)))
+        discarded = sorted(self.discard.elements())
+        zones.append(Zone("discard", "used cards", "pile", None, tuple(self.card(c) for c in discarded)))
+        facts = [f"round {self.turns + 1}, seat {self.starter + 1} starts"]
+        if self.roll:
+            facts.append("dice: " + " ".join(face.upper() for face in self.roll))
+        if self.phase in (CHOOSE, RECHOOSE, CHALLENGE) and self._actor >= 0:
+            facts.append(f"seat {self._actor + 1} is choosing in secret" if self.phase != CHALLENGE
+                         else f"seat {self._actor + 1} decides on challenges")
+        if seat in self.passed:
+            facts.append("you passed")
+        elif self.pending[seat] is not None and self.phase not in (DEAL, OVER):
+            facts.append(f"you go for {self.pending[seat][0].upper()}")
+        if self.logs:
+            log = self.logs[-1]
+            words = ", ".join(f"seat {p.seat + 1} {p.word.upper()}" + (" (challenged)" if p.challenger is not None else "")
+                              for p in log.placed) or "no words"
+            facts.append(f"last round: {words}")
+        if self.ended_by:
+            facts.append(f"game over: {self.ended_by}")
+        return Observation(seat, to_move(self.current_player()), PHASE_NAMES[self.phase],
+                           tuple(self.returns()), tuple(zones), tuple(facts))
+
+    def action_to_string(self, action) -> str:
+        if action == PASS:
+            return "pass (play no word)"
+        kind = action[0] if isinstance(action, tuple) else None
+        if kind == "word":
+            return f"play {action[1].upper()}"
+        if kind == "bluff":
+            return f"risk a non-word with {action[1].upper()}"
+        if kind == "challenge":
+            return ("challenge " + ", ".join(f"seat {s + 1}" for s in action[1])) if action[1] else "challenge nobody"
+        return super().action_to_string(action)
+
+    def action_cards(self, action) -> tuple[CardRef, ...]:
+        kind = action[0] if isinstance(action, tuple) else None
+        seat = self._actor
+        if kind == "word" and seat >= 0:
+            built = self.defs.letters_value(action[1], self.hands[seat], tuple(self.roll))
+            return tuple(self.card(c) for c in built[0]) if built else ()
+        if kind == "bluff":
+            return tuple(self.card(c) for c in action[1])
+        return ()
+
+    def time_taken(self, seconds: float):
+        """The search-time chance outcome ("time", j) nearest to `seconds` of a person's real search, for
+        the seat being timed now (spellpress play's timed race); None when no seat is being timed. The
+        time is the model's nearest (on a log scale): a search faster or slower than every step of
+        the model takes its first or last step."""
+        if self.phase != TIME or not self._queue:
+            return None
+        seat = self._queue[0]
+        speed = self.p.speeds[seat] if self.p.speeds else 1.0
+        wanted = math.log(max(seconds, 1e-3) / (speed * self.p.seconds(len(self.pending[seat][0]))))
+        quantiles = self.defs.quantiles
+        return ("time", min(range(len(quantiles)), key=lambda j: abs(math.log(quantiles[j]) - wanted)))
 
     # -- invariants --------------------------------------------------------------------
     def check_invariants(self) -> None:

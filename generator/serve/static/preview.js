@@ -38,6 +38,13 @@ function listen() {
 function builds() {
   const form = document.getElementById("build");
   const out = document.getElementById("downloads");
+  // the build's choices are remembered by the browser from page to page
+  const saved = JSON.parse(localStorage.getItem("spellpress.build") || "{}");
+  for (const input of form.elements) {
+    if (!(input.name in saved)) continue;
+    if (input.type === "checkbox") input.checked = saved[input.name] === true;
+    else if ([...input.options].some(o => o.value === saved[input.name])) input.value = saved[input.name];
+  }
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = form.querySelector("button");
@@ -46,13 +53,16 @@ function builds() {
     out.textContent = "building\u2026";
     try {
       const wanted = Object.fromEntries([...form.querySelectorAll("input[type=checkbox]")].map(i => [i.name, i.checked]));
+      for (const select of form.querySelectorAll("select")) wanted[select.name] = select.value;  // "": the game's
+      localStorage.setItem("spellpress.build", JSON.stringify(wanted));
       const response = await fetch("/build", {
         method: "POST",
         headers: { "Content-Type": "application/json", "X-Spellpress-Token": token() },
         body: JSON.stringify(wanted),
       });
-      if (!response.ok) {  // refused by the server's guard, for instance: say why
-        out.textContent = await response.text();
+      if (!response.ok) {  // refused by the server's guard, or an unknown paper, for instance: say why
+        const text = await response.text();
+        try { out.textContent = JSON.parse(text).errors.join("\n"); } catch { out.textContent = text; }
         out.className = "downloads failed";
         return;
       }
@@ -64,13 +74,23 @@ function builds() {
       } else {
         out.className = "downloads";
         out.append(`Built in ${result.seconds} s: `);
+        const all = document.createElement("a");
+        all.href = result.zip;
+        all.id = "zip";
+        all.textContent = `all ${result.files.length} files (ZIP)`;
+        all.setAttribute("download", "");
+        const each = document.createElement("details");
+        const summary = document.createElement("summary");
+        summary.textContent = "one by one";
+        each.append(summary);
         for (const file of result.files) {
           const link = document.createElement("a");
           link.href = "/download/" + file.split("/").map(encodeURIComponent).join("/");
           link.textContent = file;
           link.setAttribute("download", "");
-          out.append(link, " ");
+          each.append(link, " ");
         }
+        out.append(all, each);
       }
     } finally {
       button.disabled = false;
@@ -78,5 +98,47 @@ function builds() {
   });
 }
 
+// the card-size slider: a share of actual size (1 = CSS millimetres), remembered by the browser
+function zoom() {
+  const slider = document.getElementById("zoom");
+  const shown = document.getElementById("zoom-shown");
+  const apply = (value) => {
+    document.documentElement.style.setProperty("--zoom", value);
+    slider.value = value;
+    shown.textContent = Math.round(value * 100) + "%";
+  };
+  const saved = parseFloat(localStorage.getItem("spellpress.zoom"));
+  if (saved >= 0.2 && saved <= 1) apply(saved);
+  slider.addEventListener("input", () => {
+    apply(slider.value);
+    localStorage.setItem("spellpress.zoom", slider.value);
+  });
+}
+
+// the card view: arrow keys step to the previous/next card; the overlays' toggle is remembered
+function cardView() {
+  document.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.target.closest("select, textarea, input:not([type=checkbox])")) return;
+    const rel = { ArrowLeft: "prev", ArrowRight: "next" }[event.key];
+    const link = rel && document.querySelector(`#content a[rel=${rel}]`);
+    if (link) location.href = link.href;
+  });
+  const hidden = () => localStorage.getItem("spellpress.overlays") === "off";
+  const show = () => {
+    document.body.classList.toggle("no-overlays", hidden());
+    const box = document.getElementById("overlays");
+    if (box) box.checked = !hidden();
+  };
+  document.addEventListener("change", (event) => {
+    if (event.target.id !== "overlays") return;
+    localStorage.setItem("spellpress.overlays", event.target.checked ? "on" : "off");
+    show();
+  });
+  new MutationObserver(show).observe(document.body, { childList: true });  // a live update swaps #content
+  show();
+}
+
 listen();
 builds();
+zoom();
+cardView();

@@ -1,0 +1,57 @@
+"""How often would `simulate`'s players have made the recorded human moves?
+
+Each record is replayed; at every human move the player is asked what it would play there (with
+the generator the table's advisor used: the seed and the step), and two moves agree when they say
+the same (`action_to_string`: two ways to build one word count as one move). The share comes with
+a 95% Wilson interval and the number of moves it rests on.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from spellpress.play.records import load
+from spellpress.play.table import HUMAN, advisor_rng
+from spellpress.rules.protocol import RandomPlayer
+
+
+def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def agreement(rules, game, records: list[Path], player) -> tuple[int, int]:
+    """(moves the player would have made the same, human moves) over the records of this game."""
+    same = total = 0
+    for path in records:
+        record = load(path)
+        if record.game != game.id:
+            continue
+        state = rules.new_state(game, len(record.seats), record.options or None)
+        humans = {seat for seat, label in enumerate(record.seats) if label == HUMAN}
+        for step, action in enumerate(record.actions):
+            seat = state.current_player()
+            if seat in humans:
+                suggested = player.act(state, seat, advisor_rng(record.seed, step))
+                same += state.action_to_string(suggested) == state.action_to_string(action)
+                total += 1
+            state.apply(action)
+    return same, total
+
+
+def agreement_report(rules, game, records: list[Path]) -> str:
+    if not records:
+        return f"no recorded games of {game.id} yet (play some with `spellpress play {game.id}`)"
+    lines = [f"{game.name}: {len(records)} recorded game(s)"]
+    for name, player in (("heuristic", rules.heuristic_player(1.0)), ("random", RandomPlayer())):
+        same, total = agreement(rules, game, records, player)
+        low, high = wilson(same, total)
+        share = f"{100 * same / total:.0f}%" if total else "-"
+        lines.append(f"the {name} player would have chosen the same move {share} of the time "
+                     f"({same} of {total} human moves; 95% interval {100 * low:.0f}-{100 * high:.0f}%)")
+    return "\n".join(lines)

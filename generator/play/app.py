@@ -1,0 +1,212 @@
+"""The table's web application (Starlette): the page, card faces, the table's state and its moves.
+
+Every request passes the guard (spellpress.serve.guard): an allowed Host, and for a move the
+page's own origin and this run's token. Faces are the preview's renders (spellpress.serve.preview),
+looked up by component and card id: nothing in a URL is a file path. The table is changed under
+one lock, in a worker thread (a bot may think for a while).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from html import escape
+from pathlib import Path
+
+import anyio
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from spellpress.play.records import Record
+from spellpress.play.table import HUMAN, Table, word_matches
+from spellpress.rules.protocol import IllegalAction
+from spellpress.serve.guard import Guard
+from spellpress.serve.preview import PREVIEW_DPI, Preview
+
+log = logging.getLogger("spellpress.play")
+STATIC = Path(__file__).resolve().parent / "static"
+STATIC_FILES = {"play.css": "text/css", "play.js": "text/javascript"}
+IMMUTABLE = {"Cache-Control": "public, max-age=3600"}
+
+
+class Faces:
+    """Rendered faces by (component id, card id), and each component's back."""
+
+    def __init__(self, preview: Preview):
+        self.preview = preview
+        snapshot = preview.state.snapshot
+        self.fronts: dict[tuple[str, str], str] = {}
+        self.backs: dict[str, str] = {}
+        if snapshot is None:
+            return
+        for faces in snapshot.laid:
+            self.fronts[(faces.component.id, faces.card.id)] = snapshot.keys[faces.front]
+            if faces.back is not None:
+                self.backs.setdefault(faces.component.id, snapshot.keys[faces.back])
+
+    def png(self, key: str | None) -> bytes | None:
+        return None if key is None else self.preview.image(key, PREVIEW_DPI)
+
+
+def document(title: str, guard: Guard, replay: bool) -> str:
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+{guard.meta_tag()}
+<title>{escape(title)} · Spellpress table</title>
+<link rel="stylesheet" href="/static/play.css">
+<script src="/static/play.js" defer></script>
+</head>
+<body data-mode="{'replay' if replay else 'play'}">
+<header id=bar><h1>{escape(title)}</h1><span id=status></span>
+<nav><button id=undo type=button>Undo</button><button id=new type=button>New game</button>
+<button id=replay type=button>Replay</button></nav></header>
+<main id=table aria-live=polite></main>
+<section id=hand-area></section>
+<section id=controls>
+<form id=word-form autocomplete=off><label>Word <input id=word name=word spellcheck=false></label>
+<button type=submit>Play word</button><span id=word-message role=status></span></form>
+<div id=moves></div></section>
+<aside id=log><h2>Moves</h2><ol id=log-lines></ol></aside>
+<div id=curtain hidden><div><p id=curtain-text></p><button id=curtain-go type=button>Show my cards</button></div></div>
+<div id=end hidden></div>
+<div id=replay-bar hidden><button id=back type=button>◀ Back</button><span id=replay-step></span>
+<button id=forward type=button>Forward ▶</button><button id=leave type=button>Back to the table</button></div>
+</body>
+</html>
+"""
+
+
+def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | None = None) -> Starlette:
+    lock = threading.Lock()
+    faces = Faces(preview)
+
+    def prefetch():  # the first face asked for draws every face at once, in the background
+        try:
+            faces.png(next(iter(faces.fronts.values()), None))
+        except Exception:  # noqa: BLE001 - a face that fails to draw shows as missing in the page
+            log.exception("drawing the faces failed")
+
+    threading.Thread(target=prefetch, daemon=True).start()
+
+    async def home(request: Request) -> Response:
+        return HTMLResponse(document(table.game.name, guard, replay is not None),
+                            headers={"Cache-Control": "no-store"})
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in STATIC_FILES:
+            return Response("not found", status_code=404)
+        return FileResponse(STATIC / name, media_type=STATIC_FILES[name], headers={"Cache-Control": "no-cache"})
+
+    async def face(request: Request) -> Response:
+        key = faces.fronts.get((request.path_params["component"], request.path_params["card"]))
+        png = await anyio.to_thread.run_sync(faces.png, key)
+        return Response(png, media_type="image/png", headers=IMMUTABLE) if png else Response("not found", status_code=404)
+
+    async def back(request: Request) -> Response:
+        key = faces.backs.get(request.path_params["component"])
+        png = await anyio.to_thread.run_sync(faces.png, key)
+        return Response(png, media_type="image/png", headers=IMMUTABLE) if png else Response("not found", status_code=404)
+
+    def locked(fn, *args):
+        with lock:
+            return fn(*args)
+
+    async def state(request: Request) -> Response:
+        view = await anyio.to_thread.run_sync(locked, table.view)
+        return JSONResponse(view, headers={"Cache-Control": "no-store"})
+
+    async def body(request: Request) -> dict:
+        try:
+            data = await request.json()
+        except ValueError:
+            data = None
+        return data if isinstance(data, dict) else {}
+
+    async def changing(request: Request, change, fresh: bool = True) -> Response:
+        """Run `change(data)` on the table under the lock, in a worker thread; with `fresh`, only if the
+        page saw the table as it is (a double click or a second tab must not play twice)."""
+        data = await body(request)
+
+        def run():
+            with lock:
+                if fresh and (data.get("step") != table.step or data.get("games") != table.games):
+                    return JSONResponse({"error": "the table has moved on; here it is now", "view": table.view()},
+                                        status_code=409)
+                try:
+                    refused = change(data)
+                except IllegalAction as exc:
+                    return JSONResponse({"error": str(exc)}, status_code=409)
+                return refused or JSONResponse(table.view())
+
+        return await anyio.to_thread.run_sync(run)
+
+    def human_move(data: dict) -> Response | None:
+        seat = table.to_move()
+        if seat is None or table.seats[seat].kind != HUMAN:
+            return JSONResponse({"error": "it is not a human's move"}, status_code=409)
+        legal = table.legal()
+        if "word" in data:
+            found = word_matches(table.state, legal, str(data["word"]))
+            if not found:
+                return JSONResponse({"error": "not a legal word here", "word": str(data["word"])}, status_code=422)
+            if len({table.state.action_to_string(a) for a in found}) > 1:
+                return JSONResponse({"error": "that word is several moves: choose one",
+                                     "choices": [legal.index(a) for a in found][:40]}, status_code=422)
+            action = found[0]
+        else:
+            index = data.get("move")
+            if not isinstance(index, int) or not 0 <= index < len(legal):
+                return JSONResponse({"error": "no such move"}, status_code=422)
+            action = legal[index]
+        table.play(seat, action)
+        return None
+
+    def new_game(data: dict) -> None:
+        seed = data.get("seed")
+        table.new_game(seed if isinstance(seed, int) and not isinstance(seed, bool) else table.seed + 1)
+
+    async def move(request: Request) -> Response:
+        return await changing(request, human_move)
+
+    async def step(request: Request) -> Response:
+        return await changing(request, lambda data: table.bot_step() and None)
+
+    async def undo(request: Request) -> Response:
+        return await changing(request, lambda data: table.undo(), fresh=False)
+
+    async def new(request: Request) -> Response:
+        return await changing(request, new_game, fresh=False)
+
+    async def replay_step(request: Request) -> Response:
+        try:
+            step = int(request.query_params.get("step", "0"))
+        except ValueError:
+            step = 0
+        view = await anyio.to_thread.run_sync(locked, table.replay_view, step, replay)
+        return JSONResponse(view, headers={"Cache-Control": "no-store"})
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    routes = [
+        Route("/", home),
+        Route("/favicon.ico", no_icon),
+        Route("/static/{name}", static),
+        Route("/face/{component}/{card}.png", face),
+        Route("/back/{component}.png", back),
+        Route("/api/state", state),
+        Route("/api/replay", replay_step),
+        Route("/api/move", move, methods=["POST"]),
+        Route("/api/step", step, methods=["POST"]),
+        Route("/api/undo", undo, methods=["POST"]),
+        Route("/api/new", new, methods=["POST"]),
+    ]
+    app = Starlette(routes=routes)
+    app.state.table = table
+    return guard.wrap(app)

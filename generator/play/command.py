@@ -1,0 +1,128 @@
+"""`spellpress play`: a card table in the browser, a designer against the bots, by the game's own rules."""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+from spellpress.errors import Location, Option, UserError
+
+DEFAULT_PORT = 8766
+SEATS_WHERE = Option("--seats")
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "play", help="play a game in the browser against the bots (runs the game's rules code)",
+        description="Serve a card table on this computer: your hand along the bottom drawn with the game's own "
+                    "card faces, the bots' hands as backs, the piles, the scores and a move log. Click a card to "
+                    "play it, or type a word. Every game is saved as JSON (game, seed, seats, actions) under "
+                    "OUT/play/GAME/ and can be replayed move by move. This command runs the game's rules engine, "
+                    "which for a game folder with its own rules.py is Python code from that folder: play only "
+                    "games you trust.")
+    parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
+    parser.add_argument("--seats", default=None,
+                        help="who sits where, one a seat, comma-separated: human, heuristic, random, ismcts "
+                             "(several humans play hot-seat at one screen; default: human then heuristic bots "
+                             "up to the game's smallest table of 2 or more)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the first game (default: a random one, printed)")
+    parser.add_argument("--budget", type=int, default=32, help="IS-MCTS playouts a move for ismcts seats (default 32)")
+    parser.add_argument("--think", type=float, default=0.8,
+                        help="seconds an ismcts seat may search a move before it plays its best so far; 0: always "
+                             "its whole budget (default 0.8)")
+    parser.add_argument("--pause", type=float, default=0.6,
+                        help="seconds the page waits before a bot moves, so you see each move (default 0.6)")
+    parser.add_argument("--timed", action=argparse.BooleanOptionalAction, default=True,
+                        help="in a race (A Word to the Wise) your word is placed by the time you really took to "
+                             "choose it, the bots' by the engine's speed model; --no-timed draws yours from the "
+                             "model too (default: timed)")
+    parser.add_argument("--replay", type=Path, default=None, metavar="RECORD.json",
+                        help="open the page on a saved game, to step through it move by move")
+    parser.add_argument("--agreement", action="store_true",
+                        help="do not serve: say how often the game's heuristic would have made the recorded human moves")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only; any other lets everyone who "
+                             "can reach it see your hand and play your moves)")
+    parser.add_argument("--out", type=Path, default=Path("output"), help="output folder; records go to OUT/play/GAME/ (default: output)")
+    parser.set_defaults(handler=cmd_play)
+
+
+def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.8):
+    from spellpress.play.table import BOTS, HUMAN, SeatSpec
+
+    if budget < 1:
+        raise UserError.at(Option("--budget"), "must be at least 1 playout a move")
+    if text is None:
+        players = min(max(2, allowed.start), allowed.stop - 1)
+        names = [HUMAN] + ["heuristic"] * (players - 1)
+    else:
+        names = [name.strip().lower() for name in text.split(",") if name.strip()]
+    for name in names:
+        if name != HUMAN and name not in BOTS:
+            raise UserError.at(SEATS_WHERE, f"unknown seat {name!r} (known: {HUMAN}, {', '.join(BOTS)})")
+    if len(names) not in allowed:
+        raise UserError.at(SEATS_WHERE, f"{len(names)} seats, but the game is for {allowed.start} to {allowed.stop - 1} players")
+    if think < 0:
+        raise UserError.at(Option("--think"), f"must be 0 or more seconds, not {think}")
+    return [SeatSpec(name, budget, think or None) for name in names]
+
+
+def cmd_play(args) -> int:
+    from spellpress.load.game import load_game
+    from spellpress.rules.plugins import rules_for
+    from spellpress.serve.command import game_folder, listening_socket
+
+    folder = game_folder(args.game)
+    game = load_game(folder)
+    if not game.spec.rules or not game.spec.rules.get("engine"):
+        raise UserError.at(game.location, "the game names no rules engine (rules: engine: in game.yaml; docs/rules.md)")
+    rules = rules_for(game)
+    records = args.out / "play"
+    if args.agreement:
+        from spellpress.play.agreement import agreement_report
+
+        print(agreement_report(rules, game, sorted((records / game.id).glob("*.json"))))
+        return 0
+    replay = None
+    if args.replay is not None:
+        from spellpress.play.records import load
+
+        try:
+            replay = load(args.replay)
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UserError.at(Location(args.replay), f"not a Spellpress game record: {exc}") from None
+        if replay.game != game.id:
+            raise UserError.at(Location(args.replay), f"a record of {replay.game!r}, not of {game.id!r}")
+    wanted = args.seats
+    if replay is not None:  # the record's seats: "ismcts-32" sat as an ismcts seat
+        wanted = ",".join("ismcts" if label.startswith("ismcts") else label for label in replay.seats)
+    seats = parse_seats(wanted, rules.players_allowed(game), args.budget, args.think)
+    seed = args.seed if args.seed is not None else random.randrange(1, 1_000_000)
+    sock = listening_socket(args.host, args.port)
+    serve(folder, game, rules, seats, seed, records, sock, args, replay)
+    return 0
+
+
+def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None:
+    import uvicorn
+
+    from spellpress.build import BuildOptions
+    from spellpress.play.app import create_app
+    from spellpress.play.table import Table
+    from spellpress.serve.guard import Guard, host_name, is_loopback
+    from spellpress.serve.preview import Preview
+
+    preview = Preview(folder, BuildOptions(out=args.out))
+    preview.refresh()
+    table = Table(game, rules, seats, seed, records, pause=max(0.0, args.pause), timed=args.timed)
+    host, port = sock.getsockname()[:2]
+    guard = Guard.for_address(host, port, names=[args.host])
+    shown = f"[{host}]" if ":" in host else host
+    who = ", ".join(s.label for s in seats)
+    print(f"playing {game.name} (seats: {who}; seed {seed}) at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+    if not is_loopback(host):
+        print(f"warning: listening on {host_name(host)} beyond this computer: anyone who can reach it can see "
+              "your hand and play your moves", flush=True)
+    config = uvicorn.Config(create_app(table, preview, guard, replay), log_level="warning", timeout_graceful_shutdown=1)
+    uvicorn.Server(config).run(sockets=[sock])

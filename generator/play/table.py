@@ -1,0 +1,264 @@
+"""One table of `spellpress play`: a game in progress, its seats (humans and bots), its record.
+
+No web here: the app calls these methods under one lock. Chance is drawn from the table's seeded
+generator and recorded like every move, so the record replays the game exactly; undo replays the
+record up to the human's last move. At each human move the game's heuristic is asked what it
+would have played (its own generator, seeded by the seed and the step), for the end screen and
+for `spellpress play --agreement`.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spellpress.model.deck import Game
+from spellpress.play.records import Decision, Record, save
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Rules, State
+
+HUMAN = "human"
+BOTS = ("heuristic", "random", "ismcts")
+MOVES_SHOWN = 400  # moves listed to click; a typed word is matched against all of them
+LOG_SHOWN = 40
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    kind: str  # human or one of BOTS
+    budget: int = 32  # ismcts playouts a move
+    seconds: float | None = 0.8  # ismcts: stop searching after this long (None: the whole budget)
+
+    @property
+    def label(self) -> str:
+        return f"ismcts-{self.budget}" if self.kind == "ismcts" else self.kind
+
+
+def bot(seat: SeatSpec, rules: Rules):
+    """The player in a seat (None for a human)."""
+    from spellpress.rules.protocol import RandomPlayer
+    from spellpress.simulate.ismcts import ISMCTSPlayer
+
+    if seat.kind == HUMAN:
+        return None
+    if seat.kind == "random":
+        return RandomPlayer()
+    if seat.kind == "ismcts":
+        return ISMCTSPlayer(rules, seat.budget, seconds=seat.seconds)
+    return rules.heuristic_player(1.0)
+
+
+def advisor_rng(seed: int, step: int) -> random.Random:
+    return random.Random(seed * 1_000_003 + step)
+
+
+def replay(rules: Rules, game: Game, players: int, actions: list, options: dict | None = None) -> State:
+    """The state after these actions, from the start."""
+    state = rules.new_state(game, players, options or None)
+    for action in actions:
+        state.apply(action)
+    return state
+
+
+def word_matches(state: State, legal: list, text: str) -> list:
+    """Legal actions that play the typed word: a word in the action itself, or in what it says."""
+    word = text.strip().lower()
+    if not word:
+        return []
+    found = [a for a in legal if isinstance(a, tuple) and any(isinstance(p, str) and p.lower() == word for p in a[1:])]
+    if found:
+        return found
+    return [a for a in legal if word.upper() in state.action_to_string(a).replace(",", " ").split()]
+
+
+class Table:
+    def __init__(self, game: Game, rules: Rules, seats: list[SeatSpec], seed: int, records: Path | None,
+                 options: dict | None = None, pause: float = 0.6, timed: bool = True):
+        self.game, self.rules, self.seats, self.records = game, rules, seats, records
+        self.options = dict(options or {})
+        self.pause = pause  # seconds the page waits before asking a bot to move
+        # a race (A Word to the Wise): a human's word is timed by how long they really took, the bots'
+        # by the engine's speed model (an engine offers it by State.time_taken(seconds))
+        self.timed = timed
+        self.clock = time.monotonic
+        self.thinking_since: float | None = None
+        self.searched: dict[int, float] = {}  # seat -> seconds its last choice took
+        self.bots = [bot(s, rules) for s in seats]
+        self.advisor = rules.heuristic_player(1.0)
+        self.games = 0
+        self.saved: Path | None = None
+        self.new_game(seed)
+
+    # -- the game ----------------------------------------------------------------------
+    def new_game(self, seed: int) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.state = self.rules.new_state(self.game, len(self.seats), self.options or None)
+        self.record = Record(self.game.id, seed, [s.label for s in self.seats], options=self.options)
+        self.log: list[tuple[int, str]] = []  # (step, line)
+        self.viewer = self.humans[0] if self.humans else 0
+        self.games += 1
+        self.saved = None
+        self.searched = {}
+        self._moves_cache: tuple[int, list] | None = None
+        self._settle()
+
+    @property
+    def humans(self) -> list[int]:
+        return [seat for seat, spec in enumerate(self.seats) if spec.kind == HUMAN]
+
+    @property
+    def step(self) -> int:
+        return len(self.record.actions)
+
+    def over(self) -> bool:
+        return self.state.current_player() == TERMINAL or self.state.turns >= self.rules.turn_cap
+
+    def to_move(self) -> int | None:
+        seat = self.state.current_player()
+        return None if seat < 0 or self.over() else seat
+
+    def legal(self) -> list:
+        if self._moves_cache is None or self._moves_cache[0] != self.step:
+            self._moves_cache = (self.step, list(self.state.legal_actions()))
+        return self._moves_cache[1]
+
+    def _apply(self, action: Any, seat: int | None) -> None:
+        if seat is not None:  # said before it is applied: the string may read the position
+            who = f"seat {seat + 1} ({self.seats[seat].label})"
+            self.log.append((self.step, f"{who}: {self.state.action_to_string(action)}"))
+        self.state.apply(action)
+        self.record.actions.append(action)
+
+    def _settle(self) -> None:
+        """Play chance events until a seat must decide or the game ends."""
+        while not self.over() and self.state.current_player() == CHANCE:
+            action = self._timed_outcome()
+            if action is None:
+                outcomes = self.state.chance_outcomes()
+                actions = [a for a, _ in outcomes]
+                action = self.rng.choices(actions, weights=[p for _, p in outcomes])[0] if len(actions) > 1 else actions[0]
+            self._apply(action, None)
+        if self.over():
+            self._finish()
+        else:
+            seat = self.state.current_player()
+            if self.seats[seat].kind == HUMAN:
+                self.viewer = seat
+                self.thinking_since = self.clock()
+
+    def _timed_outcome(self):
+        """A human's real search time as the engine's chance outcome, in a timed race; else None."""
+        timing = getattr(self.state, "time_taken", None)
+        seat = self.state.chance_seat() if timing and hasattr(self.state, "chance_seat") else None
+        if not self.timed or seat is None or seat not in self.searched:
+            return None
+        return timing(self.searched.pop(seat))
+
+    def _finish(self) -> None:
+        if self.record.scores is not None:
+            return
+        self.record.scores = list(self.state.returns())
+        if self.records is not None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            self.saved = save(self.record, self.records / self.game.id, f"{self.game.id}-{stamp}-seed{self.seed}-{self.games}")
+
+    def play(self, seat: int, action: Any) -> None:
+        """A human's move (IllegalAction if it is not theirs to make or not legal)."""
+        if self.to_move() != seat or self.seats[seat].kind != HUMAN:
+            raise IllegalAction(f"it is not seat {seat + 1}'s move")
+        if action not in self.state.legal_actions():
+            raise IllegalAction(f"not a legal move: {action!r}")
+        if self.thinking_since is not None:
+            self.searched[seat] = self.clock() - self.thinking_since
+        advice = self.advisor.act(self.state, seat, advisor_rng(self.seed, self.step))
+        self.record.decisions.append(Decision(self.step, seat, self.state.action_to_string(action),
+                                              self.state.action_to_string(advice)))
+        self._apply(action, seat)
+        self._settle()
+
+    def bot_step(self) -> bool:
+        """One bot move (and the chance events after it); False when a bot is not to move."""
+        seat = self.to_move()
+        if seat is None or self.bots[seat] is None:
+            return False
+        action = self.bots[seat].act(self.state, seat, self.rng)
+        self._apply(action, seat)
+        self._settle()
+        return True
+
+    def can_undo(self) -> bool:
+        return bool(self.record.decisions) and self.record.scores is None
+
+    def undo(self) -> None:
+        """Back to just before the human's last move (the bots' moves since are undone too)."""
+        if not self.can_undo():
+            raise IllegalAction("nothing to undo")
+        last = self.record.decisions.pop()
+        actions = self.record.actions[:last.step]
+        self.state = replay(self.rules, self.game, len(self.seats), actions, self.options)
+        self.record.actions = actions
+        self.log = [(step, line) for step, line in self.log if step < last.step]
+        self.log.append((last.step, f"seat {last.seat + 1} took back: {last.chosen}"))
+        self.viewer = last.seat
+        self.searched = {}
+        self.thinking_since = self.clock()
+
+    # -- what the page shows -------------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        seat = self.to_move()
+        human_turn = seat is not None and self.seats[seat].kind == HUMAN
+        moves, more = [], False
+        if human_turn:
+            legal = self.legal()
+            more = len(legal) > MOVES_SHOWN
+            moves = [{"i": i, "text": self.state.action_to_string(a),
+                      "cards": [c.to_json() for c in self.state.action_cards(a)]} for i, a in enumerate(legal[:MOVES_SHOWN])]
+        over = None
+        if self.over():
+            scores = self.state.returns()
+            best = max(scores)
+            decisions = self.record.decisions
+            over = {"scores": scores, "winners": [s for s, v in enumerate(scores) if v == best],
+                    "stalled": self.state.current_player() != TERMINAL,
+                    "agreed": sum(d.agrees for d in decisions), "decisions": len(decisions),
+                    "differences": [{"seat": d.seat, "chosen": d.chosen, "heuristic": d.heuristic}
+                                    for d in decisions if not d.agrees][-30:],
+                    "record": self.saved.name if self.saved else None}
+        return {"game": self.game.name, "step": self.step, "games": self.games, "seed": self.seed,
+                "seats": [{"seat": s, "kind": spec.kind, "label": spec.label} for s, spec in enumerate(self.seats)],
+                "viewer": self.viewer, "to_move": seat, "human_turn": human_turn,
+                "observation": self.state.observation(self.viewer).to_json(),
+                "moves": moves, "more_moves": more, "undo": self.can_undo(),
+                "log": [line for _, line in self.log[-LOG_SHOWN:]], "log_start": max(1, len(self.log) - LOG_SHOWN + 1),
+                "over": over, "pause": self.pause, "race": self.timed and hasattr(self.state, "time_taken")}
+
+    def replay_view(self, move: int, record: Record | None = None) -> dict[str, Any]:
+        """The table after `move` player moves of a record (this game's by default) and the chance
+        events after them, seen by the record's first human, with the move just made."""
+        record = record or self.record
+        state = self.rules.new_state(self.game, len(record.seats), record.options or None)
+        humans = [s for s, label in enumerate(record.seats) if label == HUMAN] or [0]
+        made, last, moves = 0, None, sum(1 for _ in _player_moves(self.rules, self.game, record))
+        move = max(0, min(move, moves))
+        for action in record.actions:
+            seat = state.current_player()
+            if seat >= 0:
+                if made == move:
+                    break
+                last = f"seat {seat + 1} ({record.seats[seat]}): {state.action_to_string(action)}"
+                made += 1
+            state.apply(action)
+        return {"step": move, "steps": moves, "viewer": humans[0], "last": last,
+                "observation": state.observation(humans[0]).to_json()}
+
+
+def _player_moves(rules: Rules, game: Game, record: Record):
+    """The indices of a record's actions that seats chose (the rest are chance)."""
+    state = rules.new_state(game, len(record.seats), record.options or None)
+    for index, action in enumerate(record.actions):
+        if state.current_player() >= 0:
+            yield index
+        state.apply(action)

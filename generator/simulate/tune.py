@@ -1,0 +1,283 @@
+"""`spellpress tune`: search rules and card values for a game that meets its targets, verify the best.
+
+The search (tune_study.py) is an Optuna study kept in OUT/<game>/<game>-tune.study: run the
+same command again to resume it. Its best candidates are re-played on fresh seeds and judged
+on 95% intervals (tune_targets.py); the result is a table, OUT/<game>/<game>-tune.json and
+-tune.pdf, and a unified diff of the best candidate. `--apply N` writes proposal N of the
+last tune into the game's files (tune_apply.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from spellpress.arguments import bounded_int
+from spellpress.errors import Location, Option, UserError
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "tune", help="search rules and card values for a balanced game; verified proposals, a diff, --apply",
+        description="Search --vary keys for values that meet the --target(s), re-play the best on fresh seeds and "
+                    "report them with 95%% intervals (docs/tune.md). Writes OUT/<game>/<game>-tune.json, -tune.pdf "
+                    "and the resumable study -tune.study.")
+    parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
+    parser.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
+                        help="a key sweep takes, with a list (rules.next_starter=clockwise,trailing), a range "
+                             "(rules.hand_start=3..6), a change to the current value (cards.spells.sycophant.cost=-1..+2) "
+                             "or a family of cards (cards.letters.*.points=-2..+2); repeatable")
+    parser.add_argument("--max-changes", type=bounded_int(1, 100), metavar="N",
+                        help="the families (cards.COMPONENT.*.FIELD) together change at most N cards (default: any number)")
+    parser.add_argument("--target", action="append", default=[], metavar="NAME=AIM",
+                        help="seats=3 (the default: every seat within 3 points of fair), length=LOW..HIGH, cards=5 "
+                             "(every card's win-rate effect within +/-5 points), word_rate=LOW..HIGH[@HAND], "
+                             "going_out=LOW..HIGH[@HAND], points_rank=0.97; repeatable, all must hold")
+    parser.add_argument("--trials", type=bounded_int(1, 100_000), default=40,
+                        help="candidates to try in all, a resumed study included (default 40)")
+    parser.add_argument("--games", type=bounded_int(1, 10_000_000), default=1000,
+                        help="games a candidate plays when it survives every rung (default 1000)")
+    parser.add_argument("--min-games", type=bounded_int(1, 10_000_000), default=200,
+                        help="games of the first rung; a candidate not among the best 1/eta there stops (default 200)")
+    parser.add_argument("--eta", type=bounded_int(2, 10), default=3,
+                        help="successive halving: each rung plays eta times the games of the last and keeps 1/eta (default 3)")
+    parser.add_argument("--sampler", choices=["tpe", "cmaes", "random"], default="tpe",
+                        help="tpe (default: Optuna's multivariate TPE, any mix of keys), cmaes (CMA-ES: many number "
+                             "ranges at once, such as a family of points without --max-changes) or random")
+    parser.add_argument("--players", type=int, help="players per game (default: the game's minimum)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the search and of the games (default 1)")
+    parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes, at least 1 (default: one per core)")
+    parser.add_argument("--dask", metavar="ADDRESS", help="play on a Dask scheduler at ADDRESS, or 'local' for a local cluster")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option for every game; repeatable")
+    parser.add_argument("--min-count", type=bounded_int(0, 1000), default=1,
+                        help="no card count below this (default 1: every card stays printable)")
+    parser.add_argument("--fixed-deck", action="append", default=[], metavar="COMPONENT",
+                        help="keep this component's number of cards as it is; repeatable")
+    parser.add_argument("--letter-samples", type=bounded_int(100, 1_000_000), default=2000,
+                        help="hands dealt for a letter target (word_rate, going_out) per candidate (default 2000)")
+    parser.add_argument("--verify", type=bounded_int(1, 50), default=3, metavar="K",
+                        help="re-play the best K candidates on fresh seeds (default 3)")
+    parser.add_argument("--verify-games", type=bounded_int(1, 10_000_000),
+                        help="games for each verified candidate and the game as it is (default: --games)")
+    parser.add_argument("--fresh", action="store_true", help="start the study over instead of resuming it")
+    parser.add_argument("--apply", type=bounded_int(1, 50), metavar="N",
+                        help="write proposal N of the last tune (OUT/<game>/<game>-tune.json) into the game's files; no search")
+    parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default output/)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(handler=cmd_tune)
+
+
+def game_files_hash(root: Path) -> str:
+    """What the study depends on in the game folder: its data files (an --apply changes it)."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix.lower() in (".yaml", ".yml", ".csv", ".xlsx", ".ods", ".py"):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def plan_for(game, rules, args):
+    from spellpress.simulate.command import _options
+    from spellpress.simulate.tune_space import parse_space
+    from spellpress.simulate.tune_study import Plan
+    from spellpress.simulate.tune_targets import parse_targets
+
+    players = args.players or game.spec.players.min
+    if players not in rules.players_allowed(game):
+        allowed = rules.players_allowed(game)
+        raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
+    if args.min_games > args.games:
+        raise UserError.at(Option("--min-games"), f"the first rung ({args.min_games} games) is more than --games ({args.games})")
+    known = {c.id for c in game.components}
+    for component in args.fixed_deck:
+        if component not in known:
+            raise UserError.at(Option("--fixed-deck"), f"no component {component!r} (known: {', '.join(sorted(known))})")
+    space = parse_space(game, rules, args.vary, args.max_changes)
+    targets = parse_targets(args.target)
+    return Plan(str(game.root.resolve()), players, args.seed, space, targets, args.games, args.min_games, args.eta,
+                _options(args.option), args.min_count, tuple(args.fixed_deck), args.letter_samples, args.sampler)
+
+
+def tune(game, args) -> tuple[dict, bool]:
+    """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
+    from spellpress.progress import LazyProgress
+    from spellpress.rules.plugins import rules_for
+    from spellpress.simulate.runner import _load, open_executor
+    from spellpress.simulate.tune_space import label
+    from spellpress.simulate.tune_study import Progress, open_study, proposals, search, verify
+    from spellpress.write.destination import game_output_folder
+
+    rules = rules_for(game)
+    plan = plan_for(game, rules, args)
+    folder = game_output_folder(args.out, game.id, game.root)
+    study = open_study(folder / f"{game.id}-tune.study", f"{game.id}-tune", plan, args.fresh, game_files_hash(game.root))
+    workers = args.workers or os.cpu_count() or 1
+    use_pool = args.dask is not None or workers > 1
+    if use_pool and args.dask is None:  # the game and its caches built once, before the workers fork
+        loaded, loaded_rules = _load(plan.folder, None)
+        loaded_rules.new_state(loaded, plan.players, dict(plan.options))
+    interrupted = False
+    verified: list[dict] = []
+    with LazyProgress(f"{game.id} tune", args.trials) as bar:
+        status: dict[str, Any] = {"best": "-", "games": 0}
+
+        def on_trial(finished: int, best: float | None, last: str) -> None:
+            status["best"] = "-" if best is None else f"{best:.2f}"
+            bar.describe(f"{game.id} tune: best score {status['best']}, {status['games']:,} games; last: {last[:40]}")
+            bar.done = finished - 1
+            bar.advance()
+
+        def on_games(count: int) -> None:  # the bar counts trials; its text counts games as they are played
+            status["games"] += count
+            bar.describe(f"{game.id} tune: best score {status['best']}, {status['games']:,} games")
+            bar.advance(0)
+
+        try:
+            with open_executor(workers, args.dask) if use_pool else _no_pool() as executor:
+                search(study, game, rules, plan, args.trials, executor, workers, Progress(on_trial, on_games))
+                best = proposals(study, args.verify)
+                variants = [(), *[tuple(tuple(pair) for pair in t.user_attrs["variant"]) for t in best]]
+                bar.describe(f"{game.id} tune: verifying {len(best)} proposals and the game as it is")
+                verified = verify(game, rules, plan, variants, args.verify_games or args.games, executor, workers)
+        except KeyboardInterrupt:
+            interrupted = True
+    report = _report(game, rules, plan, study, args, verified, interrupted)
+    report["proposals_text"] = [label(tuple(tuple(p) for p in row["variant"])) for row in report["proposals"]]
+    return report, interrupted
+
+
+class _no_pool:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+
+def _report(game, rules, plan, study, args, verified: list[dict], interrupted: bool) -> dict:
+    from spellpress.simulate.tune_study import _score, proposals, spent
+
+    best = proposals(study, args.verify, partial=interrupted)
+    history = [{"index": t.user_attrs.get("index"), "state": t.state.name.lower(), "value": t.value,
+                "variant": t.user_attrs.get("variant", []), "games": t.user_attrs.get("games", 0),
+                "distances": t.user_attrs.get("distances", {}), "infeasible": t.user_attrs.get("infeasible"),
+                "worst_cards": t.user_attrs.get("figures", {}).get("worst_cards"),
+                "repeat_of": t.user_attrs.get("repeat_of")}
+               for t in study.get_trials(deepcopy=False) if t.state.name in ("COMPLETE", "PRUNED")]
+    rows = []
+    for rank, trial in enumerate(best, 1):
+        row = {"rank": rank, "trial": trial.user_attrs["index"], "variant": trial.user_attrs["variant"],
+               "search": {"value": _score(trial), "rungs_played": len(trial.intermediate_values), "distances": trial.user_attrs.get("distances", {}),
+                          "figures": trial.user_attrs.get("figures", {}), "games": trial.user_attrs.get("games", 0)}}
+        if verified:
+            row["verified"] = verified[rank]
+        rows.append(row)
+    return {"game": game.id, "name": game.name, "players": plan.players, "seed": plan.seed,
+            "targets": [t.text for t in plan.targets],
+            "card_limit_points": next((t.high for t in plan.targets if t.name == "cards"), None), "vary": list(args.vary), "max_changes": args.max_changes,
+            "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit,
+            "verify_games": (args.verify_games or args.games) if verified and plan.rungs() else 0,
+            "spent": spent(study), "interrupted": interrupted,
+            "baseline": verified[0] if verified else None, "proposals": rows, "history": history}
+
+
+def print_tune(report: dict, seconds: float) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    spent = report["spent"]
+    players = f", {report['players']} players" if report["rungs"] else ""
+    console.print(f"[bold]{report['name']}[/bold]{players}: {sum(spent['trials'].values())} trials "
+                  f"({', '.join(f'{n} {s}' for s, n in spent['trials'].items())}; {spent['repeats']} repeats, "
+                  f"{spent['infeasible']} infeasible), {spent['games']:,} games in the search, rungs "
+                  f"{', '.join(map(str, report['rungs'])) or 'none'}; {seconds:.0f} s")
+    console.print("Targets: " + "; ".join(report["targets"]))
+    verified = bool(report["baseline"])
+    fresh = f"re-played on {report['verify_games']} fresh games each" if report["verify_games"] else "on fresh letter samples"
+    title = f"Proposals, {fresh} (95% intervals)" if verified else "Best candidates so far (search figures, not verified)"
+    table = Table("#", "changes", "search score", *(["worst figure (95% CI)", "verdict"] if verified else []), title=title)
+    rows = ([("0", "(as shipped)", "", report["baseline"])] if verified else []) + [
+        (str(row["rank"]), text, f"{row['search']['value']:.2f}", row.get("verified"))
+        for row, text in zip(report["proposals"], report["proposals_text"])]
+    for number, text, value, checked in rows:
+        extra = [_worst(checked), checked["verdict"]] if checked else []
+        table.add_row(number, text, value, *extra)
+    console.print(table)
+
+
+def _worst(row: dict) -> str:
+    """Each target's worst figure with its interval: points for seats and cards, else the figure's own unit."""
+    parts = []
+    for target in row["targets"]:
+        worst = target["worst"]
+        if worst is None:
+            continue
+        low, high = worst["ci95"]
+        shown = "{:+.1f}" if target["name"] in ("seats", "cards") else "{:.1f}" if target["name"] == "length" else "{:.3f}"
+        parts.append(f"{worst['what']} {shown.format(worst['value'])} ({shown.format(low)}..{shown.format(high)}): "
+                     f"{target['verdict']}")
+    return "\n".join(parts)
+
+
+def cmd_tune(args) -> int:
+    from spellpress.load.game import load_game
+    from spellpress.paths import game_folders
+    from spellpress.simulate.tune_apply import new_texts, unified_diff
+    from spellpress.simulate.tune_pdf import tune_pdf
+    from spellpress.write.atomic import write_bytes
+    from spellpress.write.destination import game_output_folder
+
+    folder = game_folders([args.game])[0]
+    game = load_game(folder)
+    out = game_output_folder(args.out, game.id, game.root)
+    if args.apply is not None:
+        return _apply(game, out / f"{game.id}-tune.json", args.apply)
+    if not args.vary:
+        raise UserError.at(Option("--vary"), "give at least one --vary KEY=VALUES (or --apply N)")
+    started = time.monotonic()
+    report, interrupted = tune(game, args)
+    seconds = time.monotonic() - started
+    if interrupted:
+        print_tune(report, seconds)
+        print(f"interrupted: the study is kept in {out / f'{game.id}-tune.study'}; the same command resumes it")
+        return 130
+    write_bytes(out / f"{game.id}-tune.json", json.dumps(report, indent=1).encode())
+    write_bytes(out / f"{game.id}-tune.pdf", tune_pdf(report))
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    print_tune(report, seconds)
+    if report["proposals"]:
+        variant = tuple(tuple(pair) for pair in report["proposals"][0]["variant"])
+        if variant:
+            print("Proposal 1 as a patch (write it with --apply 1):")
+            print(unified_diff(game, new_texts(game, variant)), end="")
+    print(out / f"{game.id}-tune.pdf")
+    return 0
+
+
+def _apply(game, saved: Path, number: int) -> int:
+    from spellpress.simulate.tune_apply import apply, unified_diff
+
+    if not saved.exists():
+        raise UserError.at(Option("--apply"), f"no tune to apply: {saved} does not exist (run spellpress tune first)")
+    report = json.loads(saved.read_text(encoding="utf-8"))
+    if report.get("game") != game.id:
+        raise UserError.at(Location(saved), f"this tune is of {report.get('game')!r}, not {game.id!r}")
+    rows = report.get("proposals", [])
+    if not 1 <= number <= len(rows):
+        raise UserError.at(Option("--apply"), f"the last tune has {len(rows)} proposals; choose 1 to {len(rows)}")
+    variant = tuple(tuple(pair) for pair in rows[number - 1]["variant"])
+    if not variant:
+        print(f"proposal {number} is the game as it is: nothing to change")
+        return 0
+    texts = apply(game, variant)
+    print(unified_diff(game, texts), end="")
+    print(f"applied proposal {number} ({rows[number - 1].get('verified', {}).get('verdict', 'not verified')}) to "
+          + ", ".join(str(path) for path in texts))
+    return 0

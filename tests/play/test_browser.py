@@ -1,0 +1,223 @@
+"""`spellpress play` in a real headless Chromium: whole games as the human against the bots.
+
+The test plays through the page as a person would (click a card, click a move, type a word), to
+the end screen; then it reads the game's record and replays its actions with the engine: the
+scores on the end screen must be the engine's. A screenshot of each table is written to
+$SPELLPRESS_SHOTS (or the test's folder) to be looked at.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spellpress.load.game import load_game
+from spellpress.play.records import load
+from spellpress.play.table import replay
+from spellpress.rules.plugins import rules_for
+from tests.conftest import ROOT
+
+CHROMIUM = Path(os.environ.get("SPELLPRESS_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason="Chromium not installed")
+MAX_CLICKS = 1500
+
+
+class Server:
+    def __init__(self, tmp_path: Path, game: str, *args: str):
+        self.out = tmp_path / "out"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "spellpress", "play", str(ROOT / "cards" / game), "--port", "0",
+             "--out", str(self.out), "--pause", "0.05", *args],
+            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        line = self.process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert match, line
+        self.url = match.group(0)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def table(browser, tmp_path):
+    """open(game, *args): a server playing the game and a page on it, both closed after the test."""
+    servers = []
+
+    def open_table(game: str, *args: str):
+        server = Server(tmp_path, game, *args)
+        servers.append(server)
+        page = browser.new_page(viewport={"width": 1400, "height": 950})
+        page.goto(server.url)
+        page.wait_for_selector(".fan .card")
+        faces_drawn(page)
+        return server, page
+
+    yield open_table
+    for server in servers:
+        server.stop()
+
+
+def play_to_the_end(page, choose) -> None:
+    for _ in range(MAX_CLICKS):
+        if wait_for_turn(page) == "over":
+            return
+        choose(page)
+    pytest.fail("the game did not end")
+
+
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("SPELLPRESS_SHOTS", tmp_path / "shots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def wait_for_turn(page) -> str:
+    """'human' when the human has a move, 'over' at the end screen."""
+    page.wait_for_function(
+        "() => !document.getElementById('end').hidden || document.querySelector('#moves .move')",
+        timeout=30_000)
+    return "over" if page.is_visible("#end") else "human"
+
+
+def click_something(page) -> None:
+    """A card in the hand if one is playable (then its first move if it has several), else the first move."""
+    step = page.evaluate("() => view.step")
+    playable = page.query_selector(".fan .card.playable")
+    if playable is not None:
+        playable.click()
+        page.wait_for_function(f"() => view.step !== {step} || document.querySelector('#moves .hint')?.textContent"
+                               " === 'Moves with that card:'")
+        if page.evaluate(f"() => view.step === {step}"):  # several moves use that card: the first
+            page.click("#moves .move[data-move]")
+    else:
+        page.click("#moves .move[data-move]")
+    page.wait_for_function(f"() => view.step !== {step} || !document.getElementById('end').hidden", timeout=30_000)
+
+
+def faces_drawn(page) -> None:
+    page.wait_for_function("() => [...document.querySelectorAll('img.card')].every(i => i.complete && i.naturalWidth > 0)",
+                           timeout=60_000)
+
+
+def finish(page, server: Server, game_id: str, tmp_path: Path, name: str) -> None:
+    """The end screen's scores are the engine's replay of the record."""
+    faces_drawn(page)
+    page.screenshot(path=str(shots(tmp_path) / f"{name}-end.png"))
+    shown = [float(cell) for cell in page.eval_on_selector_all(".scores tr td:last-child", "tds => tds.map(t => t.textContent)")]
+    records = sorted((server.out / "play" / game_id).glob("*.json"))
+    assert len(records) == 1
+    record = load(records[0])
+    game = load_game(ROOT / "cards" / game_id)
+    rules = rules_for(game)
+    state = replay(rules, game, len(record.seats), record.actions, record.options)
+    assert state.is_terminal()
+    assert state.returns() == record.scores == shown
+    assert record.seats[0] == "human" and record.decisions
+    assert all(d.seat == 0 for d in record.decisions)
+
+
+def test_a_whole_game_of_word_rummy_against_a_bot(table, tmp_path):
+    server, page = table("word-rummy", "--seed", "11", "--seats", "human,heuristic")
+    assert page.eval_on_selector(".fan .card", "img => img.getBoundingClientRect().width") >= 120  # readable
+    wait_for_turn(page)
+    assert page.text_content("#status") == "Seat 1 (you): your move"
+    page.screenshot(path=str(shots(tmp_path) / "word-rummy-table.png"))
+    wait_for_turn(page)
+    click_something(page)
+    wait_for_turn(page)
+    before = page.evaluate("() => [view.step, JSON.stringify(view.observation)]")
+    click_something(page)
+    wait_for_turn(page)
+    page.click("#undo")  # take back the last move: the table is as it was before it
+    page.wait_for_function(f"() => view.step === {before[0]}")
+    assert page.evaluate("() => JSON.stringify(view.observation)") == before[1]
+    play_to_the_end(page, click_something)
+    finish(page, server, "word-rummy", tmp_path, "word-rummy")
+
+
+def test_a_whole_game_of_the_lost_words_against_two_bots(table, tmp_path):
+    server, page = table("lost-words", "--seed", "5", "--seats", "human,heuristic,heuristic")
+    page.screenshot(path=str(shots(tmp_path) / "lost-words-table.png"))
+    play_to_the_end(page, click_something)
+    finish(page, server, "lost-words", tmp_path, "lost-words")
+
+
+def type_a_word(page) -> None:
+    """Type the first word the hand makes (any other move is clicked)."""
+    words = page.evaluate("() => view.moves.map(m => m.text).filter(t => t.startsWith('play '))")
+    if not words:
+        click_something(page)
+        return
+    step = page.evaluate("() => view.step")
+    page.fill("#word", words[0].split()[-1].lower())
+    page.click("#word-form button")
+    page.wait_for_function(f"() => view.step !== {step} || !document.getElementById('end').hidden")
+
+
+def test_a_word_to_the_wise_typed_word_by_word(table, tmp_path):
+    server, page = table("word-to-the-wise", "--seed", "2", "--seats", "human,heuristic,heuristic")
+    wait_for_turn(page)
+    page.wait_for_function("() => /your move · \\d+\\.\\d s$/.test(document.getElementById('status').textContent)")
+    page.fill("#word", "qzxqv")
+    page.click("#word-form button")
+    page.wait_for_function("() => document.getElementById('word-message').textContent.includes('not a legal word here')")
+    page.screenshot(path=str(shots(tmp_path) / "word-to-the-wise-table.png"))
+    play_to_the_end(page, type_a_word)
+    finish(page, server, "word-to-the-wise", tmp_path, "word-to-the-wise")
+    assert sum(d.chosen.startswith("play ") for d in load(next((server.out / "play" / "word-to-the-wise").glob("*.json"))).decisions) >= 3
+
+
+@pytest.mark.parametrize("game_id", ["evocabulary", "spelled", "magic-spell", "un-mot-au-sage"])
+def test_every_other_shipped_game_plays_to_the_end(game_id, table, tmp_path):
+    server, page = table(game_id, "--seed", "4", "--seats", "human,heuristic")
+    page.screenshot(path=str(shots(tmp_path) / f"{game_id}-table.png"))
+    play_to_the_end(page, click_something)
+    finish(page, server, game_id, tmp_path, game_id)
+
+
+def test_a_saved_game_replays_move_by_move_in_the_page(table, tmp_path):
+    from spellpress.play.table import SeatSpec, Table
+
+    game = load_game(ROOT / "cards" / "lost-words")
+    rules = rules_for(game)
+    played = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=12, records=tmp_path / "records")
+    while not played.over():
+        if played.to_move() == 0:
+            played.play(0, played.legal()[-1])
+        else:
+            played.bot_step()
+    server, page = table("lost-words", "--replay", str(played.saved))
+    page.wait_for_function("() => document.getElementById('replay-step').textContent.startsWith('move 0 of ')")
+    steps = int(page.text_content("#replay-step").split()[-1])
+    assert steps == played.replay_view(0)["steps"]
+    seen = []
+    for move in range(1, 4):
+        page.click("#forward")
+        page.wait_for_function(f"() => document.getElementById('replay-step').textContent.startsWith('move {move} of ')")
+        seen.append(page.evaluate("() => JSON.stringify(view.observation)"))
+        assert page.text_content("#log-lines") == "last move: " + played.replay_view(move)["last"]
+    assert len(set(seen)) == 3  # each move changes the table
+    page.click("#back")
+    page.wait_for_function("() => document.getElementById('replay-step').textContent.startsWith('move 2 of ')")
+    assert page.evaluate("() => JSON.stringify(view.observation)") == seen[1]

@@ -1,0 +1,70 @@
+"""Ctrl-C at many moments of a build or a simulation (seeded): it ends within 2 s, exit 130, no traceback, no worker left.
+
+Issue 31 item 5: about 2 runs in 20 hung after "interrupted" (one for over 10 minutes, in
+multiprocessing's atexit join), and some printed a reportlab traceback as a bug.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import ROOT
+from tests.simulate.test_interrupt import big_game, group_members
+
+pytestmark = pytest.mark.slow
+
+_MOMENTS = random.Random(31)
+MOMENTS = sorted(_MOMENTS.uniform(0.05, 9.0) for _ in range(14))  # seconds after the start; the build takes about 9 s
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory):
+    return big_game(tmp_path_factory.mktemp("interrupt") / "big")
+
+
+# a build, and a simulation on a pool of two workers (multiprocessing's exit handlers once hung there)
+COMMANDS = {"build": ["build", "{game}", "--no-cache"],
+            "simulate": ["simulate", "word-to-the-wise", "--games", "1000000", "--workers", "2", "--seed", "1"]}
+
+
+@pytest.mark.parametrize("moment", MOMENTS, ids=[f"{m:.2f}s" for m in MOMENTS])
+@pytest.mark.parametrize("name", COMMANDS)
+def test_ctrl_c_at_any_moment_ends_within_2_s(game, tmp_path, name, moment):
+    if name == "simulate" and MOMENTS.index(moment) % 2:
+        pytest.skip("half the moments are enough for the simulation")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [part.replace("{game}", str(game)) for part in COMMANDS[name]]
+    out = ["--out", str(tmp_path / "out")] if name == "build" else []
+    run = subprocess.Popen([sys.executable, "-m", "spellpress", *command, *out], start_new_session=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        time.sleep(moment)
+        if run.poll() is not None:
+            pytest.skip(f"the build ended before {moment:.2f} s")
+        os.killpg(run.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: every process of the group
+        sent = time.monotonic()
+        try:
+            _, err = run.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"still running 30 s after Ctrl-C at {moment:.2f} s: {group_members(run.pid)}")
+        stopped = time.monotonic() - sent
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    print(f"\n{name}: Ctrl-C at {moment:.2f} s: exit {run.returncode} in {stopped:.2f} s")
+    assert run.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "bug" not in err, err[-2000:]
+    assert stopped < 2.0, f"took {stopped:.2f} s to stop"
+    deadline = time.monotonic() + 2
+    while group_members(run.pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert group_members(run.pid) == [], "a worker outlived the interrupted build"
