@@ -29,7 +29,6 @@ def cmd_letters(args) -> int:
     stem = f"{game.id}-letters" + (f"-vocabulary-{level}" if level else "")
     report = analyse(game, hand=args.hand, samples=args.samples, seed=args.seed,
                      hand_location=Option("--hand") if args.hand else None, suggest_total=args.suggest_counts)
-    report["vocabulary"] = level  # a SCOWL level, or None: every word of the list
     write_bytes(out / f"{stem}.pdf", letters_pdf(report))
     write_bytes(out / f"{stem}.json", finite_json(report).encode())
     if args.json:

@@ -10,6 +10,7 @@ from spellpress.errors import Option, UserError, Where
 from spellpress.model.deck import Game
 from spellpress.progress import LazyProgress
 from spellpress.words.finder import for_words
+from spellpress.model.vocabulary import known_words_note
 
 SPLIT_NOTE = ("digraph cards are split into their letters here (a QU card counts one Q and one U); "
               "wild cards are no letter and are left out")
@@ -87,6 +88,7 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
         "hand": size,
         "seed": seed,
         "language": words.language,  # letter shares are compared with this language's word list
+        "vocabulary": words.vocabulary,  # --vocabulary: the SCOWL level of the words known, None: every word
         "deck": {"cards": mix.deck_size, "wild_cards": mix.wild_cards, "extra_wilds_per_hand": words.wilds,
                  "dice": [list(faces) for faces in mix.dice], "min_length": words.min_length},
         "cards": cards,
@@ -127,6 +129,7 @@ def print_report(report: dict) -> None:
     deck = report["deck"]
     console.print(f"[bold]{report['name']}[/bold]: {deck['cards']} letter cards, hand of {report['hand']}"
                   + (f", dice {' / '.join(''.join(f[0].upper() if f != 'wild' else '*' for f in d) for d in deck['dice'])}" if deck["dice"] else ""))
+    console.print(known_words_note(report.get("vocabulary")))
     play = report["playability"]
     console.print(f"A hand can make a word: {percent(play['word'])}   [{play['method']}, {play['hands']} hands]")
     console.print(f"A word can use every card of the hand: {percent(play['all_cards'])}")
@@ -176,7 +179,7 @@ def letters_pdf(report: dict) -> bytes:
     doc.text(f"Hand of {report['hand']} from {report['deck']['cards']} letter cards. A hand can make a word "
              f"{100 * word['p']:.1f}% of the time and go out (every card in a word) {100 * play['going_out']['p']:.1f}% "
              f"({play['method']}, {play['hands']} hands, seed {report['seed']}). "
-             f"Expected best score {play['expected_best_score']['mean']:.2f}. "
+             f"Expected best score {play['expected_best_score']['mean']:.2f}. {known_words_note(report.get('vocabulary'))} "
              "Every figure is defined in docs/letters.md (`spellpress docs letters`).")
     freq = report["frequency"]
     doc.heading("Letter mix against the language (dictionary frequency)")

@@ -19,3 +19,9 @@ def vocabulary_level(value: str) -> int | None:
     if name.isdigit() and 10 <= int(name) <= 95:
         return int(name)
     raise ValueError(f"expected {', '.join(VOCABULARIES)} or a SCOWL level from 10 to 95, got {value!r}")
+
+
+def known_words_note(level: int | None) -> str:
+    """How a report says which words its players knew."""
+    return ("Words known: every word of the list." if level is None else
+            f"Words known: only those up to SCOWL level {level} (--vocabulary).")

@@ -12,6 +12,7 @@ from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
 from spellpress.write.json_text import finite_json
 from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
+from spellpress.model.vocabulary import known_words_note
 
 if TYPE_CHECKING:
     from spellpress.model.deck import Game
@@ -189,6 +190,7 @@ def print_report(report: dict) -> None:
 
     console = Console()
     console.print(f"[bold]{report['name']}[/bold]: {report['games']} games, {report['players']} players, seed {report['seed']}")
+    console.print(known_words_note(report.get("vocabulary")))
     seats = Table("seat", "win rate", "95% CI", "vs fair share", "mean score", title="Seats")
     for row in report["seats"]:
         low, high = row["ci95"]

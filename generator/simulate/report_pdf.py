@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from spellpress.simulate.metrics import difference_text, effect_size
+from spellpress.model.vocabulary import known_words_note
 from spellpress.write.report import Report
 
 
@@ -13,7 +14,7 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
         doc.heading(f"{players} players · {report['games']} games · seed {report['seed']}")
         verdict = report["verdict"]
         doc.text(f"Verdict: <b>{verdict}</b> after {report['games']} games ({report['games_rule']}): "
-                 f"{report['verdict_reason']}.")
+                 f"{report['verdict_reason']}. {known_words_note(report.get('vocabulary'))}")
         if not report.get("teams"):
             doc.text(f"Worst seat {report['max_seat_deviation_points']:.1f} points from its fair "
                      f"share of {100 / players:.0f}%; {report['stalls']} stalled games.")

@@ -68,13 +68,13 @@ def source_words(lexicon: str, language: str = "en") -> tuple[str, ...]:
     return _file_words(lexicon, (stat.st_mtime_ns, stat.st_size), language)
 
 
-def known_words(words: Iterable[str], source: str | None, vocabulary: int) -> list[str]:
+def known_words(words: Iterable[str], source: str | None, vocabulary: int) -> frozenset[str]:
     """The words a player with a vocabulary of SCOWL level `vocabulary` knows (level at most that)."""
     if source is None or levels_file(source) is None:
         raise ValueError(f"--vocabulary needs a word list with commonness levels (the English list); "
                          f"{source or 'a given word list'!r} has none")
     levels = shipped_levels(source)
-    return [word for word in words if levels.get(word, 100) <= vocabulary]
+    return frozenset(word for word in words if levels.get(word, 100) <= vocabulary)
 
 
 def _clean(words: Iterable[str], what: str, language: Language) -> frozenset[str]:

@@ -7,7 +7,7 @@ import dataclasses
 from spellpress.errors import Option, UserError
 from spellpress.model.deck import Game
 from spellpress.model.game import SHIPPED_LEXICON
-from spellpress.model.vocabulary import HELP, vocabulary_level  # noqa: F401 - HELP re-exported
+from spellpress.model.vocabulary import HELP, known_words_note, vocabulary_level  # noqa: F401 - re-exported
 
 
 def with_vocabulary(game: Game, value: str | int | None) -> Game:

@@ -6,6 +6,7 @@ import json
 import random
 import shutil
 
+import pypdfium2 as pdfium
 import pytest
 
 from spellpress.cli import main
@@ -84,6 +85,8 @@ def test_playability_falls_from_all_to_casual_on_word_rummy(capsys, tmp_path):
     assert sorted(p.name for p in (tmp_path / "word-rummy").iterdir()) == [
         "word-rummy-letters-vocabulary-35.json", "word-rummy-letters-vocabulary-35.pdf",
         "word-rummy-letters.json", "word-rummy-letters.pdf"]
+    pdf = pdfium.PdfDocument(tmp_path / "word-rummy" / "word-rummy-letters-vocabulary-35.pdf")
+    assert "SCOWL level 35" in pdf[0].get_textpage().get_text_range()
 
 
 @pytest.mark.parametrize("command", [["simulate", "--games", "5"], ["report", "--games", "5"], ["letters"]])
@@ -119,3 +122,12 @@ def test_a_french_game_yaml_with_a_vocabulary_is_refused_where_it_says_so(tmp_pa
     assert main(["check", str(folder)]) == 2
     err = capsys.readouterr().err
     assert f"game.yaml:{at + 1}:" in err and "commonness levels" in err and "'french'" in err
+
+
+def test_the_balance_report_says_which_words_were_known(tmp_path, capsys):
+    assert main(["report", str(WISE), "--players", "2", "--games", "10", "--luck-games", "0", "--workers", "1",
+                 "--vocabulary", "everyday", "--out", str(tmp_path)]) == 0
+    folder = tmp_path / "word-to-the-wise"
+    assert json.loads((folder / "word-to-the-wise-balance.json").read_text())[0]["vocabulary"] == 50
+    pdf = pdfium.PdfDocument(folder / "word-to-the-wise-balance.pdf")
+    assert "only those up to SCOWL level 50" in pdf[0].get_textpage().get_text_range()
