@@ -55,7 +55,7 @@ def test_a_killed_worker_is_retried_or_a_clear_error(retries, capsys, monkeypatc
     killed: list[float] = []
     killer = threading.Thread(target=kill_a_worker_once_it_plays, args=(killed,), daemon=True)
     killer.start()
-    code = main(["simulate", "word-to-the-wise", "--games", "300", "--players", "2", "--dask", "local",
+    code = main(["simulate", "word-to-the-wise", "--games", "3000", "--players", "2", "--dask", "local",
                  "--workers", "1", "--seed", "1", "--luck-games", "0", "--json"])
     ended = time.monotonic()
     killer.join(timeout=1)
@@ -68,7 +68,7 @@ def test_a_killed_worker_is_retried_or_a_clear_error(retries, capsys, monkeypatc
         assert ended - killed[0] < 30
     else:  # the batch is played again on the restarted worker: every game is in the figures
         assert code == 0, captured.err[-2000:]
-        assert '"games": 300' in captured.out
+        assert '"games": 3000' in captured.out
 
 
 def test_a_killed_scheduler_is_a_clear_error_within_seconds(tmp_path):
