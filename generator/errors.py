@@ -4,6 +4,7 @@ command-line option names the option."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,6 +67,9 @@ class Problem:
 MAX_SUBJECTS_SHOWN = 5
 
 
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
 def report_lines(problems: list[Problem]) -> list[str]:
     """One line a mistake: the same message found on several cards is one line naming them and their count."""
     return [report_line(found) for found in grouped(problems)]
@@ -75,7 +79,9 @@ def grouped(problems: list[Problem]) -> list[list[Problem]]:
     """The problems by mistake: one message found on several cards (subjects) is one group."""
     groups: dict[tuple[str, str], list[Problem]] = {}
     for problem in problems:
-        key = (problem.message, "") if problem.subject else (problem.message, str(problem.location))
+        # the same mistake on each card may measure differently on each (how far its ink reaches)
+        shape = _NUMBER.sub("#", problem.message)
+        key = (shape, "") if problem.subject else (problem.message, str(problem.location))
         groups.setdefault(key, []).append(problem)
     return list(groups.values())
 
@@ -86,7 +92,8 @@ def report_line(found: list[Problem]) -> str:
         return str(first)
     names = ", ".join(p.subject for p in found[:MAX_SUBJECTS_SHOWN])
     more = f" and {len(found) - MAX_SUBJECTS_SHOWN:,} more" if len(found) > MAX_SUBJECTS_SHOWN else ""
-    return f"{first.location}: {first.message} (on {len(found):,} faces: {names}{more})"
+    figures = "" if all(p.message == first.message for p in found) else "; the figures are the first face's"
+    return f"{first.location}: {first.message} (on {len(found):,} faces: {names}{more}{figures})"
 
 
 def _reading_order(problem: Problem) -> tuple:

@@ -173,3 +173,17 @@ def test_mistakes_are_told_in_the_designers_terms(tmp_path, capsys, monkeypatch,
     err = capsys.readouterr().err
     assert expected in err
     assert "^(#" not in err and "FrozenDict" not in err and "site-packages" not in err
+
+
+def test_a_safe_zone_mistake_in_a_template_is_one_error_line(tmp_path, capsys):
+    from spellpress.scaffold.new import new_game
+
+    folder = tmp_path / "g"
+    new_game(folder, "poker")
+    template = folder / "templates" / "my-card.yaml"
+    template.write_text(template.read_text().replace('x: "{{ card_width - 14 }}"', 'x: "{{ card_width - 9 }}"'))
+    assert main(["check", str(folder)]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2 and lines[1] == "1 error; nothing written.", lines
+    assert "leaves the safe zone" in lines[0] and "(on 3 faces: card 'first' of 'cards'" in lines[0]
+    assert "the figures are the first face's" in lines[0]  # each card's digits reach a little differently
