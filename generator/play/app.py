@@ -16,12 +16,13 @@ from pathlib import Path
 import anyio
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from spellpress.play.records import Record
 from spellpress.play.table import HUMAN, Table, word_matches
 from spellpress.rules.protocol import IllegalAction
+from spellpress.serve.app import static_files
 from spellpress.serve.guard import Guard
 from spellpress.serve.preview import PREVIEW_DPI, Preview
 
@@ -97,11 +98,7 @@ def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | No
         return HTMLResponse(document(table.game.name, guard, replay is not None),
                             headers={"Cache-Control": "no-store"})
 
-    async def static(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in STATIC_FILES:
-            return Response("not found", status_code=404)
-        return FileResponse(STATIC / name, media_type=STATIC_FILES[name], headers={"Cache-Control": "no-cache"})
+    static = static_files(STATIC, STATIC_FILES)
 
     async def face(request: Request) -> Response:
         key = faces.fronts.get((request.path_params["component"], request.path_params["card"]))

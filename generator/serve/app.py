@@ -31,6 +31,18 @@ from spellpress.wording import plural
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"preview.css": "text/css", "preview.js": "text/javascript"}
+
+
+def static_files(folder: Path, files: dict[str, str]):
+    """A route handler serving the named files of `folder` (name -> media type), and nothing else."""
+
+    async def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in files:
+            return Response("not found", status_code=404)
+        return FileResponse(folder / name, media_type=files[name], headers={"Cache-Control": "no-cache"})
+
+    return static
 KEY = re.compile(r"[0-9a-f]{32}")
 DIGEST = re.compile(r"[0-9a-f]{16}")
 KEEP_ALIVE_S = 15.0
@@ -176,11 +188,7 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
             return Response("not found", status_code=404)
         return Response(png, media_type="image/png", headers={"Cache-Control": "public, max-age=31536000, immutable"})
 
-    async def static(request: Request) -> Response:
-        name = request.path_params["name"]
-        if name not in STATIC_FILES:
-            return Response("not found", status_code=404)
-        return FileResponse(STATIC / name, media_type=STATIC_FILES[name], headers={"Cache-Control": "no-cache"})
+    static = static_files(STATIC, STATIC_FILES)
 
     async def events(request: Request) -> Response:
         queue = hub.subscribe()
