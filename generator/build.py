@@ -9,19 +9,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from spellpress.errors import Location, Problem, UserError
+from spellpress.icon_library import icon_credits
 from spellpress.impose.grid import FitError
-from spellpress.impose.sheets import Page, SheetSettings, capacity_note, plan_pages, settings_for, print_settings, sheet_grid
-from spellpress.model.modes import BackMode, ColorMode, MarkMode, Paper, checked
+from spellpress.impose.sheets import Page, SheetSettings, capacity_note, plan_pages, print_settings, settings_for, sheet_grid
 from spellpress.layout.deck import CardFaces, items, layout_game
 from spellpress.load.game import load_game
-from spellpress.model.deck import Game
-from spellpress.icon_library import icon_credits
+from spellpress.model.game import Game
+from spellpress.model.modes import BackMode, ColorMode, MarkMode, Paper, checked
 from spellpress.render.keys import faces_key, referenced_files, sheets_key
-from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write import stamp
+from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write.cache import CACHE_FOLDER, Cache
-from spellpress.write.destination import game_output_folder
 from spellpress.write.counts import RasterCounts
+from spellpress.write.destination import game_output_folder
 from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 

@@ -132,5 +132,5 @@ def test_no_import_comes_back_to_where_it_started():
 
 
 def test_simulate_report_does_not_import_the_command():
-    report_imports = {name for name, _ in runtime_imports(PACKAGE / "simulate" / "report_pdf.py")}
+    report_imports = {name for name, _ in runtime_imports(PACKAGE / "simulate" / "balance_pdf.py")}
     assert "spellpress.simulate.command" not in report_imports

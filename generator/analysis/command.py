@@ -7,15 +7,15 @@ from pathlib import Path
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option
 from spellpress.model.limits import MAX_HAND
+from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 from spellpress.paths import game_folders
 from spellpress.write.json_text import finite_json
-from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 
 MAX_SUGGESTED_DECK = 1_000  # cards in a suggested deck: the search moves one card at a time
 
 
 def cmd_letters(args) -> int:
-    from spellpress.analysis.report import analyse, letters_pdf, print_report
+    from spellpress.analysis.letter_report import analyse, letters_pdf, print_report
     from spellpress.load.game import load_game
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder

@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from spellpress.errors import Problems
-from spellpress.model.deck import Component, Game
+from spellpress.model.game import Component, Game
 
 LETTERS = re.compile(r"^[A-Za-zÄÖÜÑäöüñ]{1,3}$")  # a-z and the own letters of German and Spanish (model/languages.py)
 WILD_MARKS = {"?", "*", "wild"}

@@ -6,7 +6,17 @@ from dataclasses import dataclass, field, replace
 from itertools import groupby
 
 from spellpress.impose.grid import (
-    LABEL_ROOM, FitError, Grid, MarkStyle, Segment, Slot, best_grid, crop_marks, fit_grid, fold_back, mirror,
+    LABEL_ROOM,
+    FitError,
+    Grid,
+    MarkStyle,
+    Segment,
+    Slot,
+    best_grid,
+    crop_marks,
+    fit_grid,
+    fold_back,
+    mirror,
 )
 from spellpress.impose.label import LabelSpot, label_spot
 from spellpress.impose.marks import Decor, corner_guides, cutter_marks, cutter_room, full_cut_lines

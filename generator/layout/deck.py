@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from spellpress.errors import Problems, UserError
 from spellpress.layout.face import FaceContext, layout_face
 from spellpress.layout.ops import FaceLayout, Item
-from spellpress.model.deck import Card, Component, Game
+from spellpress.model.game import Card, Component, Game
 
 
 @dataclass(frozen=True)

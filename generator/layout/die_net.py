@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from spellpress.layout.face import resolved_values
-from spellpress.model.deck import Template
+from spellpress.model.game import Template
 from spellpress.model.template import BOX_KINDS
 
 FACE_BOXES = tuple(f"face{number}" for number in range(1, 7))

@@ -10,11 +10,11 @@ from spellpress.errors import Location, Problems, UserError
 from spellpress.icon_library import IconNames
 from spellpress.images import raster_size
 from spellpress.layout import fonts, markup
-from spellpress.layout.ink import ops_ink
+from spellpress.layout.ink_bounds import ops_ink
 from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color, parse_ink
 from spellpress.layout.text import TextFitError, fit_text, unknown_icons
-from spellpress.model.deck import Game, RawBox, Template
 from spellpress.model.expressions import ExpressionError, resolve_value
+from spellpress.model.game import Game, RawBox, Template
 from spellpress.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
 from spellpress.model.types import describe
 from spellpress.paths import inside

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-Rgb = tuple[float, float, float, float]  # red, green, blue, alpha in 0..1
+Rgba = tuple[float, float, float, float]  # red, green, blue, alpha in 0..1
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class Fill:
     y: float
     w: float
     h: float
-    color: Rgb
+    color: Rgba
 
 
 @dataclass(frozen=True)
@@ -28,8 +28,8 @@ class Shape:
     w: float
     h: float
     radius: float
-    fill: Rgb | None
-    stroke: Rgb | None
+    fill: Rgba | None
+    stroke: Rgba | None
     stroke_width_pt: float
     dash: tuple[float, ...] = ()
     rows: int = 1
@@ -42,7 +42,7 @@ class Text:
     y: float
     font: str
     size_pt: float
-    color: Rgb
+    color: Rgba
     text: str
 
 
@@ -53,7 +53,7 @@ class Icon:
     y: float
     w: float
     h: float
-    color: Rgb
+    color: Rgba
 
 
 @dataclass(frozen=True)
@@ -87,12 +87,12 @@ class FaceLayout:
     ops: tuple[Op, ...]
 
 
-def parse_color(value: str) -> Rgb | None:
+def parse_color(value: str) -> Rgba | None:
     """'#rrggbb' or '#rrggbbaa' as floats; 'none' as None."""
     return None if value == "none" else parse_ink(value)
 
 
-def parse_ink(value: str) -> Rgb:
+def parse_ink(value: str) -> Rgba:
     """'#rrggbb' or '#rrggbbaa' as floats."""
     digits = value[1:] if value.startswith("#") else ""
     if len(digits) not in (6, 8) or not all(c in "0123456789abcdefABCDEF" for c in digits):

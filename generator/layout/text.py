@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
-from spellpress.layout import fonts, ink, markup
-from spellpress.layout.ops import Icon, Rgb, Text
+from spellpress.layout import fonts, ink_bounds, markup
+from spellpress.layout.ops import Icon, Rgba, Text
 from spellpress.units import MM_PER_POINT
 
 ICON_EM = 0.8
@@ -29,7 +29,7 @@ class Piece:
     text: str = ""
     icon: str = ""  # icon name when this piece is an inline icon
     font: str | None = None  # a styled run's face (bold, italic); None: the box's font
-    color: Rgb | None = None  # a colour span's colour; None: the box's colour
+    color: Rgba | None = None  # a colour span's colour; None: the box's colour
 
     def width_pt(self, font: str, size: float) -> float:
         return size * ICON_EM if self.icon else fonts.width(self.text, self.font or font, size)
@@ -40,7 +40,7 @@ StyleFont = Callable[[bool, bool], str]  # (bold, italic) -> the registered face
 
 
 def styled_words(text: str, icons: Mapping[str, str], style_font: StyleFont | None,
-                 color_of: Callable[[str], Rgb | None]) -> list[list[Word]]:
+                 color_of: Callable[[str], Rgba | None]) -> list[list[Word]]:
     """Paragraphs (split at line breaks) of words (split at spaces), each word its styled pieces."""
     spans = markup.parse(text) if style_font is not None else [markup.Span(text)]
     paragraphs: list[list[Word]] = [[]]
@@ -128,11 +128,11 @@ def fit_text(
     leading: float,
     align: str,
     valign: str,
-    color: Rgb,
+    color: Rgba,
     icons: Mapping[str, str],
     ink_may_overflow: bool = False,
     style_font: StyleFont | None = None,
-    color_of: Callable[[str], Rgb | None] = lambda value: None,
+    color_of: Callable[[str], Rgba | None] = lambda value: None,
 ) -> tuple[tuple, float]:
     """Operations drawing `text` inside `box` (x, y, w, h in mm, y up), and the size used.
 
@@ -153,7 +153,7 @@ def fit_text(
             ops = _place(lines, x, y, w, h, font, current, leading, align, valign, color, icons)
             if ink_may_overflow:
                 return ops, current
-            past, side = ink.overflow(ops, box)
+            past, side = ink_bounds.overflow(ops, box)
             if past <= INK_TOLERANCE_MM:
                 return ops, current
             if last:

@@ -6,17 +6,23 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from spellpress.errors import Location, Problems, UserError
-from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD, MAX_WORD_FILE_BYTES, MAX_WORD_LETTERS, MAX_WORD_LIST_DENSITY
-from spellpress.model.sizes import CARD_SIZES
-from spellpress.paths import SHARED_FONTS, SHARED_ICONS, inside
+from spellpress.load.spreadsheet_cards import spreadsheet_cards
 from spellpress.load.svg_refs import check_icon
-from spellpress.load.sheet_cards import sheet_cards
 from spellpress.load.templates import TemplateLoader
 from spellpress.load.validate import validated
-from spellpress.suggest import did_you_mean
 from spellpress.load.yamlsrc import Document, read_yaml
-from spellpress.model.deck import BackFace, Card, Component, Game, freeze
-from spellpress.model.game import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
+from spellpress.model.game import BackFace, Card, Component, Game, freeze
+from spellpress.model.limits import (
+    MAX_CARDS_PER_GAME,
+    MAX_COPIES_PER_CARD,
+    MAX_WORD_FILE_BYTES,
+    MAX_WORD_LETTERS,
+    MAX_WORD_LIST_DENSITY,
+)
+from spellpress.model.schema import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
+from spellpress.model.sizes import CARD_SIZES
+from spellpress.paths import SHARED_FONTS, SHARED_ICONS, inside
+from spellpress.suggest import did_you_mean
 
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
 
@@ -260,7 +266,7 @@ def _card_sources(spec: ComponentSpec, root: Path, doc: Document, problems: Prob
         for index, raw in enumerate(spec.cards):
             yield raw, (lambda *names, at_key=False, index=index: doc.locate(("cards", index, *names), at_key=at_key))
         return
-    yield from sheet_cards(spec, root, doc.locate(("cards_from",)), problems)
+    yield from spreadsheet_cards(spec, root, doc.locate(("cards_from",)), problems)
 
 
 def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, Locate]], problems: Problems):

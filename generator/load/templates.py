@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from spellpress.errors import Location, Problems, UserError
-from spellpress.model.expressions import ExpressionError, compiled, has_expression
-from spellpress.paths import SHARED_TEMPLATES
 from spellpress.load.yamlsrc import Document, read_yaml
-from spellpress.model.deck import RawBox, Template, freeze
+from spellpress.model.expressions import ExpressionError, compiled, has_expression
+from spellpress.model.game import RawBox, Template, freeze
 from spellpress.model.template import BOX_KINDS, TemplateSpec
+from spellpress.paths import SHARED_TEMPLATES
 from spellpress.suggest import did_you_mean
 
 TEMPLATE_KEYS = set(TemplateSpec.model_fields)

@@ -13,8 +13,8 @@ import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import generate_lorem_ipsum
 
-from spellpress.suggest import did_you_mean
 from spellpress.model.limits import EXPRESSION_SECONDS, MAX_EXPRESSION_OUTPUT, MAX_EXPRESSION_SOURCE, MAX_RANGE_ITEMS
+from spellpress.suggest import did_you_mean
 
 
 class ExpressionError(ValueError):

@@ -1,160 +1,119 @@
-"""Schema of game.yaml and of component files."""
+"""The loaded game: immutable objects the printer and the rules engines share."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
 
-from pydantic import Field, field_validator, model_validator
-
-from spellpress.model.limits import MAX_HAND
-from spellpress.model.modes import BackMode, CutMode, MarkMode, Paper
-from spellpress.model.types import Mm, Pt, Strict, text_like
-
-ComponentKind = Literal["card", "tile", "die", "sheet", "token", "board"]
-Identifier = Annotated[str, text_like(r"^[a-z0-9][a-z0-9-]*$", "an id of lowercase letters, digits and hyphens, such as my-deck")]
+from spellpress.errors import Location
+from spellpress.model.memo import without_memo
+from spellpress.model.schema import GameSpec, LetterRole
 
 
-class Players(Strict):
-    min: int = Field(ge=1)
-    max: int = Field(ge=1)
+@dataclass(frozen=True)
+class RawBox:
+    """A template box as written (expressions unresolved), with where it was written."""
 
-    @model_validator(mode="after")
-    def _ordered(self) -> "Players":
-        if self.max < self.min:
-            raise ValueError("max must be at least min")
-        return self
+    name: str
+    values: Mapping[str, Any]
+    location: Location
 
 
-class PrintSettings(Strict):
-    paper: Paper = "a4"
-    bleed: Mm = Field(default=3.0, ge=0, le=12)
-    margin: Mm = Field(default=4.0, ge=0, le=40)
-    safe: Mm = Field(default=3.0, ge=0, le=20)
-    cut: CutMode = "shared"
-    gutter: Mm = Field(default=0.0, ge=0, le=40)
-    backs: BackMode = "duplex-long"
-    back_offset: tuple[Mm, Mm] = (0.0, 0.0)
-    crop_marks: bool = True
-    marks: MarkMode | None = None  # None: crop, or none when crop_marks is false
-    mark_length: Mm = Field(default=5.0, ge=2, le=30)  # the longest; shorter (to 2 mm) where the sheet has no room
-    mark_offset: Mm = Field(default=0.5, ge=0, le=10)
-    mark_weight: Pt = Field(default=0.25, gt=0, le=3)
-    corner_radius: Mm = Field(default=0.0, ge=0, le=20)
+@dataclass(frozen=True)
+class Template:
+    name: str
+    boxes: tuple[RawBox, ...]
+    location: Location
 
 
-class SizeSpec(Strict):
-    width: Mm = Field(gt=0, le=1000)
-    height: Mm = Field(gt=0, le=1000)
+@dataclass(frozen=True)
+class Card:
+    id: str
+    fields: Mapping[str, Any]
+    count: int
+    back_fields: Mapping[str, Any]
+    location: Location
+
+    def __getitem__(self, key: str) -> Any:
+        return self.fields[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.fields.get(key, default)
 
 
-class FaceSpec(Strict):
-    """A face drawn from a template with its own fields (a deck back, say)."""
+@dataclass(frozen=True)
+class BackFace:
+    """What is printed behind a component's cards."""
 
     template: str
-    fields: dict[str, Any] = {}
+    fields: Mapping[str, Any]
+    per_card: bool  # True: double-sided, each card's back is its own face
 
 
-SHIPPED_LEXICON = "english"
-Language = Literal["en", "fr", "de", "es"]
-SHIPPED_LISTS: dict[str, str] = {"en": "english", "fr": "french", "de": "german", "es": "spanish"}  # language -> its list
-
-
-class WordsSpec(Strict):
-    """How the game's words are judged (letter analysis and rules engines)."""
-
-    min_length: int = Field(default=2, ge=1, le=15)
-    # the words' language: its alphabet and accent policy, its shipped list, its syllable rules (docs/yaml.md)
-    language: Language = "en"
-    # a shipped list by name (default: the language's), or a plain word file in the game folder, one word a line
-    lexicon: str = SHIPPED_LEXICON
-    allow: list[str] = []
-    deny: list[str] = []
-    syllables: dict[str, int] = {}
-    hand: int | None = Field(default=None, ge=1, le=MAX_HAND)
-    wilds: int = Field(default=0, ge=0, le=10)
-    # what the simulated players and the letter figures know: a SCOWL level, 10 common ... 95 rare
-    # (None: every word); set by --vocabulary, English list only (docs/simulate.md)
-    vocabulary: int | None = Field(default=None, ge=10, le=95)
-
-    @model_validator(mode="after")
-    def _vocabulary_needs_levels(self) -> "WordsSpec":
-        if self.vocabulary is not None and self.lexicon != SHIPPED_LEXICON:
-            raise ValueError(f"a vocabulary needs a word list with commonness levels: only the English list "
-                             f"({SHIPPED_LEXICON!r}) has them, this game uses {self.lexicon!r}")
-        return self
-
-    @model_validator(mode="before")
-    @classmethod
-    def _language_list(cls, data: Any) -> Any:
-        """Without `lexicon:`, the game uses its language's shipped list."""
-        if isinstance(data, dict) and "lexicon" not in data and data.get("language") in SHIPPED_LISTS:
-            return {**data, "lexicon": SHIPPED_LISTS[data["language"]]}
-        return data
-
-
-class GameSpec(Strict):
+@dataclass(frozen=True)
+class Component:
+    id: str
     name: str
-    id: Identifier | None = None
-    description: str = ""
-    players: Players
-    minutes: tuple[int, int] | None = None
-    print: PrintSettings = PrintSettings()
-    sizes: dict[str, SizeSpec] = {}
-    backs: dict[str, FaceSpec] = {}
-    fonts: dict[str, str] = {}
-    icons: dict[str, str] = {}
-    components: list[str] = Field(min_length=1)
-    words: WordsSpec = WordsSpec()
-    rules: dict[str, Any] = {}
-
-
-FieldType = Literal["str", "int", "float", "bool", "list", "map", "str?", "int?", "float?", "bool?", "list?", "map?"]
-LetterRole = Literal["auto", "deck", "dice", "tiles", "market", "none"]
-
-
-class CardsFrom(Strict):
-    """A spreadsheet that holds a component's cards, one row per card (docs/yaml.md)."""
-
-    file: str
-    sheet: str | None = None  # a workbook's sheet by name (default: the first)
-    separator: str = Field(default="|", min_length=1, max_length=3)  # between the items of a list cell
-
-
-class ComponentSpec(Strict):
-    id: Identifier | None = None
-    name: str
-    kind: ComponentKind = "card"
-    size: str | SizeSpec = "poker"
+    kind: str
+    size: tuple[float, float]  # trim width, height in mm
     template: str
-    back: str | None = None
-    back_template: str | None = None
-    fields: dict[str, FieldType] = {}
-    defaults: dict[str, Any] = {}
-    letters: LetterRole = "auto"
-    cards: list[dict[str, Any]] | None = Field(default=None, min_length=1)
-    cards_from: str | CardsFrom | None = None  # a spreadsheet file, or {file, sheet, separator}
-
-    @model_validator(mode="after")
-    def _one_back(self) -> "ComponentSpec":
-        if self.back and self.back_template:
-            raise ValueError("give either back (a deck back) or back_template (double-sided), not both")
-        if (self.cards is None) == (self.cards_from is None):
-            raise ValueError("give the cards either as a list (cards:) or as a spreadsheet (cards_from:), one of the two")
-        if self.cards_from is not None and not self.fields:
-            raise ValueError("a component whose cards come from a spreadsheet needs fields: to type its columns")
-        return self
+    back: BackFace | None
+    letters: LetterRole
+    cards: tuple[Card, ...]
+    location: Location
+    size_location: Location | None = None  # its `size:` line, blamed when the size does not fit the paper
+    left_out: tuple[str, ...] = ()  # ids of its cards with count: 0, checked but not printed or played
 
     @property
-    def sheet(self) -> CardsFrom | None:
-        return CardsFrom(file=self.cards_from) if isinstance(self.cards_from, str) else self.cards_from
-
-    @field_validator("defaults")
-    @classmethod
-    def _no_reserved(cls, value: dict[str, Any]) -> dict[str, Any]:
-        for key in RESERVED_CARD_KEYS:
-            if key in value:
-                raise ValueError(f"'{key}' cannot have a default")
-        return value
+    def copies(self) -> int:
+        return sum(card.count for card in self.cards)
 
 
-RESERVED_CARD_KEYS = ("count", "id", "back")
+@dataclass(frozen=True)
+class Game:
+    id: str
+    root: Path
+    spec: GameSpec
+    components: tuple[Component, ...]
+    templates: Mapping[str, Template]
+    fonts: Mapping[str, Path]
+    icons: Mapping[str, Path]
+    location: Location
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def __getstate__(self) -> dict:
+        return without_memo(vars(self))  # engines' tables (model/memo.py) stay with this copy
+
+    def component(self, component_id: str) -> Component:
+        for component in self.components:
+            if component.id == component_id:
+                return component
+        raise KeyError(component_id)
+
+
+class FrozenDict(dict):
+    """A read-only dict that still pickles (simulation workers receive games)."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("card data is read-only")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items(), key=lambda item: str(item[0]))))
+
+    def __reduce__(self):
+        return (FrozenDict, (dict(self),))
+
+
+def freeze(value: Any) -> Any:
+    """Deeply immutable copy of YAML data (dicts become read-only dicts, lists tuples)."""
+    if isinstance(value, dict):
+        return FrozenDict({k: freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    return value

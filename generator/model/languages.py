@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-from spellpress.model.game import SHIPPED_LISTS
+from spellpress.model.schema import SHIPPED_LISTS
 
 LEXICON_DIR = Path(__file__).resolve().parent.parent / "data" / "lexicon"
 BASIC = "abcdefghijklmnopqrstuvwxyz"

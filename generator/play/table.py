@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.play.records import Decision, Record, save
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Rules, State
 

@@ -19,7 +19,6 @@ from spellpress.render.icons import coloured, painted
 from spellpress.render.paint import RgbPaint
 from spellpress.units import mm_to_pt
 
-
 PAINT: ContextVar = ContextVar("paint", default=RgbPaint())  # RGB, CMYK (print shops) or the grey draft
 
 

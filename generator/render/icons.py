@@ -10,7 +10,6 @@ from reportlab.lib.colors import Color
 
 from spellpress.layout.svg import load_icon
 
-
 DRAWING_FONT = "EBGaramond-Regular"  # registered by every face context (a shared font)
 
 

@@ -17,7 +17,8 @@ from PIL import Image as PILImage
 from PIL import ImageCms
 from reportlab.lib.colors import CMYKColor, Color
 
-Rgba = tuple[float, float, float, float]
+from spellpress.layout.ops import Rgba
+
 NEAR_BLACK = 10  # a colour or pixel whose every channel is at most this (of 255) prints with black ink only
 
 

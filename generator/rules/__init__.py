@@ -7,8 +7,19 @@ entry points like any other. No engine holds card data: it reads the loaded `Gam
 
 from __future__ import annotations
 
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, Player, RandomPlayer, Rules, State, redeal
 from spellpress.rules.observation import CardRef, Observation, Zone
+from spellpress.rules.protocol import (
+    CHANCE,
+    TERMINAL,
+    IllegalAction,
+    InvariantError,
+    Outcome,
+    Player,
+    RandomPlayer,
+    Rules,
+    State,
+    redeal,
+)
 
 __all__ = ["CHANCE", "CardRef", "IllegalAction", "InvariantError", "Observation", "Outcome", "Player", "RandomPlayer", "Rules", "State", "TERMINAL", "Zone", "engine_for", "redeal"]
 

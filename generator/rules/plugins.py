@@ -26,7 +26,7 @@ from types import ModuleType
 from typing import Any, Mapping
 
 from spellpress.errors import Location, UserError
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.protocol import Rules
 
 GROUP = "spellpress.engines"

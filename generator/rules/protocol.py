@@ -24,7 +24,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.observation import CardRef, Observation
 
 if TYPE_CHECKING:

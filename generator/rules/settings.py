@@ -10,7 +10,7 @@ from typing import Any, Mapping, TypeVar
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from spellpress.errors import Location, Option, Problems
-from spellpress.model.deck import Card, Game
+from spellpress.model.game import Card, Game
 from spellpress.model.memo import memo_on
 from spellpress.model.types import describe
 

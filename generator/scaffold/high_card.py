@@ -6,7 +6,19 @@ highest card scores its points. Change it into your game's rules, keeping card d
 
 from pydantic import Field
 
-from spellpress.rules import CHANCE, TERMINAL, CardRef, IllegalAction, InvariantError, Observation, Player, Rules, State, Zone, redeal
+from spellpress.rules import (
+    CHANCE,
+    TERMINAL,
+    CardRef,
+    IllegalAction,
+    InvariantError,
+    Observation,
+    Player,
+    Rules,
+    State,
+    Zone,
+    redeal,
+)
 from spellpress.rules.settings import EngineSettings, Needs, settings_for
 
 

@@ -20,7 +20,7 @@ from spellpress.impose.sheets import Page
 from spellpress.layout.deck import CardFaces
 from spellpress.layout.ops import FaceLayout
 from spellpress.load.game import load_game
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.render.keys import face_key
 
 PREVIEW_DPI = 150  # sharp on a high-density screen at the thumbnails' and actual size

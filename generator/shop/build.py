@@ -17,11 +17,11 @@ from spellpress.errors import Problem, UserError
 from spellpress.layout.deck import CardFaces, layout_game
 from spellpress.layout.ops import FaceLayout
 from spellpress.load.game import load_game
-from spellpress.model.deck import Component, Game
+from spellpress.model.game import Component, Game
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.render.paint import CmykPaint
 from spellpress.shop.flatten import flattened
-from spellpress.shop.ink import face_excess
+from spellpress.shop.ink_limit import face_excess
 from spellpress.shop.pdfx import cmyk_faces_pdf
 from spellpress.shop.presets import Shop, shop
 from spellpress.write.atomic import atomic_folder

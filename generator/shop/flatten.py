@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 from typing import cast
 
-from spellpress.layout.ink import ops_ink
+from spellpress.layout.ink_bounds import ops_ink
 from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, Text
 from spellpress.units import MM_PER_INCH
 

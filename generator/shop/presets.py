@@ -11,8 +11,8 @@ from pydantic import Field
 from spellpress.errors import Location, Problems, UserError
 from spellpress.load.validate import validated
 from spellpress.load.yamlsrc import read_yaml
-from spellpress.model.game import ComponentKind
 from spellpress.model.modes import ColorMode
+from spellpress.model.schema import ComponentKind
 from spellpress.model.types import Mm, NonNegativeMm, Strict
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "shops"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from spellpress.errors import Location, Option, Problems, UserError
 from spellpress.paths import game_folders
 

@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Location, Option, UserError
+from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
+from spellpress.model.vocabulary import known_words_note
 from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
 from spellpress.write.json_text import finite_json
-from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
-from spellpress.model.vocabulary import known_words_note
 
 if TYPE_CHECKING:
-    from spellpress.model.deck import Game
+    from spellpress.model.game import Game
     from spellpress.simulate.runner import RunResult, Seat
 
 BALANCE_TOLERANCE_POINTS = 3.0
@@ -265,7 +265,7 @@ def cmd_simulate(args) -> int:
 
 def cmd_report(args) -> int:
     from spellpress.load.game import load_game
-    from spellpress.simulate.report_pdf import balance_pdf
+    from spellpress.simulate.balance_pdf import balance_pdf
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder
 

@@ -9,9 +9,7 @@ them over a run. Every figure is defined in docs/simulate.md.
 from __future__ import annotations
 
 import statistics
-from typing import Sequence
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from spellpress.rules.protocol import Outcome, State
 

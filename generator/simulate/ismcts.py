@@ -31,6 +31,7 @@ from typing import Any
 
 from spellpress.rules.protocol import CHANCE, TERMINAL, Player, Rules, State, can_determinize
 
+
 class CannotSearch(ValueError):
     """The engine does not say what a seat cannot see, so a search would look at every card."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
 from spellpress.simulate.engine_faults import MAX_ACTIONS_PER_GAME, BadScores, EngineStall, finite_scores
 from spellpress.simulate.game_metrics import Tracker

@@ -10,8 +10,8 @@ from __future__ import annotations
 import logging
 import os
 from collections import deque
-from contextlib import nullcontext
 from concurrent.futures import Executor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator

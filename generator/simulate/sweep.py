@@ -108,7 +108,7 @@ def _value(row: dict, key: str) -> float | None:
 
 
 def sweep_pdf(report: dict) -> bytes:
-    from spellpress.write.report import Report
+    from spellpress.write.report_document import Report
 
     doc = Report(f"{report['name']}: sweep")
     doc.text(f"{report['players']} players, {report['games_per_variant']} games a variant, seed {report['seed']}. "

@@ -14,7 +14,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any
 
 from spellpress.errors import Option, Problem, UserError
-from spellpress.model.deck import FrozenDict, Game
+from spellpress.model.game import FrozenDict, Game
 from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD
 
 VARY = Option("--vary")

@@ -25,7 +25,7 @@ def _scatter(doc, points: list[tuple[float, float, str]], *, caption: str, x_lab
     from reportlab.lib import colors
     from reportlab.lib.units import mm
 
-    from spellpress.write.report import ACCENT, BODY, INK
+    from spellpress.write.report_document import ACCENT, BODY, INK
 
     width = 170 * mm
     drawing = Drawing(width, height_mm * mm)
@@ -77,7 +77,7 @@ def _best_so_far(points: list[tuple[float, float]]) -> list[tuple[float, float]]
 
 
 def tune_pdf(report: dict) -> bytes:
-    from spellpress.write.report import Report
+    from spellpress.write.report_document import Report
 
     doc = Report(f"{report['name']}: tune")
     spent = report["spent"]
@@ -117,7 +117,7 @@ def _wrapped_table(doc, header: list[str], rows: list[list[str]], widths: list[f
     from reportlab.lib.units import mm
     from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
 
-    from spellpress.write.report import BOLD, INK
+    from spellpress.write.report_document import BOLD, INK
 
     cell = doc.styles["cell"]
     data = [[Paragraph(f"<font name='{BOLD}'>{text}</font>", cell) for text in header]]

@@ -36,9 +36,9 @@ from itertools import chain, combinations_with_replacement, product
 from operator import attrgetter
 from typing import Any
 
+from spellpress.model.languages import ALL_LETTERS
 from spellpress.words.builds import HAND, REUSABLE, TABLE, WILD, Match, Sources, builds, new_match, normalize_cards
 from spellpress.words.index import LetterIndex, key, sub_multisets, sub_multisets_between, subs_and_lefts
-from spellpress.model.languages import ALL_LETTERS
 from spellpress.words.lexicon import ALPHABET, Lexicon
 
 Score = Callable[[Match], float]

@@ -8,9 +8,9 @@ from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
-from spellpress.model.vocabulary import VOCABULARIES, vocabulary_level  # noqa: F401 - re-exported
-from spellpress.model.game import SHIPPED_LEXICON as SHIPPED
 from spellpress.model.languages import BY_LIST, LANGUAGES, Language
+from spellpress.model.schema import SHIPPED_LEXICON as SHIPPED
+from spellpress.model.vocabulary import VOCABULARIES, vocabulary_level  # noqa: F401 - re-exported
 
 WORDS_FILE = LANGUAGES["en"].words_file
 WORD = re.compile(r"[a-z]+")

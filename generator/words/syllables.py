@@ -41,6 +41,7 @@ def syllables(word: str, overrides: Mapping[str, int] | None = None, language: s
 @cache
 def _hyphenator(language: str):
     import pyphen  # only for a game in another language
+
     from spellpress.model.languages import LANGUAGES
 
     return pyphen.Pyphen(lang=LANGUAGES[language].hyphenation, left=1, right=1)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import dataclasses
 
 from spellpress.errors import Option, UserError
-from spellpress.model.deck import Game
-from spellpress.model.game import SHIPPED_LEXICON
+from spellpress.model.game import Game
+from spellpress.model.schema import SHIPPED_LEXICON
 from spellpress.model.vocabulary import HELP, known_words_note, vocabulary_level  # noqa: F401 - re-exported
 
 

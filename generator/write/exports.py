@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from spellpress.layout.deck import CardFaces
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.write.cache import Cache
 from spellpress.write.raster import PNG_DPI, Rasterizer, write_pngs
 from spellpress.write.tabletopia import plan_tabletopia, prefetch_tabletopia, write_tabletopia

@@ -25,7 +25,15 @@ from spellpress.render.forms import FormBook
 from spellpress.units import mm_to_px
 from spellpress.write.canvas import new_canvas
 from spellpress.write.pdf import single_face_page
-from spellpress.write.png import Strip, blank_scanlines, compress_scanlines, compress_strip, decode_png, pixels_of, png_from_strips
+from spellpress.write.png import (
+    Strip,
+    blank_scanlines,
+    compress_scanlines,
+    compress_strip,
+    decode_png,
+    pixels_of,
+    png_from_strips,
+)
 
 HIDDEN_GREY = (128, 128, 128)
 _PDFIUM_BITMAP = functools.partial(pdfium.PdfBitmap.new_foreign, force_packed=True)  # pdfium's own memory, rows packed

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from spellpress.layout.deck import CardFaces
 from spellpress.layout.ops import FaceLayout
-from spellpress.model.deck import Component
+from spellpress.model.game import Component
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.atomic import atomic_folder
-from spellpress.write.raster import Rasterizer
 from spellpress.write.fit import fit_dpi, trimmed_cell
+from spellpress.write.raster import Rasterizer
 
 MAX_PX = 4000
 DPI = round(10 * MM_PER_INCH)  # 10 pixels to the millimetre: 254 dpi

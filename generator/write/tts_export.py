@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from spellpress.layout.ops import FaceLayout
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.write.atomic import atomic_folder
 from spellpress.write.cache import digest
 from spellpress.write.png import png_from_strips

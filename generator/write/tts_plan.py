@@ -17,7 +17,7 @@ from typing import Literal
 from spellpress.layout.deck import CardFaces
 from spellpress.layout.die_net import die_face_rects
 from spellpress.layout.ops import FaceLayout
-from spellpress.model.deck import Component, Game
+from spellpress.model.game import Component, Game
 from spellpress.render.keys import face_key
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.cache import digest

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Callable
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 
 if TYPE_CHECKING:
     from spellpress.write.tts_plan import Sheet, TtsDeck, TtsDie, TtsPlan, TtsTile

@@ -4,8 +4,8 @@ the guard on every move, and the command's errors."""
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 
 import pytest
 from starlette.testclient import TestClient

@@ -110,8 +110,8 @@ def test_a_build_is_skipped_only_while_inputs_options_and_outputs_are_unchanged(
 def test_an_unchanged_game_is_recognised_without_loading_it(tmp_path, monkeypatch):
     import shutil
 
-    from tests.conftest import FIXTURES
     import spellpress.build as build_module
+    from tests.conftest import FIXTURES
 
     game = tmp_path / "toy-game"
     shutil.copytree(FIXTURES / "toy-game", game)

@@ -14,8 +14,8 @@ from PIL import Image
 
 from spellpress.cli import main
 from spellpress.paths import list_game_folders
-from spellpress.write.pixels import trimmed
 from spellpress.write.fit import fit_dpi, trimmed_cell
+from spellpress.write.pixels import trimmed
 from spellpress.write.tts_plan import MAX_COLUMNS, MAX_ROWS, sheet_grid
 from tests.conftest import WISE
 

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from spellpress.model.game import ComponentSpec, GameSpec, Players, PrintSettings, SizeSpec, WordsSpec
+from spellpress.model.schema import ComponentSpec, GameSpec, Players, PrintSettings, SizeSpec, WordsSpec
 from spellpress.model.template import FillBox, IconBox, ImageBox, ShapeBox, TemplateSpec, TextBox
 from spellpress.shop.presets import ShopSpec, Source
 

@@ -1,10 +1,21 @@
 """Pure imposition geometry, with hypothesis over papers, cards and settings."""
 
 import pytest
-from hypothesis import assume, given, settings, strategies as st
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from spellpress.impose.grid import (
-    MARK_EDGE, MIN_MARK, MIN_OUTER_BLEED, FitError, MarkStyle, best_grid, crop_marks, cut_lines, fit_grid, fold_back, mirror,
+    MARK_EDGE,
+    MIN_MARK,
+    MIN_OUTER_BLEED,
+    FitError,
+    MarkStyle,
+    best_grid,
+    crop_marks,
+    cut_lines,
+    fit_grid,
+    fold_back,
+    mirror,
 )
 from spellpress.model.sizes import CARD_SIZES, PAPER_SIZES
 

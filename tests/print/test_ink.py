@@ -6,7 +6,7 @@ import pytest
 
 from spellpress.cli import main
 from spellpress.layout import fonts
-from spellpress.layout.ink import overflow, text_ink
+from spellpress.layout.ink_bounds import overflow, text_ink
 from spellpress.layout.ops import Text
 from spellpress.layout.text import INK_TOLERANCE_MM, TextFitError, fit_text
 from spellpress.paths import SHARED_FONTS
@@ -88,7 +88,7 @@ def test_overflow_true_lets_it_print(game_copy, tmp_path, capsys, monkeypatch):
 def test_glyph_bounds_read_from_the_parsed_font_match_fonttools(path):
     from fontTools.ttLib import TTFont
 
-    from spellpress.layout.ink import glyph_bounds
+    from spellpress.layout.ink_bounds import glyph_bounds
 
     bounds = glyph_bounds(fonts.register(path.stem, path))
     with TTFont(str(path)) as reference:

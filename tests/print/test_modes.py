@@ -8,10 +8,10 @@ import pytest
 
 from spellpress.build import BuildOptions
 from spellpress.cli import parser
-from spellpress.impose.grid import mirror, Slot
+from spellpress.impose.grid import Slot, mirror
 from spellpress.impose.sheets import SheetSettings
 from spellpress.model import modes
-from spellpress.model.game import PrintSettings
+from spellpress.model.schema import PrintSettings
 from spellpress.model.sizes import PAPER_SIZES
 from spellpress.write.calibration import calibration_pdf
 

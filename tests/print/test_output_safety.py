@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from spellpress.cli import main
-from spellpress.write.atomic import EXPORT_MARKER, atomic_folder, clean_stale_staging, write_bytes
 from spellpress.errors import UserError
+from spellpress.write.atomic import EXPORT_MARKER, atomic_folder, clean_stale_staging, write_bytes
 from tests.conftest import ROOT, WISE
 
 

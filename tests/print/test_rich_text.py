@@ -7,7 +7,7 @@ from pypdf import PdfReader
 
 from spellpress.cli import main
 from spellpress.layout import fonts
-from spellpress.layout.ink import overflow
+from spellpress.layout.ink_bounds import overflow
 from spellpress.layout.markup import Span, parse
 from spellpress.layout.ops import Icon, Text
 from spellpress.layout.text import fit_text

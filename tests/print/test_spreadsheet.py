@@ -31,9 +31,9 @@ def test_the_shipped_spreadsheet_deck_prints_the_same_bytes_as_its_yaml_twin(tmp
     pdf = "word-rummy/word-rummy-a4.pdf"
     assert (tmp_path / "sheet" / pdf).read_bytes() == (tmp_path / "yaml" / pdf).read_bytes()
     # and the rules and the letter analysis read the same cards
-    sheet_cards = [(c.id, dict(c.fields), c.count) for c in load_game(RUMMY).component("letters").cards]
+    spreadsheet_cards = [(c.id, dict(c.fields), c.count) for c in load_game(RUMMY).component("letters").cards]
     yaml_cards = [(c.id, dict(c.fields), c.count) for c in load_game(twin).component("letters").cards]
-    assert sheet_cards == yaml_cards and len(sheet_cards) == 30
+    assert spreadsheet_cards == yaml_cards and len(spreadsheet_cards) == 30
 
 
 def fed_from(game_copy, name: str):

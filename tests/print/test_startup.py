@@ -12,7 +12,7 @@ from tests.conftest import FIXTURES, ROOT
 
 # simulation, Dask, letter analysis and rasterizing code have no business in printing a deck
 HEAVY = ("spellpress.simulate.runner", "spellpress.simulate.metrics", "spellpress.rules", "dask", "distributed",
-         "spellpress.analysis.report", "spellpress.analysis.playability", "spellpress.words", "pypdfium2",
+         "spellpress.analysis.letter_report", "spellpress.analysis.playability", "spellpress.words", "pypdfium2",
          "spellpress.write.raster", "numpy", "starlette", "uvicorn", "watchfiles")
 
 PROBE = """

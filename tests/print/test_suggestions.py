@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from spellpress.cli import main
+from spellpress.model.schema import GameSpec
 from spellpress.suggest import did_you_mean, keys_at
-from spellpress.model.game import GameSpec
 from tests.conftest import WISE
 
 CASES = [

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from spellpress.layout.ops import FaceLayout
 from spellpress.load.game import load_game
 from spellpress.render.keys import face_key
-from spellpress.layout.ops import FaceLayout
 from spellpress.rules.evocabulary.content import content_for
 from spellpress.rules.plugins import rules_for
 from spellpress.simulate.variants import apply_variant

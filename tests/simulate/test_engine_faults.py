@@ -11,8 +11,8 @@ from __future__ import annotations
 import _thread
 import json
 import re
-import threading
 import shutil
+import threading
 import time
 
 import pytest

@@ -8,8 +8,7 @@ import pytest
 
 from spellpress.cli import main
 from spellpress.simulate.command import FIRST_BATCH, batch_plan
-from spellpress.stats import (BALANCED, NOISE, NOT_BALANCED, STRONG, UNDECIDED, WEAK, difference_interval, effect,
-                              verdict, wilson)
+from spellpress.stats import BALANCED, NOISE, NOT_BALANCED, STRONG, UNDECIDED, WEAK, difference_interval, effect, verdict, wilson
 from tests.conftest import FIXTURES
 
 TOY = str(FIXTURES / "toy-game")

@@ -9,8 +9,8 @@ import pytest
 
 from spellpress.cli import main
 from spellpress.load.game import load_game
-from spellpress.words.finder import WordFinder, for_words
 from spellpress.model.languages import LANGUAGES
+from spellpress.words.finder import WordFinder, for_words
 from spellpress.words.lexicon import Lexicon, shipped_words
 from tests.conftest import WISE
 

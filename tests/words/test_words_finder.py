@@ -6,11 +6,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from words_reference import BAG, brute_builds, brute_find
+
 from spellpress.words.builds import Sources, new_match
-from spellpress.words.index import key, sub_multisets
 from spellpress.words.finder import Match, WordFinder
+from spellpress.words.index import key, sub_multisets
 
 CONSONANTS = "".join(c for c in BAG if c not in "aeiouy")
 DIGRAPHS = ["qu", "th", "er", "in", "st", "ch"]
@@ -358,6 +358,7 @@ def test_new_match_is_the_dataclass_match():
 
 def test_index_tables():
     from collections import defaultdict
+
     from spellpress.words.index import LetterIndex, sub_multisets_between, subs_and_lefts
     words = ["cat", "act", "tack", "at", "a", "stack", "tacks", "attack", "scat", "cast"]
     index = LetterIndex(words)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.evocabulary.content import WILD, Content, content_for
 from spellpress.rules.evocabulary.players import EvoPlayer
 from spellpress.rules.evocabulary.settings import ACTIONS, EvoSettings, seat_table

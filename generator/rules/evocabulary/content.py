@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.evocabulary.settings import ACTIONS
 from spellpress.rules.evocabulary.words import WILD, Words

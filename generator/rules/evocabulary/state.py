@@ -23,8 +23,8 @@ from spellpress.rules.evocabulary.content import WILD, Content
 from spellpress.rules.evocabulary.settings import COPYABLE
 from spellpress.rules.evocabulary.words import SOURCE_ORDER, all_builds, make_src, src_counts, subs_of
 from spellpress.rules.moves import LazyMoves
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.words.index import key
 
 

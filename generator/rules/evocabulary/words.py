@@ -8,7 +8,7 @@ from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.protocol import IllegalAction
 from spellpress.words.finder import for_words
 from spellpress.words.index import key, sub_multisets_between

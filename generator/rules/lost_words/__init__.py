@@ -10,12 +10,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.lost_words.content import Defs, definitions
 from spellpress.rules.lost_words.players import LostWordsPlayer
 from spellpress.rules.lost_words.settings import LostWordsSettings
-from spellpress.rules.lost_words.state import (ACTION, DECLINE, DISCARD, DRAW, DRAW_DECK, DRAW_DISCARD, NONE, PASS, REPLACE,
-                                              REPLY, TO_HAND, LostWordsState)
+from spellpress.rules.lost_words.state import (
+    ACTION,
+    DECLINE,
+    DISCARD,
+    DRAW,
+    DRAW_DECK,
+    DRAW_DISCARD,
+    NONE,
+    PASS,
+    REPLACE,
+    REPLY,
+    TO_HAND,
+    LostWordsState,
+)
 
 __all__ = ["RULES", "LostWordsRules", "Defs", "definitions", "ACTION", "DECLINE", "DISCARD", "DRAW", "DRAW_DECK",
            "DRAW_DISCARD", "NONE", "PASS", "REPLACE", "REPLY", "TO_HAND"]

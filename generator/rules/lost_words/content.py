@@ -8,11 +8,10 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from spellpress.errors import UserError
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.lost_words.settings import ENGINE, RULE_DEFAULTS, LostWordsSettings
 from spellpress.rules.settings import OPTION, settings_for
-
 
 NATURE, SPELL, SPECIAL = "nature", "spell", "special"
 # The effect vocabulary: kind -> its parameters and their defaults. Every effect

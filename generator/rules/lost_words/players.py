@@ -10,7 +10,6 @@ from spellpress.rules.lost_words.content import SPECIAL, SPELL
 from spellpress.rules.lost_words.state import DISCARD, DRAW, DRAW_DECK, DRAW_DISCARD, NONE, PASS, REPLACE, REPLY, LostWordsState
 from spellpress.rules.protocol import Player, State
 
-
 SPECIAL_VALUE = {  # how much a heuristic player values holding a Special, by effect kind
     "wild-spell": 90, "swap-pair": 60, "knock-off": 40, "extra-actions": 30,
     "ask-everyone": 25, "draw": 20, "protect": 12,

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import NonNegativeInt, PositiveInt
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.settings import EngineSettings, Needs
 
 ENGINE = "lost-words"

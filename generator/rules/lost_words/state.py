@@ -40,8 +40,8 @@ from itertools import chain
 from typing import Any, Sequence
 
 from spellpress.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
 
 class Phase(IntEnum):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.magic_spell.content import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS, Catalog, Spell, catalog
 from spellpress.rules.magic_spell.demand import letter_demand, suggest_tile_mix
 from spellpress.rules.magic_spell.players import ATTACK_WEIGHT, MEMORY_SPANS, STUCK_TURNS, MagicSpellPlayer

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 
 CAST_EFFECTS = ("spirit", "draw", "scrounge", "weaves", "research", "transmute",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.magic_spell.content import catalog
 
 

@@ -46,8 +46,8 @@ from operator import itemgetter
 from typing import Any, Sequence
 
 from spellpress.rules.magic_spell.content import Catalog
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
 MIXED = "mixed"  # the scrounge slot meaning "a tile nobody has seen since the mix"
 

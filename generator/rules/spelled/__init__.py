@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.protocol import Player, Rules
 from spellpress.rules.spelled.content import ABILITIES, AT_ONCE, KINDS, LASTING, TOKENS, CardDef, Catalog, catalog
 from spellpress.rules.spelled.players import WEIGHTS, SpelledHeuristic, box_value

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.words.finder import for_words
 from spellpress.words.index import key as letter_key

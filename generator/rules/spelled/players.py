@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 from spellpress.rules.protocol import Player
-from spellpress.rules.spelled.content import Catalog, CardDef
+from spellpress.rules.spelled.content import CardDef, Catalog
 from spellpress.rules.spelled.state import SpelledState
 
 WEIGHTS = {"energy": 1.0, "damage": 1.0, "heal": 0.8, "draw": 1.6, "scrap_hand": 0.8, "scrap_discard": 0.8,

@@ -42,8 +42,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.spelled.content import AT_ONCE, LASTING, TOKENS, Catalog
 from spellpress.words.index import key as letter_key
 

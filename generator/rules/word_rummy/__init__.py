@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.protocol import Player, Rules
 from spellpress.rules.settings import settings_for
 from spellpress.rules.word_rummy.content import content_for

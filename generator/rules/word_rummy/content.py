@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.word_rummy.settings import WordRummySettings
 from spellpress.words.finder import for_words

@@ -25,9 +25,10 @@ from collections import Counter
 from enum import IntEnum
 from typing import NamedTuple
 
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.word_rummy.content import Content, Hand, Split
+
 
 class Phase(IntEnum):
     DEAL = 0  # chance: the deal, one card at a time

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.protocol import Player, Rules
 from spellpress.rules.word_to_the_wise.content import DIE_VOWELS, WILD, definitions
 from spellpress.rules.word_to_the_wise.players import WiseHeuristic

@@ -10,12 +10,11 @@ from statistics import NormalDist
 from typing import Any
 
 from spellpress.errors import UserError
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
 from spellpress.words.index import key, sub_multisets
-
 
 DIE_VOWELS = frozenset("aeiou")
 WILD = "*"  # a die showing WILD

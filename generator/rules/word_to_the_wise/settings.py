@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import Field
 
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
 from spellpress.rules.settings import EngineSettings, Needs, settings_for
 
 ENGINE = "word-to-the-wise"

@@ -33,18 +33,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from enum import IntEnum
 from dataclasses import dataclass, replace
+from enum import IntEnum
 from itertools import chain, combinations
 from typing import Any
 
 from spellpress.errors import Option, UserError
 from spellpress.rules.moves import LazyMoves
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.word_to_the_wise.content import Definitions
 from spellpress.words.index import sub_multisets
-
 
 PASS = ("pass",)
 class Phase(IntEnum):

@@ -6,14 +6,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from spellpress.errors import Location, Problems, UserError
-from spellpress.model.game import ComponentSpec
 from spellpress.model.limits import MAX_CARDS_PER_GAME
+from spellpress.model.schema import ComponentSpec
 from spellpress.paths import inside
 
 COLUMNS_BESIDE_FIELDS = ("count", "id")
 
 
-def sheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems
+def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems
                 ) -> Iterator[tuple[dict[str, Any], Callable[..., Location]]]:
     from spellpress.load.spreadsheet import SheetError, read_sheet, typed  # only for spreadsheet-fed games
     from spellpress.suggest import did_you_mean

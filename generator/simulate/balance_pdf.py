@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from spellpress.simulate.metrics import difference_text, effect_size
 from spellpress.model.vocabulary import known_words_note
-from spellpress.write.report import Report
+from spellpress.simulate.metrics import difference_text, effect_size
+from spellpress.write.report_document import Report
 
 
 def balance_pdf(name: str, reports: list[dict]) -> bytes:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-
 from spellpress.analysis.english import difficulty, distribution, jensen_shannon_bits, spearman, suggest_points, total_variation
 from spellpress.analysis.mix import WILD_FACE, face_kind, read_mix
 from spellpress.analysis.playability import HandRules, judge_for, playability
 from spellpress.errors import Option, UserError, Where
-from spellpress.model.deck import Game
+from spellpress.model.game import Game
+from spellpress.model.vocabulary import known_words_note
 from spellpress.progress import LazyProgress
 from spellpress.words.finder import for_words
-from spellpress.model.vocabulary import known_words_note
 
 SPLIT_NOTE = ("digraph cards are split into their letters here (a QU card counts one Q and one U); "
               "wild cards are no letter and are left out")
@@ -171,7 +170,7 @@ def _number(value) -> str:
 
 
 def letters_pdf(report: dict) -> bytes:
-    from spellpress.write.report import Report
+    from spellpress.write.report_document import Report
 
     doc = Report(f"{report['name']}: letter analysis")
     play = report["playability"]
