@@ -68,8 +68,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
     try:
+        args = parser().parse_args(argv)  # inside: a Ctrl-C while the commands' modules load is an interruption too
         if isinstance(getattr(args, "out", None), Path):
             args.out = output_folder(args.out)
         code = args.handler(args)
