@@ -5,8 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SPELLPRESS := $(BIN)/spellpress
-# both cores; a module's tests stay on one worker, so a module-scoped build is made once (pytest-xdist)
-PYTEST := $(BIN)/python -m pytest -n 2 --dist loadscope
+# both cores; a module's tests stay on one worker, so a module-scoped build is made once (pytest-xdist);
+# modules are dealt in the order tests/conftest.py gives them (the longest first), not by their number of tests
+PYTEST := $(BIN)/python -m pytest -n 2 --dist loadscope --no-loadscope-reorder
 
 .PHONY: all build test test-fast lint typecheck check proof lexicon lexicon-languages syllables bench clean distclean
 
