@@ -23,6 +23,7 @@ from spellpress.model.schema import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.paths import SHARED_FONTS, SHARED_ICONS, inside
 from spellpress.suggest import did_you_mean
+from spellpress.wording import quoted
 
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
 
@@ -179,7 +180,7 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
     letters = describe(language)
     bad = [(number, word) for number, word in lines if not language.word.fullmatch(word) or len(word) > MAX_WORD_LETTERS]
     for number, word in bad[:5]:
-        shown = f"'{word}'" if len(word) <= 40 else f"'{word[:40]}...' ({len(word):,} characters)"
+        shown = quoted(word)
         if len(word) > MAX_WORD_LETTERS and language.word.fullmatch(word):
             problems.add(Location(path, number, 1), f"a word may have at most {MAX_WORD_LETTERS} letters, got {shown}")
         else:
@@ -279,7 +280,7 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
             continue
         count = raw.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            problems.add(locate("count"), f"count must be a whole number, 0 (left out for now) or more, got {count!r}")
+            problems.add(locate("count"), f"count must be a whole number, 0 (left out for now) or more, got {quoted(count)}")
             continue
         if count > MAX_COPIES_PER_CARD:
             problems.add(locate("count"), f"count may be at most {MAX_COPIES_PER_CARD:,} copies of one card, got {count:,}")
@@ -289,7 +290,7 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
             problems.add(locate("id"), "id must be text")
             continue
         if card_id in seen:
-            problems.add(locate("id"), f"card id '{card_id}' is already used by card {seen[card_id] + 1} of this file")
+            problems.add(locate("id"), f"card id {quoted(card_id)} is already used by card {seen[card_id] + 1} of this file")
             continue
         seen[card_id] = index
         back_fields = raw.get("back", {})
@@ -314,7 +315,7 @@ def _check_fields(fields: dict[str, Any], schema: Mapping[str, str], locate: Loc
             continue
         kinds = _TYPES[declared.rstrip("?")]
         if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            problems.add(locate(*key, name), f"field '{name}' must be {declared.rstrip('?')}, got {value!r}")
+            problems.add(locate(*key, name), f"field '{name}' must be {declared.rstrip('?')}, got {quoted(value)}")
     if not partial:
         for name, declared in schema.items():
             if not declared.endswith("?") and name not in fields:
