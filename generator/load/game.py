@@ -114,8 +114,10 @@ def load_game(folder: Path) -> Game:
     spec = _with_word_file(spec, folder, doc, problems)
 
     templates = TemplateLoader(folder, problems)
+    back_locations = {}
     for back_name, back in spec.backs.items():
         templates.get(back.template, doc.locate(("backs", back_name, "template")))
+        back_locations[back_name] = doc.locate(("backs", back_name, "fields") if back.fields else ("backs", back_name))
 
     components: list[Component] = []
     seen_ids: dict[str, Location] = {}
@@ -123,7 +125,7 @@ def load_game(folder: Path) -> Game:
         where = doc.locate(("components", index))
         try:
             path = inside(folder, relative, where, "component file")
-            component = _load_component(path, folder, spec, templates, problems)
+            component = _load_component(path, folder, spec, templates, problems, back_locations)
         except UserError as exc:
             problems.extend(exc)
             continue
@@ -207,7 +209,8 @@ def _check_density(name: str, words: list[str], language, where, problems: Probl
                             f"simulate take minutes; is it random letters?")
 
 
-def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader, problems: Problems) -> Component | None:
+def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader, problems: Problems,
+                    back_locations: Mapping[str, Location]) -> Component | None:
     doc = read_yaml(path)
     spec = validated(ComponentSpec, doc.data, doc, (), problems)
     if spec is None:
@@ -225,7 +228,7 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
             known = ", ".join(sorted(game.backs)) or "none defined in game.yaml"
             problems.add(doc.locate(("back",)), f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
         else:
-            back = BackFace(named.template, freeze(named.fields), per_card=False)
+            back = BackFace(named.template, freeze(named.fields), per_card=False, location=back_locations.get(spec.back))
     every_card = tuple(_cards(spec, component_id, _card_sources(spec, root, doc, problems), problems))
     cards = tuple(card for card in every_card if card.count > 0)
     if size is None:
