@@ -48,11 +48,14 @@ MAX_FORMULA_SHOWN = 40
 def workbook_notes(members: dict[str, bytes], suffix: str, sheet: str | None, rows: int, columns: int) -> CellNotes:
     """The notes for the cells of `sheet` within its used range (rows x columns from A1)."""
     if suffix == ".ods":
-        formulas, ranges = _ods_notes(members.get("content.xml", b"").decode("utf-8", "replace"), sheet, rows, columns)
+        xml = members.get("content.xml", b"").decode("utf-8", "replace")
+        if "table:formula" not in xml and "-spanned" not in xml:  # the usual sheet of typed values: no walk
+            return CellNotes()
+        formulas, ranges = _ods_notes(xml, sheet, rows, columns)
     else:
         name = xlsx_sheet_member(members, sheet)
         xml = members.get(name, b"").decode("utf-8", "replace") if name else ""
-        formulas = _xlsx_unsaved_formulas(xml, rows, columns)
+        formulas = _xlsx_unsaved_formulas(xml, rows, columns) if ANY_FORMULA.search(xml) else {}
         ranges = [found for reference in MERGE_CELL.findall(xml) if (found := _range(reference)) is not None]
     return CellNotes(formulas, _covered(ranges, rows, columns))
 
@@ -88,6 +91,7 @@ def shown_formula(text: str) -> str:
 
 
 MERGE_CELL = re.compile(r'<(?:\w+:)?mergeCell\b[^>]*?\bref="([A-Za-z]{1,4}\d{1,8}(?::[A-Za-z]{1,4}\d{1,8})?)"')
+ANY_FORMULA = re.compile(r"<(?:\w+:)?f[\s>/]")
 XLSX_FORMULA = re.compile(r"<(?:\w+:)?f\b[^>]*?(?:/>|>(.*?)</(?:\w+:)?f>)", re.S)
 XLSX_VALUE = re.compile(r"<(?:\w+:)?v>(.*?)</(?:\w+:)?v>", re.S)
 
