@@ -1,9 +1,9 @@
 """A game's own word list: CPU time of `letters` and `simulate` against the shipped English list.
 
-    python bench/word_lists.py [--game word-to-the-wise] [--games 200] [--lists en,en+fr,en+fr+de,en+fr+de+es]
+    python bench/word_lists.py [--game word-to-the-wise] [--games 200] [--lists fr,de,es,en+es,en+fr+de+es]
 
-Real lists of several sizes made from the shipped ones (English alone, then French, German and
-Spanish added, every word folded to a-z: several languages concatenated, as a designer might),
+Real lists of several sizes made from the shipped ones (each language alone, then several
+together, every word folded to a-z: languages concatenated, as a designer might; some past the limits),
 written as the game's `words.lexicon: words.txt`. Each command runs in a fresh process
 (`spellpress` itself), its CPU time (user + system, from the OS) printed with the ratio to the
 shipped English list measured in the same run, the list's size, words and density
@@ -61,7 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="word-to-the-wise")
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--lists", default="en,en+fr,en+fr+de,en+fr+de+es")
+    parser.add_argument("--lists", default="fr,de,es,en+es,en+fr+de+es")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         base = None
@@ -82,12 +82,16 @@ def main() -> None:
             if checked != 0:
                 print(f"{spec:14} {size:5.1f} {len(words):9,} {density:7.1f}  {'refused':>10}")
                 continue
-            letters, _ = cpu_seconds(["letters", str(folder), "--out", str(Path(scratch) / "out")], Path(scratch))
-            simulate, _ = cpu_seconds(["simulate", str(folder), "--games", str(args.games), "--workers", "1",
-                                       "--seed", "1"], Path(scratch))
+            letters, letters_exit = cpu_seconds(["letters", str(folder), "--out", str(Path(scratch) / "out")], Path(scratch))
+            simulate, simulate_exit = cpu_seconds(["simulate", str(folder), "--games", str(args.games), "--workers", "1",
+                                                   "--seed", "1"], Path(scratch))
             base = base or (letters, simulate)
             print(f"{spec:14} {size:5.1f} {len(words):9,} {density:7.1f}  {'accepted':>10}  "
-                  f"{letters:6.1f} s ({letters / base[0]:4.1f}x)  {simulate:6.1f} s ({simulate / base[1]:4.1f}x)", flush=True)
+                  f"{_shown(letters, base[0], letters_exit)}  {_shown(simulate, base[1], simulate_exit)}", flush=True)
+
+
+def _shown(seconds: float, base: float, code: int) -> str:
+    return f"{seconds:6.1f} s ({seconds / base:4.1f}x)" if code == 0 else f"{'failed, exit ' + str(code):>16}"
 
 
 if __name__ == "__main__":
