@@ -68,7 +68,8 @@ def describe(preset) -> list[str]:
         lines.append("colour: RGB, as designed")
     lines.append(f"where each figure comes from: {_citations(spec)}")
     for number, source in enumerate(spec.sources, 1):
-        lines.append(f"  [{number}] {source.url or 'not confirmed from the shop' + chr(39) + 's own page'}: {source.confirms}")
+        where = source.url or "not confirmed from the shop's own page"
+        lines.append(f"  [{number}] {where}: {source.confirms}")
     return lines
 
 
