@@ -30,8 +30,8 @@ def pythons_own(err: str, code: int) -> str | None:
     """What Python printed or did before any code of Spellpress ran, or None if it was not that."""
     if code == -signal.SIGINT and not err.strip():
         return "ended by the signal before Python set its handler"
-    if "Fatal Python error: init_import_site" in err:
-        return "Python's import of site"
+    if "Fatal Python error: init_" in err:  # init_import_site, init_sys_streams: Python's own start failed
+        return "Python's start (its standard streams, site and the .pth files)"
     if "Failed checking if argv[0] is an import path entry" in err:
         return "Python looking at the script's path"
     frames = re.findall(r'File "([^"]+)", line \d+, in (\S+)', err)
