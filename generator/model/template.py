@@ -8,7 +8,7 @@ then validated here.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field, field_validator, model_validator
 
@@ -98,9 +98,17 @@ BOX_KINDS: dict[str, type[BoxBase]] = {"fill": FillBox, "shape": ShapeBox, "text
 """The `kind:` of a box in a template, and the model that checks it."""
 
 
+class TemplateExample(Strict):
+    """The card `spellpress templates` draws the template with: not used by builds."""
+
+    size: str | dict[str, str] = "poker"  # a size name or {width, height}, as a component's `size:`
+    fields: dict[str, Any] = {}
+
+
 class TemplateSpec(Strict):
     extends: str | None = None
     description: str = ""
+    example: TemplateExample | None = None
     boxes: dict[str, Box | None] = {}
 
     @field_validator("boxes")

@@ -89,7 +89,7 @@ CASES = [
     # issue 31: pydantic's and Python's own words leaked ("str: Input should be a valid string", a regular expression)
     ("name-not-text", "game.yaml", replace("name: A Word to the Wise", "name: [a, b]"), "check", "game.yaml:2:7",
      "name: expected text, got ['a', 'b']"),
-    ("colour-not-hex", "game.yaml", replace('color: "#1f2d4d"', 'color: "#zz2d4d"'), "check", "consonants.yaml:",
+    ("colour-not-hex", "game.yaml", replace('color: "#1f2d4d"', 'color: "#zz2d4d"'), "check", "game.yaml:19:13",
      "color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none, got '#zz2d4d'"),
     ("text-over-20000", "rules-card.yaml", replace("Deal 5 consonants each.", "word " * 5_000), "check",
      "rules-card.yaml:8:5", "the text made here (the template with the card's fields) is 25,"),
