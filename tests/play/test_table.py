@@ -72,6 +72,7 @@ def test_every_game_is_recorded_and_its_record_replays_to_the_same_scores(game_i
     assert table.replay_view(0)["steps"] >= len(record.decisions)
 
 
+@pytest.mark.slow
 def test_the_replay_goes_move_by_move(tmp_path):
     game, rules = loaded("word-rummy")
     table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=4, records=tmp_path)
