@@ -104,6 +104,7 @@ def test_a_part_imports_only_what_is_below_it(part):
     assert wrong == []
 
 
+@pytest.mark.slow
 def test_no_import_comes_back_to_where_it_started():
     modules = {}
     for path in PACKAGE.rglob("*.py"):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from spellpress.model.types import Mm, NonNegativeMm, NonNegativePt, Pt, Strict, text_like
 
@@ -56,6 +56,12 @@ class ShapeBox(BoxBase):
         if value and not any(value):
             raise ValueError("a dash pattern needs at least one length above 0 (all zeros draws nothing forever)")
         return value
+
+    @model_validator(mode="after")
+    def _line_is_stroked(self) -> "ShapeBox":
+        if self.shape == "line" and self.fill != "none":
+            raise ValueError("a line has no fill: give it a stroke colour instead (fill: is for rect, ellipse and grid)")
+        return self
 
 
 class TextBox(BoxBase):

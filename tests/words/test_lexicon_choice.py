@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from spellpress.cli import main
 from spellpress.load.game import load_game
 from spellpress.words.build_lexicon import WORD_GAME_TWOS, word_game_word
@@ -113,6 +115,7 @@ def folded_words(*codes: str) -> list[str]:
     return list(words)
 
 
+@pytest.mark.slow
 def test_a_word_list_past_the_size_limit_is_refused_and_one_within_it_reads(game_copy, tmp_path, capsys, monkeypatch):
     """Issue 31 item 9: real lists of 4 to 20 MB made letters take 35 s to minutes (docs/yaml.md, Limits)."""
     import time
@@ -135,6 +138,7 @@ def test_a_word_list_past_the_size_limit_is_refused_and_one_within_it_reads(game
     assert "shipped list: english, french, german, spanish" in err and time.monotonic() - started < 5
 
 
+@pytest.mark.slow
 def test_a_real_list_denser_than_the_shipped_ones_is_refused(game_copy, tmp_path, capsys, monkeypatch):
     """English and French together, accents dropped (2.7 MB, density 17.6): letters took 36 s, 2.6 times
     the shipped list's time."""
