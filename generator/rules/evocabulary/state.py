@@ -574,7 +574,7 @@ class EvoState(State):
         if lock_letter:
             fam[2].extend(self._take(seat, [lock_letter]))
         if side == 0:
-            for a in set(actions):
+            for a in dict.fromkeys(actions):  # in the card's order, not a set's (that changes between processes)
                 self.played[f"familiar:{a}"].add(seat)
             self.figures["hires_special"] += 1
         else:
