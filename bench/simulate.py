@@ -1,7 +1,7 @@
 """Simulation benchmark: games per second on one worker and on two, and against an earlier tree.
 
     python bench/simulate.py [--game word-to-the-wise] [--players 4] [--games 2000] [--full]
-    python bench/simulate.py --baseline [REF] [--players 4] [--seconds 5] [--repeat 1] [--full]
+    python bench/simulate.py --baseline [REF] [--only GAME,...] [--players 4] [--seconds 5] [--repeat 1] [--full]
     python bench/simulate.py --check-ratios [--games 100]
 
 The first form times one game on one worker and on two, in the same run, and estimates the
@@ -14,9 +14,10 @@ the fastest of several.
 --baseline times every engine (each game under cards/ that names a rules engine, at --players or
 the nearest count it allows) in the current tree and in REF (a git ref, checked out with `git
 archive` into a temporary folder; default BASELINE, the tree before the engines were made
-faster), side by side in the same run, each run in a fresh process after the same warm-up games,
-and prints games/s before and after and their ratio. The games a run plays are sized from the
-baseline's warm-up rate (--seconds of baseline play, 50 to 2,000 games). Every game's result
+faster), side by side in the same run, each run in a fresh process after the same warm-up games
+(a fifth of the run: the word caches fill as a long run goes on), and prints games/s before and
+after and their ratio. The games a run plays are sized from a short baseline run (--seconds of
+baseline play, 50 to 5,000 games). Every game's result
 (scores, winners, turns, played cards, figures, metrics) is compared between the two trees, game
 by game for the same seeds, once with the heuristic in every seat and once with a mixed lineup
 (skill 1, skill 0.5, the random player, skill 0.8): any difference is printed and the exit
@@ -173,21 +174,24 @@ def differences(before: dict, after: dict) -> str:
     return f"{len(wrong)} of {len(old)} games differ (first: game {wrong[0]})" if wrong else ""
 
 
-def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bool) -> int:
+def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bool, only: list[str]) -> int:
     """Every engine's games/s in the ref's tree and the current one, and whether their games are the same."""
     failed = []
     with source_tree(ROOT, ref) as before, source_tree(ROOT) as after:
         print(f"before: {before.label}; after: the current tree. One worker, each run in a fresh process after "
-              f"10 warm-up games; the fastest of {repeat}")
+              f"warm-up games (a fifth of its games, at least 30); the fastest of {repeat}")
         print(f"  {'game':18} {'players':>7} {'games':>6} {'before':>13} {'after':>13} {'ratio':>6}  same games")
         for name, fewest, most in engine_games():
+            if only and name not in only:
+                continue
             players = min(most, max(fewest, players_wanted))
-            rate = 10 / play_in(before, name, players, 10, warmup=10)["seconds"]
-            games = int(min(2000, max(50, round(rate * seconds / 50) * 50)))
+            rate = 30 / play_in(before, name, players, 30, warmup=30)["seconds"]
+            games = int(min(5000, max(50, round(rate * seconds / 50) * 50)))
+            warmup = max(30, games // 5)  # word caches fill as a run goes on: time a run that is under way
             runs: dict[str, list[dict]] = {"before": [], "after": []}
             for _ in range(repeat):  # alternated, so a busy spell of the machine falls on both
-                runs["before"].append(play_in(before, name, players, games, warmup=10))
-                runs["after"].append(play_in(after, name, players, games, warmup=10))
+                runs["before"].append(play_in(before, name, players, games, warmup=warmup))
+                runs["after"].append(play_in(after, name, players, games, warmup=warmup))
             old = min(run["seconds"] for run in runs["before"])
             new = min(run["seconds"] for run in runs["after"])
             traced = max(50, games // 4)
@@ -230,9 +234,11 @@ def main() -> int:
                         help=f"time every engine against the git ref REF (default {BASELINE[:12]}) and compare their games")
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="with --baseline: about this many seconds of the baseline's play per engine and run")
+    parser.add_argument("--only", default="", metavar="GAME,...", help="with --baseline: only these games")
     args = parser.parse_args()
     if args.baseline:
-        return compare(args.baseline, args.players, args.seconds, args.repeat, args.full)
+        return compare(args.baseline, args.players, args.seconds, args.repeat, args.full,
+                       [name.strip() for name in args.only.split(",") if name.strip()])
     if args.check_ratios:
         return check_ratios(args.games if args.games != 2000 else 100, args.repeat)
     folder = str((ROOT / "cards" / args.game).resolve())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from spellpress.model.game import Game
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules, draw_chance
 from spellpress.simulate.engine_faults import MAX_ACTIONS_PER_GAME, BadScores, EngineStall, finite_scores
 from spellpress.simulate.game_metrics import Tracker
 
@@ -51,9 +51,7 @@ def play_game(
             raise EngineStall(state)
         tracker.before_action(state, seat)
         if seat == CHANCE:
-            outcomes = state.chance_outcomes()
-            actions = [a for a, _ in outcomes]
-            action = rng.choices(actions, weights=[p for _, p in outcomes])[0] if len(actions) > 1 else actions[0]
+            action = draw_chance(state.chance_outcomes(), rng)
         else:
             action = seats[seat].act(state, seat, rng)
             if check and action not in state.legal_actions():

@@ -193,7 +193,8 @@ class Definitions:
                                              sum(1 for f in roll if f == WILD))
         return found
 
-    def _subs_of(self, hand_key: str) -> tuple[str, ...]:
+    def hand_subs(self, hand_key: str) -> tuple[str, ...]:
+        """The hand's sub-multisets but the empty one (sub_multisets' order)."""
         subs = self._hand_subs.get(hand_key)
         if subs is None:
             subs = self._hand_subs[hand_key] = tuple(s for s in sub_multisets(hand_key) if s)
@@ -214,7 +215,7 @@ class Definitions:
             table = self._sub_best.get(table_key)
             if table is None:
                 table = self._sub_best[table_key] = {}
-            for sub in self._subs_of(hand_key):
+            for sub in self.hand_subs(hand_key):
                 rows = table.get(sub)
                 if rows is None:
                     rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
@@ -270,7 +271,7 @@ class Definitions:
             found = []
             bonus = self.p.all_cards_bonus if len(hand_key) == self.p.hand_size else 0
             y_wild = bool(wilds) and "y" not in hand_key
-            for sub in self._subs_of(hand_key):
+            for sub in self.hand_subs(hand_key):
                 extra = bonus if len(sub) == len(hand_key) else 0
                 found.extend((v + extra, n, w) for v, n, w in self._sub_rows(sub, rolled, wilds, y_wild))
             found.sort(key=lambda row: (-row[0], -row[1], row[2]))
@@ -278,6 +279,22 @@ class Definitions:
             if len(self._rows) > 25_000:  # entries list every word of a hand and roll: keep their memory modest
                 self._rows.clear()
         return rows
+
+    def count_words(self, hand_key: str, roll: tuple[str, ...], taken: frozenset[str]) -> int:
+        """How many of all_words' words are not in `taken`, counted from the cached rows of each part
+        of the hand (the runner's move counts ask this at every decision of a sampled game)."""
+        rolled, wilds = self.roll_key(roll)
+        y_wild = bool(wilds) and "y" not in hand_key
+        count = sum(len(self._sub_rows(sub, rolled, wilds, y_wild)) for sub in self.hand_subs(hand_key))
+        for word in taken:
+            # a word is listed under the cards it needs: its consonants (one Y fewer when a WILD is its Y)
+            cards = key("".join(c for c in word if c not in DIE_VOWELS))
+            for sub in (cards, cards.replace("y", "", 1)) if y_wild and "y" in cards else (cards,):
+                if sub and not Counter(sub) - Counter(hand_key) and any(
+                        row[2] == word for row in self._sub_rows(sub, rolled, wilds, y_wild)):
+                    count -= 1
+                    break
+        return count
 
     def known(self, word: str, coverage: float) -> bool:
         """A fixed vocabulary per coverage: the word's hash falls under it."""

@@ -127,6 +127,11 @@ class ChooseMoves(LazyMoves):
             actions.extend(("bluff", sub) for sub in sub_multisets(self.hand_key) if sub and len(sub) + 1 >= p.min_length)
         return actions
 
+    def count(self) -> int:
+        p = self.defs.p
+        bluffs = sum(1 for sub in self.defs.hand_subs(self.hand_key) if len(sub) + 1 >= p.min_length) if p.challenges else 0
+        return 1 + self.defs.count_words(self.hand_key, self.roll, self.taken) + bluffs
+
     def allows(self, action) -> bool:
         if action == PASS:
             return True
