@@ -17,7 +17,8 @@ from typing import Any
 
 from spellpress.model.game import Game
 from spellpress.play.records import Decision, Record, save
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Rules, State, draw_chance
+from spellpress.rules.chance import draw_chance
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Rules, State
 
 HUMAN = "human"
 BOTS = ("heuristic", "random", "ismcts")

@@ -18,13 +18,10 @@ stay within it, and the random player uses only `legal_actions()`.
 from __future__ import annotations
 
 import copy
-import math
 import random
 from abc import ABC, abstractmethod
-from bisect import bisect_right
 from collections import deque
 from dataclasses import dataclass, field
-from itertools import accumulate
 from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
 
 from spellpress.model.game import Game
@@ -174,41 +171,6 @@ def redeal(rng: random.Random, pool: Sequence, sizes: Sequence[int]) -> tuple[li
         hands.append(shuffled[start:start + size])
         start += size
     return hands, shuffled[start:]
-
-
-def draw_chance(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Action:
-    """The chance outcome the runner plays: the only one, or `rng.choices(actions, weights)[0]`.
-
-    Draws the same number as random.choices and maps it the same way (its cumulative weights,
-    bisected), so a seed gives the games it always gave; but the tables of an outcome tuple an
-    engine keeps (a die's faces) are built once, not at every roll.
-    """
-    if len(outcomes) <= 1:
-        return outcomes[0][0]
-    table = _CHANCE_TABLES.get(id(outcomes)) if type(outcomes) is tuple else None
-    if table is None or table[0] is not outcomes:
-        table = _chance_table(outcomes)
-    _, actions, cumulative, total = table
-    return actions[bisect_right(cumulative, rng.random() * total, 0, len(actions) - 1)]
-
-
-_CHANCE_TABLES: dict[int, tuple] = {}  # id of an outcome tuple -> (the tuple, kept so its id stays its own, ...)
-
-
-def _chance_table(outcomes: Sequence[tuple[Action, float]]) -> tuple:
-    actions, weights = zip(*outcomes)
-    cumulative = list(accumulate(weights))
-    total = cumulative[-1] + 0.0
-    if total <= 0.0:  # random.choices' own errors
-        raise ValueError("Total of weights must be greater than zero")
-    if not math.isfinite(total):
-        raise ValueError("Total of weights must be finite")
-    table = (outcomes, actions, cumulative, total)
-    if type(outcomes) is tuple:
-        if len(_CHANCE_TABLES) >= 256:  # an engine that makes a new tuple every time: keep memory bounded
-            _CHANCE_TABLES.clear()
-        _CHANCE_TABLES[id(outcomes)] = table
-    return table
 
 
 class Player(ABC):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 from spellpress.model.game import Game
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules, draw_chance
+from spellpress.rules.chance import draw_chance
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
 from spellpress.simulate.engine_faults import MAX_ACTIONS_PER_GAME, BadScores, EngineStall, finite_scores
 from spellpress.simulate.game_metrics import Tracker
 

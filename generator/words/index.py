@@ -131,8 +131,10 @@ class LetterIndex:
         table = self._skeletons.get(free)
         if table is None:
             grouped: dict[str, list] = defaultdict(list)
+            without_free = str.maketrans("", "", "".join(free))
+            free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
             for word in self.words:
-                grouped[key("".join(c for c in word if c not in free))].append(
-                    (word, frozenset(c for c in word if c in free)))
+                letters = free.intersection(word)
+                grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
             table = self._skeletons[free] = {k: tuple(v) for k, v in grouped.items()}
         return table

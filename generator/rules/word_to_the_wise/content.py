@@ -12,6 +12,7 @@ from typing import Any
 from spellpress.errors import UserError
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
+from spellpress.rules.settings import options_key
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
 from spellpress.words.index import key, sub_multisets
@@ -88,6 +89,7 @@ class Definitions:
         self.die_outcomes = tuple(
             tuple((("die", face), n / len(faces)) for face, n in sorted(Counter(faces).items())) for faces in dice)
         self.draw_actions = {letter: ("draw", letter) for letter in self.letters}
+        self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in a deck's (totals') order
         self.finder, self.skeleton, self.words = _finder(game)
         steps = params.steps
         normal = NormalDist()
@@ -342,5 +344,10 @@ class Definitions:
 
 
 def definitions(game: Game, options: dict[str, Any] | None = None) -> Definitions:
-    params = params_for(game, options or {})
+    """The game's definitions for these options, read once (every game of a run asks)."""
+    return memo_on(game, "word-to-the-wise options", options_key(options), lambda: _definitions(game, options))
+
+
+def _definitions(game: Game, options: dict[str, Any] | None) -> Definitions:
+    params = params_for(game, options or {})  # options that give the same numbers share their word tables
     return memo_on(game, "word-to-the-wise", params, lambda: Definitions(game, params))

@@ -39,6 +39,7 @@ from itertools import chain, combinations
 from typing import Any
 
 from spellpress.errors import Option, UserError
+from spellpress.rules.chance import Counted
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
@@ -46,6 +47,9 @@ from spellpress.rules.word_to_the_wise.content import Definitions
 from spellpress.words.index import sub_multisets
 
 PASS = ("pass",)
+NO_CHALLENGE = ("challenge", ())
+
+
 class Phase(IntEnum):
     DEAL = 0
     ROLL = 1
@@ -147,17 +151,28 @@ class ChooseMoves(LazyMoves):
 
 
 class View:
-    """What one seat may see: its own hand, the dice, the words placed, the scores and card counts."""
+    """What one seat may see: its own hand, the dice, the words placed, the scores and card counts.
+    Read when asked: a view serves one decision, made before the state moves on."""
 
-    __slots__ = ("seat", "players", "hand", "hand_key", "roll", "phase", "challenges", "_state")
+    __slots__ = ("seat", "players", "phase", "challenges", "_state")
 
     def __init__(self, state: "WiseState", seat: int):
         self.seat, self.players, self._state = seat, state.players, state
-        self.hand = tuple(state.hands[seat])
-        self.hand_key = "".join(sorted(self.hand))
-        self.roll = tuple(state.roll)
         self.phase = state.phase
         self.challenges = state.p.challenges
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        return tuple(self._state.hands[self.seat])
+
+    @property
+    def hand_key(self) -> str:
+        """The hand's letters, sorted."""
+        return "".join(sorted(self._state.hands[self.seat]))
+
+    @property
+    def roll(self) -> tuple[str, ...]:
+        return tuple(self._state.roll)
 
     @property
     def placed(self) -> tuple[tuple[int, str], ...]:
@@ -192,6 +207,7 @@ class WiseState(State):
             raise UserError.at(Option("--option speeds"),
                                f"one speed per seat ({players}), got {len(self.p.speeds)}")
         self.players = players
+        self._orders = tuple(tuple((start + i) % players for i in range(players)) for start in range(players))
         self.turns = 0
         self.deck = dict(defs.totals)
         self.deck_size = defs.deck_cards
@@ -227,8 +243,7 @@ class WiseState(State):
     def chance_outcomes(self):
         phase = self.phase
         if phase == DEAL:
-            size, actions = self.deck_size, self.defs.draw_actions
-            return [(actions[letter], n / size) for letter, n in self.deck.items() if n]
+            return Counted(self.defs.deck_draws, list(self.deck.values()), self.deck_size)
         if phase == ROLL:
             return self.defs.die_outcomes[len(self.roll)]
         if phase == TIME:
@@ -339,8 +354,9 @@ class WiseState(State):
         self._tied: list[int] = []
         self._actor = -1
 
-    def _clockwise(self, start: int) -> list[int]:
-        return [(start + i) % self.players for i in range(self.players)]
+    def _clockwise(self, start: int) -> tuple[int, ...]:
+        """Every seat, clockwise from `start`."""
+        return self._orders[start]
 
     def _apply_die(self, action) -> None:
         faces = self.defs.dice[len(self.roll)]
@@ -349,7 +365,7 @@ class WiseState(State):
         self.roll.append(action[1])
         if len(self.roll) == len(self.defs.dice):
             self._reset_round()
-            self._queue = self._clockwise(self.starter)
+            self._queue = list(self._clockwise(self.starter))
             self.phase = CHOOSE
             self._actor = self._queue.pop(0)
 
@@ -453,7 +469,7 @@ class WiseState(State):
 
     def _end_race(self) -> None:
         if self.p.challenges and self.placed:
-            self._queue = self._clockwise(self.starter)
+            self._queue = list(self._clockwise(self.starter))
             self.phase = CHALLENGE
             self._actor = self._queue.pop(0)
         else:
@@ -461,20 +477,22 @@ class WiseState(State):
 
     def _apply_challenge(self, action) -> None:
         seat = self._actor
-        others = {p.seat for p in self.placed if p.seat != seat}
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "challenge"
-                and isinstance(action[1], tuple) and set(action[1]) <= others
-                and list(action[1]) == sorted(set(action[1]))):
-            raise IllegalAction(f"seat {seat} cannot challenge {action!r}")
+        if action != NO_CHALLENGE:  # challenging nobody is always allowed
+            others = {p.seat for p in self.placed if p.seat != seat}
+            if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "challenge"
+                    and isinstance(action[1], tuple) and set(action[1]) <= others
+                    and list(action[1]) == sorted(set(action[1]))):
+                raise IllegalAction(f"seat {seat} cannot challenge {action!r}")
         self.flags[seat] = action[1]
         if self._queue:
             self._actor = self._queue.pop(0)
             return
-        for index, placed in enumerate(self.placed):
-            for challenger in self._clockwise(placed.seat)[1:]:
-                if placed.seat in self.flags.get(challenger, ()):
-                    self.placed[index] = replace(placed, challenger=challenger)
-                    break
+        if any(self.flags.values()):
+            for index, placed in enumerate(self.placed):
+                for challenger in self._clockwise(placed.seat)[1:]:
+                    if placed.seat in self.flags.get(challenger, ()):
+                        self.placed[index] = replace(placed, challenger=challenger)
+                        break
         self._score_round()
 
     def _score_round(self) -> None:
@@ -627,6 +645,8 @@ class WiseState(State):
             raise InvariantError(f"{n} {letter} cards in the deck")
         if sum(self.deck.values()) != self.deck_size:
             raise InvariantError(f"deck size {self.deck_size} but {sum(self.deck.values())} cards in it")
+        if list(self.deck) != list(defs.totals):  # draws are listed in this order
+            raise InvariantError(f"the deck holds letters {''.join(self.deck)}, not the game's {''.join(defs.totals)}")
         for seat, hand in enumerate(self.hands):
             if len(hand) > self.p.hand_size:
                 raise InvariantError(f"seat {seat} holds {len(hand)} cards")
