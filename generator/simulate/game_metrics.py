@@ -28,15 +28,17 @@ class Tracker:
         self.forced = 0  # decisions with a single legal action
         self.choices = 0  # legal actions summed over decisions
 
-    def before_action(self, state: State, player: int) -> None:
-        if state.turns != self.turn:
-            self.turn = state.turns
-            self.scores.append(list(state.returns()))
-        if self.measure_moves and player >= 0:
-            n = len(state.legal_actions())
-            self.decisions += 1
-            self.choices += n
-            self.forced += n == 1
+    def turn_started(self, state: State) -> None:
+        """Before the first action of each turn (state.turns has moved on from `self.turn`)."""
+        self.turn = state.turns
+        self.scores.append(list(state.returns()))
+
+    def decision(self, state: State) -> None:
+        """Before a seat acts, in a game that measures its moves."""
+        n = len(state.legal_actions())
+        self.decisions += 1
+        self.choices += n
+        self.forced += n == 1
 
     def finish(self, state: State, outcome: Outcome) -> dict[str, float]:
         self.scores.append(list(state.returns()))

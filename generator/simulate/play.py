@@ -38,10 +38,12 @@ def play_game(
     if check:
         state.check_invariants()
     tracker = Tracker(measure_moves)
+    turn_cap = rules.turn_cap
     taken = 0
     while True:
         seat = state.current_player()
-        if seat == TERMINAL or state.turns >= rules.turn_cap:
+        turns = state.turns
+        if seat == TERMINAL or turns >= turn_cap:
             outcome = state.outcome(stalled=seat != TERMINAL)
             if not finite_scores(outcome.scores):
                 raise BadScores(state, outcome.scores)
@@ -50,10 +52,13 @@ def play_game(
         taken += 1
         if taken > MAX_ACTIONS_PER_GAME:  # the runner's own cap: an engine's turn count may never move
             raise EngineStall(state)
-        tracker.before_action(state, seat)
+        if turns != tracker.turn:
+            tracker.turn_started(state)
         if seat == CHANCE:
             action = draw_chance(state.chance_outcomes(), rng)
         else:
+            if measure_moves:
+                tracker.decision(state)
             action = seats[seat].act(state, seat, rng)
             if check and action not in state.legal_actions():
                 raise IllegalAction(f"{seats[seat].name} in seat {seat} chose an illegal action {action!r}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
+from operator import itemgetter
 from statistics import NormalDist
 from typing import Any
 
@@ -31,6 +32,9 @@ OPPONENT_TARGETS = {
     7: {2: 0.006, 3: 0.096, 4: 0.294, 5: 0.313, 6: 0.112, 7: 0.131, 8: 0.048},
     8: {2: 0.005, 3: 0.096, 4: 0.221, 5: 0.374, 6: 0.127, 7: 0.121, 8: 0.054},
 }
+_WORD = itemgetter(2)
+_POINTS_AND_LENGTH = itemgetter(0, 1)
+MISSING = object()  # not worked out yet (None is an answer)
 _FINDERS: dict[WordFinder, tuple[WordFinder, dict, frozenset]] = {}
 
 
@@ -91,6 +95,7 @@ class Definitions:
         self.draw_actions = {letter: ("draw", letter) for letter in self.letters}
         self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in a deck's (totals') order
         self.finder, self.skeleton, self.words = _finder(game)
+        self._longest = max(map(len, self.words), default=0) + 1
         steps = params.steps
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
@@ -101,10 +106,14 @@ class Definitions:
         self._choices: dict[tuple, tuple] = {}
         self._roll_keys: dict[tuple, tuple[str, int]] = {}
         self._info: dict[str, tuple] = {}
+        self._worth: dict[tuple, tuple | None] = {}
+        self._word_counts: dict[tuple, int] = {}
+        self._vowels: dict[str, tuple] = {}
         self._hand_subs: dict[str, tuple[str, ...]] = {}
         self._hands: dict[tuple, dict] = {}
         self._rows: dict[tuple, tuple] = {}
         self._race_tables: dict[int, tuple[dict, dict]] = {}
+        self._odds: dict[int, dict] = {}
         self._crc: dict[str, float] = {}
 
     # -- words a hand and a roll make ---------------------------------------
@@ -122,38 +131,51 @@ class Definitions:
 
     def letters_value(self, word: str, hand, roll) -> tuple[tuple[str, ...], int] | None:
         """Like build() but without the dictionary check (a bluff's worth is counted the same way)."""
-        info = self._info.get(word)
-        if info is None:
-            vowels = Counter(c for c in word if c in DIE_VOWELS)
-            info = self._info[word] = (tuple(c for c in word if c not in DIE_VOWELS), frozenset(vowels),
-                                       tuple(vowels.items()))
-            if len(self._info) > 200_000:
-                self._info.clear()
-        consonants, vowels, counts = info
+        cards, y_cards, ys = self._info.get(word) or self._word_info(word)
         rolled, wilds = self.roll_key(tuple(roll))
-        left = list(hand)
-        cards = []
         y_wild = False
-        for c in consonants:
-            if c in left:
-                left.remove(c)
-                cards.append(c)
-            elif c == "y" and wilds and not y_wild and "y" not in hand:
-                y_wild = True
-            else:
+        if ys and "y" not in hand:  # with no Y card, one WILD may be the word's only Y
+            if ys > 1 or not wilds:
                 return None
+            cards, y_wild = y_cards, True
+        left = list(hand)
+        for c in cards:
+            if c not in left:
+                return None
+            left.remove(c)
+        worth = self._worth.get((word, rolled, wilds, y_wild), MISSING)
+        if worth is MISSING:
+            worth = self._worth[word, rolled, wilds, y_wild] = self._word_worth(word, cards, rolled, wilds, y_wild)
+            if len(self._worth) > 200_000:
+                self._worth.clear()
+        return worth
+
+    def _word_info(self, word: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
+        """(its consonant cards, sorted; the same less one Y; how many Ys)."""
+        cards = tuple(sorted(c for c in word if c not in DIE_VOWELS))
+        y_cards = list(cards)
+        if "y" in y_cards:
+            y_cards.remove("y")
+        info = self._info[word] = (cards, tuple(y_cards), cards.count("y"))
+        if len(self._info) > 200_000:
+            self._info.clear()
+        return info
+
+    def _word_worth(self, word: str, cards: tuple[str, ...], rolled: str, wilds: int,
+                    y_wild: bool) -> tuple[tuple[str, ...], int] | None:
+        """(cards, letter points) of a word whose cards the hand holds, or None if the dice do not make it."""
+        vowels = Counter(c for c in word if c in DIE_VOWELS)
         if not cards or len(word) < self.p.min_length:
             return None
         if not vowels and not y_wild:
             return None  # a word uses one or more of the rolled vowels
-        if len(vowels.difference(rolled)) + y_wild > wilds:
+        if len(set(vowels).difference(rolled)) + y_wild > wilds:
             return None
         p = self.p
         value = sum(self.points[c] for c in cards) + (p.wild_points if y_wild else 0)
-        for vowel, n in counts:
+        for vowel, n in vowels.items():
             value += n * (p.vowel_points if vowel in rolled else p.wild_points)
-        cards.sort()
-        return tuple(cards), value
+        return cards, value
 
     def _sub_rows(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> tuple:
         """Words whose cards are exactly `sub`, for one roll, best first: ((points, letters, word), ...).
@@ -165,19 +187,28 @@ class Definitions:
             base = sum(self.points[c] for c in sub)
             found = []
             for skeleton, y in ((sub, False), (key(sub + "y"), True)) if y_wild else ((sub, False),):
-                for word, free in self.skeleton.get(skeleton, ()):
+                for word, free, vowels in self._vowel_words(skeleton):
                     if len(free.difference(rolled)) + y > wilds or not (free or y):
                         continue
-                    value = base + (p.wild_points * word.count("y") if y else 0)
-                    for c in word:
-                        if c in DIE_VOWELS:
-                            value += p.vowel_points if c in rolled else p.wild_points
+                    # each vowel of the word: vowel_points if rolled, else wild_points (a WILD names it)
+                    rolled_vowels = sum([word.count(v) for v in rolled])
+                    value = (base + (p.wild_points * word.count("y") if y else 0)
+                             + p.vowel_points * rolled_vowels + p.wild_points * (vowels - rolled_vowels))
                     found.append((value, len(word), word))
-            found.sort(key=lambda row: (-row[0], -row[1], row[2]))
+            found.sort(key=_WORD)  # best first: points, then length, then A-Z (the sorts are stable)
+            found.sort(key=_POINTS_AND_LENGTH, reverse=True)
             rows = self._subs[cache_key] = tuple(found)
             if len(self._subs) > 400_000:
                 self._subs.clear()
         return rows
+
+    def _vowel_words(self, skeleton: str) -> tuple[tuple[str, frozenset, int], ...]:
+        """The skeleton table's (word, its die vowels, how many vowel letters it has) for these cards."""
+        words = self._vowels.get(skeleton)
+        if words is None:
+            words = self._vowels[skeleton] = tuple(
+                (word, free, sum(c in DIE_VOWELS for c in word)) for word, free in self.skeleton.get(skeleton, ()))
+        return words
 
     def _best_of_sub(self, sub: str, rolled: str, wilds: int, y_wild: bool, coverage: float) -> tuple:
         """((letters, points, word), ...): the best word of each length among _sub_rows that the player knows."""
@@ -211,21 +242,23 @@ class Definitions:
         cache_key = (hand_key, rolled, wilds, coverage)
         best = self._hands.get(cache_key)
         if best is None:
-            best = {}
             y_wild = bool(wilds) and "y" not in hand_key
             table_key = (rolled, wilds, y_wild, coverage)
             table = self._sub_best.get(table_key)
             if table is None:
                 table = self._sub_best[table_key] = {}
+            # the first best word of each length, in the parts' order: kept by length in two lists
+            values, words = [-math.inf] * self._longest, [""] * self._longest
+            get = table.get
             for sub in self.hand_subs(hand_key):
-                rows = table.get(sub)
+                rows = get(sub)
                 if rows is None:
                     rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
                     self._misses += 1
                 for letters, value, word in rows:
-                    old = best.get(letters)
-                    if old is None or value > old[0]:
-                        best[letters] = (value, word)
+                    if value > values[letters]:
+                        values[letters], words[letters] = value, word
+            best = {letters: (value, words[letters]) for letters, value in enumerate(values) if words[letters]}
             if len(hand_key) == self.p.hand_size:  # the whole hand: +10
                 bonus = self.p.all_cards_bonus
                 for letters, value, word in table[hand_key]:
@@ -253,16 +286,28 @@ class Definitions:
         return found or None
 
     def pick(self, options: dict[int, tuple[int, str]], players: int) -> tuple[str, str]:
-        last, first = self.race_table(players)
-        p = self.p
+        odds = self._odds.get(players) or self._race_odds(players)
         best, best_ev = "", -math.inf
         for letters, (value, word) in sorted(options.items()):
-            pl = last.get(letters, 1.0)
-            bonus = p.first_word_bonus * first.get(letters, 0.0) if letters >= p.first_word_min_length else 0.0
-            ev = (1.0 - pl) * (value + bonus) + pl * p.last_player_points
+            placed, bonus, last = odds.get(letters) or odds[None]
+            ev = placed * (value + bonus) + last
             if ev > best_ev:
                 best, best_ev = word, ev
         return best, options[min(options)][1]
+
+    def _race_odds(self, players: int) -> dict[int | None, tuple[float, float, float]]:
+        """For each word length (None: any other): (1 - chance of being last, the first-word bonus's
+        expected points, the last player's expected points), as pick weighs a word of that length."""
+        last, first = self.race_table(players)
+        p = self.p
+        odds: dict[int | None, tuple[float, float, float]] = {}
+        for letters in [*last, *first, None]:
+            pl = last.get(letters, 1.0) if letters is not None else 1.0
+            bonus = (p.first_word_bonus * first.get(letters, 0.0)
+                     if letters is not None and letters >= p.first_word_min_length else 0.0)
+            odds[letters] = (1.0 - pl, bonus, pl * p.last_player_points)
+        self._odds[players] = odds
+        return odds
 
     def all_words(self, hand_key: str, roll: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
         """Every (points incl. the all-five bonus, letters, word) the hand and roll make, best first."""
@@ -276,7 +321,8 @@ class Definitions:
             for sub in self.hand_subs(hand_key):
                 extra = bonus if len(sub) == len(hand_key) else 0
                 found.extend((v + extra, n, w) for v, n, w in self._sub_rows(sub, rolled, wilds, y_wild))
-            found.sort(key=lambda row: (-row[0], -row[1], row[2]))
+            found.sort(key=_WORD)
+            found.sort(key=_POINTS_AND_LENGTH, reverse=True)
             rows = self._rows[cache_key] = tuple(found)
             if len(self._rows) > 25_000:  # entries list every word of a hand and roll: keep their memory modest
                 self._rows.clear()
@@ -287,7 +333,12 @@ class Definitions:
         of the hand (the runner's move counts ask this at every decision of a sampled game)."""
         rolled, wilds = self.roll_key(roll)
         y_wild = bool(wilds) and "y" not in hand_key
-        count = sum(len(self._sub_rows(sub, rolled, wilds, y_wild)) for sub in self.hand_subs(hand_key))
+        count = self._word_counts.get((hand_key, rolled, wilds))
+        if count is None:
+            count = sum(len(self._sub_rows(sub, rolled, wilds, y_wild)) for sub in self.hand_subs(hand_key))
+            if len(self._word_counts) > 200_000:
+                self._word_counts.clear()
+            self._word_counts[hand_key, rolled, wilds] = count
         for word in taken:
             # a word is listed under the cards it needs: its consonants (one Y fewer when a WILD is its Y)
             cards = key("".join(c for c in word if c not in DIE_VOWELS))

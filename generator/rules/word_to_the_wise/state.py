@@ -33,10 +33,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import chain, combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from spellpress.errors import Option, UserError
 from spellpress.rules.chance import Counted
@@ -65,8 +64,9 @@ DEAL, ROLL, CHOOSE, TIME, TIEBREAK, RECHOOSE, CHALLENGE, OVER = Phase
 PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
+    """A word on the table (immutable: a tuple, which is also quick to make)."""
+
     seat: int
     word: str
     cards: tuple[str, ...]
@@ -82,9 +82,8 @@ class Placed:
         return self.letters_value + self.first_bonus + self.all_bonus
 
 
-@dataclass(frozen=True)
-class RoundLog:
-    """A scored round, frozen: a past round cannot change, so check_invariants replays each once."""
+class RoundLog(NamedTuple):
+    """A scored round, immutable: a past round cannot change, so check_invariants replays each once."""
 
     number: int
     starter: int
@@ -432,14 +431,15 @@ class WiseState(State):
 
     def _race(self) -> None:
         """Place words in time order until the round's last player is known."""
+        placed, passed, times = self.placed_seats, self.passed, self.times
         while True:
-            racing = [s for s in range(self.players) if s not in self.placed_seats and s not in self.passed]
-            if not racing or (len(racing) == 1 and not self.passed):
-                self.last = sorted(racing if not self.passed else self.passed)
+            racing = [s for s in self._clockwise(self.starter) if s not in placed and s not in passed]
+            if not racing or (len(racing) == 1 and not passed):
+                self.last = sorted(racing if not passed else passed)
                 self._end_race()
                 return
-            soonest = min(self.times[s] for s in racing)
-            tied = [s for s in self._clockwise(self.starter) if s in racing and self.times[s] == soonest]
+            soonest = min([times[s] for s in racing])
+            tied = [s for s in racing if times[s] == soonest]
             if len(tied) > 1:
                 self._tied = tied
                 self.phase = TIEBREAK
@@ -491,7 +491,7 @@ class WiseState(State):
             for index, placed in enumerate(self.placed):
                 for challenger in self._clockwise(placed.seat)[1:]:
                     if placed.seat in self.flags.get(challenger, ()):
-                        self.placed[index] = replace(placed, challenger=challenger)
+                        self.placed[index] = placed._replace(challenger=challenger)
                         break
         self._score_round()
 
