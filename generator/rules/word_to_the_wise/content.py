@@ -8,7 +8,7 @@ import zlib
 from collections import Counter
 from operator import itemgetter
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Iterator
 
 from spellpress.errors import UserError
 from spellpress.model.game import Game
@@ -32,6 +32,17 @@ OPPONENT_TARGETS = {
     7: {2: 0.006, 3: 0.096, 4: 0.294, 5: 0.313, 6: 0.112, 7: 0.131, 8: 0.048},
     8: {2: 0.005, 3: 0.096, 4: 0.221, 5: 0.374, 6: 0.127, 7: 0.121, 8: 0.054},
 }
+_VOWEL_BIT = {vowel: 1 << i for i, vowel in enumerate(sorted(DIE_VOWELS))}
+
+
+def _vowel_bits(vowels) -> int:
+    """A set of die vowels as bits."""
+    bits = 0
+    for vowel in vowels:
+        bits |= _VOWEL_BIT[vowel]
+    return bits
+
+
 _WORD = itemgetter(2)
 _POINTS_AND_LENGTH = itemgetter(0, 1)
 MISSING = object()  # not worked out yet (None is an answer)
@@ -95,7 +106,6 @@ class Definitions:
         self.draw_actions = {letter: ("draw", letter) for letter in self.letters}
         self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in a deck's (totals') order
         self.finder, self.skeleton, self.words = _finder(game)
-        self._longest = max(map(len, self.words), default=0) + 1
         steps = params.steps
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
@@ -103,18 +113,23 @@ class Definitions:
         self._subs: dict[tuple, tuple] = {}
         self._sub_best: dict[tuple, dict[str, tuple]] = {}
         self._misses = 0
-        self._choices: dict[tuple, tuple] = {}
+        self._choices: dict[tuple, dict[str, tuple]] = {}  # (roll, coverage, players) -> hand -> choice
+        self._choices_kept = 0
         self._roll_keys: dict[tuple, tuple[str, int]] = {}
         self._info: dict[str, tuple] = {}
         self._worth: dict[tuple, tuple | None] = {}
-        self._word_counts: dict[tuple, int] = {}
-        self._vowels: dict[str, tuple] = {}
+        self._word_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> hand -> its words
+        self._counts_kept = 0
+        self._words_of: dict[tuple[str, bool], tuple] = {}
+        self._vowel_set_counts: dict[tuple[str, bool], tuple] = {}
+        self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
         self._hand_subs: dict[str, tuple[str, ...]] = {}
-        self._hands: dict[tuple, dict] = {}
+        self._bluffs: dict[str, int] = {}
         self._rows: dict[tuple, tuple] = {}
         self._race_tables: dict[int, tuple[dict, dict]] = {}
         self._odds: dict[int, dict] = {}
         self._crc: dict[str, float] = {}
+        self._seconds: dict[int, float] = {}
 
     # -- words a hand and a roll make ---------------------------------------
     def build(self, word: str, hand: list[str] | tuple[str, ...], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
@@ -183,18 +198,7 @@ class Definitions:
         cache_key = (sub, rolled, wilds, y_wild)
         rows = self._subs.get(cache_key)
         if rows is None:
-            p = self.p
-            base = sum(self.points[c] for c in sub)
-            found = []
-            for skeleton, y in ((sub, False), (key(sub + "y"), True)) if y_wild else ((sub, False),):
-                for word, free, vowels in self._vowel_words(skeleton):
-                    if len(free.difference(rolled)) + y > wilds or not (free or y):
-                        continue
-                    # each vowel of the word: vowel_points if rolled, else wild_points (a WILD names it)
-                    rolled_vowels = sum([word.count(v) for v in rolled])
-                    value = (base + (p.wild_points * word.count("y") if y else 0)
-                             + p.vowel_points * rolled_vowels + p.wild_points * (vowels - rolled_vowels))
-                    found.append((value, len(word), word))
+            found = list(self._scored(sub, rolled, wilds, y_wild))
             found.sort(key=_WORD)  # best first: points, then length, then A-Z (the sorts are stable)
             found.sort(key=_POINTS_AND_LENGTH, reverse=True)
             rows = self._subs[cache_key] = tuple(found)
@@ -202,21 +206,60 @@ class Definitions:
                 self._subs.clear()
         return rows
 
-    def _vowel_words(self, skeleton: str) -> tuple[tuple[str, frozenset, int], ...]:
-        """The skeleton table's (word, its die vowels, how many vowel letters it has) for these cards."""
-        words = self._vowels.get(skeleton)
+    def _scored(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> Iterator[tuple[int, int, str]]:
+        """_sub_rows' (points, letters, word), in no particular order."""
+        p = self.p
+        rolled_bits = _vowel_bits(rolled)
+        for word, free, vowels, letters, points, y in self._sub_words(sub, y_wild):
+            # the word's die vowels the dice lack, each named by a WILD (a WILD as Y is one more)
+            if (free & ~rolled_bits).bit_count() + y > wilds or not (free or y):
+                continue
+            # each vowel letter: vowel_points if rolled, else wild_points (a WILD names it)
+            rolled_vowels = sum([word.count(v) for v in rolled])
+            yield points + p.vowel_points * rolled_vowels + p.wild_points * (vowels - rolled_vowels), letters, word
+
+    def _sub_words(self, sub: str, y_wild: bool) -> tuple[tuple[str, int, int, int, int, bool], ...]:
+        """The words whose cards are exactly `sub` (with y_wild, also those whose one Y is a WILD set to
+        Y): (word, its die vowels as bits, how many vowel letters, its length, the points of its cards
+        and Ys, whether a WILD is its Y) each."""
+        words = self._words_of.get((sub, y_wild))
         if words is None:
-            words = self._vowels[skeleton] = tuple(
-                (word, free, sum(c in DIE_VOWELS for c in word)) for word, free in self.skeleton.get(skeleton, ()))
+            p = self.p
+            cards = sum(self.points[c] for c in sub)
+            found = []
+            for skeleton, y in ((sub, False), (key(sub + "y"), True)) if y_wild else ((sub, False),):
+                for word, free in self.skeleton.get(skeleton, ()):
+                    found.append((word, _vowel_bits(free), sum(c in DIE_VOWELS for c in word), len(word),
+                                  cards + (p.wild_points * word.count("y") if y else 0), y))
+            words = self._words_of[sub, y_wild] = tuple(found)
         return words
 
+    def _sub_count(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> int:
+        """len(_sub_rows(...)), from how many of the sub's words have each set of die vowels."""
+        rolled_bits = _vowel_bits(rolled)
+        return sum([words for (free, y), words in self._vowel_sets(sub, y_wild)
+                    if (free & ~rolled_bits).bit_count() + y <= wilds and (free or y)])
+
+    def _vowel_sets(self, sub: str, y_wild: bool) -> tuple[tuple[tuple[int, bool], int], ...]:
+        """((die vowels as bits, whether a WILD is the Y), how many of _sub_words have them), for each kind."""
+        sets = self._vowel_set_counts.get((sub, y_wild))
+        if sets is None:
+            sets = self._vowel_set_counts[sub, y_wild] = tuple(
+                Counter((free, y) for _, free, _, _, _, y in self._sub_words(sub, y_wild)).items())
+        return sets
+
     def _best_of_sub(self, sub: str, rolled: str, wilds: int, y_wild: bool, coverage: float) -> tuple:
-        """((letters, points, word), ...): the best word of each length among _sub_rows that the player knows."""
-        seen: dict[int, tuple[int, int, str]] = {}
-        for value, letters, word in self._sub_rows(sub, rolled, wilds, y_wild):
-            if letters not in seen and (coverage >= 1.0 or self.known(word, coverage)):
-                seen[letters] = (letters, value, word)
-        return tuple(seen.values())
+        """((letters, points, (points, word)), ...): the best word of each length among _sub_rows that the
+        player knows: the first of its length in their order (most points, then A-Z)."""
+        best: dict[int, tuple[int, int, tuple[int, str]]] = {}
+        if not self._sub_words(sub, y_wild):  # most parts of four or five cards
+            return ()
+        for value, letters, word in self._scored(sub, rolled, wilds, y_wild):
+            old = best.get(letters)
+            if (old is None or value > old[1] or value == old[1] and word < old[2][1]) and (
+                    coverage >= 1.0 or self.known(word, coverage)):
+                best[letters] = (letters, value, (value, word))
+        return tuple(best.values())
 
     def roll_key(self, roll: tuple[str, ...]) -> tuple[str, int]:
         """(the rolled vowels, sorted, without repeats; how many dice show WILD)."""
@@ -235,54 +278,62 @@ class Definitions:
                 self._hand_subs.clear()
         return subs
 
+    def bluffs(self, hand_key: str) -> int:
+        """How many bluffs the hand may risk: its parts long enough, with a vowel, for a word."""
+        count = self._bluffs.get(hand_key)
+        if count is None:
+            shortest = self.p.min_length - 1
+            count = self._bluffs[hand_key] = sum(1 for sub in self.hand_subs(hand_key) if len(sub) >= shortest)
+            if len(self._bluffs) > 200_000:
+                self._bluffs.clear()
+        return count
+
     def best_by_length(self, hand_key: str, roll: tuple[str, ...], coverage: float = 1.0) -> dict[int, tuple[int, str]]:
         """For each word length, the best (points incl. the all-five bonus, word) the hand and roll make,
         among the words a player with this vocabulary coverage knows."""
         rolled, wilds = self.roll_key(roll)
-        cache_key = (hand_key, rolled, wilds, coverage)
-        best = self._hands.get(cache_key)
-        if best is None:
-            y_wild = bool(wilds) and "y" not in hand_key
-            table_key = (rolled, wilds, y_wild, coverage)
-            table = self._sub_best.get(table_key)
-            if table is None:
-                table = self._sub_best[table_key] = {}
-            # the first best word of each length, in the parts' order: kept by length in two lists
-            values, words = [-math.inf] * self._longest, [""] * self._longest
-            get = table.get
-            for sub in self.hand_subs(hand_key):
-                rows = get(sub)
-                if rows is None:
-                    rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
-                    self._misses += 1
-                for letters, value, word in rows:
-                    if value > values[letters]:
-                        values[letters], words[letters] = value, word
-            best = {letters: (value, words[letters]) for letters, value in enumerate(values) if words[letters]}
-            if len(hand_key) == self.p.hand_size:  # the whole hand: +10
-                bonus = self.p.all_cards_bonus
-                for letters, value, word in table[hand_key]:
-                    old = best[letters]
-                    if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
-                        best[letters] = (value + bonus, word)
-            self._hands[cache_key] = best
-            if len(self._hands) > 300_000 or self._misses > 1_000_000:
-                self._hands.clear()
-                self._sub_best.clear()
-                self._subs.clear()
-                self._misses = 0
+        y_wild = bool(wilds) and "y" not in hand_key
+        table_key = (rolled, wilds, y_wild, coverage)
+        table = self._sub_best.get(table_key)
+        if table is None:
+            table = self._sub_best[table_key] = {}
+        best: dict[int, tuple[int, str]] = {}  # the first best word of each length, in the parts' order
+        get = table.get
+        for sub in self.hand_subs(hand_key):
+            rows = get(sub)
+            if rows is None:
+                rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
+                self._misses += 1
+            for letters, value, pair in rows:
+                old = best.get(letters)
+                if old is None or value > old[0]:
+                    best[letters] = pair
+        if len(hand_key) == self.p.hand_size:  # the whole hand: +10
+            bonus = self.p.all_cards_bonus
+            for letters, value, (_, word) in table[hand_key]:
+                old = best[letters]
+                if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
+                    best[letters] = (value + bonus, word)
+        if self._misses > 1_000_000:  # the tables' memory stays bounded
+            self._sub_best.clear()
+            self._subs.clear()
+            self._misses = 0
         return best
 
     def choices(self, hand_key: str, roll: tuple[str, ...], coverage: float, players: int) -> tuple[str, str] | None:
         """(the word with the best expected score in the race, the quickest word to find), or None."""
         rolled, wilds = self.roll_key(roll)
-        cache_key = (hand_key, rolled, wilds, coverage, players)
-        found = self._choices.get(cache_key)
+        by_hand = self._choices.get((rolled, wilds, coverage, players))
+        if by_hand is None:
+            by_hand = self._choices[rolled, wilds, coverage, players] = {}
+        found = by_hand.get(hand_key)
         if found is None:
             options = self.best_by_length(hand_key, roll, coverage)
-            found = self._choices[cache_key] = self.pick(options, players) if options else ()
-            if len(self._choices) > 300_000:
+            found = by_hand[hand_key] = self.pick(options, players) if options else ()
+            self._choices_kept += 1
+            if self._choices_kept > 300_000:
                 self._choices.clear()
+                self._choices_kept = 0
         return found or None
 
     def pick(self, options: dict[int, tuple[int, str]], players: int) -> tuple[str, str]:
@@ -329,16 +380,31 @@ class Definitions:
         return rows
 
     def count_words(self, hand_key: str, roll: tuple[str, ...], taken: frozenset[str]) -> int:
-        """How many of all_words' words are not in `taken`, counted from the cached rows of each part
-        of the hand (the runner's move counts ask this at every decision of a sampled game)."""
+        """How many of all_words' words are not in `taken`, counted part by part of the hand without
+        listing them (the runner's move counts ask this at every decision of a sampled game)."""
         rolled, wilds = self.roll_key(roll)
         y_wild = bool(wilds) and "y" not in hand_key
-        count = self._word_counts.get((hand_key, rolled, wilds))
+        table_key = (rolled, wilds, y_wild)
+        by_hand = self._word_counts.get(table_key)
+        if by_hand is None:
+            by_hand = self._word_counts[table_key] = {}
+        count = by_hand.get(hand_key)
         if count is None:
-            count = sum(len(self._sub_rows(sub, rolled, wilds, y_wild)) for sub in self.hand_subs(hand_key))
-            if len(self._word_counts) > 200_000:
+            by_sub = self._sub_counts.get(table_key)
+            if by_sub is None:
+                by_sub = self._sub_counts[table_key] = {}
+            count = 0
+            for sub in self.hand_subs(hand_key):
+                words = by_sub.get(sub)
+                if words is None:
+                    words = by_sub[sub] = self._sub_count(sub, rolled, wilds, y_wild)
+                count += words
+            by_hand[hand_key] = count
+            self._counts_kept += 1
+            if self._counts_kept > 400_000:  # memory stays bounded
                 self._word_counts.clear()
-            self._word_counts[hand_key, rolled, wilds] = count
+                self._sub_counts.clear()
+                self._counts_kept = 0
         for word in taken:
             # a word is listed under the cards it needs: its consonants (one Y fewer when a WILD is its Y)
             cards = key("".join(c for c in word if c not in DIE_VOWELS))
@@ -348,6 +414,13 @@ class Definitions:
                     count -= 1
                     break
         return count
+
+    def search_seconds(self, letters: int) -> float:
+        """Params.seconds(letters), worked out once for each length."""
+        seconds = self._seconds.get(letters)
+        if seconds is None:
+            seconds = self._seconds[letters] = self.p.seconds(letters)
+        return seconds
 
     def known(self, word: str, coverage: float) -> bool:
         """A fixed vocabulary per coverage: the word's hash falls under it."""

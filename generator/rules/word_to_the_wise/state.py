@@ -131,8 +131,7 @@ class ChooseMoves(LazyMoves):
         return actions
 
     def count(self) -> int:
-        p = self.defs.p
-        bluffs = sum(1 for sub in self.defs.hand_subs(self.hand_key) if len(sub) + 1 >= p.min_length) if p.challenges else 0
+        bluffs = self.defs.bluffs(self.hand_key) if self.defs.p.challenges else 0
         return 1 + self.defs.count_words(self.hand_key, self.roll, self.taken) + bluffs
 
     def allows(self, action) -> bool:
@@ -176,7 +175,7 @@ class View:
     @property
     def placed(self) -> tuple[tuple[int, str], ...]:
         """(seat, word) of the words placed this round, in order."""
-        return tuple((p.seat, p.word) for p in self._state.placed)
+        return tuple([(p.seat, p.word) for p in self._state.placed])
 
     @property
     def taken(self) -> frozenset[str]:
@@ -425,7 +424,7 @@ class WiseState(State):
         seat = self._queue.pop(0)
         word = self.pending[seat][0]
         speed = self.p.speeds[seat] if self.p.speeds else 1.0
-        self.times[seat] += speed * self.p.seconds(len(word)) * self.defs.quantiles[action[1]]
+        self.times[seat] += speed * self.defs.search_seconds(len(word)) * self.defs.quantiles[action[1]]
         if not self._queue:
             self._race()
 
@@ -508,10 +507,15 @@ class WiseState(State):
                     continue
             self._score(placed.seat, placed.value, "word", number)
             standing.append(placed)
-            self.discard.update(placed.cards)
-            played = self.played_letters
-            for c in set(placed.cards):
-                played.setdefault(c, set()).add(placed.seat)
+            discard, played = self.discard, self.played_letters
+            for c in placed.cards:
+                discard[c] += 1
+            for c in dict.fromkeys(placed.cards):
+                seats = played.get(c)
+                if seats is None:
+                    played[c] = {placed.seat}
+                else:
+                    seats.add(placed.seat)
         if self.placed:
             for seat in self.last:
                 self._score(seat, self.p.last_player_points, "last", number)
