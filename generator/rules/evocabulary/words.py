@@ -52,12 +52,12 @@ class Words:
 
 def make_src(word: str, counts: dict[str, Counter]) -> str:
     """Canonical source string: each letter's positions take sources in the order l, s, h, w."""
-    left = {s: Counter(c) for s, c in counts.items()}
+    left = {s: dict(c) for s, c in counts.items()}  # copies (plain dicts: a Counter's copy is slow)
     out = []
     for letter in word:
         for source in SOURCE_ORDER:
             c = left.get(source)
-            if c and c[letter] > 0:
+            if c and c.get(letter, 0) > 0:
                 c[letter] -= 1
                 out.append(source)
                 break

@@ -723,9 +723,10 @@ class MagicSpellState(State):
         self.queue = [("end_turn",)]
 
     def needs(self, seat: int) -> Counter:
-        total = Counter()
+        total: Counter = Counter()
         for sid in self.homework[seat]:
-            total.update(self.remaining(sid))
+            for letter, n in self.remaining(sid).items():  # Counter.update's sums, without its type checks
+                total[letter] = n + total.get(letter, 0)
         return total
 
     def _trade_window(self, seats: list[int]) -> None:
@@ -986,13 +987,13 @@ def _have(tiles: list[int], letter: str, cat: Catalog) -> int:
 
 def _spares(tiles: list[int], needs: Counter, cat: Catalog) -> list[int]:
     """Cabinet tiles beyond what the student's homework still needs (never a stone)."""
-    left = Counter(needs)
+    left = dict(needs)  # a copy (a plain dict: a Counter's copy is slow)
     spares = []
     for t in tiles:
         letter = cat.letters[t]
         if cat.stone[t]:
             continue
-        if left[letter] > 0:
+        if left.get(letter, 0) > 0:
             left[letter] -= 1
         else:
             spares.append(t)

@@ -45,8 +45,10 @@ class SpelledHeuristic(Player):
 
     # value of a card in a deck (buy priority and scrap choice), cached on the catalog
     def card_value(self, state: SpelledState, d: CardDef) -> float:
+        # by the card's identity: the catalog holds its cards as long as this cache (a dataclass's hash
+        # of every field, asked at every look at a card, was a twentieth of the game's time)
         cache = state.cat.__dict__.setdefault("_values", {})
-        value = cache.get(d)
+        value = cache.get(id(d))
         if value is None:
             useful = _usefulness(state.cat)[d.letter]
             spelled = d.damage + sum(box_value(b) for b in d.spelled)
@@ -55,7 +57,7 @@ class SpelledHeuristic(Player):
                 value += 0.5 + 0.25 * d.strength
             elif d.kind == "totem":
                 value += 0.5 + 0.15 * d.strength
-            cache[d] = value
+            cache[id(d)] = value
         return value
 
     def vowel_share(self, state: SpelledState, side: int) -> float:
