@@ -68,7 +68,16 @@ def draw_chance(outcomes: Sequence[tuple[Action, float]], rng: random.Random) ->
     """The chance outcome the runner plays: the only one (no number drawn), else the one
     `rng.choices(actions, weights)[0]` picks, from the same random number."""
     if type(outcomes) is Counted:
-        return _draw_counted(outcomes, rng)
+        counts, total = outcomes.counts, outcomes.total
+        sums = list(accumulate(counts))
+        if sums and sums[-1] == total and total > 0 and min(counts) >= 0 and counts.count(0) < len(counts) - 1:
+            r = rng.random()
+            x = r * total
+            margin = total * (len(counts) + 2) * 2.0 ** -50  # over (2n + 4) * 2**-53 * total (see above)
+            if margin < x % 1.0 < 1.0 - margin:
+                return outcomes.actions[bisect_right(sums, x)]
+            return _pick(_table(outcomes.pairs()), r)
+        outcomes = outcomes.pairs()  # one kind left, or fractions that do not add up to 1: the general way
     if len(outcomes) <= 1:
         return outcomes[0][0]
     table = _TABLES.get(id(outcomes)) if type(outcomes) is tuple else None
@@ -99,19 +108,3 @@ def _table(outcomes: Sequence[tuple[Action, float]]) -> tuple[Any, tuple, list, 
 def _pick(table: tuple[Any, tuple, list, float], r: float) -> Action:
     _, actions, sums, total = table
     return actions[bisect_right(sums, r * total, 0, len(actions) - 1)]
-
-
-def _draw_counted(outcomes: Counted, rng: random.Random) -> Action:
-    counts, total = outcomes.counts, outcomes.total
-    sums = list(accumulate(counts))
-    if not (sums and sums[-1] == total and total > 0 and min(counts) >= 0):
-        pairs = outcomes.pairs()  # fractions that do not add up to 1: the general way
-        return pairs[0][0] if len(pairs) == 1 else _pick(_table(pairs), rng.random())
-    if len(counts) - counts.count(0) == 1:
-        return next(action for action, n in zip(outcomes.actions, counts) if n)
-    r = rng.random()
-    x = r * total
-    margin = total * (len(counts) + 2) * 2.0 ** -50  # over (2n + 4) * 2**-53 * total (see above)
-    if margin < x - math.floor(x) < 1.0 - margin:
-        return outcomes.actions[bisect_right(sums, x)]
-    return _pick(_table(outcomes.pairs()), r)

@@ -117,7 +117,6 @@ class Definitions:
         self._choices_kept = 0
         self._roll_keys: dict[tuple, tuple[str, int]] = {}
         self._info: dict[str, tuple] = {}
-        self._worth: dict[tuple, tuple | None] = {}
         self._word_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> hand -> its words
         self._counts_kept = 0
         self._words_of: dict[tuple[str, bool], tuple] = {}
@@ -146,7 +145,7 @@ class Definitions:
 
     def letters_value(self, word: str, hand, roll) -> tuple[tuple[str, ...], int] | None:
         """Like build() but without the dictionary check (a bluff's worth is counted the same way)."""
-        cards, y_cards, ys = self._info.get(word) or self._word_info(word)
+        cards, y_cards, ys, worths = self._info.get(word) or self._word_info(word)
         rolled, wilds = self.roll_key(tuple(roll))
         y_wild = False
         if ys and "y" not in hand:  # with no Y card, one WILD may be the word's only Y
@@ -158,20 +157,18 @@ class Definitions:
             if c not in left:
                 return None
             left.remove(c)
-        worth = self._worth.get((word, rolled, wilds, y_wild), MISSING)
+        worth = worths.get((rolled, wilds, y_wild), MISSING)
         if worth is MISSING:
-            worth = self._worth[word, rolled, wilds, y_wild] = self._word_worth(word, cards, rolled, wilds, y_wild)
-            if len(self._worth) > 200_000:
-                self._worth.clear()
+            worth = worths[rolled, wilds, y_wild] = self._word_worth(word, cards, rolled, wilds, y_wild)
         return worth
 
-    def _word_info(self, word: str) -> tuple[tuple[str, ...], tuple[str, ...], int]:
-        """(its consonant cards, sorted; the same less one Y; how many Ys)."""
+    def _word_info(self, word: str) -> tuple[tuple[str, ...], tuple[str, ...], int, dict]:
+        """(its consonant cards, sorted; the same less one Y; how many Ys; its worth for each roll, kept)."""
         cards = tuple(sorted(c for c in word if c not in DIE_VOWELS))
         y_cards = list(cards)
         if "y" in y_cards:
             y_cards.remove("y")
-        info = self._info[word] = (cards, tuple(y_cards), cards.count("y"))
+        info = self._info[word] = (cards, tuple(y_cards), cards.count("y"), {})
         if len(self._info) > 200_000:
             self._info.clear()
         return info
