@@ -4,7 +4,7 @@ A word game's move list can hold every word a hand makes; building it is the cos
 `--check`, which only asks `action in state.legal_actions()`, and of the runner's move counts,
 which only ask `len()`. An engine returns a LazyMoves: read as a list (index, iteration,
 equality) it builds every move once; asked whether one action is legal it answers from that
-action alone; asked its length it may count without building (`count`). The subclass must give
+action alone; asked its length it may count without building (`size`). The subclass must give
 the same answer every way (a test per engine compares them on real positions).
 """
 
@@ -25,7 +25,7 @@ class LazyMoves(Sequence):
         """Whether `action` is among build()'s actions, without building them."""
         raise NotImplementedError
 
-    def count(self) -> int:
+    def size(self) -> int:
         """len(build()), which a subclass may count without building the moves."""
         return len(self._all())
 
@@ -37,7 +37,7 @@ class LazyMoves(Sequence):
     def __len__(self) -> int:
         if self._moves is not None:
             return len(self._moves)
-        return self.count()
+        return self.size()
 
     def __getitem__(self, index):
         return self._all()[index]

@@ -22,7 +22,7 @@ def _usefulness(cat: Catalog) -> dict[str, float]:
     """How readily each letter joins words: its share of the lexicon's letter keys, to the power 0.75, 1 at the top."""
     useful = cat.__dict__.get("_useful")
     if useful is None:
-        counts = Counter()
+        counts: Counter[str] = Counter()
         for k in cat.keys:
             counts.update(k)
         top = max(counts.values())
@@ -30,7 +30,7 @@ def _usefulness(cat: Catalog) -> dict[str, float]:
     return useful
 
 
-class SpelledHeuristic(Player):
+class SpelledHeuristic(Player[SpelledState]):
     """A deck-builder: plays its strongest spell (found with the word finder), the
     rest as fragments, uses its abilities, attacks, then buys by priority.
 
@@ -145,7 +145,7 @@ class SpelledHeuristic(Player):
             if m.cards in seen:
                 continue
             seen.add(m.cards)
-            picked, taken = [], Counter()
+            picked, taken = [], Counter[str]()
             for c in m.cards:
                 picked.append(by_letter[c][taken[c]])
                 taken[c] += 1

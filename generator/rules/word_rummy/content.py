@@ -136,7 +136,7 @@ class _SplitSearch:
         first //= FIELD
         skip = rest - (1 << (FIELD * first))
         score, used, longest, _, _ = self.search(skip)
-        best = (score - self.penalty * self.points[first], used, longest, None, skip)
+        best: tuple = (score - self.penalty * self.points[first], used, longest, None, skip)
         key = best[:3]
         guards = self.guards
         for option in self.by_first[first]:

@@ -8,7 +8,7 @@ import zlib
 from collections import Counter
 from operator import itemgetter
 from statistics import NormalDist
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from spellpress.errors import UserError
 from spellpress.model.game import Game
@@ -131,7 +131,7 @@ class Definitions:
         self._seconds: dict[int, float] = {}
 
     # -- words a hand and a roll make ---------------------------------------
-    def build(self, word: str, hand: list[str] | tuple[str, ...], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
+    def build(self, word: str, hand: Sequence[str], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
         """(cards used, letter points) if `word` is in the dictionary and the hand and roll make it, else None.
 
         Consonants come from cards; every a/e/i/o/u from the dice (a rolled
@@ -143,7 +143,7 @@ class Definitions:
             return None
         return self.letters_value(word, hand, roll)
 
-    def letters_value(self, word: str, hand, roll) -> tuple[tuple[str, ...], int] | None:
+    def letters_value(self, word: str, hand: Sequence[str], roll: Sequence[str]) -> tuple[tuple[str, ...], int] | None:
         """Like build() but without the dictionary check (a bluff's worth is counted the same way)."""
         cards, y_cards, ys, worths = self._info.get(word) or self._word_info(word)
         rolled, wilds = self.roll_key(tuple(roll))
@@ -363,7 +363,7 @@ class Definitions:
         cache_key = (hand_key, rolled, wilds)
         rows = self._rows.get(cache_key)
         if rows is None:
-            found = []
+            found: list[tuple[int, int, str]] = []
             bonus = self.p.all_cards_bonus if len(hand_key) == self.p.hand_size else 0
             y_wild = bool(wilds) and "y" not in hand_key
             for sub in self.hand_subs(hand_key):

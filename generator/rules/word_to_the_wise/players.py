@@ -19,7 +19,7 @@ from spellpress.rules.word_to_the_wise.state import (
 )
 
 
-class WiseHeuristic(Player):
+class WiseHeuristic(Player[WiseState]):
     """Goes for the word with the best expected score in the race.
 
     skill 1: knows every dictionary word and weighs each word length's value

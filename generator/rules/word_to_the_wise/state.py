@@ -123,14 +123,14 @@ class ChooseMoves(LazyMoves):
 
     def build(self) -> list:
         p = self.defs.p
-        actions = [PASS]
+        actions: list[tuple[str, ...]] = [PASS]
         actions.extend(("word", w) for _, _, w in sorted(self.defs.all_words(self.hand_key, self.roll),
                                                          key=lambda row: row[2]) if w not in self.taken)
         if p.challenges:
             actions.extend(("bluff", sub) for sub in sub_multisets(self.hand_key) if sub and len(sub) + 1 >= p.min_length)
         return actions
 
-    def count(self) -> int:
+    def size(self) -> int:
         bluffs = self.defs.bluffs(self.hand_key) if self.defs.p.challenges else 0
         return 1 + self.defs.count_words(self.hand_key, self.roll, self.taken) + bluffs
 
@@ -139,7 +139,7 @@ class ChooseMoves(LazyMoves):
             return True
         if not (isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], str)):
             return False
-        kind, what = action
+        kind, what = action[0], str(action[1])
         if kind == "word":
             return what not in self.taken and self.defs.build(what, self.hand_key, self.roll) is not None
         if kind == "bluff":
@@ -321,6 +321,7 @@ class WiseState(State):
         self.deck[letter] = left - 1
         self.deck_size -= 1
         seat = self._drawer
+        assert seat is not None  # the deal goes on only while a seat is to draw
         self.hands[seat].append(letter)
         self._draw_from = (seat + 1) % self.players
         self._drawer = self._next_drawer()
@@ -373,7 +374,7 @@ class WiseState(State):
             return None
         if not (isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], str)):
             raise IllegalAction(f"not a word, bluff or pass: {action!r}")
-        kind, text = action
+        kind, text = action[0], str(action[1])
         hand, roll = self.hands[seat], tuple(self.roll)
         if kind == "word":
             built = self.defs.build(text, hand, roll)
@@ -386,7 +387,9 @@ class WiseState(State):
             if not text or text != "".join(sorted(text)) or Counter(text) - Counter(hand) or len(text) + 1 < self.p.min_length:
                 raise IllegalAction(f"seat {seat} cannot bluff with cards {text!r}")
             word = self.defs.bluff_word(text, roll)
-            _, value = self.defs.letters_value(word, list(text), roll)
+            worth = self.defs.letters_value(word, list(text), roll)
+            assert worth is not None  # its own cards and a rolled vowel (or a WILD as one) always make it
+            _, value = worth
             valid = self.defs.build(word, hand, roll) is not None
             return word, tuple(text), value, valid, True
         raise IllegalAction(f"not a legal target: {action!r}")
@@ -422,7 +425,9 @@ class WiseState(State):
                 and isinstance(action[1], int) and 0 <= action[1] < self.p.steps):
             raise IllegalAction(f"not a search time: {action!r}")
         seat = self._queue.pop(0)
-        word = self.pending[seat][0]
+        target = self.pending[seat]
+        assert target is not None  # the seats timed are those with a target
+        word = target[0]
         speed = self.p.speeds[seat] if self.p.speeds else 1.0
         self.times[seat] += speed * self.defs.search_seconds(len(word)) * self.defs.quantiles[action[1]]
         if not self._queue:
@@ -448,7 +453,9 @@ class WiseState(State):
 
     def _place_or_rechoose(self, seat: int) -> bool:
         """Place the seat's word; False when it was taken and the seat must look again."""
-        word, cards, value, valid, bluff = self.pending[seat]
+        target = self.pending[seat]
+        assert target is not None  # the seats racing are those with a target
+        word, cards, value, valid, bluff = target
         if word in self.taken:
             self._actor = seat
             self.phase = RECHOOSE
@@ -555,7 +562,8 @@ class WiseState(State):
         already chosen this round (and not yet placed) stay in its hand."""
         s = self.clone()
         others = [o for o in range(s.players) if o != seat]
-        kept = {o: list(s.pending[o][1]) if s.pending[o] is not None and o not in s.placed_seats else [] for o in others}
+        kept = {o: list(target[1]) if (target := s.pending[o]) is not None and o not in s.placed_seats else []
+                for o in others}
         hidden = {}
         for o in others:
             rest_of_hand = list(s.hands[o])
@@ -593,8 +601,8 @@ class WiseState(State):
                          else f"seat {self._actor + 1} decides on challenges")
         if seat in self.passed:
             facts.append("you passed")
-        elif self.pending[seat] is not None and self.phase not in (DEAL, OVER):
-            facts.append(f"you go for {self.pending[seat][0].upper()}")
+        elif (target := self.pending[seat]) is not None and self.phase not in (DEAL, OVER):
+            facts.append(f"you go for {target[0].upper()}")
         if self.logs:
             log = self.logs[-1]
             words = ", ".join(f"seat {p.seat + 1} {p.word.upper()}" + (" (challenged)" if p.challenger is not None else "")
@@ -636,7 +644,9 @@ class WiseState(State):
             return None
         seat = self._queue[0]
         speed = self.p.speeds[seat] if self.p.speeds else 1.0
-        wanted = math.log(max(seconds, 1e-3) / (speed * self.p.seconds(len(self.pending[seat][0]))))
+        target = self.pending[seat]
+        assert target is not None  # the seat timed now has a target
+        wanted = math.log(max(seconds, 1e-3) / (speed * self.p.seconds(len(target[0]))))
         quantiles = self.defs.quantiles
         return ("time", min(range(len(quantiles)), key=lambda j: abs(math.log(quantiles[j]) - wanted)))
 
