@@ -38,10 +38,13 @@ def play_game(
     if check:
         state.check_invariants()
     tracker = Tracker(measure_moves)
-    turn_cap = rules.turn_cap
+    turn_cap, turn = rules.turn_cap, tracker.turn
+    # the state's methods looked up once: this loop runs for every action of every game
+    current_player, chance_outcomes, apply = state.current_player, state.chance_outcomes, state.apply
+    moved = watchdog.moved if watchdog is not None else None
     taken = 0
     while True:
-        seat = state.current_player()
+        seat = current_player()
         turns = state.turns
         if seat == TERMINAL or turns >= turn_cap:
             outcome = state.outcome(stalled=seat != TERMINAL)
@@ -52,18 +55,19 @@ def play_game(
         taken += 1
         if taken > MAX_ACTIONS_PER_GAME:  # the runner's own cap: an engine's turn count may never move
             raise EngineStall(state)
-        if turns != tracker.turn:
+        if turns != turn:
             tracker.turn_started(state)
+            turn = turns
         if seat == CHANCE:
-            action = draw_chance(state.chance_outcomes(), rng)
+            action = draw_chance(chance_outcomes(), rng)
         else:
             if measure_moves:
                 tracker.decision(state)
             action = seats[seat].act(state, seat, rng)
             if check and action not in state.legal_actions():
                 raise IllegalAction(f"{seats[seat].name} in seat {seat} chose an illegal action {action!r}")
-        state.apply(action)
+        apply(action)
         if check:
             state.check_invariants()
-        if watchdog is not None:
-            watchdog.moved()
+        if moved is not None:
+            moved()

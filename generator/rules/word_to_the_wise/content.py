@@ -32,6 +32,7 @@ OPPONENT_TARGETS = {
     7: {2: 0.006, 3: 0.096, 4: 0.294, 5: 0.313, 6: 0.112, 7: 0.131, 8: 0.048},
     8: {2: 0.005, 3: 0.096, 4: 0.221, 5: 0.374, 6: 0.127, 7: 0.121, 8: 0.054},
 }
+_WITHOUT_DIE_VOWELS = str.maketrans("", "", "".join(DIE_VOWELS))
 _VOWEL_BIT = {vowel: 1 << i for i, vowel in enumerate(sorted(DIE_VOWELS))}
 
 
@@ -120,6 +121,7 @@ class Definitions:
         self._word_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> hand -> its words
         self._counts_kept = 0
         self._words_of: dict[tuple[str, bool], tuple] = {}
+        self._vowel_set_bits: dict[frozenset, int] = {}
         self._vowel_set_counts: dict[tuple[str, bool], tuple] = {}
         self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
         self._hand_subs: dict[str, tuple[str, ...]] = {}
@@ -221,15 +223,25 @@ class Definitions:
         and Ys, whether a WILD is its Y) each."""
         words = self._words_of.get((sub, y_wild))
         if words is None:
-            p = self.p
-            cards = sum(self.points[c] for c in sub)
-            found = []
-            for skeleton, y in ((sub, False), (key(sub + "y"), True)) if y_wild else ((sub, False),):
-                for word, free in self.skeleton.get(skeleton, ()):
-                    found.append((word, _vowel_bits(free), sum(c in DIE_VOWELS for c in word), len(word),
-                                  cards + (p.wild_points * word.count("y") if y else 0), y))
-            words = self._words_of[sub, y_wild] = tuple(found)
+            words = self._skeleton_words(sub, sub, False)
+            if y_wild:
+                words += self._skeleton_words(key(sub + "y"), sub, True)
+            self._words_of[sub, y_wild] = words
         return words
+
+    def _skeleton_words(self, skeleton: str, cards: str, y: bool) -> tuple[tuple[str, int, int, int, int, bool], ...]:
+        """_sub_words' entries for the words of one skeleton, made with `cards` (and a WILD as Y if `y`)."""
+        p = self.p
+        points = sum(self.points[c] for c in cards)
+        bits = self._vowel_set_bits
+        found = []
+        for word, free in self.skeleton.get(skeleton, ()):
+            free_bits = bits.get(free)
+            if free_bits is None:
+                free_bits = bits[free] = _vowel_bits(free)
+            found.append((word, free_bits, len(word) - len(word.translate(_WITHOUT_DIE_VOWELS)), len(word),
+                          points + (p.wild_points * word.count("y") if y else 0), y))
+        return tuple(found)
 
     def _sub_count(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> int:
         """len(_sub_rows(...)), from how many of the sub's words have each set of die vowels."""

@@ -436,20 +436,27 @@ class WiseState(State):
     def _race(self) -> None:
         """Place words in time order until the round's last player is known."""
         placed, passed, times = self.placed_seats, self.passed, self.times
+        # the seats still racing, soonest first; equal times in clockwise order (the sort is stable)
+        racing = sorted([s for s in self._clockwise(self.starter) if s not in placed and s not in passed],
+                        key=times.__getitem__)
+        at = 0
         while True:
-            racing = [s for s in self._clockwise(self.starter) if s not in placed and s not in passed]
-            if not racing or (len(racing) == 1 and not passed):
-                self.last = sorted(racing if not passed else passed)
+            left = len(racing) - at
+            if not left or (left == 1 and not passed):
+                self.last = sorted(racing[at:] if not passed else passed)
                 self._end_race()
                 return
-            soonest = min([times[s] for s in racing])
-            tied = [s for s in racing if times[s] == soonest]
-            if len(tied) > 1:
-                self._tied = tied
+            soonest = times[racing[at]]
+            tied = at + 1
+            while tied < len(racing) and times[racing[tied]] == soonest:
+                tied += 1
+            if tied - at > 1:
+                self._tied = racing[at:tied]
                 self.phase = TIEBREAK
                 return
-            if not self._place_or_rechoose(tied[0]):
+            if not self._place_or_rechoose(racing[at]):
                 return
+            at += 1
 
     def _place_or_rechoose(self, seat: int) -> bool:
         """Place the seat's word; False when it was taken and the seat must look again."""
