@@ -176,9 +176,14 @@ BATCH_MOST = 500  # games in one task: a task's records stay small, progress and
 
 
 def batches(games: int, workers: int, smallest: int = 25) -> Iterator[tuple[int, int]]:
-    """Contiguous index ranges: about 8 per worker, none tiny (scheduling must stay cheap), none huge."""
-    size = min(BATCH_MOST, max(smallest, -(-games // max(1, workers * 8))))
-    return ((start, min(games, start + size)) for start in range(0, games, size))
+    """Contiguous index ranges, made as needed: each a quarter of what is left per worker, none tiny
+    (scheduling must stay cheap), none huge; the last ones small, so no worker waits long at the end
+    for the other's last batch."""
+    start = 0
+    while start < games:
+        size = min(BATCH_MOST, max(smallest, -(-(games - start) // max(1, workers * 4))))
+        yield start, min(games, start + size)
+        start += size
 
 
 def run(
