@@ -83,7 +83,8 @@ def draw_chance(outcomes: Sequence[tuple[Action, float]], rng: random.Random) ->
     table = _TABLES.get(id(outcomes)) if type(outcomes) is tuple else None
     if table is None or table[0] is not outcomes:
         table = _table(outcomes)
-    return _pick(table, rng.random())
+    _, actions, sums, total = table
+    return actions[bisect_right(sums, rng.random() * total, 0, len(actions) - 1)]
 
 
 _TABLES: dict[int, tuple] = {}  # id of an outcome tuple -> (the tuple, kept so its id stays its own, ...)

@@ -303,9 +303,8 @@ class WiseState(State):
         """The next seat to draw, one card at a time clockwise from the starter, or None when done."""
         if not self.deck_size:
             return None
-        size, hands, n = self.p.hand_size, self.hands, self.players
-        for i in range(n):
-            seat = (self._draw_from + i) % n
+        size, hands = self.p.hand_size, self.hands
+        for seat in self._clockwise(self._draw_from):
             if len(hands[seat]) < size:
                 return seat
         return None
