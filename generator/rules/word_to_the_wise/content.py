@@ -261,7 +261,7 @@ class Definitions:
         """((letters, points, (points, word)), ...): the best word of each length among _sub_rows that the
         player knows: the first of its length in their order (most points, then A-Z)."""
         best: dict[int, tuple[int, int, tuple[int, str]]] = {}
-        if not self._sub_words(sub, y_wild):  # most parts of four or five cards
+        if not self._sub_words(sub, y_wild):  # no word has these cards (a third of the five-card parts)
             return ()
         for value, letters, word in self._scored(sub, rolled, wilds, y_wild):
             old = best.get(letters)
