@@ -2,7 +2,7 @@
 
     python bench/simulate.py [--game word-to-the-wise] [--players 4] [--games 2000] [--full]
     python bench/simulate.py --baseline [REF] [--only GAME,...] [--players 4] [--seconds 5] [--repeat 1] [--full]
-    python bench/simulate.py --check-ratios [--games 100]
+    python bench/simulate.py --check-ratios [--games 100] [--only GAME,...]
 
 The first form times one game on one worker and on two, in the same run, and estimates the
 issue's reference run from it: 10,000 four-player games of A Word to the Wise on two workers,
@@ -94,11 +94,13 @@ def engine_games() -> list[tuple[str, int, int]]:
     return found
 
 
-def check_ratios(games: int, repeat: int) -> int:
+def check_ratios(games: int, repeat: int, only: list[str]) -> int:
     print(f"--check against an unchecked run, {games} games each on one worker (target: at most 2x)")
     print(f"  {'game':18} {'players':>7} {'unchecked':>10} {'checked':>9} {'ratio':>6}")
     worst = 0.0
     for name, players, _ in engine_games():
+        if only and name not in only:
+            continue
         folder = ROOT / "cards" / name
         plain = min(timed_check(str(folder), players, games, False) for _ in range(repeat))
         checked = min(timed_check(str(folder), players, games, True) for _ in range(repeat))
@@ -234,13 +236,13 @@ def main() -> int:
                         help=f"time every engine against the git ref REF (default {BASELINE[:12]}) and compare their games")
     parser.add_argument("--seconds", type=float, default=5.0,
                         help="with --baseline: about this many seconds of the baseline's play per engine and run")
-    parser.add_argument("--only", default="", metavar="GAME,...", help="with --baseline: only these games")
+    parser.add_argument("--only", default="", metavar="GAME,...", help="with --baseline or --check-ratios: only these games")
     args = parser.parse_args()
+    only = [name.strip() for name in args.only.split(",") if name.strip()]
     if args.baseline:
-        return compare(args.baseline, args.players, args.seconds, args.repeat, args.full,
-                       [name.strip() for name in args.only.split(",") if name.strip()])
+        return compare(args.baseline, args.players, args.seconds, args.repeat, args.full, only)
     if args.check_ratios:
-        return check_ratios(args.games if args.games != 2000 else 100, args.repeat)
+        return check_ratios(args.games if args.games != 2000 else 100, args.repeat, only)
     folder = str((ROOT / "cards" / args.game).resolve())
     spec = RunSpec(folder, args.players, args.games, seed=1)
     one = min(timed(spec, 1) for _ in range(args.repeat))

@@ -105,7 +105,8 @@ class Definitions:
         self.die_outcomes = tuple(
             tuple((("die", face), n / len(faces)) for face, n in sorted(Counter(faces).items())) for faces in dice)
         self.draw_actions = {letter: ("draw", letter) for letter in self.letters}
-        self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in a deck's (totals') order
+        self.deck_letters = tuple(self.totals)  # the order of a deck's letters (a dict from totals)
+        self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in that order
         self.finder, self.skeleton, self.words = _finder(game)
         steps = params.steps
         normal = NormalDist()

@@ -660,22 +660,36 @@ class WiseState(State):
     def check_invariants(self) -> None:
         defs = self.defs
         # every consonant card is in exactly one place: deck, a hand, the table, the discard pile
-        if min(self.deck.values(), default=0) < 0:
+        counts = self.deck.values()
+        if min(counts, default=0) < 0:
             letter, n = min(self.deck.items(), key=lambda item: item[1])
             raise InvariantError(f"{n} {letter} cards in the deck")
-        if sum(self.deck.values()) != self.deck_size:
-            raise InvariantError(f"deck size {self.deck_size} but {sum(self.deck.values())} cards in it")
-        if list(self.deck) != list(defs.totals):  # draws are listed in this order
+        if sum(counts) != self.deck_size:
+            raise InvariantError(f"deck size {self.deck_size} but {sum(counts)} cards in it")
+        if tuple(self.deck) != defs.deck_letters:  # draws are listed in this order
             raise InvariantError(f"the deck holds letters {''.join(self.deck)}, not the game's {''.join(defs.totals)}")
-        for seat, hand in enumerate(self.hands):
-            if len(hand) > self.p.hand_size:
-                raise InvariantError(f"seat {seat} holds {len(hand)} cards")
-        # counted with Counter's C loops and compared as plain dicts: this runs after every action
-        where = Counter(self.deck)  # every letter of the game is a key of the deck, 0 once drawn
-        where.update(chain(chain.from_iterable(self.hands), chain.from_iterable(p.cards for p in self.placed)))
-        for letter, n in self.discard.items():
-            where[letter] = where.get(letter, 0) + n
-        if not dict.__eq__(where, self._all_cards):
+        if max(map(len, self.hands)) > self.p.hand_size:
+            seat = next(seat for seat, hand in enumerate(self.hands) if len(hand) > self.p.hand_size)
+            raise InvariantError(f"seat {seat} holds {len(self.hands[seat])} cards")
+        # counted on a plain copy of the deck (this runs after every action): every letter of the game
+        # is a key of the deck, 0 once drawn, so a letter it lacks is a card from nowhere
+        where = dict(self.deck)
+        try:
+            for hand in self.hands:
+                for c in hand:
+                    where[c] += 1
+            for placed in self.placed:
+                for c in placed.cards:
+                    where[c] += 1
+            for letter, n in self.discard.items():
+                where[letter] += n
+            accounted = where == self._all_cards
+        except KeyError:
+            accounted = False
+        if not accounted:
+            where = Counter(self.deck)
+            where.update(chain(chain.from_iterable(self.hands), chain.from_iterable(p.cards for p in self.placed)))
+            where.update(self.discard)
             lost = Counter(defs.totals) - where
             extra = where - Counter(defs.totals)
             problems = ([f"lost {dict(lost)}"] if lost else []) + ([f"duplicated {dict(extra)}"] if extra else [])
@@ -683,24 +697,23 @@ class WiseState(State):
         # scores change only by the rules: replay the round logs
         expected = self._logged_points()
         if self.phase == OVER:
-            for seat, hand in enumerate(self.hands):
-                expected[seat] -= sum(defs.points[c] for c in hand)
+            expected = [points - sum(defs.points[c] for c in hand) for points, hand in zip(expected, self.hands)]
         if expected != self.scores:
             raise InvariantError(f"scores {self.scores} but the rules give {expected}")
         if self._ledger_sums() != self.scores:
             raise InvariantError("scores disagree with the score ledger")
 
     def _logged_points(self) -> list[int]:
-        """What the rules give each seat over the logged rounds. Logs are frozen, so rounds
-        replayed at an earlier check are not replayed again (replaying every round after every
-        action made --check cost 9x a run)."""
+        """What the rules give each seat over the logged rounds (the kept totals: not to be changed).
+        Logs are frozen, so rounds replayed at an earlier check are not replayed again (replaying
+        every round after every action made --check cost 9x a run)."""
         self._checked_logs = _fold_new(self._checked_logs, self.logs, self.players, self._check_round)
-        return list(self._checked_logs[1])
+        return self._checked_logs[1]
 
     def _ledger_sums(self) -> list[int]:
-        """Each seat's total in the score ledger."""
+        """Each seat's total in the score ledger (the kept totals: not to be changed)."""
         self._checked_ledger = _fold_new(self._checked_ledger, self.ledger, self.players, _add_ledger_entry)
-        return list(self._checked_ledger[1])
+        return self._checked_ledger[1]
 
     def _check_round(self, log: RoundLog, expected: list[int]) -> None:
         p, defs = self.p, self.defs
