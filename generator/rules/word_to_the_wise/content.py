@@ -379,9 +379,11 @@ class Definitions:
             found: list[tuple[int, int, str]] = []
             bonus = self.p.all_cards_bonus if len(hand_key) == self.p.hand_size else 0
             y_wild = bool(wilds) and "y" not in hand_key
-            for sub in self.hand_subs(hand_key):
-                extra = bonus if len(sub) == len(hand_key) else 0
-                found.extend((v + extra, n, w) for v, n, w in self._sub_rows(sub, rolled, wilds, y_wild))
+            for sub in self.hand_subs(hand_key):  # in any order: the sorts below decide it (no word twice)
+                if len(sub) == len(hand_key):
+                    found.extend((v + bonus, n, w) for v, n, w in self._scored(sub, rolled, wilds, y_wild))
+                else:
+                    found.extend(self._scored(sub, rolled, wilds, y_wild))
             found.sort(key=_WORD)
             found.sort(key=_POINTS_AND_LENGTH, reverse=True)
             rows = self._rows[cache_key] = tuple(found)
