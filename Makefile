@@ -5,6 +5,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SPELLPRESS := $(BIN)/spellpress
+# both cores; a module's tests stay on one worker, so a module-scoped build is made once (pytest-xdist);
+# modules are dealt in the order tests/conftest.py gives them (the longest first), not by their number of tests
+PYTEST := $(BIN)/python -m pytest -n 2 --dist loadscope --no-loadscope-reorder
 
 .PHONY: all build test test-fast lint typecheck check proof lexicon lexicon-languages syllables bench clean distclean
 
@@ -20,12 +23,12 @@ build: $(STAMP)
 	$(SPELLPRESS) build
 
 test: lint typecheck
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 # The quick loop while working: lint, types, and every test not marked slow (the brute-force and
 # agreement checks run there against a small word list); `make test` runs them all.
 test-fast: lint typecheck
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow"
 
 # ruff with every rule in pyproject.toml (pyflakes and import order); `make test` runs it.
 lint: $(STAMP)

@@ -68,8 +68,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
     try:
+        args = parser().parse_args(argv)  # inside: building the parser imports modules, a Ctrl-C may land there
         if isinstance(getattr(args, "out", None), Path):
             args.out = output_folder(args.out)
         code = args.handler(args)
@@ -124,10 +124,13 @@ def run() -> None:
     import atexit
     import os
 
-    code = main()
     try:
+        code = main()
         sys.stdout.flush()
         sys.stderr.flush()
+    except KeyboardInterrupt:  # between entry.py's handler and main's own, or after main returned
+        print("interrupted", file=sys.stderr)
+        code = 130
     except BrokenPipeError:
         code = _closed_pipe()
     _bound_the_cleanup(code)

@@ -15,10 +15,14 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 def _leave_interrupts_to_the_parent() -> None:
     """A worker ignores Ctrl-C (the terminal sends it to every process): the parent stops it cleanly.
 
+    The worker was forked with Ctrl-C blocked (InterruptiblePool); ignoring it before unblocking
+    drops one pressed in between, which would otherwise raise inside the fork's own clean-up
+    (logging's after-fork hook) and leave a broken worker for the parent to wait on.
     And a worker dies with its parent: if the parent is killed outright (kill -9, the out-of-memory
     killer), its workers would otherwise wait for work forever.
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     _die_with_parent()
 
 
@@ -34,8 +38,22 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
+class InterruptiblePool(ProcessPoolExecutor):
+    """Starts each worker with Ctrl-C blocked, so none arrives before the worker has chosen to ignore it.
+
+    The parent's own Ctrl-C waits until the worker is started, a moment, and is then handled as usual.
+    """
+
+    def _spawn_process(self) -> None:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            super()._spawn_process()  # type: ignore[misc]
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def process_pool(workers: int, **options: Any) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts_to_the_parent, **options)
+    return InterruptiblePool(max_workers=workers, initializer=_leave_interrupts_to_the_parent, **options)
 
 
 def close_pool(pool: ProcessPoolExecutor, failed: bool) -> None:

@@ -84,3 +84,14 @@ def test_unknown_games_are_all_reported(capsys):
     assert main(["check", "no-such-game", "nor-this-one"]) == 2
     err = capsys.readouterr().err
     assert "no-such-game: no game here" in err and "nor-this-one: no game here" in err
+
+
+def test_a_ctrl_c_while_the_commands_load_is_an_interruption_not_a_traceback(monkeypatch, capsys):
+    """A Ctrl-C early in a run lands while parser() registers the commands (their modules load then)."""
+    def interrupted(commands):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(COMMAND_MODULES[-1], "register", interrupted)
+    assert main(["list"]) == 130
+    err = capsys.readouterr().err
+    assert err == "interrupted\n"

@@ -54,6 +54,7 @@ def test_every_command_shown_is_accepted(page, written, argv):
 RUNNABLE_PAGES = sorted({page for page, _, argv in commands() if argv and argv[0] in RUN})
 
 
+@pytest.mark.slow  # a process a command, and `letters` samples thousands of hands: seconds to a minute a page
 @pytest.mark.parametrize("page", RUNNABLE_PAGES)
 def test_the_quick_commands_of_a_page_run_as_written_in_order(tmp_path, page):
     subprocess.run([sys.executable, "-m", "spellpress", "new", "path/to/my-game"], cwd=tmp_path, check=True, capture_output=True)

@@ -21,8 +21,11 @@ def register(commands) -> None:
     templates = commands.add_parser(
         "templates", help="list the shared templates a game can use or extend",
         description="The templates every game can name in `template:` or `extends:` (templates/ of the install), "
-                    "each with its description, its parent and its boxes. A game's own templates/ folder adds to "
-                    "them or overrides one of the same name.")
+                    "each with its description, its parent and its boxes, and a contact sheet of them drawn as cards "
+                    "filled with each template's `example:` fields: OUT/templates/templates.pdf and a PNG of its first "
+                    "page. A game's own templates/ folder adds to them or overrides one of the same name.")
+    templates.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
+    templates.add_argument("--no-sheet", action="store_true", help="only list the templates; write no contact sheet")
     templates.set_defaults(handler=cmd_templates)
 
     docs = commands.add_parser(
@@ -35,8 +38,6 @@ def register(commands) -> None:
 def cmd_icons(args) -> int:
     from spellpress import icon_library
     from spellpress.catalog.contact_sheet import contact_sheet_pdf
-    from spellpress.write.atomic import write_bytes
-    from spellpress.write.pixels import encode_png, rasterize_pdf
 
     found = icon_library.search(args.words)
     words = " ".join(args.words)
@@ -54,12 +55,9 @@ def cmd_icons(args) -> int:
     stem = "icons-" + ("-".join(args.words).lower() if args.words else "all")
     stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in stem)[:80]
     pdf = contact_sheet_pdf(on_sheet, f"Icons: {words or 'all'}")
-    folder = args.out / "icons"
-    write_bytes(folder / f"{stem}.pdf", pdf)
-    write_bytes(folder / f"{stem}.png", encode_png(rasterize_pdf(pdf, 150)[0], 150))
     if len(found) > MAX_SHEET_ICONS:
         print(f"the contact sheet shows the first {MAX_SHEET_ICONS:,}: add a word to narrow the search")
-    print(f"  {folder / (stem + '.pdf')}\n  {folder / (stem + '.png')} (its first page)")
+    _write_sheet(args.out / "icons", stem, pdf)
     return 0
 
 
@@ -78,7 +76,23 @@ def cmd_templates(args) -> int:
             print(f"    fields: {fields[0]}")
         print(f"    boxes: {', '.join(data.get('boxes') or {})}")
     print(f"shared templates in {SHARED_TEMPLATES}; a game's templates/ may extend or override them (docs/yaml.md)")
+    if args.no_sheet:
+        return 0
+    from spellpress.catalog.template_sheet import shared_template_previews, template_sheet_pdf
+
+    _write_sheet(args.out / "templates", "templates", template_sheet_pdf(shared_template_previews(SHARED_TEMPLATES),
+                                                                          "Shared templates"))
     return 0
+
+
+def _write_sheet(folder: Path, stem: str, pdf: bytes) -> None:
+    """The contact sheet PDF and a PNG of its first page, and where they are."""
+    from spellpress.write.atomic import write_bytes
+    from spellpress.write.pixels import encode_png, rasterize_pdf
+
+    write_bytes(folder / f"{stem}.pdf", pdf)
+    write_bytes(folder / f"{stem}.png", encode_png(rasterize_pdf(pdf, 150)[0], 150))
+    print(f"  {folder / (stem + '.pdf')}\n  {folder / (stem + '.png')} (its first page)")
 
 
 def doc_pages() -> dict[str, Path]:

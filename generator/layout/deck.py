@@ -29,7 +29,7 @@ def layout_game(game: Game, bleed: float) -> list[CardFaces]:
             who = f"back of '{component.id}'"
             try:
                 shared_back = layout_face(ctx, game.templates[component.back.template], component.back.fields,
-                                          component.size, who, component.location)
+                                          component.size, who, component.back.location or component.location)
             except UserError as exc:
                 problems.extend(exc)
         for card in component.cards:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, assert_never
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -11,7 +11,7 @@ from spellpress.icon_library import IconNames
 from spellpress.images import raster_size
 from spellpress.layout import fonts, markup
 from spellpress.layout.ink_bounds import ops_ink
-from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, parse_color, parse_ink
+from spellpress.layout.ops import Ellipse, FaceLayout, Fill, Grid, Group, Icon, Image, Line, Rect, Shape, parse_color, parse_ink
 from spellpress.layout.text import TextFitError, fit_text, unknown_icons
 from spellpress.model.expressions import ExpressionError, resolve_value
 from spellpress.model.game import Game, RawBox, Template
@@ -159,7 +159,7 @@ def _drawn(ctx: FaceContext, spec, rect, width: float, height: float) -> tuple:
         x, y, w, h = rect
         if spec.bleed:
             x, y, w, h = _grow_to_bleed(rect, width, height, ctx.bleed)
-        return (Shape(spec.shape, x, y, w, h, spec.radius, parse_color(spec.fill), parse_color(spec.stroke), spec.stroke_width, spec.dash, spec.rows, spec.cols),)
+        return (_shape(spec, x, y, w, h),)
     if isinstance(spec, TextBox):
         return _text(ctx, spec, rect)
     if isinstance(spec, IconBox):
@@ -174,6 +174,21 @@ def _drawn(ctx: FaceContext, spec, rect, width: float, height: float) -> tuple:
     if isinstance(spec, ImageBox):
         return _image(ctx, spec, rect)
     raise AssertionError(spec)
+
+
+def _shape(spec: ShapeBox, x: float, y: float, w: float, h: float) -> Shape:
+    fill, stroke = parse_color(spec.fill), parse_color(spec.stroke)
+    match spec.shape:
+        case "rect":
+            return Rect(x, y, w, h, fill, stroke, spec.stroke_width, spec.dash, spec.radius)
+        case "ellipse":
+            return Ellipse(x, y, w, h, fill, stroke, spec.stroke_width, spec.dash)
+        case "line":
+            return Line(x, y, w, h, stroke, spec.stroke_width, spec.dash)
+        case "grid":
+            return Grid(x, y, w, h, fill, stroke, spec.stroke_width, spec.dash, spec.rows, spec.cols)
+        case _:
+            assert_never(spec.shape)
 
 
 def _icon_hint(name: str, icons: IconNames) -> str:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Iterable
 from functools import lru_cache
+from typing import assert_never
 
 from reportlab.pdfbase import pdfmetrics
 
 from spellpress.layout import fonts
-from spellpress.layout.ops import Fill, Group, Icon, Image, Shape, Text
+from spellpress.layout.ops import Drawn, Ellipse, Fill, Grid, Icon, Image, Line, Op, Rect, Text
 from spellpress.layout.svg import icon_ink
+from spellpress.layout.walk import walk
 from spellpress.units import MM_PER_POINT
 
 Bounds = tuple[float, float, float, float]  # left, bottom, right, top in mm (y up)
@@ -94,39 +97,45 @@ def overflow(ops: tuple, box: tuple[float, float, float, float]) -> tuple[float,
     return worst, side
 
 
-def ops_ink(ops) -> Bounds | None:
+def ops_ink(ops: Iterable[Op]) -> Bounds | None:
     """Where a box's drawing operations put ink (mm, y up), or None when they draw nothing:
     glyph outlines for text, an icon's paths, an image's opaque pixels (within its clip),
-    a shape's outline with half its stroke."""
-    found = [bounds for bounds in map(_op_ink, ops) if bounds is not None]
+    a shape's outline with half its stroke; turned with the Groups they sit in."""
+    found = []
+    for op, scope in walk(ops):
+        bounds = _drawn_ink(op)
+        while bounds is not None and scope is not None:
+            bounds = _rotated(bounds, scope.group.cx, scope.group.cy, scope.group.angle)
+            scope = scope.outer
+        if bounds is not None:
+            found.append(bounds)
     if not found:
         return None
     return (min(b[0] for b in found), min(b[1] for b in found), max(b[2] for b in found), max(b[3] for b in found))
 
 
-def _op_ink(op) -> Bounds | None:
-    if isinstance(op, Text):
-        return text_ink(op)
-    if isinstance(op, Icon):
-        share = icon_ink(op.path)
-        return None if share is None else _part(op.x, op.y, op.w, op.h, share)
-    if isinstance(op, Image):
-        share = image_ink(op.path)
-        if share is None:
-            return None
-        bounds = _part(op.x, op.y, op.w, op.h, share)
-        return bounds if op.clip is None else _intersect(bounds, op.clip)
-    if isinstance(op, Shape):
-        half = (op.stroke_width_pt * MM_PER_POINT / 2) if op.stroke is not None else 0.0
-        x0, x1 = sorted((op.x, op.x + op.w))
-        y0, y1 = sorted((op.y, op.y + op.h))
-        return (x0 - half, y0 - half, x1 + half, y1 + half)
-    if isinstance(op, Fill):
-        return (op.x, op.y, op.x + op.w, op.y + op.h)
-    if isinstance(op, Group):
-        inner = ops_ink(op.ops)
-        return None if inner is None else _rotated(inner, op.cx, op.cy, op.angle)
-    return None
+def _drawn_ink(op: Drawn) -> Bounds | None:
+    match op:
+        case Text():
+            return text_ink(op)
+        case Icon():
+            share = icon_ink(op.path)
+            return None if share is None else _part(op.x, op.y, op.w, op.h, share)
+        case Image():
+            share = image_ink(op.path)
+            if share is None:
+                return None
+            bounds = _part(op.x, op.y, op.w, op.h, share)
+            return bounds if op.clip is None else _intersect(bounds, op.clip)
+        case Rect() | Ellipse() | Line() | Grid():
+            half = (op.stroke_width_pt * MM_PER_POINT / 2) if op.stroke is not None else 0.0
+            x0, x1 = sorted((op.x, op.x + op.w))
+            y0, y1 = sorted((op.y, op.y + op.h))
+            return (x0 - half, y0 - half, x1 + half, y1 + half)
+        case Fill():
+            return (op.x, op.y, op.x + op.w, op.y + op.h)
+        case _:
+            assert_never(op)
 
 
 def _part(x: float, y: float, w: float, h: float, share: Bounds) -> Bounds:

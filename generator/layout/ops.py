@@ -21,19 +21,46 @@ class Fill:
 
 
 @dataclass(frozen=True)
-class Shape:
-    shape: str  # rect, ellipse, line (from x,y to x+w,y+h), grid (rows x cols cells)
+class _Outlined:
     x: float
     y: float
     w: float
     h: float
-    radius: float
     fill: Rgba | None
     stroke: Rgba | None
     stroke_width_pt: float
-    dash: tuple[float, ...] = ()
+    dash: tuple[float, ...] = ()  # on, off, ... in points
+
+
+@dataclass(frozen=True)
+class Rect(_Outlined):
+    radius: float = 0.0  # rounded corners, mm
+
+
+@dataclass(frozen=True)
+class Ellipse(_Outlined):
+    """The ellipse inscribed in the box."""
+
+
+@dataclass(frozen=True)
+class Grid(_Outlined):
+    """A table of rows x cols cells: the box filled, the cells' edges stroked."""
+
     rows: int = 1
     cols: int = 1
+
+
+@dataclass(frozen=True)
+class Line:
+    """A stroke from (x, y) to (x + w, y + h)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    stroke: Rgba | None
+    stroke_width_pt: float
+    dash: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -73,10 +100,12 @@ class Group:
     cx: float
     cy: float
     angle: int
-    ops: tuple
+    ops: tuple[Op, ...]
 
 
-Op = Fill | Shape | Text | Icon | Image | Group
+Shape = Rect | Ellipse | Line | Grid
+Drawn = Fill | Rect | Ellipse | Line | Grid | Text | Icon | Image  # what puts ink on the page: every op but Group
+Op = Drawn | Group
 
 
 @dataclass(frozen=True)

@@ -10,3 +10,11 @@ def column_letter(number: int) -> str:
         number, rest = divmod(number - 1, 26)
         letters = chr(ord("A") + rest) + letters
     return letters
+
+
+def column_number(letters: str) -> int:
+    """A -> 1, Z -> 26, AA -> 27 (either case)."""
+    number = 0
+    for letter in letters.upper():
+        number = number * 26 + ord(letter) - ord("A") + 1
+    return number

@@ -19,10 +19,11 @@ from spellpress.model.limits import (
     MAX_WORD_LETTERS,
     MAX_WORD_LIST_DENSITY,
 )
-from spellpress.model.schema import RESERVED_CARD_KEYS, ComponentSpec, GameSpec
+from spellpress.model.schema import RESERVED_CARD_KEYS, SHIPPED_LISTS, ComponentSpec, GameSpec
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.paths import SHARED_FONTS, SHARED_ICONS, inside
 from spellpress.suggest import did_you_mean
+from spellpress.wording import quoted
 
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
 
@@ -113,8 +114,10 @@ def load_game(folder: Path) -> Game:
     spec = _with_word_file(spec, folder, doc, problems)
 
     templates = TemplateLoader(folder, problems)
+    back_locations = {}
     for back_name, back in spec.backs.items():
         templates.get(back.template, doc.locate(("backs", back_name, "template")))
+        back_locations[back_name] = doc.locate(("backs", back_name, "fields") if back.fields else ("backs", back_name))
 
     components: list[Component] = []
     seen_ids: dict[str, Location] = {}
@@ -122,7 +125,7 @@ def load_game(folder: Path) -> Game:
         where = doc.locate(("components", index))
         try:
             path = inside(folder, relative, where, "component file")
-            component = _load_component(path, folder, spec, templates, problems)
+            component = _load_component(path, folder, spec, templates, problems, back_locations)
         except UserError as exc:
             problems.extend(exc)
             continue
@@ -166,8 +169,9 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
     try:
         path = inside(folder, spec.words.lexicon, where, "word list")
         if path.stat().st_size > MAX_WORD_FILE_BYTES:
-            problems.add(where, f"word list '{spec.words.lexicon}' is {path.stat().st_size:,} bytes; "
-                                f"a word list may have at most {MAX_WORD_FILE_BYTES:,}")
+            problems.add(where, f"word list '{spec.words.lexicon}' is {path.stat().st_size:,} bytes; a word list may have "
+                                f"at most {MAX_WORD_FILE_BYTES:,}, so that letters and simulate take seconds, not "
+                                f"minutes: keep the words players know (or use a shipped list: {', '.join(SHIPPED_LISTS.values())})")
             return spec
         lines = list(word_file_lines(path, language))
     except UserError as exc:
@@ -179,7 +183,7 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
     letters = describe(language)
     bad = [(number, word) for number, word in lines if not language.word.fullmatch(word) or len(word) > MAX_WORD_LETTERS]
     for number, word in bad[:5]:
-        shown = f"'{word}'" if len(word) <= 40 else f"'{word[:40]}...' ({len(word):,} characters)"
+        shown = quoted(word)
         if len(word) > MAX_WORD_LETTERS and language.word.fullmatch(word):
             problems.add(Location(path, number, 1), f"a word may have at most {MAX_WORD_LETTERS} letters, got {shown}")
         else:
@@ -195,18 +199,21 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
 
 
 def _check_density(name: str, words: list[str], language, where, problems: Problems) -> None:
-    """A list denser in short words than any language's (random letters) would make `letters` and
-    `simulate` take minutes: refused here, before any hand is dealt."""
+    """A list denser in short words than the shipped ones (a dictionary's rarest words, random letters)
+    makes every hand make more words, and `letters` and `simulate` take several times as long or
+    minutes: refused here, before any hand is dealt."""
     from spellpress.words.density import ESTIMATE_HAND, letter_sets_made
     made = letter_sets_made(words, len(language.alphabet))
     if made > MAX_WORD_LIST_DENSITY:
-        problems.add(where, f"word list '{name}' is denser in short words than any language's: a hand of "
-                            f"{ESTIMATE_HAND} letters would make about {made:.0f} of its letter sets (the shipped "
-                            f"lists: 11 to 13; at most {MAX_WORD_LIST_DENSITY}), which would make letters and "
-                            f"simulate take minutes; is it random letters?")
+        problems.add(where, f"word list '{name}' is too dense in short words: a hand of {ESTIMATE_HAND} letters would "
+                            f"make about {made:.0f} of its letter sets (at most {MAX_WORD_LIST_DENSITY}; the shipped "
+                            f"lists: 11 to 13; SCOWL's English to size 70: 16, to size 95: 33; random letters: 57 and "
+                            f"more), and letters and simulate would take several times as long as with a shipped "
+                            f"list, or minutes: keep the words players know (rare two- to four-letter words count most)")
 
 
-def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader, problems: Problems) -> Component | None:
+def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader, problems: Problems,
+                    back_locations: Mapping[str, Location]) -> Component | None:
     doc = read_yaml(path)
     spec = validated(ComponentSpec, doc.data, doc, (), problems)
     if spec is None:
@@ -224,7 +231,7 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
             known = ", ".join(sorted(game.backs)) or "none defined in game.yaml"
             problems.add(doc.locate(("back",)), f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
         else:
-            back = BackFace(named.template, freeze(named.fields), per_card=False)
+            back = BackFace(named.template, freeze(named.fields), per_card=False, location=back_locations.get(spec.back))
     every_card = tuple(_cards(spec, component_id, _card_sources(spec, root, doc, problems), problems))
     cards = tuple(card for card in every_card if card.count > 0)
     if size is None:
@@ -279,7 +286,7 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
             continue
         count = raw.get("count", 1)
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            problems.add(locate("count"), f"count must be a whole number, 0 (left out for now) or more, got {count!r}")
+            problems.add(locate("count"), f"count must be a whole number, 0 (left out for now) or more, got {quoted(count)}")
             continue
         if count > MAX_COPIES_PER_CARD:
             problems.add(locate("count"), f"count may be at most {MAX_COPIES_PER_CARD:,} copies of one card, got {count:,}")
@@ -289,7 +296,7 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
             problems.add(locate("id"), "id must be text")
             continue
         if card_id in seen:
-            problems.add(locate("id"), f"card id '{card_id}' is already used by card {seen[card_id] + 1} of this file")
+            problems.add(locate("id"), f"card id {quoted(card_id)} is already used by card {seen[card_id] + 1} of this file")
             continue
         seen[card_id] = index
         back_fields = raw.get("back", {})
@@ -314,7 +321,7 @@ def _check_fields(fields: dict[str, Any], schema: Mapping[str, str], locate: Loc
             continue
         kinds = _TYPES[declared.rstrip("?")]
         if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-            problems.add(locate(*key, name), f"field '{name}' must be {declared.rstrip('?')}, got {value!r}")
+            problems.add(locate(*key, name), f"field '{name}' must be {declared.rstrip('?')}, got {quoted(value)}")
     if not partial:
         for name, declared in schema.items():
             if not declared.endswith("?") and name not in fields:

@@ -16,6 +16,8 @@ from typing import Any
 
 from spellpress.errors import Location, display_path
 from spellpress.load.cells import column_letter
+from spellpress.load.workbook_cells import CellNotes
+from spellpress.wording import quoted
 
 SHEET_SUFFIXES = (".csv", ".xlsx", ".ods")
 TRUE_WORDS = frozenset({"true", "yes", "y", "1", "x"})
@@ -42,6 +44,8 @@ class Sheet:
     header: list[str]  # column names, lower-cased and stripped
     rows: list[tuple[int, list[Any]]]  # (1-based row number, cells), empty rows left out
     separator: str = ","  # a CSV's column separator as found in the file (workbooks: ",")
+    notes: CellNotes = CellNotes()  # a workbook's cells that read as empty though something was put there
+    nameless: tuple[tuple[int, str], ...] = ()  # (column, merged range): a column of values whose header is merged away
 
     @property
     def read_as(self) -> str:
@@ -55,24 +59,28 @@ class Sheet:
 def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
     suffix = path.suffix.lower()
     separator = ","
+    notes = CellNotes()
     if suffix == ".csv":
         if sheet is not None:
-            raise SheetError(f"'{path.name}' is a CSV file, which has no sheets: remove sheet: '{sheet[:40]}' "
+            raise SheetError(f"'{path.name}' is a CSV file, which has no sheets: remove sheet: {quoted(sheet)} "
                              "(or give an .xlsx or .ods workbook)")
         rows, separator = _csv_rows(path)
     elif suffix in (".xlsx", ".ods"):
-        rows = _workbook_rows(path, sheet)
+        rows, notes = _workbook_rows(path, sheet)
     else:
         raise SheetError(f"'{path.name}' is not a spreadsheet: expected {', '.join(SHEET_SUFFIXES)}")
     numbered = [(number, row) for number, row in enumerate(rows, start=1) if any(not _blank(c) for c in row)]
     if not numbered:
         raise SheetError(f"'{path.name}' has no rows")
-    (_, header), body = numbered[0], numbered[1:]
+    (header_row, header), body = numbered[0], numbered[1:]
     names = [str(c).strip().lower() if not _blank(c) else "" for c in header]
+    nameless = tuple((column, notes.merged_over[(header_row, column)]) for column, name in enumerate(names)
+                     if not name and (header_row, column) in notes.merged_over
+                     and any(column < len(row) and not _blank(row[column]) for _, row in body))
     while names and not names[-1]:  # a spreadsheet's trailing empty columns
         names.pop()
     return Sheet(path, names, [(number, list(row[: len(names)]) + [""] * (len(names) - len(row))) for number, row in body],
-                 separator)
+                 separator, notes, nameless)
 
 
 SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -109,15 +117,16 @@ def _csv_rows(path: Path) -> tuple[list[list[Any]], str]:
     return rows, separator
 
 
-def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:
+def _workbook_rows(path: Path, sheet: str | None) -> tuple[list[list[Any]], CellNotes]:
     from zipfile import BadZipFile
 
     from python_calamine import CalamineError, CalamineWorkbook  # only for games fed from a workbook
 
     from spellpress.load.workbook_bounds import WorkbookTooLarge, check_workbook
+    from spellpress.load.workbook_cells import workbook_notes
 
     try:
-        check_workbook(path, sheet)  # before the reader builds the sheet's whole grid in memory
+        members, used_rows, used_columns = check_workbook(path, sheet)  # before the reader builds the whole grid
     except WorkbookTooLarge as exc:
         raise SheetError(str(exc)) from None
     except (BadZipFile, OSError, ValueError, EOFError) as exc:
@@ -132,10 +141,11 @@ def _workbook_rows(path: Path, sheet: str | None) -> list[list[Any]]:
     elif sheet not in names:
         from spellpress.suggest import did_you_mean
 
-        shown = ", ".join(repr(n) if len(n) <= 40 else repr(n[:40] + "...") for n in names[:10])
+        shown = ", ".join(quoted(n) for n in names[:10])
         more = f" and {len(names) - 10:,} more" if len(names) > 10 else ""
-        raise SheetError(f"'{path.name}' has no sheet '{sheet[:40]}'{did_you_mean(sheet, names)} (sheets: {shown}{more})")
-    return book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+        raise SheetError(f"'{path.name}' has no sheet {quoted(sheet)}{did_you_mean(sheet, names)} (sheets: {shown}{more})")
+    rows = book.get_sheet_by_name(sheet).to_python(skip_empty_area=False)
+    return rows, workbook_notes(members, path.suffix.lower(), sheet, used_rows, used_columns)
 
 
 def _blank(value: Any) -> bool:
@@ -211,4 +221,4 @@ def _text(value: Any) -> str:
 
 
 def _shown(value: Any) -> str:
-    return repr(_text(value))
+    return quoted(_text(value))

@@ -9,6 +9,7 @@ from spellpress.errors import Location, Problems, UserError
 from spellpress.model.limits import MAX_CARDS_PER_GAME
 from spellpress.model.schema import ComponentSpec
 from spellpress.paths import inside
+from spellpress.wording import plural, quoted
 
 COLUMNS_BESIDE_FIELDS = ("count", "id")
 
@@ -41,7 +42,7 @@ def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems
         if name in first_column:  # the later column would silently win over the earlier one
             from spellpress.load.cells import column_letter
 
-            problems.add(sheet.cell(header_row, column), f"column '{name[:40]}' is already column "
+            problems.add(sheet.cell(header_row, column), f"column {quoted(name)} is already column "
                                                          f"{column_letter(first_column[name] + 1)}; each column once")
             continue
         if name:
@@ -50,6 +51,10 @@ def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems
             columns.append((column, name))
         elif name:
             unknown.append((column, name))
+    for column, merged in sheet.nameless:
+        problems.add(sheet.cell(header_row, column), f"this column's header is covered by the merged cells {merged}, so "
+                                                     "the column has no name and its values are not read; unmerge the "
+                                                     "cells and name each column")
     present = {name for _, name in columns}
     lacking = [name for name, kind in spec.fields.items() if not kind.endswith("?") and name not in spec.defaults and name not in present]
     explained = set()
@@ -57,19 +62,25 @@ def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems
         suggestion = did_you_mean(name, known)
         explained |= {field for field in lacking if suggestion == f" (did you mean '{field}'?)"}
         problems.add(sheet.cell(header_row, column),
-                     f"unknown column '{name[:40]}'{suggestion}{sheet.read_as} (columns: {', '.join(known)})")
+                     f"unknown column {quoted(name)}{suggestion}{sheet.read_as} (columns: {', '.join(known)})")
     unexplained = [name for name in lacking if name not in explained]
     if unexplained:  # said once at the header, not once a row
         problems.add(sheet.cell(header_row, 0), f"no column for the required field{'s' if len(unexplained) > 1 else ''} "
                      f"{', '.join(repr(name) for name in unexplained)}{sheet.read_as}: the first row names the columns")
     if lacking:
         return
+    unread: dict[str, list[tuple[int, int, str]]] = {}  # kind -> (row, column, what is wrong) of cells whose value is not there
     for row, cells in sheet.rows:
         raw: dict[str, Any] = {}
         failed = False
         for column, name in columns:
             value = cells[column]
             blank = value is None or (isinstance(value, str) and not value.strip())
+            why = sheet.notes.why_empty(row, column) if blank else None
+            if why is not None:
+                unread.setdefault(why[0], []).append((row, column, why[1]))
+                failed = True
+                continue
             if blank and (name in COLUMNS_BESIDE_FIELDS or name in spec.defaults):
                 continue  # count 1, the default id, or the component's default for the field
             kind = "int" if name == "count" else "str" if name == "id" else spec.fields[name]
@@ -89,3 +100,20 @@ def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems
             return sheet.cell(row, column)
 
         yield raw, locate
+    for reason, cells in unread.items():  # one line for each reason: a script writes every row's formula alike
+        _report_unread(sheet, reason, cells, problems)
+
+
+MAX_CELLS_NAMED = 5
+
+
+def _report_unread(sheet, reason: str, cells: list[tuple[int, int, str]], problems: Problems) -> None:
+    from spellpress.load.cells import column_letter
+    from spellpress.load.workbook_cells import ADVICE
+
+    row, column, said = cells[0]
+    others = [f"{column_letter(c + 1)}{r}" for r, c, _ in cells[1:]]
+    if others:
+        named = ", ".join(others[:MAX_CELLS_NAMED]) + (f" and {len(others) - MAX_CELLS_NAMED:,} more" if len(others) > MAX_CELLS_NAMED else "")
+        said += f" (and {plural(len(others), 'more cell')} like it: {named})"
+    problems.add(sheet.cell(row, column), f"{said}; {ADVICE[reason]}")

@@ -11,12 +11,13 @@ SheetError naming it.
 from __future__ import annotations
 
 import copy
-import posixpath
 import re
 import zipfile
 import zlib
 from pathlib import Path
 
+from spellpress.load.cells import column_number
+from spellpress.load.workbook_xml import ods_cells, xlsx_cells, xlsx_sheet_member
 from spellpress.model.limits import MAX_SHEET_CELLS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_WORKBOOK_BYTES
 
 CHUNK = 1 << 20
@@ -26,8 +27,9 @@ class WorkbookTooLarge(ValueError):
     pass
 
 
-def check_workbook(path: Path, sheet: str | None) -> None:
-    """Raise WorkbookTooLarge (or zipfile.BadZipFile) when reading `sheet` of the workbook would go past a limit."""
+def check_workbook(path: Path, sheet: str | None) -> tuple[dict[str, bytes], int, int]:
+    """The workbook's members and the sheet's used range (rows, columns from A1); WorkbookTooLarge (or
+    zipfile.BadZipFile) when reading `sheet` of the workbook would go past a limit."""
     members = _inflated_members(path)
     name = f"'{path.name}'" + (f" sheet '{sheet}'" if sheet else "")
     for member, data in members.items():
@@ -46,6 +48,7 @@ def check_workbook(path: Path, sheet: str | None) -> None:
     if rows * columns > MAX_SHEET_CELLS:
         raise WorkbookTooLarge(f"{name} uses {rows:,} rows by {columns:,} columns, {rows * columns:,} cells from A1 to "
                                f"{_letters(columns)}{rows}; a sheet may span at most {MAX_SHEET_CELLS:,} cells")
+    return members, rows, columns
 
 
 def _letters(number: int) -> str:
@@ -83,40 +86,15 @@ def _inflated_members(path: Path) -> dict[str, bytes]:
     return members
 
 
-ATTRIBUTE = r'\b{}\s*=\s*"([^"]*)"'
-
-
-def _attribute(tag: str, name: str) -> str | None:
-    match = re.search(ATTRIBUTE.format(re.escape(name)), tag)
-    return match.group(1) if match else None
-
-
 def _xlsx_used_range(members: dict[str, bytes], sheet: str | None) -> tuple[int, int]:
     """(rows, columns) from A1 to the last cell of the sheet (every worksheet's largest if it cannot be told)."""
-    target = _xlsx_sheet_member(members, sheet)
+    target = xlsx_sheet_member(members, sheet)
     names = [target] if target in members else [n for n in members if n.startswith("xl/worksheets/") and n.endswith(".xml")]
     rows = columns = 0
     for name in names:
         r, c = _xlsx_sheet_range(members[name])
         rows, columns = max(rows, r), max(columns, c)
     return rows, columns
-
-
-def _xlsx_sheet_member(members: dict[str, bytes], sheet: str | None) -> str | None:
-    workbook = members.get("xl/workbook.xml", b"").decode("utf-8", "replace")
-    sheets = re.findall(r"<(?:\w+:)?sheet\b[^>]*>", workbook)
-    chosen = next((tag for tag in sheets if sheet is None or _attribute(tag, "name") == sheet), None)
-    if chosen is None:
-        return None
-    rel_id = _attribute(chosen, "r:id") or _attribute(chosen, "id")
-    rels = members.get("xl/_rels/workbook.xml.rels", b"").decode("utf-8", "replace")
-    for tag in re.findall(r"<(?:\w+:)?Relationship\b[^>]*>", rels):
-        if _attribute(tag, "Id") == rel_id and (target := _attribute(tag, "Target")):
-            return target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
-    return None
-
-
-CELL_REF = re.compile(r"([A-Za-z]{1,4})(\d{1,8})")
 
 
 def _cell_tags(data: bytes) -> int:
@@ -135,86 +113,17 @@ def _xlsx_sheet_range(data: bytes) -> tuple[int, int]:
         if not references:
             return 0, 0
         letters = max((letters.upper() for letters, _ in references), key=lambda text: (len(text), text))
-        return max(int(row) for _, row in references), _column_number(letters.decode())
-    xml = data.decode("utf-8", "replace")
+        return max(int(row) for _, row in references), column_number(letters.decode())
     rows = columns = 0
-    row = 0
-    column = 0
-    for match in re.finditer(r"<(?:\w+:)?(row|c)\b([^>]*)>", xml):
-        kind, attributes = match.groups()
-        reference = _attribute(attributes, "r")
-        if kind == "row":
-            row = int(reference) if reference and reference.isdigit() else row + 1
-            column = 0
-            continue
-        cell = CELL_REF.fullmatch(reference or "")
-        if cell:
-            column, row = _column_number(cell.group(1)), int(cell.group(2))
-        else:
-            column += 1
-        rows, columns = max(rows, row), max(columns, column)
+    for cell in xlsx_cells(data.decode("utf-8", "replace"), with_content=False):
+        rows, columns = max(rows, cell.row), max(columns, cell.column)
     return rows, columns
-
-
-def _column_number(letters: str) -> int:
-    number = 0
-    for letter in letters.upper():
-        number = number * 26 + ord(letter) - ord("A") + 1
-    return number
-
-
-ODS_TAG = re.compile(r"<(/?)(table:table|table:table-row|table:table-cell|table:covered-table-cell|text:p)(?=[\s/>])([^>]*?)(/?)>")
 
 
 def _ods_used_range(xml_bytes: bytes, sheet: str | None) -> tuple[int, int]:
     """(rows, columns) up to the last cell with content; repeated rows and cells count as often as they repeat."""
-    xml = xml_bytes.decode("utf-8", "replace")
     rows = columns = 0
-    inside = False
-    row = 0  # rows before the current one
-    repeat_rows = 1
-    column = 0
-    cell_open: tuple[int, int] | None = None  # (first column, repeats) of a cell whose content is not read yet
-    for match in ODS_TAG.finditer(xml):
-        closing, name, attributes, empty = match.groups()
-        if name == "table:table":
-            if closing:
-                if inside:
-                    break
-                continue
-            inside = sheet is None or _attribute(attributes, "table:name") == sheet
-            row, column = 0, 0
-            continue
-        if not inside:
-            continue
-        if name == "table:table-row":
-            if closing:
-                row += repeat_rows
-            else:
-                repeat_rows = _count(attributes, "table:number-rows-repeated")
-                column = 0
-                if empty:
-                    row += repeat_rows
-            continue
-        if name in ("table:table-cell", "table:covered-table-cell"):
-            if closing:
-                cell_open = None
-                continue
-            repeats = _count(attributes, "table:number-columns-repeated")
-            has_value = _attribute(attributes, "office:value-type") is not None
-            if has_value:
-                rows, columns = max(rows, row + repeat_rows), max(columns, column + repeats)
-            elif not empty:
-                cell_open = (column, repeats)
-            column += repeats
-            continue
-        if name == "text:p" and cell_open is not None:  # text without a value type still fills the cell
-            first, repeats = cell_open
-            rows, columns = max(rows, row + repeat_rows), max(columns, first + repeats)
-            cell_open = None
+    for cell in ods_cells(xml_bytes.decode("utf-8", "replace"), sheet):
+        if cell.filled:
+            rows, columns = max(rows, cell.row + cell.rows), max(columns, cell.column + cell.columns)
     return rows, columns
-
-
-def _count(attributes: str, name: str) -> int:
-    value = _attribute(attributes, name)
-    return int(value) if value and value.isdigit() else 1

@@ -49,6 +49,7 @@ class BackFace:
     template: str
     fields: Mapping[str, Any]
     per_card: bool  # True: double-sided, each card's back is its own face
+    location: Location | None = None  # a shared back's fields in game.yaml (`backs:`), where its mistakes are reported
 
 
 @dataclass(frozen=True)

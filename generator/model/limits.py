@@ -17,8 +17,11 @@ MAX_IMAGE_PIXELS = 60_000_000  # an A4 page at 600 dpi is 35 million pixels
 MAX_ICON_BYTES = 2_000_000  # the shipped icons are 1-10 kB
 MAX_ICON_ELEMENTS = 20_000
 MAX_ICON_PATH_NUMBERS = 50_000  # the shipped icons' paths hold under 1,000 numbers; each is drawn anew on every face
-MAX_WORD_FILE_BYTES = 20_000_000  # the shipped English list is 0.7 MB; the largest dictionaries are about 10 MB
-MAX_WORD_LIST_DENSITY = 30  # letter sets a 7-letter hand makes (words/density.py): the shipped lists 11-13, random letters 57+
+# A game's own word list: `letters` and `simulate` take about as long as with the shipped lists, not minutes
+# (issue 31 item 9; figures in docs/yaml.md "Limits", bench/word_lists.py). The work per hand grows with the
+# words it makes (density) and the list's size; the shipped lists are 0.7-3.1 MB, density 11-13.
+MAX_WORD_FILE_BYTES = 4_000_000  # real lists of about 4 MB and density 8-10: 1.1-1.5x the shipped list's time
+MAX_WORD_LIST_DENSITY = 16  # letter sets a 7-letter hand makes (words/density.py): SCOWL to size 70 is 15.7
 MAX_WORD_LETTERS = 64  # letters in one word of a word list: the longest dictionary words have about 45
 MAX_WORKBOOK_BYTES = 50_000_000  # an XLSX or ODS unpacked; a 10,000-card sheet of 10 columns is about 6 MB
 MAX_SHEET_ROWS = 20_000  # rows from 1 to the last used one: a sheet of cards holds at most 10,000 cards

@@ -8,9 +8,9 @@ then validated here.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from spellpress.model.types import Mm, NonNegativeMm, NonNegativePt, Pt, Strict, text_like
 
@@ -57,6 +57,12 @@ class ShapeBox(BoxBase):
             raise ValueError("a dash pattern needs at least one length above 0 (all zeros draws nothing forever)")
         return value
 
+    @model_validator(mode="after")
+    def _line_is_stroked(self) -> "ShapeBox":
+        if self.shape == "line" and self.fill != "none":
+            raise ValueError("a line has no fill: give it a stroke colour instead (fill: is for rect, ellipse and grid)")
+        return self
+
 
 class TextBox(BoxBase):
     kind: Literal["text"]
@@ -92,9 +98,17 @@ BOX_KINDS: dict[str, type[BoxBase]] = {"fill": FillBox, "shape": ShapeBox, "text
 """The `kind:` of a box in a template, and the model that checks it."""
 
 
+class TemplateExample(Strict):
+    """The card `spellpress templates` draws the template with: not used by builds."""
+
+    size: str | dict[str, str] = "poker"  # a size name or {width, height}, as a component's `size:`
+    fields: dict[str, Any] = {}
+
+
 class TemplateSpec(Strict):
     extends: str | None = None
     description: str = ""
+    example: TemplateExample | None = None
     boxes: dict[str, Box | None] = {}
 
     @field_validator("boxes")

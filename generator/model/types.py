@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from spellpress.units import UnitError, parse_length, parse_points
+from spellpress.wording import quoted
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -89,5 +90,4 @@ def _union_member(part: Any) -> bool:
 
 
 def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 42 else text[:40] + "...'"
+    return quoted(value)

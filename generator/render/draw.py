@@ -6,7 +6,7 @@ import hashlib
 import weakref
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, Callable
+from typing import assert_never
 
 from reportlab.graphics import renderPDF
 from reportlab.lib.colors import Color
@@ -14,7 +14,9 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
-from spellpress.layout.ops import Fill, Group, Icon, Image, Shape, Text
+from spellpress.layout.ops import Drawn, Ellipse, Fill, Grid, Group, Icon, Image, Line, Rect, Shape, Text
+from spellpress.layout.walk import Scope, enclosing, walk
+from spellpress.render.draft import draft_op
 from spellpress.render.icons import coloured, painted
 from spellpress.render.paint import RgbPaint
 from spellpress.units import mm_to_pt
@@ -53,12 +55,49 @@ def _colour(rgba) -> Color:
 
 
 def draw_ops(canvas: Canvas, ops) -> None:
-    if PAINT.get().draft:
-        from spellpress.render.draft import draft_ops
+    """Draw `ops` in order; each Group's rotation holds for the operations inside it (one graphics
+    state saved around them, as the Group nests them)."""
+    draft = PAINT.get().draft
+    opened: list[Scope] = []
+    for op, scope in walk(ops):
+        path = enclosing(scope)
+        same = 0
+        while same < min(len(opened), len(path)) and opened[same] is path[same]:
+            same += 1
+        for _ in opened[same:]:
+            canvas.restoreState()
+        del opened[same:]
+        for entered in path[same:]:
+            _turn(canvas, entered.group)
+            opened.append(entered)
+        drawn = draft_op(op) if draft else op
+        if drawn is not None:
+            _draw(canvas, drawn)
+    for _ in opened:
+        canvas.restoreState()
 
-        ops = draft_ops(ops)
-    for op in ops:
-        DRAWERS[type(op)](canvas, op)
+
+def _draw(canvas: Canvas, op: Drawn) -> None:
+    match op:
+        case Fill():
+            _fill(canvas, op)
+        case Rect() | Ellipse() | Line() | Grid():
+            _shape(canvas, op)
+        case Text():
+            _text(canvas, op)
+        case Icon():
+            _icon(canvas, op)
+        case Image():
+            _image(canvas, op)
+        case _:
+            assert_never(op)
+
+
+def _turn(canvas: Canvas, group: Group) -> None:
+    canvas.saveState()
+    canvas.translate(mm_to_pt(group.cx), mm_to_pt(group.cy))
+    canvas.rotate(group.angle)
+    canvas.translate(-mm_to_pt(group.cx), -mm_to_pt(group.cy))
 
 
 def _fill(canvas: Canvas, op: Fill) -> None:
@@ -67,31 +106,35 @@ def _fill(canvas: Canvas, op: Fill) -> None:
 
 
 def _shape(canvas: Canvas, op: Shape) -> None:
-    fill, stroke = op.fill is not None, op.stroke is not None
+    fill_colour = None if isinstance(op, Line) else op.fill  # a line is only stroked
+    fill, stroke = fill_colour is not None, op.stroke is not None
     if not (fill or stroke):
         return
     canvas.saveState()
-    if fill:
-        canvas.setFillColor(_colour(op.fill))
-    if stroke:
+    if fill_colour is not None:
+        canvas.setFillColor(_colour(fill_colour))
+    if op.stroke is not None:
         canvas.setStrokeColor(_colour(op.stroke))
         canvas.setLineWidth(op.stroke_width_pt)
         if op.dash:
             canvas.setDash(list(op.dash))
     x, y, w, h = (mm_to_pt(v) for v in (op.x, op.y, op.w, op.h))
-    if op.shape == "ellipse":
-        canvas.ellipse(x, y, x + w, y + h, stroke=int(stroke), fill=int(fill))
-    elif op.shape == "line":
-        canvas.line(x, y, x + w, y + h)
-    elif op.shape == "grid":
-        if fill:
-            canvas.rect(x, y, w, h, stroke=0, fill=1)
-        if stroke:
-            canvas.grid([x + w * c / op.cols for c in range(op.cols + 1)], [y + h * r / op.rows for r in range(op.rows + 1)])
-    elif op.radius > 0:
-        canvas.roundRect(x, y, w, h, mm_to_pt(op.radius), stroke=int(stroke), fill=int(fill))
-    else:
-        canvas.rect(x, y, w, h, stroke=int(stroke), fill=int(fill))
+    match op:
+        case Ellipse():
+            canvas.ellipse(x, y, x + w, y + h, stroke=int(stroke), fill=int(fill))
+        case Line():
+            canvas.line(x, y, x + w, y + h)
+        case Grid():
+            if fill:
+                canvas.rect(x, y, w, h, stroke=0, fill=1)
+            if stroke:
+                canvas.grid([x + w * c / op.cols for c in range(op.cols + 1)], [y + h * r / op.rows for r in range(op.rows + 1)])
+        case Rect() if op.radius > 0:
+            canvas.roundRect(x, y, w, h, mm_to_pt(op.radius), stroke=int(stroke), fill=int(fill))
+        case Rect():
+            canvas.rect(x, y, w, h, stroke=int(stroke), fill=int(fill))
+        case _:
+            assert_never(op)
     canvas.restoreState()
 
 
@@ -138,15 +181,3 @@ def _image(canvas: Canvas, op: Image) -> None:
     canvas.drawImage(source if isinstance(source, str) else ImageReader(source),
                      mm_to_pt(op.x), mm_to_pt(op.y), mm_to_pt(op.w), mm_to_pt(op.h), mask=mask)
     canvas.restoreState()
-
-
-def _group(canvas: Canvas, op: Group) -> None:
-    canvas.saveState()
-    canvas.translate(mm_to_pt(op.cx), mm_to_pt(op.cy))
-    canvas.rotate(op.angle)
-    canvas.translate(-mm_to_pt(op.cx), -mm_to_pt(op.cy))
-    draw_ops(canvas, op.ops)
-    canvas.restoreState()
-
-
-DRAWERS: dict[type, Callable[[Canvas, Any], None]] = {Fill: _fill, Shape: _shape, Text: _text, Icon: _icon, Image: _image, Group: _group}

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from functools import lru_cache
+from typing import assert_never
 
 from spellpress import icon_library
 from spellpress.layout.fonts import font_file
-from spellpress.layout.ops import FaceLayout, Group, Icon, Image, Text
+from spellpress.layout.ops import Ellipse, FaceLayout, Fill, Grid, Icon, Image, Line, Op, Rect, Text
+from spellpress.layout.walk import walk
 from spellpress.model.memo import memo_on
 
 # bump when the drawing code changes what the same operations look like
@@ -37,17 +40,21 @@ def file_digest(path: str) -> str:
     return _digest(path, status.st_mtime_ns, status.st_size)
 
 
-def referenced_files(ops) -> set[str]:
+def referenced_files(ops: Iterable[Op]) -> set[str]:
+    """The files `ops` draw from: icons, images and the fonts' files."""
     files: set[str] = set()
-    for op in ops:
-        if isinstance(op, (Icon, Image)):
-            files.add(op.path)
-        elif isinstance(op, Text):
-            path = font_file(op.font)
-            if path is not None:
-                files.add(str(path))
-        elif isinstance(op, Group):
-            files |= referenced_files(op.ops)
+    for op, _ in walk(ops):
+        match op:
+            case Icon() | Image():
+                files.add(op.path)
+            case Text():
+                path = font_file(op.font)
+                if path is not None:
+                    files.add(str(path))
+            case Fill() | Rect() | Ellipse() | Line() | Grid():
+                pass
+            case _:
+                assert_never(op)
     return files
 
 

@@ -23,8 +23,14 @@ KIND_NAMES = {"card": "cards", "tile": "tiles", "token": "tokens", "die": "dice 
               "board": "boards"}
 
 
+FIGURE_NAMES = {"sizes": "sizes", "kinds": "kinds", "bleed": "bleed", "safe": "safe zone", "dpi": "dpi",
+                "color": "colour", "profile": "colour profile", "ink_limit": "ink limit", "format": "file format",
+                "files": "files", "order": "page order"}
+
+
 def describe(preset) -> list[str]:
-    """The preset in a buyer's terms: what the shop prints, what you get, the numbers and where they come from."""
+    """The preset in a buyer's terms: what the shop prints, what you get, the numbers, and which of its numbered
+    sources gives each figure."""
     spec = preset.spec
     lines = [spec.about] if spec.about else []
     kinds = ", ".join(KIND_NAMES[kind] for kind in spec.kinds)
@@ -54,16 +60,52 @@ def describe(preset) -> list[str]:
         lines.append(f"you get: one PDF/X-1a:2003 file per deck, one card side a page, each copy's {first}")
     lines.append(f"bleed {_length(spec.bleed)} on every side; text and icons at least {_length(spec.safe)} inside the trim")
     if spec.color == "cmyk":
-        colour = f"colour: CMYK, separated with {preset.profile_path().name}"
+        colour = f"colour: CMYK for {_condition(preset.profile_path())}, separated with {preset.profile_path().name}"
         if spec.ink_limit is not None:
             colour += f"; total ink at most {spec.ink_limit:g}% (more is an error naming the card)"
         lines.append(colour)
     else:
         lines.append("colour: RGB, as designed")
-    for source in spec.sources:
-        lines.append(f"source: {source.url}" if source.url else "not confirmed from the shop's own page:")
-        lines.append(f"  {source.confirms}")
+    lines.append(f"where each figure comes from: {_citations(spec)}")
+    for number, source in enumerate(spec.sources, 1):
+        where = source.url or "not confirmed from the shop's own page"
+        lines.append(f"  [{number}] {where}: {source.confirms}")
     return lines
+
+
+def _citations(spec) -> str:
+    """'bleed, safe zone [1]; ink limit [3]; kinds: no source given', figures grouped by the sources giving them."""
+    groups: dict[str, list[str]] = {}
+    unsourced = []
+    for figure in (figure for figure in FIGURE_NAMES if _applies(spec, figure)):
+        numbers = [str(n) for n, source in enumerate(spec.sources, 1) if figure in source.figures]
+        if numbers:
+            groups.setdefault(f"[{', '.join(numbers)}]", []).append(FIGURE_NAMES[figure])
+        else:
+            unsourced.append(FIGURE_NAMES[figure])
+    parts = [f"{', '.join(names)} {key}" for key, names in groups.items()]
+    return "; ".join(parts + ([f"{', '.join(unsourced)}: no source given"] if unsourced else []))
+
+
+def _applies(spec, figure: str) -> bool:
+    """Whether the figure means anything for this preset (a profile only for CMYK, page order only for per-deck PDFs)."""
+    if figure == "profile":
+        return spec.color == "cmyk"
+    if figure == "ink_limit":
+        return spec.ink_limit is not None
+    if figure == "sizes":
+        return bool(spec.sizes)
+    if figure == "order":
+        return spec.format == "pdf-x1a" and spec.files == "per-deck"
+    return True
+
+
+def _condition(profile: Path) -> str:
+    """The printing condition a profile separates for, as its PDF/X OutputIntent names it."""
+    from spellpress.shop.pdfx import output_condition
+
+    identifier, description = output_condition(profile)
+    return description if description.upper().startswith(identifier) else f"{identifier} ({description})"
 
 
 def run(args) -> int:

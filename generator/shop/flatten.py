@@ -9,10 +9,11 @@ import dataclasses
 import hashlib
 import math
 from pathlib import Path
-from typing import cast
+from typing import assert_never, cast
 
 from spellpress.layout.ink_bounds import ops_ink
-from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, Text
+from spellpress.layout.ops import Drawn, Ellipse, FaceLayout, Fill, Grid, Icon, Image, Line, Op, Rect, Text
+from spellpress.layout.walk import walk
 from spellpress.units import MM_PER_INCH
 
 FLATTEN_DPI = 300
@@ -42,16 +43,23 @@ def flattened(face: FaceLayout, folder: Path, dpi: int = FLATTEN_DPI) -> FaceLay
     return dataclasses.replace(face, ops=tuple(ops))
 
 
-def is_transparent(op) -> bool:
-    if isinstance(op, (Fill, Text, Icon)):
-        return op.color[3] < 1
-    if isinstance(op, Shape):
-        return any(colour is not None and colour[3] < 1 for colour in (op.fill, op.stroke))
-    if isinstance(op, Image):
-        return _has_alpha(op.path)
-    if isinstance(op, Group):
-        return any(map(is_transparent, op.ops))
-    return False
+def is_transparent(op: Op) -> bool:
+    """Whether the op (or any op of a Group) is not opaque: a colour with alpha, an image with transparent pixels."""
+    return any(_drawn_transparent(drawn) for drawn, _ in walk((op,)))
+
+
+def _drawn_transparent(op: Drawn) -> bool:
+    match op:
+        case Fill() | Text() | Icon():
+            return op.color[3] < 1
+        case Rect() | Ellipse() | Grid():
+            return any(colour is not None and colour[3] < 1 for colour in (op.fill, op.stroke))
+        case Line():
+            return op.stroke is not None and op.stroke[3] < 1
+        case Image():
+            return _has_alpha(op.path)
+        case _:
+            assert_never(op)
 
 
 def _has_alpha(path: str) -> bool:

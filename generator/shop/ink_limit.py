@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import assert_never
 
 import numpy as np
 
-from spellpress.layout.ops import FaceLayout, Fill, Group, Icon, Image, Shape, Text
+from spellpress.layout.ops import Ellipse, FaceLayout, Fill, Grid, Icon, Image, Line, Op, Rect, Rgba, Text
+from spellpress.layout.walk import walk
 from spellpress.render.paint import CmykPaint
 
 
@@ -24,33 +27,37 @@ def face_excess(face: FaceLayout, paint: CmykPaint, limit: float) -> list[Excess
     """The areas of `face` whose total ink exceeds `limit` percent."""
     found: dict[str, float] = {}
     for kind, colour in _colours(face.ops):
-        if kind == "image":
-            ink = _image_ink(paint, colour)
+        if isinstance(colour, str):  # an image's path
+            ink, name = _image_ink(paint, colour), f"{kind} {colour}"
         else:
-            ink = total_ink(paint.cmyk(colour))
+            ink, name = total_ink(paint.cmyk(colour)), f"{kind} {_hex(colour)}"
         if ink > limit + 0.5:  # a rounding step of the 8-bit transform is not an excess
-            name = f"image {colour}" if kind == "image" else f"{kind} {_hex(colour)}"
             found[name] = max(found.get(name, 0.0), ink)
     return [Excess(what, ink) for what, ink in sorted(found.items())]
 
 
-def _colours(ops):
-    for op in ops:
-        if isinstance(op, Group):
-            yield from _colours(op.ops)
-        elif isinstance(op, Fill):
-            yield "fill", op.color
-        elif isinstance(op, Shape):
-            if op.fill is not None:
-                yield "fill", op.fill
-            if op.stroke is not None:
-                yield "stroke", op.stroke
-        elif isinstance(op, Text):
-            yield "text", op.color
-        elif isinstance(op, Icon):
-            yield "icon", op.color
-        elif isinstance(op, Image):
-            yield "image", op.path
+def _colours(ops: Iterable[Op]) -> Iterator[tuple[str, Rgba | str]]:
+    """(what, colour) for each colour the ops paint; ("image", path) for each image."""
+    for op, _ in walk(ops):
+        match op:
+            case Fill():
+                yield "fill", op.color
+            case Rect() | Ellipse() | Grid():
+                if op.fill is not None:
+                    yield "fill", op.fill
+                if op.stroke is not None:
+                    yield "stroke", op.stroke
+            case Line():
+                if op.stroke is not None:
+                    yield "stroke", op.stroke
+            case Text():
+                yield "text", op.color
+            case Icon():
+                yield "icon", op.color
+            case Image():
+                yield "image", op.path
+            case _:
+                assert_never(op)
 
 
 def _image_ink(paint: CmykPaint, path: str) -> float:

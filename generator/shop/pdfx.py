@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from io import BytesIO
 from pathlib import Path
 
@@ -29,13 +30,25 @@ def cmyk_faces_pdf(faces: list[FaceLayout], title: str, paint: CmykPaint) -> byt
     return pdf_x1a(buffer.getvalue(), title, paint)
 
 
-REGISTERED_CONDITIONS = (("FOGRA39", "FOGRA39"), ("SWOP", "CGATS TR 001"), ("GRACOL", "CGATS TR 006"))
+REGISTRY_NAME = re.compile(r"CGATS[ /]*TR[ _]?(\d{3})|FOGRA(\d{2})")
+CONDITION_KEYWORDS = (("SWOP", "CGATS TR 001"), ("GRACOL", "CGATS TR 006"))  # Adobe's SWOP v2, GRACoL 2006 profiles
 
 
 def condition_identifier(description: str) -> str:
-    """The ICC registry's name for the printing condition a profile describes (its description otherwise)."""
+    """The ICC registry's name for the printing condition a profile describes: a registry name the description
+    gives ("CGATS TR 005 (SWOP 2006 Coated #5)", "FOGRA39L coated"), else one its keywords imply ("U.S. Web
+    Coated (SWOP) v2" is CGATS TR 001), else the description itself."""
     upper = description.upper()
-    return next((name for key, name in REGISTERED_CONDITIONS if key in upper), description)
+    named = REGISTRY_NAME.search(upper)
+    if named:
+        return f"CGATS TR {named.group(1)}" if named.group(1) else f"FOGRA{named.group(2)}"
+    return next((name for key, name in CONDITION_KEYWORDS if key in upper), description)
+
+
+def output_condition(profile: Path) -> tuple[str, str]:
+    """(the registry's identifier, the profile's description) of the condition a CMYK profile separates for."""
+    description = ImageCms.getOpenProfile(str(profile)).profile.profile_description or Path(profile).stem
+    return condition_identifier(description), description
 
 
 def pdf_x1a(data: bytes, title: str, paint: CmykPaint) -> bytes:
@@ -44,14 +57,14 @@ def pdf_x1a(data: bytes, title: str, paint: CmykPaint) -> bytes:
     each vector icon with a black fill and stroke) are converted through the same paint."""
     profile = paint.profile
     icc = Path(profile).read_bytes()
-    description = ImageCms.getOpenProfile(str(profile)).profile.profile_description or Path(profile).stem
+    identifier, description = output_condition(profile)
     with pikepdf.open(BytesIO(data)) as pdf:
         dest = pikepdf.Stream(pdf, icc)
         dest["/N"] = 4
         intent = pikepdf.Dictionary(
             Type=pikepdf.Name.OutputIntent,
             S=pikepdf.Name.GTS_PDFX,
-            OutputConditionIdentifier=pikepdf.String(condition_identifier(description)),
+            OutputConditionIdentifier=pikepdf.String(identifier),
             OutputCondition=pikepdf.String(description),
             RegistryName=pikepdf.String("http://www.color.org"),
             Info=pikepdf.String(description),

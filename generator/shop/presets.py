@@ -25,9 +25,13 @@ class SizeSpec(Strict):
     height: Mm = Field(gt=0, le=1000)
 
 
+Figure = Literal["sizes", "kinds", "bleed", "safe", "dpi", "color", "profile", "ink_limit", "format", "files", "order"]
+
+
 class Source(Strict):
     url: str | None = None  # None: the figure is quoted from elsewhere, not confirmed from the shop's own page
     confirms: str
+    figures: list[Figure] = []  # the preset keys this source gives; `spellpress shops` names it beside each
 
 
 class ShopSpec(Strict):

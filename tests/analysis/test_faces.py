@@ -96,6 +96,7 @@ def test_each_digraph_has_a_row_in_the_pdf(analysed, capsys):
     assert "Going out" in text and "split into their letters" in text
 
 
+@pytest.mark.slow
 def test_a_hand_of_three_from_a_thirty_face_deck_is_exact(tmp_path, capsys):
     # 4,801 distinct 3-card hands: more than the old fixed limit of 3,000, fewer than max(20,000, samples)
     assert main(["letters", str(RUMMY), "--hand", "3", "--samples", "200", "--json", "--out", str(tmp_path)]) == 0

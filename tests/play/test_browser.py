@@ -21,11 +21,13 @@ from spellpress.play.records import load
 from spellpress.play.table import replay
 from spellpress.rules.plugins import rules_for
 from tests.conftest import ROOT
+from tests.print.test_all_games import SHIPPED
 
 CHROMIUM = Path(os.environ.get("SPELLPRESS_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason="Chromium not installed")
+pytestmark = [pytest.mark.skipif(not CHROMIUM.exists() and not os.environ.get("CI"), reason="Chromium not installed"),
+              pytest.mark.slow]  # whole games in Chromium: tens of seconds each
 MAX_CLICKS = 1500
 
 
@@ -188,7 +190,14 @@ def test_a_word_to_the_wise_typed_word_by_word(table, tmp_path):
     assert sum(d.chosen.startswith("play ") for d in load(next((server.out / "play" / "word-to-the-wise").glob("*.json"))).decisions) >= 3
 
 
-@pytest.mark.parametrize("game_id", ["evocabulary", "spelled", "magic-spell", "un-mot-au-sage"])
+OTHER_GAMES = ["evocabulary", "spelled", "magic-spell", "un-mot-au-sage"]
+
+
+def test_every_shipped_game_is_played_in_the_browser():
+    assert {"word-rummy", "lost-words", "word-to-the-wise", *OTHER_GAMES} == SHIPPED
+
+
+@pytest.mark.parametrize("game_id", OTHER_GAMES)
 def test_every_other_shipped_game_plays_to_the_end(game_id, table, tmp_path):
     server, page = table(game_id, "--seed", "4", "--seats", "human,heuristic")
     page.screenshot(path=str(shots(tmp_path) / f"{game_id}-table.png"))

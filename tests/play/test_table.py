@@ -56,6 +56,7 @@ def heuristic_human(table, legal, rng):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.slow
 def test_every_game_is_recorded_and_its_record_replays_to_the_same_scores(game_id, tmp_path):
     game, rules = loaded(game_id)
     table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=9, records=tmp_path)
@@ -71,6 +72,7 @@ def test_every_game_is_recorded_and_its_record_replays_to_the_same_scores(game_i
     assert table.replay_view(0)["steps"] >= len(record.decisions)
 
 
+@pytest.mark.slow
 def test_the_replay_goes_move_by_move(tmp_path):
     game, rules = loaded("word-rummy")
     table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=4, records=tmp_path)
@@ -234,6 +236,7 @@ def test_a_word_to_the_wise_is_a_race_against_the_clock(seconds):
         assert abs(math.log(state.times[0] / 4.0)) < 0.1  # within the model's range: about the time taken
 
 
+@pytest.mark.slow
 def test_english_and_french_editions_in_one_process_keep_their_own_words():
     """A Word to the Wise and Un mot au sage share an engine: each keeps its own dictionary."""
     english, english_rules = loaded("word-to-the-wise")

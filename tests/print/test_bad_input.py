@@ -148,7 +148,8 @@ def test_one_template_mistake_on_every_card_is_one_error_line(tmp_path, capsys):
 
 @pytest.mark.parametrize("edit, expected", [
     (("game.yaml", 'color: "#1f2d4d"', 'color: "#2a174"'),
-     "(shipped templates/deck-back.yaml:5:15): color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none, got '#2a174'"),
+     "game.yaml:15:13: back of 'cards': template 'deck-back', box 'background' (shipped templates/deck-back.yaml:5:15): "
+     "color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none, got '#2a174'"),  # where it is written
     (("templates/my-card.yaml", 'text: "{{ points }}"', 'text: "{{ stats.ward }}"'),
      "box 'points' (templates/my-card.yaml:5:5): this map has no key 'ward' (its keys: 'hp')"),
     (("templates/my-card.yaml", 'text: "{{ points }}"', 'text: "{{ pionts }}"'),

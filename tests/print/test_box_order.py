@@ -7,7 +7,7 @@ import pytest
 from spellpress.build import check
 from spellpress.errors import UserError
 from spellpress.layout.deck import layout_game
-from spellpress.layout.ops import Fill, Shape, Text
+from spellpress.layout.ops import Fill, Rect, Text
 from spellpress.load.game import load_game
 from spellpress.scaffold.new import new_game
 
@@ -58,10 +58,10 @@ def test_z_puts_a_child_box_under_the_inherited_ones(game):
     template.write_text(template.read_text() + under.replace("    z: -1\n", ""))
     ops = _ops_of_first_front(game)
     assert isinstance(ops[0], Fill)  # the inherited background first, the child's box last
-    assert isinstance(ops[-1], Shape) and ops[-1].fill[0] == 1.0
+    assert isinstance(ops[-1], Rect) and ops[-1].fill[0] == 1.0
     template.write_text(template.read_text().replace("    fill: \"#ff000080\"\n", "    fill: \"#ff000080\"\n    z: -1\n"))
     ops = _ops_of_first_front(game)
-    assert isinstance(ops[0], Shape) and ops[0].fill[0] == 1.0  # now under everything, background included
+    assert isinstance(ops[0], Rect) and ops[0].fill[0] == 1.0  # now under everything, background included
     assert isinstance(ops[1], Fill)
 
 

@@ -6,11 +6,13 @@ import subprocess
 import sys
 
 import pypdf
+import pytest
 
 from spellpress.load.game import load_game
 from spellpress.scaffold.new import new_game
 
 
+@pytest.mark.slow
 def test_count_zero_leaves_the_card_out_and_the_summary_says_so(tmp_path):
     folder = tmp_path / "g"
     new_game(folder, "poker")

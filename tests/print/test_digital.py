@@ -71,7 +71,8 @@ def test_cards_are_scaled_so_a_sheet_fits_the_limit(size, max_px):
 
 
 # -- the saved object of every shipped game --------------------------------------------------
-@pytest.fixture(scope="module", params=SHIPPED, ids=[folder.name for folder in SHIPPED])
+@pytest.fixture(scope="module", params=[pytest.param(folder, marks=pytest.mark.slow) for folder in SHIPPED],  # a TTS build each
+                ids=[folder.name for folder in SHIPPED])
 def shipped(request, build_game):
     _, manifest, result = build_game(request.param, tts=True)
     return manifest, result, save_of(result)
@@ -166,6 +167,7 @@ def cells_of(sheet: Image.Image, entry: dict) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize("game", ["word-to-the-wise", "evocabulary"])
+@pytest.mark.slow
 def test_each_card_ids_cell_shows_that_cards_face_and_the_hidden_card_is_last(game, build_game):
     folder = next(f for f in SHIPPED if f.name == game)
     _, manifest, result = build_game(folder, tts=True, png=True)
@@ -200,6 +202,7 @@ def test_each_card_ids_cell_shows_that_cards_face_and_the_hidden_card_is_last(ga
     assert checked > 100
 
 
+@pytest.mark.slow
 def test_a_wrong_card_in_a_cell_is_told_apart(build_game):
     """The tolerance above separates cards: a neighbour's cell differs by far more."""
     _, manifest, result = build_game(WISE, tts=True, png=True)
@@ -211,6 +214,7 @@ def test_a_wrong_card_in_a_cell_is_told_apart(build_game):
     assert np.abs(cells[first["CardID"] % 100] - cells[other["CardID"] % 100]).mean() > 6
 
 
+@pytest.mark.slow
 def test_a_die_template_without_face_boxes_comes_as_a_tile_of_its_net(game_copy, tmp_path):
     from spellpress.build import BuildOptions, build
     from spellpress.paths import SHARED_TEMPLATES
@@ -247,6 +251,7 @@ def test_a_bad_pixel_limit_is_a_usage_error(capsys):
 
 
 # -- Tabletopia ------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_tabletopia_has_one_picture_per_side_all_of_a_component_one_size(build_game):
     folder = next(f for f in SHIPPED if f.name == "evocabulary")
     _, manifest, result = build_game(folder, tabletopia=True)

@@ -3,6 +3,7 @@
 import numpy as np
 import pikepdf
 import pypdfium2 as pdfium
+import pytest
 
 from spellpress.build import BuildOptions, build
 from tests.conftest import ROOT
@@ -13,6 +14,7 @@ def _pixels(pdf, page=0, dpi=40):
     return np.asarray(document[page].render(scale=dpi / 72).to_pil().convert("RGB"), dtype=np.int16)
 
 
+@pytest.mark.slow
 def test_draft_sheets_are_grey_and_use_a_fraction_of_the_ink(tmp_path):
     game = ROOT / "cards" / "spelled"
     normal = build(game, BuildOptions(out=tmp_path / "normal", cache=False))
@@ -42,6 +44,7 @@ def assert_black_ink_only(pdf) -> None:
             assert values == [0, 0, 0], (name, values)  # renderPDF opens each icon with black, then sets its colour
 
 
+@pytest.mark.slow
 def test_a_cmyk_draft_is_pdf_x1a_with_black_ink_only(tmp_path):
     from tests.print.test_preflight import preflight
 

@@ -1,12 +1,12 @@
 """Every shipped game builds for every shop preset (`spellpress build GAME --shop P` exits 0), and what
-each writes keeps the preset's contract, checked by tools other than our writer (qpdf, pikepdf)."""
+each writes keeps the preset's contract, checked by tools other than our writer (Ghostscript run strictly, qpdf,
+pikepdf)."""
 
 from __future__ import annotations
 
 import contextlib
 import csv
 import io
-import subprocess
 from collections import Counter
 
 import pikepdf
@@ -17,14 +17,15 @@ from spellpress.load.game import load_game
 from spellpress.shop.build import accepts
 from spellpress.shop.presets import shops
 from tests.conftest import ROOT
-from tests.print.test_preflight import preflight
+from tests.print.test_all_games import SHIPPED
+from tests.print.test_preflight import preflight, qpdf_check, strict_ghostscript
 
 GAMES = sorted(path.name for path in (ROOT / "cards").iterdir() if (path / "game.yaml").is_file())
 PRESETS = shops()
 
 
-def test_seven_games_are_shipped():
-    assert len(GAMES) == 7
+def test_the_builds_below_cover_the_seven_shipped_games():
+    assert GAMES == sorted(SHIPPED)
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +46,7 @@ def built(tmp_path_factory):
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.slow
 def test_every_shipped_game_builds_for_the_preset(preset, built):
     code, stdout, stderr, out = built(preset)
     assert code == 0, stderr
@@ -62,20 +64,33 @@ def test_every_shipped_game_builds_for_the_preset(preset, built):
             assert not home
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_pdf_a_shop_build_writes_passes_strict_ghostscript_and_qpdf(preset, built):
+    """The shop's own files and the home-print PDFs beside them, of every shipped game."""
+    code, _, _, out = built(preset)
+    pdfs = sorted(out.rglob("*.pdf"))
+    assert pdfs
+    for path in pdfs:
+        ghostscript, qpdf = strict_ghostscript(path), qpdf_check(path)
+        assert not ghostscript, f"{path.relative_to(out)}: Ghostscript says {ghostscript}"
+        assert not qpdf, f"{path.relative_to(out)}: qpdf says {qpdf}"
+
+
 @pytest.mark.parametrize("preset", sorted(p for p in PRESETS if PRESETS[p].spec.format == "pdf-x1a"))
-def test_shop_pdfs_pass_qpdf_and_the_preflight(preset, built):
+@pytest.mark.slow
+def test_shop_pdfs_pass_the_preflight(preset, built):
     code, _, _, out = built(preset)
     spec = PRESETS[preset].spec
     pdfs = [p for p in out.rglob("*.pdf") if p.parent.name != "home"]
     assert pdfs
     for path in pdfs:
-        check = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
-        assert check.returncode == 0, check.stdout + check.stderr
         preflight(path, spec.ink_limit)
         sizes = {tuple(round(float(v), 2) for v in page.mediabox) for page in pikepdf.open(path).pages}
         assert len(sizes) == 1, f"{path.name} mixes page sizes: {sizes}"
 
 
+@pytest.mark.slow
 def test_offset_fronts_and_backs_pair_page_for_page(built):
     code, _, _, out = built("offset")
     for name in GAMES:
@@ -90,6 +105,7 @@ def test_offset_fronts_and_backs_pair_page_for_page(built):
 
 
 @pytest.mark.parametrize("preset", sorted(p for p in PRESETS if PRESETS[p].spec.format == "png"))
+@pytest.mark.slow
 def test_png_presets_write_a_quantities_file_for_every_card(preset, built):
     code, _, _, out = built(preset)
     for name in GAMES:

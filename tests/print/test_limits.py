@@ -45,6 +45,8 @@ CASES = [
     ("w-inf", TEMPLATE, box("kind: shape, x: 1mm, y: 1mm, w: .inf, h: 2mm"), "build", "consonants.yaml:", "finite length"),
     ("x-1e300", TEMPLATE, box("kind: shape, x: 1e300, y: 1mm, w: 1mm, h: 2mm"), "build", "consonants.yaml:", "at most 10 m"),
     ("dash-zeros", TEMPLATE, box("kind: shape, x: 5mm, y: 5mm, w: 5mm, h: 5mm, dash: [0, 0]"), "build", "consonants.yaml:", "dash pattern"),
+    ("line-fill", TEMPLATE, box("kind: shape, shape: line, x: 5mm, y: 5mm, w: 5mm, h: 0, fill: '#000000'"), "build", "consonants.yaml:",
+     "a line has no fill"),
     ("stroke-negative", TEMPLATE, box("kind: shape, x: 5mm, y: 5mm, w: 5mm, h: 5mm, stroke_width: -5"), "build", "consonants.yaml:", "greater than or equal to 0"),
     ("radius-negative", TEMPLATE, box("kind: shape, x: 5mm, y: 5mm, w: 5mm, h: 5mm, radius: -50"), "build", "consonants.yaml:", "greater than or equal to 0"),
     ("width-negative", TEMPLATE, box("kind: shape, x: 5mm, y: 5mm, w: -5mm, h: 5mm"), "build", "consonants.yaml:", "greater than or equal to 0"),
@@ -87,7 +89,7 @@ CASES = [
     # issue 31: pydantic's and Python's own words leaked ("str: Input should be a valid string", a regular expression)
     ("name-not-text", "game.yaml", replace("name: A Word to the Wise", "name: [a, b]"), "check", "game.yaml:2:7",
      "name: expected text, got ['a', 'b']"),
-    ("colour-not-hex", "game.yaml", replace('color: "#1f2d4d"', 'color: "#zz2d4d"'), "check", "consonants.yaml:",
+    ("colour-not-hex", "game.yaml", replace('color: "#1f2d4d"', 'color: "#zz2d4d"'), "check", "game.yaml:19:13",
      "color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none, got '#zz2d4d'"),
     ("text-over-20000", "rules-card.yaml", replace("Deal 5 consonants each.", "word " * 5_000), "check",
      "rules-card.yaml:8:5", "the text made here (the template with the card's fields) is 25,"),

@@ -7,7 +7,9 @@ total ink of every colour and image sample the pages paint.
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +74,30 @@ def preflight(path: Path, ink_limit: float) -> dict:
         assert "/Group" not in page.obj  # no transparency group
     fonts_embedded(pdf)
     return {"pages": len(pdf.pages), "max_ink": max(inks, default=0), "size_in": [float(v) / 72 for v in pdf.pages[0].mediabox[2:]]}
+
+
+GHOSTSCRIPT_STRICT = ["gs", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-dPDFSTOPONERROR", "-dPDFSTOPONWARNING",
+                      "-dUsePDFX3Profile", "-sDEVICE=nullpage"]  # UsePDFX3Profile: the OutputIntent's profile is read too
+GHOSTSCRIPT_CHATTER = re.compile(r"GPL Ghostscript [\d.]+ \(\d{4}-\d\d-\d\d\)|Copyright \(C\) \d{4} Artifex Software, Inc\.  "
+                                 r"All rights reserved\.|This software is supplied under the GNU AGPLv3 and comes with NO "
+                                 r"WARRANTY:|see the file COPYING for details\.|Processing pages \d+ through \d+\.|Page \d+")
+
+
+def strict_ghostscript(path: Path) -> list[str]:
+    """What Ghostscript, stopping at any error or warning, says about the file beyond its banner and page numbers:
+    nothing for a clean file. (It exits 0 even after repairing a damaged file, and says so only on stderr.)"""
+    run = subprocess.run([*GHOSTSCRIPT_STRICT, str(path)], capture_output=True, text=True)
+    said = [line.strip() for line in (run.stdout + run.stderr).splitlines()
+            if line.strip() and not GHOSTSCRIPT_CHATTER.fullmatch(line.strip())]
+    return said + ([f"exit code {run.returncode}"] if run.returncode else [])
+
+
+def qpdf_check(path: Path) -> list[str]:
+    """What `qpdf --check` finds wrong (it exits 2 on errors, 3 on warnings): nothing for a clean file."""
+    run = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
+    if run.returncode == 0 and "No syntax or stream encoding errors found" in run.stdout:
+        return []
+    return [line for line in (run.stdout + run.stderr).splitlines() if line.strip()] + [f"exit code {run.returncode}"]
 
 
 def fonts_embedded(pdf: pikepdf.Pdf) -> None:
@@ -153,3 +179,34 @@ def test_cmyk_sheets_pass_the_preflight(tmp_path):
     result = build(SPELLED, BuildOptions(out=tmp_path, color="cmyk", cache=False))
     pdf = next(p for p in result.files if p.name.endswith("-cmyk.pdf"))
     preflight(pdf, 300)
+
+
+def test_the_strict_checks_find_a_broken_pdf_and_pass_a_clean_one(tmp_path):
+    """The checks every shop PDF must pass are not silent by construction: each breakage the issue met, or a reader
+    repairs quietly, is reported; the same file unbroken is not."""
+    def saved(name: str, content: bytes = b"0 0 0 1 k 0 0 10 10 re f\n", profile: bytes | None = None) -> Path:
+        pdf = pikepdf.new()
+        pdf.add_blank_page(page_size=(72, 72))
+        pdf.pages[0].obj.Contents = pdf.make_stream(content)
+        if profile is not None:
+            stream = pikepdf.Stream(pdf, profile)
+            stream.N = 4
+            pdf.Root.OutputIntents = pikepdf.Array([pdf.make_indirect(pikepdf.Dictionary(
+                Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX, OutputConditionIdentifier=pikepdf.String("x"),
+                DestOutputProfile=stream))])
+        path = tmp_path / f"{name}.pdf"
+        pdf.save(path, deterministic_id=True)
+        return path
+
+    from spellpress.shop.presets import DEFAULT_CMYK_PROFILE
+
+    clean = saved("clean", profile=DEFAULT_CMYK_PROFILE.read_bytes())
+    assert strict_ghostscript(clean) == [] and qpdf_check(clean) == []
+    unknown_state = saved("unknown-state", b"q /gRLs0 gs 0 0 10 10 re f Q\n")  # an ExtGState the page does not define
+    bad_profile = saved("bad-profile", profile=b"not an ICC profile " * 20)
+    damaged = tmp_path / "damaged.pdf"  # a wrong cross-reference offset, which readers repair without a word
+    data = clean.read_bytes()
+    damaged.write_bytes(data[: data.rindex(b"startxref")] + b"startxref\n12345\n%%EOF\n")
+    for broken in (unknown_state, bad_profile, damaged):
+        assert strict_ghostscript(broken), broken.name
+    assert qpdf_check(damaged)

@@ -159,3 +159,30 @@ def test_cards_and_cards_from_are_one_or_the_other(game_copy, tmp_path, capsys, 
 
 def test_column_letters():
     assert [column_letter(n) for n in (1, 2, 26, 27, 52, 703)] == ["A", "B", "Z", "AA", "AZ", "AAA"]
+
+
+HUGE = "9x" * 50_000  # 100,000 characters: a CSV cell may hold 131,072
+
+
+@pytest.mark.parametrize("text, words", [
+    (f"letter,points,count\nN,{HUGE},12\n", f"deck.csv:2:B: points must be a whole number, got '{HUGE[:40]}...' (100,000 characters)"),
+    (f"letter,points,count,{HUGE}\nN,1,12,a\n", f"deck.csv:1:D: unknown column '{HUGE[:40]}...' (100,000 characters)"),
+    (f"id,letter,points\n{HUGE},N,1\n{HUGE},R,1\n", f"deck.csv:3:A: card id '{HUGE[:40]}...' (100,000 characters) is already used"),
+], ids=["cell", "column-name", "card-id"])
+def test_a_huge_value_is_shortened_in_its_message(game_copy, tmp_path, capsys, monkeypatch, text, words):
+    """Issue 31: a 100,000-character cell was echoed whole (the terminal flooded)."""
+    folder = fed_from(game_copy, "deck.csv")
+    (folder / "deck.csv").write_text(text)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err) < 600, err[:1000]
+
+
+def test_a_huge_cell_of_a_workbook_is_shortened_too(game_copy, tmp_path, capsys, monkeypatch):
+    folder = fed_from(game_copy, "{file: deck.xlsx, sheet: Deck}")
+    write_xlsx(folder / "deck.xlsx", {"Deck": [ROWS[0], ["N", "z" * 32_767, 1]]})  # the most an Excel cell holds
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    err = capsys.readouterr().err
+    assert f"deck.xlsx:2:B: points must be a whole number, got '{'z' * 40}...' (32,767 characters)" in err and len(err) < 600, err[:1000]

@@ -31,6 +31,7 @@ def test_type_sizes_are_points_unless_a_unit_says_otherwise():
 
 
 @given(st.floats(min_value=0, max_value=390, allow_nan=False))  # 393.7 in is the 10 m limit
+@pytest.mark.slow
 def test_inches_round_trip(value):
     assert parse_length(f"{value}in") == pytest.approx(value * 25.4)
 

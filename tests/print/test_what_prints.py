@@ -4,6 +4,7 @@ The CMYK page, read back through its own profile, is compared with the RGB page 
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 
@@ -13,7 +14,7 @@ import pytest
 from PIL import Image, ImageCms
 
 from spellpress.build import BuildOptions, build
-from spellpress.shop.presets import DEFAULT_CMYK_PROFILE
+from spellpress.shop.presets import DEFAULT_CMYK_PROFILE, shops
 from spellpress.units import MM_PER_INCH
 from tests.conftest import DUPLEX
 
@@ -23,7 +24,8 @@ ART = {"image": (10, 10, 30, 30), "tint": (30, 45, 25, 25)}  # x, y (from the tr
 
 @pytest.fixture(scope="module")
 def art_game(tmp_path_factory):
-    """Poker cards in a steel-blue field (inside FOGRA39's gamut, so that what differs is not the gamut) with a half-transparent orange PNG and a #ff333380 square on top."""
+    """Poker cards in a steel-blue field (inside the FOGRA39 and SWOP gamuts, so that what differs is not the gamut) with a
+    half-transparent orange PNG and a #ff333380 square on top."""
     game = tmp_path_factory.mktemp("art") / "art"
     shutil.copytree(DUPLEX, game)
     (game / "game.yaml").write_text((game / "game.yaml").read_text().replace("[cards.yaml, tiles.yaml]", "[cards.yaml]")
@@ -55,16 +57,21 @@ def lab_of_rgb_page(pdf) -> np.ndarray:
 
 
 def lab_of_cmyk_page(pdf, tmp_path) -> np.ndarray:
-    """Ghostscript's separations of page 1 (device CMYK, unconverted), read through the file's output profile."""
+    """Ghostscript's separations of page 1 (device CMYK, unconverted), read through the profile of the file's own
+    PDF/X OutputIntent, with black-point compensation as they were separated (the ink's darkest black stands for the
+    screen's black), as a soft proof shows them."""
     tif = tmp_path / "page.tif"
     subprocess.run(["gs", "-q", "-dNOPAUSE", "-dBATCH", "-dSAFER", "-sDEVICE=tiff32nc", f"-r{DPI}", "-dFirstPage=1",
                     "-dLastPage=1", f"-sOutputFile={tif}", str(pdf)], check=True)
-    return to_lab(Image.open(tif).convert("CMYK"), ImageCms.getOpenProfile(str(DEFAULT_CMYK_PROFILE)), "CMYK")
+    with pikepdf.open(pdf) as document:
+        (intent,) = document.Root.OutputIntents
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(intent.DestOutputProfile.read_bytes()))
+    return to_lab(Image.open(tif).convert("CMYK"), profile, "CMYK", ImageCms.Flags.BLACKPOINTCOMPENSATION)
 
 
-def to_lab(image, profile, mode) -> np.ndarray:
+def to_lab(image, profile, mode, flags=ImageCms.Flags.NONE) -> np.ndarray:
     transform = ImageCms.buildTransform(profile, ImageCms.createProfile("LAB", 5000), mode, "LAB",
-                                        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC)
+                                        renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC, flags=flags)
     # channel by channel: numpy's view of a whole LAB image mixes its bytes up; a and b are offset by 128
     light, a, b = (np.asarray(channel, dtype=float) for channel in ImageCms.applyTransform(image, transform).split())
     return np.stack([light * 100 / 255, a - 128, b - 128], axis=-1)
@@ -89,9 +96,12 @@ def test_alpha_in_rgb_sheets_is_a_valid_graphics_state(art_game, tmp_path):
                 assert "/ExtGState" in xobject.Resources
 
 
-def test_the_cmyk_page_looks_like_the_rgb_page_in_art_areas(art_game, tmp_path):
+@pytest.mark.parametrize("profile", [DEFAULT_CMYK_PROFILE, shops()["drivethrucards"].profile_path()], ids=lambda p: p.stem)
+def test_the_cmyk_page_looks_like_the_rgb_page_in_art_areas(art_game, tmp_path, profile):
     rgb_pdf, result = first_sheet(art_game, tmp_path / "rgb")
-    cmyk_pdf, _ = first_sheet(art_game, tmp_path / "cmyk", color="cmyk")
+    cmyk_pdf, _ = first_sheet(art_game, tmp_path / "cmyk", color="cmyk", profile=profile)
+    with pikepdf.open(cmyk_pdf) as document:
+        assert document.Root.OutputIntents[0].DestOutputProfile.read_bytes() == profile.read_bytes()
     manifest = (tmp_path / "rgb" / "art" / "manifest.json").read_text()
     import json
 
@@ -100,6 +110,7 @@ def test_the_cmyk_page_looks_like_the_rgb_page_in_art_areas(art_game, tmp_path):
     for name, box in ART.items():
         a, b = art_pixels(slot, rgb, box), art_pixels(slot, cmyk, box)
         delta_e = np.sqrt(((a - b) ** 2).sum(axis=-1)).mean()
+        print(f"{profile.stem} {name}: mean delta-E {delta_e:.2f}")
         assert delta_e < 3, f"{name}: mean delta-E {delta_e:.1f}"
     with pikepdf.open(cmyk_pdf) as document:  # flattened: no soft mask, no graphics state
         for image in document.pages[0].obj.Resources.XObject.values():

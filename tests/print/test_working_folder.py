@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from spellpress.scaffold.new import new_game
 
 
@@ -12,6 +14,7 @@ def run(cwd, *args):
     return subprocess.run([sys.executable, "-m", "spellpress", *args], cwd=cwd, capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_build_and_check_in_a_game_folder_act_on_that_game(tmp_path):
     game = tmp_path / "mine"
     new_game(game, "poker")

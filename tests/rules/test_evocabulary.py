@@ -411,6 +411,7 @@ def _scoring_play(st: EvoState, seat: int) -> tuple | None:
     return None
 
 
+@pytest.mark.slow
 def test_two_player_games_never_end_with_a_scoring_play_available(game):
     ended_early = []
     for seed in range(1, 61):
@@ -605,8 +606,8 @@ def test_catch_up_letters_and_wilds_deal_extra_starting_cards(game):
 
 # -- --check: asking about one move, and the invariants ---------------------------------
 def main_phase_states(game, seed: int, players: int = 2):
-    """Copies of the main-phase positions of one seeded game (a heuristic and a random player)."""
-    import copy
+    """Copies of the main-phase positions of one seeded game (a heuristic and a random player); the
+    engine's clone shares the game's word index, which a deep copy would copy whole each time."""
     rng = random.Random(seed)
     seats = [RULES.heuristic_player(1.0), RandomPlayer(), RULES.heuristic_player(0.5)][:players]
     st = RULES.new_state(game, players)
@@ -617,7 +618,7 @@ def main_phase_states(game, seed: int, players: int = 2):
             action = rng.choices([a for a, _ in outcomes], weights=[w for _, w in outcomes])[0]
         else:
             if st.phase == "main":
-                yield copy.deepcopy(st)
+                yield st.clone()
             action = seats[seat].act(st, seat, rng)
         st.apply(action)
 

@@ -40,6 +40,7 @@ def game_with_code(tmp_path):
 
 @pytest.mark.parametrize("command", [["check"], ["build", "--out", "{out}"], ["letters", "--samples", "200", "--out", "{out}"]],
                          ids=["check", "build", "letters"])
+@pytest.mark.slow
 def test_printing_and_analysing_never_run_the_game_code(game_with_code, tmp_path, command, capsys):
     folder, marker = game_with_code
     argv = [part.replace("{out}", str(tmp_path / "out")) for part in command]
@@ -54,6 +55,7 @@ def test_the_preview_never_runs_the_game_code(game_with_code, tmp_path):
     assert not marker.exists(), "serve ran rules.py"
 
 
+@pytest.mark.slow
 def test_check_says_the_engine_was_not_run_and_check_engine_runs_it(game_with_code, capsys):
     folder, marker = game_with_code
     assert main(["check", str(folder)]) == 0

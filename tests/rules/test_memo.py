@@ -27,6 +27,7 @@ def evocabulary():
     return load_game(ROOT / "cards" / "evocabulary")
 
 
+@pytest.mark.slow
 def test_hundreds_of_variants_built_in_a_loop_each_get_their_own_data(evocabulary):
     # each variant is dropped before the next is built, so its address is free for reuse:
     # a cache keyed by id(game) answered with another variant's tables here
@@ -43,6 +44,7 @@ def test_hundreds_of_variants_built_in_a_loop_each_get_their_own_data(evocabular
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.slow
 def test_no_engine_cache_keeps_a_game_alive(game_id):
     game = load_game(ROOT / "cards" / game_id)
     rules = rules_for(game)
@@ -62,6 +64,7 @@ def test_a_copy_of_a_game_does_not_carry_its_tables(evocabulary):
     assert content_for(evocabulary, "A") is content  # the game itself keeps its own
 
 
+@pytest.mark.slow
 def test_face_keys_live_on_their_face():
     faces = [FaceLayout(63.0 + n, 88.0, 3.0, ()) for n in range(3)]
     keys = [face_key(face) for face in faces]

@@ -3,11 +3,14 @@ whichever was loaded first in the process (the engine's word finders were once k
 
 from __future__ import annotations
 
+import pytest
+
 from spellpress.load.game import load_game
 from spellpress.rules.word_to_the_wise.content import _finder
 from tests.conftest import ROOT
 
 
+@pytest.mark.slow
 def test_each_edition_gets_its_own_word_list_in_one_process():
     french = load_game(ROOT / "cards" / "un-mot-au-sage")
     english = load_game(ROOT / "cards" / "word-to-the-wise")

@@ -525,6 +525,7 @@ def test_outcome_reports_letters_played_and_round_figures(game):
     assert outcome.figures["ended_deck_empty"] + outcome.figures["ended_no_card_to_begin"] == 1
 
 
+@pytest.mark.slow
 def test_a_skilled_player_beats_unskilled_players_more_often_than_its_fair_share(game):
     wins = 0.0
     for seed in range(40):

@@ -137,6 +137,7 @@ def test_the_warning_says_what_other_computers_can_do(address, tmp_path):
     assert str(tmp_path / "out") in warning
 
 
+@pytest.mark.slow
 def test_serve_on_another_loopback_address_is_quiet_and_guarded(tmp_path):
     game = tmp_path / "toy-game"
     shutil.copytree(FIXTURES / "toy-game", game)

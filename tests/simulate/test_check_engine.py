@@ -20,6 +20,7 @@ SHIPPED = ["evocabulary", "lost-words", "magic-spell", "spelled", "un-mot-au-sag
 
 
 @pytest.mark.parametrize("gid", SHIPPED)
+@pytest.mark.slow
 def test_every_shipped_engine_conforms(gid):
     report = assert_conforms(ROOT / "cards" / gid, heuristic_games=1)
     assert report.positions["chance"] > 0 and report.positions["clone"] > 0 and report.positions["workers"] == 2

@@ -37,25 +37,32 @@ def worker_processes() -> list[int]:
     return found
 
 
-def kill_a_worker_once_it_plays(killed: list[float]) -> None:
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        workers = worker_processes()
-        if workers:
-            time.sleep(6)  # imported, the game loaded, a batch running
-            os.kill(workers[0], signal.SIGKILL)
-            killed.append(time.monotonic())
-            return
-        time.sleep(0.1)
+def kill_the_worker_once_a_batch_is_in(folded: threading.Event, killed: list[float]) -> None:
+    """Kill the Dask worker as soon as the run has folded its first batch: the worker is then playing
+    the next one (the run keeps 4 in flight), so the kill always lands mid-run, on any machine."""
+    if not folded.wait(timeout=120):
+        return
+    workers = worker_processes()
+    if workers:
+        os.kill(workers[0], signal.SIGKILL)
+        killed.append(time.monotonic())
 
 
 @pytest.mark.parametrize("retries", [0, runner.DASK_ALLOWED_FAILURES])
 def test_a_killed_worker_is_retried_or_a_clear_error(retries, capsys, monkeypatch):
     monkeypatch.setattr(runner, "DASK_ALLOWED_FAILURES", retries)
+    folded = threading.Event()
+    add = runner.RunResult.add
+
+    def add_and_tell(self, record):
+        add(self, record)
+        folded.set()
+
+    monkeypatch.setattr(runner.RunResult, "add", add_and_tell)
     killed: list[float] = []
-    killer = threading.Thread(target=kill_a_worker_once_it_plays, args=(killed,), daemon=True)
+    killer = threading.Thread(target=kill_the_worker_once_a_batch_is_in, args=(folded, killed), daemon=True)
     killer.start()
-    code = main(["simulate", "word-to-the-wise", "--games", "3000", "--players", "2", "--dask", "local",
+    code = main(["simulate", "word-to-the-wise", "--games", "400", "--players", "2", "--dask", "local",
                  "--workers", "1", "--seed", "1", "--luck-games", "0", "--json"])
     ended = time.monotonic()
     killer.join(timeout=1)
@@ -68,7 +75,7 @@ def test_a_killed_worker_is_retried_or_a_clear_error(retries, capsys, monkeypatc
         assert ended - killed[0] < 30
     else:  # the batch is played again on the restarted worker: every game is in the figures
         assert code == 0, captured.err[-2000:]
-        assert '"games": 3000' in captured.out
+        assert '"games": 400' in captured.out
 
 
 def test_a_killed_scheduler_is_a_clear_error_within_seconds(tmp_path):

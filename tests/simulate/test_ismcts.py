@@ -62,7 +62,7 @@ def hidden_cards(state, seat):
     raise AssertionError("no hands")
 
 
-@pytest.mark.parametrize("gid", GAMES)
+@pytest.mark.parametrize("gid", [pytest.param(g, marks=pytest.mark.slow) if g == "evocabulary" else g for g in GAMES])
 def test_determinize_redeals_only_what_the_seat_cannot_see(loaded, gid):
     game, rules = loaded(gid)
     state = midgame(game, rules, seed=3, decisions=5 if gid == "word-rummy" else 25)  # rummy: before anyone lays down
@@ -111,6 +111,7 @@ def test_evaluate_is_a_win_share_at_the_end(loaded):
 
 
 @pytest.mark.parametrize("gid, games", [("spelled", 6), ("lost-words", 6)])
+@pytest.mark.slow
 def test_ismcts_beats_random(loaded, gid, games):
     game, rules = loaded(gid)
     wins = 0.0

@@ -101,6 +101,7 @@ def _tune(tmp_path, capsys, *extra):
     return code, (json.loads(captured.out) if code == 0 else captured.out + captured.err)
 
 
+@pytest.mark.slow
 def test_common_random_numbers_every_candidate_plays_the_same_games(tmp_path, capsys):
     """A change the rules never read (a card's text) leaves every figure exactly as the game's own;
     a change they read moves them."""
@@ -118,6 +119,7 @@ def test_common_random_numbers_every_candidate_plays_the_same_games(tmp_path, ca
     assert len(played) == 2 and len({row["value"] for row in played}) == 2
 
 
+@pytest.mark.slow
 def test_pruned_candidates_stop_after_the_first_rung(tmp_path, capsys):
     code, report = _tune(tmp_path, capsys, "--trials", "14")
     assert code == 0 and report["rungs"] == [60, 180]
@@ -136,6 +138,7 @@ def test_pruned_candidates_stop_after_the_first_rung(tmp_path, capsys):
     assert (tmp_path / "toy-game" / "toy-game-tune.pdf").read_bytes().startswith(b"%PDF")
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_proposals_on_a_pool_and_on_dask(tmp_path, capsys):
     pytest.importorskip("dask.distributed")
     code, pool = _tune(tmp_path / "pool", capsys, "--trials", "8", "--workers", "2")
@@ -147,6 +150,7 @@ def test_the_same_seed_gives_the_same_proposals_on_a_pool_and_on_dask(tmp_path, 
     assert again == pool
 
 
+@pytest.mark.slow
 def test_an_interrupted_study_resumes_to_the_same_proposals(tmp_path, capsys, monkeypatch):
     code, whole = _tune(tmp_path / "whole", capsys, "--trials", "10", "--workers", "1")
     assert code == 0
@@ -171,6 +175,7 @@ def test_an_interrupted_study_resumes_to_the_same_proposals(tmp_path, capsys, mo
     assert [(r["variant"], r["value"]) for r in resumed["history"]] == [(r["variant"], r["value"]) for r in whole["history"]]
 
 
+@pytest.mark.slow
 def test_a_study_made_with_other_options_is_not_resumed(tmp_path, capsys):
     assert _tune(tmp_path, capsys, "--trials", "3")[0] == 0
     code, text = _tune(tmp_path, capsys, "--trials", "3", "--eta", "2")
@@ -195,6 +200,7 @@ def test_constraints_keep_counts_printable_and_the_deck_size_fixed(tmp_path, cap
     assert report["spent"]["infeasible"] > 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_study_prints_the_best_and_leaves_no_worker(tmp_path):
     import os
     import signal

@@ -44,6 +44,7 @@ def played_words(vocabulary: str, games: int) -> list[str]:
     return words
 
 
+@pytest.mark.slow
 def test_a_casual_player_never_plays_qi_za_or_xu():
     levels = shipped_levels()
     casual = played_words("casual", 20)
@@ -61,6 +62,7 @@ def simulate_json(capsys, *extra: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_same_seed_same_result_on_one_and_two_workers(capsys):
     one = simulate_json(capsys, "--vocabulary", "casual", "--workers", "1")
     two = simulate_json(capsys, "--vocabulary", "35", "--workers", "2")
@@ -75,6 +77,7 @@ def letters_json(capsys, tmp_path, *extra: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.slow
 def test_playability_falls_from_all_to_casual_on_word_rummy(capsys, tmp_path):
     everything = letters_json(capsys, tmp_path, "--vocabulary", "all")["playability"]
     casual = letters_json(capsys, tmp_path, "--vocabulary", "casual")["playability"]
@@ -124,6 +127,7 @@ def test_a_french_game_yaml_with_a_vocabulary_is_refused_where_it_says_so(tmp_pa
     assert f"game.yaml:{at + 1}:" in err and "commonness levels" in err and "'french'" in err
 
 
+@pytest.mark.slow
 def test_the_balance_report_says_which_words_were_known(tmp_path, capsys):
     assert main(["report", str(WISE), "--players", "2", "--games", "10", "--luck-games", "0", "--workers", "1",
                  "--vocabulary", "everyday", "--out", str(tmp_path)]) == 0

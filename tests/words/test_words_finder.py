@@ -56,6 +56,7 @@ def test_plain_hands_match_brute_force(finder, lexicon, word_counts, wilds):
         assert_same_as_brute(finder, lexicon, word_counts, hand=hand, wilds=wilds)
 
 
+@pytest.mark.slow
 def test_two_wilds_match_brute_force(finder, lexicon, word_counts):
     rng = random.Random(7)
     for _ in range(6):
@@ -93,6 +94,7 @@ def test_reusable_vowels_match_brute_force(finder, lexicon, word_counts):
                              reusable_wilds=dice_wilds)
 
 
+@pytest.mark.slow
 def test_reusable_with_vowel_cards_and_wilds_match_brute_force(finder, lexicon, word_counts):
     rng = random.Random(23)
     for i in range(10):
@@ -301,6 +303,7 @@ def test_table_letters_shared_with_the_hand_match_the_search(finder):
         assert_same_as_search(finder, **query)
 
 
+@pytest.mark.slow
 def test_two_and_three_wilds_match_the_search(finder):
     rng = random.Random(47)
     for i in range(25):
