@@ -208,7 +208,7 @@ def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bo
             print(f"  {name:18} {players:7d} {games:6d} {games / old:7.1f} game/s {games / new:7.1f} game/s "
                   f"{old / new:5.2f}x  {same}", flush=True)
         if full:
-            print(f"{REFERENCE_GAME}, 4 players, {REFERENCE_GAMES:,} games on 2 workers (from the process start of run())")
+            print(f"{REFERENCE_GAME}, 4 players, {REFERENCE_GAMES:,} games on 2 workers (run() timed: loading, pool start, games)")
             old_run = play_in(before, REFERENCE_GAME, 4, REFERENCE_GAMES, workers=2)
             new_run = play_in(after, REFERENCE_GAME, 4, REFERENCE_GAMES, workers=2)
             verdict = "met" if new_run["seconds"] <= REFERENCE_SECONDS else "NOT met"
