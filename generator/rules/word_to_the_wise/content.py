@@ -122,8 +122,8 @@ class Definitions:
         self._word_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> hand -> its words
         self._counts_kept = 0
         self._words_of: dict[tuple[str, bool], tuple] = {}
+        self._vowel_set_counts: dict[str, tuple] = {}
         self._vowel_set_bits: dict[frozenset, int] = {}
-        self._vowel_set_counts: dict[tuple[str, bool], tuple] = {}
         self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
         self._hand_subs: dict[str, tuple[str, ...]] = {}
         self._bluffs: dict[str, int] = {}
@@ -247,15 +247,25 @@ class Definitions:
     def _sub_count(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> int:
         """len(_sub_rows(...)), from how many of the sub's words have each set of die vowels."""
         rolled_bits = _vowel_bits(rolled)
-        return sum([words for (free, y), words in self._vowel_sets(sub, y_wild)
-                    if (free & ~rolled_bits).bit_count() + y <= wilds and (free or y)])
+        count = sum([words for free, words in self._vowel_sets(sub)
+                     if (free & ~rolled_bits).bit_count() <= wilds and free])
+        if y_wild:  # and the words whose one Y is a WILD: one WILD fewer for their vowels
+            count += sum([words for free, words in self._vowel_sets(key(sub + "y"))
+                          if (free & ~rolled_bits).bit_count() + 1 <= wilds])
+        return count
 
-    def _vowel_sets(self, sub: str, y_wild: bool) -> tuple[tuple[tuple[int, bool], int], ...]:
-        """((die vowels as bits, whether a WILD is the Y), how many of _sub_words have them), for each kind."""
-        sets = self._vowel_set_counts.get((sub, y_wild))
+    def _vowel_sets(self, skeleton: str) -> tuple[tuple[int, int], ...]:
+        """(a set of die vowels as bits, how many of the skeleton's words have it), for each set."""
+        sets = self._vowel_set_counts.get(skeleton)
         if sets is None:
-            sets = self._vowel_set_counts[sub, y_wild] = tuple(
-                Counter((free, y) for _, free, _, _, _, y in self._sub_words(sub, y_wild)).items())
+            bits = self._vowel_set_bits
+            found: dict[int, int] = {}
+            for free, words in Counter(free for _, free in self.skeleton.get(skeleton, ())).items():
+                free_bits = bits.get(free)
+                if free_bits is None:
+                    free_bits = bits[free] = _vowel_bits(free)
+                found[free_bits] = words
+            sets = self._vowel_set_counts[skeleton] = tuple(found.items())
         return sets
 
     def _best_of_sub(self, sub: str, rolled: str, wilds: int, y_wild: bool, coverage: float) -> tuple:
