@@ -1,13 +1,28 @@
-"""Simulation benchmark: games per second on one worker and on two, in the same run.
+"""Simulation benchmark: games per second on one worker and on two, and against an earlier tree.
 
     python bench/simulate.py [--game word-to-the-wise] [--players 4] [--games 2000] [--full]
-    python bench/simulate.py --check-ratios [--games 100]
+    python bench/simulate.py --baseline [REF] [--only GAME,...] [--players 4] [--seconds 5] [--repeat 1] [--full]
+    python bench/simulate.py --check-ratios [--games 100] [--only GAME,...]
 
---full also times the issue's reference run: 10,000 four-player games on every core.
-Targets (A Word to the Wise): 10,000 four-player games in under 60 s on 2 cores,
-and at least 1.7x from one worker to two. Each run starts in a fresh process, so
-neither inherits the other's warm word-finder caches; on a virtual machine the
-figures vary from run to run, so --repeat keeps the fastest of several.
+The first form times one game on one worker and on two, in the same run, and estimates the
+issue's reference run from it: 10,000 four-player games of A Word to the Wise on two workers,
+target at most 15 s on this 2-core machine, and at least 1.7x from one worker to two. --full
+also plays that run. Each run starts in a fresh process, so neither inherits the other's warm
+word-finder caches; on a virtual machine the figures vary from run to run, so --repeat keeps
+the fastest of several.
+
+--baseline times every engine (each game under cards/ that names a rules engine, at --players or
+the nearest count it allows) in the current tree and in REF (a git ref, checked out with `git
+archive` into a temporary folder; default BASELINE, the tree before the engines were made
+faster), side by side in the same run, each run in a fresh process after the same warm-up games
+(a fifth of the run: the word caches fill as a long run goes on), and prints games/s before and
+after and their ratio. The games a run plays are sized from a short baseline run (--seconds of
+baseline play, 50 to 5,000 games). Every game's result
+(scores, winners, turns, played cards, figures, metrics) is compared between the two trees, game
+by game for the same seeds, once with the heuristic in every seat and once with a mixed lineup
+(skill 1, skill 0.5, the random player, skill 0.8): any difference is printed and the exit
+status is 1. With --full, also the reference run on two workers in both trees. Absolute seconds
+on a shared machine are noise; the ratios, measured in the same run, are the figures to read.
 
 --check-ratios times, for every game under cards/ that names a rules engine, the same
 seeded games with and without --check (legality of every action and the invariants after
@@ -25,8 +40,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from baseline import Tree, run_in, source_tree  # noqa: E402
 
 from spellpress.simulate.runner import RunSpec  # noqa: E402
+
+BASELINE = "fd075d2fc6eead57748845e30849111cbb3dba14"  # main before the engines were made faster (issue 26, item 6)
+REFERENCE_GAME, REFERENCE_GAMES, REFERENCE_SECONDS = "word-to-the-wise", 10_000, 15.0
+MIXED = (("heuristic", 1.0), ("heuristic", 0.5), ("random", 1.0), ("heuristic", 0.8))  # seats cycled over a lineup
 
 
 def timed(spec: RunSpec, workers: int) -> float:
@@ -57,26 +79,147 @@ def timed_check(folder: str, players: int, games: int, check: bool) -> float:
     return float(out.split()[-1])
 
 
-def check_ratios(games: int, repeat: int) -> int:
+def engine_games() -> list[tuple[str, int, int]]:
+    """(folder name, fewest players, most players) of every game under cards/ that names a rules engine."""
     import yaml
 
-    print(f"--check against an unchecked run, {games} games each on one worker (target: at most 2x)")
-    print(f"  {'game':18} {'players':>7} {'unchecked':>10} {'checked':>9} {'ratio':>6}")
-    worst = 0.0
+    found = []
     for folder in sorted((ROOT / "cards").iterdir()):
         spec = folder / "game.yaml"
         if not spec.is_file():
             continue
         data = yaml.safe_load(spec.read_text())
-        if not (data.get("rules") or {}).get("engine"):
+        if (data.get("rules") or {}).get("engine"):
+            found.append((folder.name, data["players"]["min"], data["players"]["max"]))
+    return found
+
+
+def check_ratios(games: int, repeat: int, only: list[str]) -> int:
+    print(f"--check against an unchecked run, {games} games each on one worker (target: at most 2x)")
+    print(f"  {'game':18} {'players':>7} {'unchecked':>10} {'checked':>9} {'ratio':>6}")
+    worst = 0.0
+    for name, players, _ in engine_games():
+        if only and name not in only:
             continue
-        players = data["players"]["min"]
+        folder = ROOT / "cards" / name
         plain = min(timed_check(str(folder), players, games, False) for _ in range(repeat))
         checked = min(timed_check(str(folder), players, games, True) for _ in range(repeat))
         ratio = checked / plain
         worst = max(worst, ratio)
         print(f"  {folder.name:18} {players:7d} {plain:9.2f}s {checked:8.2f}s {ratio:5.2f}x")
     print(f"  worst: {worst:.2f}x (target <= 2x: {'met' if worst <= 2 else 'NOT met'})")
+    return 0
+
+
+# Runs in a fresh process (baseline.run_in): warm-up games, then the timed run; prints its seconds and a
+# digest of every game's result, in game order (sets as sorted lists; dicts keep their order, but for the
+# cards played, which the tally reads in any order and older Evocabulary listed in a set's order). With
+# "trace", every action applied to a game's state (its clones' too) goes into that game's digest as well.
+PLAY = """
+import dataclasses, hashlib, time
+import spellpress.simulate.play as play_module
+from spellpress.simulate.runner import RunSpec, Seat, run
+a = json.loads(sys.argv[2])
+lineup = tuple(Seat(kind, skill) for kind, skill in a["lineup"])
+if a["warmup"]:
+    run(RunSpec(a["folder"], a["players"], a["warmup"], seed=99, lineup=lineup), workers=1)
+moves = []
+if a["trace"]:
+    untraced = play_module.play_game
+    class Traced:
+        def __init__(self, rules, log):
+            self.rules, self.log = rules, log
+        def __getattr__(self, name):
+            return getattr(self.rules, name)
+        def new_state(self, *args, **kwargs):
+            state, log = self.rules.new_state(*args, **kwargs), self.log
+            base = type(state)
+            class TracedState(base):
+                def apply(self, action):
+                    log.update(repr(action).encode() + b";")
+                    return base.apply(self, action)
+            state.__class__ = TracedState
+            return state
+    def traced(rules, *args, **kwargs):
+        log = hashlib.sha256()
+        outcome = untraced(Traced(rules, log), *args, **kwargs)
+        moves.append(log.hexdigest())
+        return outcome
+    play_module.play_game = traced
+started = time.perf_counter()
+result = run(RunSpec(a["folder"], a["players"], a["games"], seed=a["seed"], lineup=lineup), workers=a["workers"],
+             keep_records=True)
+seconds = time.perf_counter() - started
+def digest(record, moves):
+    outcome = dataclasses.asdict(record.outcome)
+    outcome["played"] = dict(sorted(outcome["played"].items()))  # an engine may list them in a set's order
+    text = json.dumps([record.index, record.lineup_offset, outcome, moves], default=sorted)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+digests = [digest(r, moves[i] if moves else "") for i, r in enumerate(result.records)]
+print(json.dumps({"seconds": seconds, "digests": digests}))
+"""
+
+
+def play_in(tree: Tree, game: str, players: int, games: int, *, workers: int = 1, warmup: int = 0,
+            lineup: tuple = MIXED[:1], trace: bool = False) -> dict:
+    seats = [lineup[s % len(lineup)] for s in range(players)]
+    return run_in(tree, PLAY, {"folder": str(tree.root / "cards" / game), "players": players, "games": games,
+                               "workers": workers, "warmup": warmup, "lineup": seats, "seed": 1, "trace": trace})
+
+
+def differences(before: dict, after: dict) -> str:
+    """'' when both runs gave the same games, else which differ."""
+    old, new = before["digests"], after["digests"]
+    if len(old) != len(new):
+        return f"{len(old)} games before, {len(new)} after"
+    wrong = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    return f"{len(wrong)} of {len(old)} games differ (first: game {wrong[0]})" if wrong else ""
+
+
+def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bool, only: list[str]) -> int:
+    """Every engine's games/s in the ref's tree and the current one, and whether their games are the same."""
+    failed = []
+    with source_tree(ROOT, ref) as before, source_tree(ROOT) as after:
+        print(f"before: {before.label}; after: the current tree. One worker, each run in a fresh process after "
+              f"warm-up games (a fifth of its games, at least 30); the fastest of {repeat}")
+        print(f"  {'game':18} {'players':>7} {'games':>6} {'before':>13} {'after':>13} {'ratio':>6}  same games")
+        for name, fewest, most in engine_games():
+            if only and name not in only:
+                continue
+            players = min(most, max(fewest, players_wanted))
+            rate = 30 / play_in(before, name, players, 30, warmup=30)["seconds"]
+            games = int(min(5000, max(50, round(rate * seconds / 50) * 50)))
+            warmup = max(30, games // 5)  # word caches fill as a run goes on: time a run that is under way
+            runs: dict[str, list[dict]] = {"before": [], "after": []}
+            for _ in range(repeat):  # alternated, so a busy spell of the machine falls on both
+                runs["before"].append(play_in(before, name, players, games, warmup=warmup))
+                runs["after"].append(play_in(after, name, players, games, warmup=warmup))
+            old = min(run["seconds"] for run in runs["before"])
+            new = min(run["seconds"] for run in runs["after"])
+            traced = max(50, games // 4)
+            problems = [differences(runs["before"][0], runs["after"][0])]
+            for label, lineup in (("every move", MIXED[:1]), ("every move, mixed lineup", MIXED)):
+                problem = differences(play_in(before, name, players, traced, lineup=lineup, trace=True),
+                                      play_in(after, name, players, traced, lineup=lineup, trace=True))
+                problems.append(problem and f"{label}: {problem}")
+            problems = [p for p in problems if p]
+            same = "; ".join(problems) if problems else f"yes ({games} results; moves of {traced} + {traced} mixed)"
+            failed += [name] if problems else []
+            print(f"  {name:18} {players:7d} {games:6d} {games / old:7.1f} game/s {games / new:7.1f} game/s "
+                  f"{old / new:5.2f}x  {same}", flush=True)
+        if full:
+            print(f"{REFERENCE_GAME}, 4 players, {REFERENCE_GAMES:,} games on 2 workers (run() timed: loading, pool start, games)")
+            old_run = play_in(before, REFERENCE_GAME, 4, REFERENCE_GAMES, workers=2)
+            new_run = play_in(after, REFERENCE_GAME, 4, REFERENCE_GAMES, workers=2)
+            verdict = "met" if new_run["seconds"] <= REFERENCE_SECONDS else "NOT met"
+            problem = differences(old_run, new_run)
+            failed += [f"{REFERENCE_GAME} on 2 workers"] if problem else []
+            print(f"  before {old_run['seconds']:.1f} s, after {new_run['seconds']:.1f} s: {old_run['seconds'] / new_run['seconds']:.2f}x "
+                  f"(target <= {REFERENCE_SECONDS:g} s: {verdict}); same games: {problem or 'yes'}")
+    if failed:
+        print(f"DIFFERENT GAMES for the same seeds: {', '.join(failed)}")
+        return 1
+    print("every game the same in both trees, move for move (the same results for the same seeds)")
     return 0
 
 
@@ -89,9 +232,17 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1, help="time each run this many times and keep the fastest")
     parser.add_argument("--check-ratios", action="store_true",
                         help="time every game with and without --check and print the ratios")
+    parser.add_argument("--baseline", nargs="?", const=BASELINE, metavar="REF",
+                        help=f"time every engine against the git ref REF (default {BASELINE[:12]}) and compare their games")
+    parser.add_argument("--seconds", type=float, default=5.0,
+                        help="with --baseline: about this many seconds of the baseline's play per engine and run")
+    parser.add_argument("--only", default="", metavar="GAME,...", help="with --baseline or --check-ratios: only these games")
     args = parser.parse_args()
+    only = [name.strip() for name in args.only.split(",") if name.strip()]
+    if args.baseline:
+        return compare(args.baseline, args.players, args.seconds, args.repeat, args.full, only)
     if args.check_ratios:
-        return check_ratios(args.games if args.games != 2000 else 100, args.repeat)
+        return check_ratios(args.games if args.games != 2000 else 100, args.repeat, only)
     folder = str((ROOT / "cards" / args.game).resolve())
     spec = RunSpec(folder, args.players, args.games, seed=1)
     one = min(timed(spec, 1) for _ in range(args.repeat))
@@ -102,7 +253,8 @@ def main() -> int:
     speedup = one / two
     print(f"  speed-up : {speedup:.2f}x (target >= 1.7x: {'met' if speedup >= 1.7 else 'NOT met'})")
     estimate = 10_000 / (args.games / two)
-    print(f"  10,000 games on 2 workers: about {estimate:.0f} s (target < 60 s: {'met' if estimate < 60 else 'NOT met'})")
+    verdict = "met" if estimate <= REFERENCE_SECONDS else "NOT met"
+    print(f"  10,000 games on 2 workers: about {estimate:.0f} s (target <= {REFERENCE_SECONDS:g} s: {verdict})")
     if args.full:
         full = timed(RunSpec(folder, args.players, 10_000, seed=1), 2)
         print(f"  measured 10,000 games on 2 workers: {full:.1f} s")

@@ -17,6 +17,7 @@ from typing import Any
 
 from spellpress.model.game import Game
 from spellpress.play.records import Decision, Record, save
+from spellpress.rules.chance import draw_chance
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Rules, State
 
 HUMAN = "human"
@@ -137,9 +138,7 @@ class Table:
         while not self.over() and self.state.current_player() == CHANCE:
             action = self._timed_outcome()
             if action is None:
-                outcomes = self.state.chance_outcomes()
-                actions = [a for a, _ in outcomes]
-                action = self.rng.choices(actions, weights=[p for _, p in outcomes])[0] if len(actions) > 1 else actions[0]
+                action = draw_chance(self.state.chance_outcomes(), self.rng)
             self._apply(action, None)
         if self.over():
             self._finish()

@@ -1,10 +1,11 @@
 """Legal actions that are built only when read.
 
 A word game's move list can hold every word a hand makes; building it is the costly part of
-`--check`, which only asks `action in state.legal_actions()`. An engine returns a LazyMoves:
-read as a list (len, index, iteration, equality) it builds every move once; asked whether
-one action is legal it answers from that action alone. The subclass must give the same
-answer both ways (a test per engine compares them on real positions).
+`--check`, which only asks `action in state.legal_actions()`, and of the runner's move counts,
+which only ask `len()`. An engine returns a LazyMoves: read as a list (index, iteration,
+equality) it builds every move once; asked whether one action is legal it answers from that
+action alone; asked its length it may count without building (`size`). The subclass must give
+the same answer every way (a test per engine compares them on real positions).
 """
 
 from __future__ import annotations
@@ -24,13 +25,19 @@ class LazyMoves(Sequence):
         """Whether `action` is among build()'s actions, without building them."""
         raise NotImplementedError
 
+    def size(self) -> int:
+        """len(build()), which a subclass may count without building the moves."""
+        return len(self._all())
+
     def _all(self) -> list:
         if self._moves is None:
             self._moves = self.build()
         return self._moves
 
     def __len__(self) -> int:
-        return len(self._all())
+        if self._moves is not None:
+            return len(self._moves)
+        return self.size()
 
     def __getitem__(self, index):
         return self._all()[index]

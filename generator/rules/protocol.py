@@ -22,7 +22,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generic, Hashable, Mapping, Self, Sequence, TypeVar
 
 from spellpress.model.game import Game
 from spellpress.rules.observation import CardRef, Observation
@@ -115,7 +115,7 @@ class State(ABC):
         return ()
 
     # -- for the search player and `spellpress check-engine` --------------------------
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """An independent copy to play on: applying actions to either never changes the other.
 
         The default deep-copies the state but shares any attribute that is not a plain
@@ -173,16 +173,20 @@ def redeal(rng: random.Random, pool: Sequence, sizes: Sequence[int]) -> tuple[li
     return hands, shuffled[start:]
 
 
-class Player(ABC):
-    """A policy: any player can sit in any seat of any game it understands."""
+StateT = TypeVar("StateT", bound=State, contravariant=True)
+
+
+class Player(ABC, Generic[StateT]):
+    """A policy: any player can sit in any seat of any game it understands. An engine's heuristic
+    is a Player[ItsState]: it reads that state's own fields."""
 
     name: str = "player"
 
     @abstractmethod
-    def act(self, state: State, seat: int, rng: random.Random) -> Action: ...
+    def act(self, state: StateT, seat: int, rng: random.Random) -> Action: ...
 
 
-class RandomPlayer(Player):
+class RandomPlayer(Player[State]):
     """Picks uniformly among the legal actions."""
 
     name = "random"

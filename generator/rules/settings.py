@@ -76,8 +76,13 @@ def settings_for(game: Game, model: type[Settings], engine: str,
                  options: Mapping[str, Any] | None = None) -> Settings:
     """The game's `rules:` (run options on top) as `model`, with its components checked; else a
     UserError listing every problem at its file:line:column. Checked once per game and options."""
-    key = (model, engine, tuple(sorted((k, repr(v)) for k, v in dict(options or {}).items())))
+    key = (model, engine, options_key(options))
     return memo_on(game, "settings", key, lambda: _checked(game, model, engine, options))
+
+
+def options_key(options: Mapping[str, Any] | None) -> tuple:
+    """Run options as a key for values computed once per game and options (any value, by its repr)."""
+    return tuple(sorted((k, repr(v)) for k, v in dict(options or {}).items()))
 
 
 def _checked(game: Game, model: type[Settings], engine: str, options: Mapping[str, Any] | None) -> Settings:

@@ -48,7 +48,8 @@ def finite_scores(scores) -> bool:
 
 
 class Watchdog:
-    """Raises EngineTimeout where the main thread runs when `moved()` was not called for a while.
+    """Raises EngineTimeout where the main thread runs when `moves` (which the runner adds 1 to at
+    every action) has not changed for a while.
 
     A timer ticks every half limit (no cost per action); two quiet ticks in a row stop the move.
     Only in a process's main thread (pool workers, a one-worker run); Dask's worker threads go unwatched.
@@ -58,9 +59,6 @@ class Watchdog:
         self.seconds = SECONDS_PER_ACTION if seconds is None else seconds
         self.moves = self.seen = self.quiet = 0
         self.armed = False
-
-    def moved(self) -> None:
-        self.moves += 1
 
     def _tick(self, *_) -> None:
         if self.moves != self.seen:

@@ -28,15 +28,17 @@ class Tracker:
         self.forced = 0  # decisions with a single legal action
         self.choices = 0  # legal actions summed over decisions
 
-    def before_action(self, state: State, player: int) -> None:
-        if state.turns != self.turn:
-            self.turn = state.turns
-            self.scores.append(list(state.returns()))
-        if self.measure_moves and player >= 0:
-            n = len(state.legal_actions())
-            self.decisions += 1
-            self.choices += n
-            self.forced += n == 1
+    def turn_started(self, state: State) -> None:
+        """Before the first action of each turn (state.turns has moved on from `self.turn`)."""
+        self.turn = state.turns
+        self.scores.append(list(state.returns()))
+
+    def decision(self, state: State) -> None:
+        """Before a seat acts, in a game that measures its moves."""
+        n = len(state.legal_actions())
+        self.decisions += 1
+        self.choices += n
+        self.forced += n == 1
 
     def finish(self, state: State, outcome: Outcome) -> dict[str, float]:
         self.scores.append(list(state.returns()))
@@ -51,12 +53,10 @@ def _groups(players: int, teams: list[list[int]] | None) -> list[list[int]]:
     return teams if teams else [[s] for s in range(players)]
 
 
-def _leader(scores: Sequence[float], groups: list[list[int]]) -> int | None:
-    """The group alone in the lead, or None when the lead is shared."""
-    best = [max(scores[s] for s in g) for g in groups]
-    top = max(best)
-    leaders = [i for i, v in enumerate(best) if v == top]
-    return leaders[0] if len(leaders) == 1 else None
+def _leader(sides: Sequence[float]) -> int | None:
+    """The side alone in the lead, or None when the lead is shared."""
+    top = max(sides)
+    return sides.index(top) if sides.count(top) == 1 else None
 
 
 def per_game(trace: list[list[float]], outcome: Outcome) -> dict[str, float]:
@@ -66,9 +66,11 @@ def per_game(trace: list[list[float]], outcome: Outcome) -> dict[str, float]:
     winning = [i for i, g in enumerate(groups) if set(g) & set(outcome.winners)]
     figures: dict[str, float] = {"draw": float(len(winning) > 1 and not outcome.stalled),  # team mates are one side
                                  "timeout": float(outcome.stalled)}
-    leaders = [_leader(scores, groups) for scores in trace]
+    # each side's score after each turn: a seat's own, or the best of its team
+    alone = all(g == [i] for i, g in enumerate(groups))
+    sides = trace if alone else [[max(scores[s] for s in g) for g in groups] for scores in trace]
     changes, last = 0, None
-    for lead in leaders:
+    for lead in map(_leader, sides):
         if lead is not None:
             if last is not None and lead != last:
                 changes += 1
@@ -81,16 +83,14 @@ def per_game(trace: list[list[float]], outcome: Outcome) -> dict[str, float]:
     # decisiveness: the share of the game played before the winner took the lead for good
     decided = len(trace)
     for index in range(len(trace) - 1, -1, -1):
-        best = max(max(trace[index][s] for s in g) for g in groups)
-        if max(trace[index][s] for s in groups[winner]) < best:
+        if sides[index][winner] < max(sides[index]):
             break
         decided = index
     figures["decided_at"] = decided / max(1, len(trace) - 1)
     # drama: how far behind the leader the eventual winner was, on the turns it trailed
     deficits = []
-    for scores in trace:
-        best = max(max(scores[s] for s in g) for g in groups)
-        mine = max(scores[s] for s in groups[winner])
+    for side in sides:
+        best, mine = max(side), side[winner]
         if mine < best:
             deficits.append(best - mine)
     figures["winner_trailed"] = len(deficits) / len(trace)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from spellpress.model.game import Game
+from spellpress.rules.chance import draw_chance
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
 from spellpress.simulate.engine_faults import MAX_ACTIONS_PER_GAME, BadScores, EngineStall, finite_scores
 from spellpress.simulate.game_metrics import Tracker
@@ -37,10 +38,14 @@ def play_game(
     if check:
         state.check_invariants()
     tracker = Tracker(measure_moves)
+    turn_cap, turn = rules.turn_cap, tracker.turn
+    # the state's methods looked up once: this loop runs for every action of every game
+    current_player, chance_outcomes, apply = state.current_player, state.chance_outcomes, state.apply
     taken = 0
     while True:
-        seat = state.current_player()
-        if seat == TERMINAL or state.turns >= rules.turn_cap:
+        seat = current_player()
+        turns = state.turns
+        if seat == TERMINAL or turns >= turn_cap:
             outcome = state.outcome(stalled=seat != TERMINAL)
             if not finite_scores(outcome.scores):
                 raise BadScores(state, outcome.scores)
@@ -49,17 +54,19 @@ def play_game(
         taken += 1
         if taken > MAX_ACTIONS_PER_GAME:  # the runner's own cap: an engine's turn count may never move
             raise EngineStall(state)
-        tracker.before_action(state, seat)
+        if turns != turn:
+            tracker.turn_started(state)
+            turn = turns
         if seat == CHANCE:
-            outcomes = state.chance_outcomes()
-            actions = [a for a, _ in outcomes]
-            action = rng.choices(actions, weights=[p for _, p in outcomes])[0] if len(actions) > 1 else actions[0]
+            action = draw_chance(chance_outcomes(), rng)
         else:
+            if measure_moves:
+                tracker.decision(state)
             action = seats[seat].act(state, seat, rng)
             if check and action not in state.legal_actions():
                 raise IllegalAction(f"{seats[seat].name} in seat {seat} chose an illegal action {action!r}")
-        state.apply(action)
+        apply(action)
         if check:
             state.check_invariants()
         if watchdog is not None:
-            watchdog.moved()
+            watchdog.moves += 1

@@ -623,24 +623,8 @@ class _Cards:
         places.sort()
         left = {rank: count for rank, _, count, _ in self.multi}
         must_ranks = [rank for rank, _, _, m in self.multi if m]
-        chosen: dict[int, int] = {}
-        cuttings = []
-
-        def choose(i: int, free_from: int) -> None:
-            if i == len(places):
-                if not any(left[rank] for rank in must_ranks):
-                    cuttings.append(dict(chosen))
-                return
-            choose(i + 1, free_from)
-            at, rank, length = places[i]
-            if at >= free_from and left[rank]:
-                left[rank] -= 1
-                chosen[at] = rank
-                choose(i + 1, at + length)
-                del chosen[at]
-                left[rank] += 1
-
-        choose(0, 0)
+        cuttings: list[dict[int, int]] = []
+        _place_cards(places, left, must_ranks, {}, cuttings, 0, 0)
         return cuttings
 
     def _letter_options(self, letter: str, n: int) -> tuple[tuple[int, int, int, int], ...]:
@@ -773,6 +757,24 @@ class _Cards:
         wilds.sort()
         table.sort()
         return new_match(word, tuple(hand), tuple(wilds), (), tuple(table), (), tuple(parts)), ranks
+
+
+def _place_cards(places: list[tuple[int, int, int]], left: dict[int, int], must_ranks: list[int],
+                 chosen: dict[int, int], cuttings: list[dict[int, int]], i: int, free_from: int) -> None:
+    """_Cards._cuttings' search: places[i:] each used or not, from free_from on. A module function, as
+    a nested function calling itself is a reference cycle only the garbage collector frees."""
+    if i == len(places):
+        if not any(left[rank] for rank in must_ranks):
+            cuttings.append(dict(chosen))
+        return
+    _place_cards(places, left, must_ranks, chosen, cuttings, i + 1, free_from)
+    at, rank, length = places[i]
+    if at >= free_from and left[rank]:
+        left[rank] -= 1
+        chosen[at] = rank
+        _place_cards(places, left, must_ranks, chosen, cuttings, i + 1, at + length)
+        del chosen[at]
+        left[rank] += 1
 
 
 _FROM_HAND = {c: (c, HAND) for c in ALL_LETTERS}   # shared part tuples: less memory, faster

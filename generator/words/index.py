@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import groupby
 
 
@@ -75,14 +75,19 @@ def mask(letters: Iterable[str]) -> int:
 class LetterIndex:
     def __init__(self, words: Iterable[str]):
         self.words = tuple(words)
-        by_key: dict[str, list[str]] = defaultdict(list)
-        for word in self.words:
-            by_key[key(word)].append(word)
-        self.by_key: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in by_key.items()}
         self._one_short: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._one_short_upto = 0
         self._skeletons: dict[frozenset[str], dict[str, tuple]] = {}
         self._containing: dict[str, LetterIndex] = {}
+
+    @cached_property
+    def by_key(self) -> dict[str, tuple[str, ...]]:
+        """key -> its words. Made on first use (a game judged by consonant skeletons never asks), then
+        a plain attribute."""
+        by_key: dict[str, list[str]] = defaultdict(list)
+        for word in self.words:
+            by_key[key(word)].append(word)
+        return {k: tuple(v) for k, v in by_key.items()}
 
     @property
     def word_set(self) -> frozenset[str]:
@@ -131,8 +136,10 @@ class LetterIndex:
         table = self._skeletons.get(free)
         if table is None:
             grouped: dict[str, list] = defaultdict(list)
+            without_free = str.maketrans("", "", "".join(free))
+            free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
             for word in self.words:
-                grouped[key("".join(c for c in word if c not in free))].append(
-                    (word, frozenset(c for c in word if c in free)))
+                letters = free.intersection(word)
+                grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
             table = self._skeletons[free] = {k: tuple(v) for k, v in grouped.items()}
         return table

@@ -13,7 +13,7 @@ from __future__ import annotations
 import struct
 from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable, Hashable, Iterable
 
 from spellpress.layout.deck import CardFaces
 from spellpress.layout.fonts import registered as registered_fonts
@@ -79,7 +79,7 @@ class Rasterizer:
 
     def prefetch_strips(self, jobs: list[StripJob], dpi: int) -> None:
         """Start each TTS strip not cached yet as soon as the faces it shows are drawn (strips() collects them)."""
-        missing = []
+        missing: list[tuple[str, list[FaceLayout], Callable[[dict], tuple]]] = []
         for key, faces, arguments in jobs:
             if key in self._strips:
                 continue
@@ -92,9 +92,10 @@ class Rasterizer:
         if isinstance(pool, InThisProcess) or not missing:
             return
         self._draw(self._missing((face for _, faces, _ in missing for face in faces), dpi), dpi, pool)
-        for key, faces, arguments in missing:
+        for key, drawn, arguments in missing:
             # captured now, in this thread: the sources do not move while the callbacks run
-            sources = {face: self._drawn.get((face, dpi)) or self._pending[(face, dpi)][:2] for face in faces}
+            sources: dict[Hashable, bytes | tuple[Future, int]] = {
+                face: self._drawn.get((face, dpi)) or self._pending[(face, dpi)][:2] for face in drawn}
             self._strips[key] = submit_when_done(pool, sources, _strip_submitter(arguments))
 
     def _missing(self, faces: Iterable[FaceLayout], dpi: int) -> list[tuple[FaceLayout, str]]:

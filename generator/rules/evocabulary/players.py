@@ -19,7 +19,7 @@ LETTER_USE = {l: v for l, v in zip("esaiorntldcupmghbyfkwvzxjq",
 LETTER_USE[WILD] = 12
 
 
-class EvoPlayer(Player):
+class EvoPlayer(Player[EvoState]):
     """Greedy one-turn lookahead: value each play by what its team does now
     (publish, burn, draws, wilds, hires) plus the points it banks in spells."""
 
@@ -276,19 +276,20 @@ class EvoPlayer(Player):
         if a == "burn":
             if not hand:
                 return None
-            best = max(hand, key=lambda l: (c.points[st.hands[seat][hand.index(l)]], -LETTER_USE.get(l, 0)))
-            pts = c.letter_points.get(best, 0)
+            burnt = max(hand, key=lambda l: (c.points[st.hands[seat][hand.index(l)]], -LETTER_USE.get(l, 0)))
+            pts = c.letter_points.get(burnt, 0)
             if pts >= 3 or (st.deck_n < 8 and pts > 0) or (len(hand) > 8 and pts > 0):
-                return (best,)
+                return (burnt,)
             return None
         if a == "publish":
-            best, best_v = None, 0
+            published: tuple[int, str] | None = None
+            best_v = 0
             for t, spell in st.spells[seat].items():
                 b, aid = st.best_bonus(seat, spell[0], spell[1])
                 v = st.spell_points(spell) + b
                 if v > best_v:
-                    best, best_v = (t, aid), v
-            return best
+                    published, best_v = (t, aid), v
+            return published
         if a == "pickup":
             if len(hand) <= 2 and st.deck_n:
                 cands = [(st.spell_points(sp), t) for t, sp in st.spells[seat].items() if t != st.active]
@@ -305,16 +306,17 @@ class EvoPlayer(Player):
             teams = [t for t in c.teams if st.room(seat, t)]
             if not teams:
                 return None
-            best = None
+            hired: tuple[float, int, int] | None = None
             for m, fid in enumerate(st.market):
                 sides = c.fam_defs[c.fam_def_of[fid]][1]
                 for side in (0, 1):
-                    v = sum(HIRE_VALUE[x] for x in sides[side])
+                    worth = sum(HIRE_VALUE[x] for x in sides[side])
                     if "lock" in sides[side] and not hand:
-                        v = 0
-                    if best is None or v > best[0]:
-                        best = (v, m, side)
-            _, m, side = best
+                        worth = 0
+                    if hired is None or worth > hired[0]:
+                        hired = (worth, m, side)
+            assert hired is not None  # the market is not empty
+            _, m, side = hired
             team = min(teams, key=lambda t: (len(st.teams[seat][t]) / c.leaders[t].limit, -self._activation_rate(t)))
             sides = c.fam_defs[c.fam_def_of[st.market[m]]][1]
             lock = self._lock_letter(hand) if "lock" in sides[side] and hand else ""

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field, NonNegativeInt, PositiveInt
 
 from spellpress.rules.settings import EngineSettings, Needs
 
 # the effect vocabulary: the action names familiar and leader cards may carry
-ACTIONS = ("draw", "wild", "burn", "publish", "lock", "hire", "teamwork", "pickup")
+Action = Literal["draw", "wild", "burn", "publish", "lock", "hire", "teamwork", "pickup"]
+ACTIONS: tuple[str, ...] = get_args(Action)
 COPYABLE = frozenset({"draw", "wild", "burn", "publish", "hire", "pickup"})  # teamwork never copies lock/teamwork
 
-Action = Literal[ACTIONS]
 # a per-seat setup table: players -> one number a seat (turn order), or one number for every seat;
 # an --option may give "0,3,6" or false
 SeatTable = dict[int, list[NonNegativeInt]] | list[NonNegativeInt] | NonNegativeInt | str | None

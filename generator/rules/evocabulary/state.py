@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 from spellpress.rules.evocabulary.content import WILD, Content
 from spellpress.rules.evocabulary.settings import COPYABLE
@@ -55,7 +56,7 @@ class EvoState(State):
         self.unused_achievements = [a.id for a in c.achievements if a.players > players]
         self.claimed: list[list[str]] = [[] for _ in range(players)]
         self.scores = [0] * players
-        self.ledger = [Counter() for _ in range(players)]  # publish, burn, achievement (and setup) points
+        self.ledger: list[Counter[str]] = [Counter() for _ in range(players)]  # publish, burn, achievement (and setup) points
         for s, pts in enumerate(extra_points):
             if pts:
                 self.scores[s] += pts
@@ -136,7 +137,7 @@ class EvoState(State):
         total = self.deck_n
         return [(("deal", letter), len(v) / total) for letter, v in sorted(self.deck.items())]
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> Sequence[Any]:
         if self.phase == "over":
             return []
         if self.current_player() == CHANCE:
@@ -192,7 +193,7 @@ class EvoState(State):
                 if sum(counts["h"].values()) + w >= 1:
                     yield "start", None, word_, counts
         for team, spell in sorted(self.spells[seat].items()) if kind in (None, "modify") else ():  # modify a spell
-            if kind is not None and team != only[1]:
+            if only is not None and team != only[1]:
                 continue
             own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
             sw = self.spell_wilds(spell)
@@ -241,7 +242,7 @@ class EvoState(State):
         if action == "burn":
             return [(l,) for l in hand]
         if action == "publish":
-            out = []
+            out: list[tuple] = []
             for team, spell in sorted(self.spells[seat].items()):
                 out.append((team, ""))
                 for aid in self._claimable(spell):
@@ -250,6 +251,7 @@ class EvoState(State):
         if action == "pickup":
             return [(team,) for team in sorted(self.spells[seat])]
         if action == "lock":
+            assert pos is not None, "a lock familiar's position"
             fam = self.teams[seat][self.active][pos]
             return [] if fam[2] else [(l,) for l in hand]
         if action == "hire":
@@ -569,12 +571,13 @@ class EvoState(State):
         elif lock_letter:
             raise IllegalAction("only a lock familiar takes a letter")
         self.market.pop(m)
-        fam = [fid, side, []]
+        locked: list[int] = []
+        fam = [fid, side, locked]
         self.teams[seat][team].append(fam)
         if lock_letter:
-            fam[2].extend(self._take(seat, [lock_letter]))
+            locked.extend(self._take(seat, [lock_letter]))
         if side == 0:
-            for a in set(actions):
+            for a in dict.fromkeys(actions):  # in the card's order, not a set's (that changes between processes)
                 self.played[f"familiar:{a}"].add(seat)
             self.figures["hires_special"] += 1
         else:
@@ -797,6 +800,9 @@ class EvoState(State):
         return tuple(cards)
 
 
+MOVE_LENGTHS = {"start": 3, "modify": 4, "discard": 2}  # a main-phase move's verb -> its tuple's length
+
+
 class MainMoves(LazyMoves):
     """A main phase's legal actions. Read as a list, every move is built (thousands of
     builds of hundreds of words); asked `action in moves`, as --check asks of each move,
@@ -815,7 +821,6 @@ class MainMoves(LazyMoves):
         return self._current()._main_actions()
 
     def allows(self, action) -> bool:
-        if not isinstance(action, tuple) or len(action) != {"start": 3, "modify": 4, "discard": 2}.get(
-                action[0] if action else None, -1):
+        if not isinstance(action, tuple) or not action or len(action) != MOVE_LENGTHS.get(action[0], -1):
             return False
         return action in self._current()._main_actions(only=action)

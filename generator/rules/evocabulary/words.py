@@ -52,12 +52,12 @@ class Words:
 
 def make_src(word: str, counts: dict[str, Counter]) -> str:
     """Canonical source string: each letter's positions take sources in the order l, s, h, w."""
-    left = {s: Counter(c) for s, c in counts.items()}
+    left = {s: dict(c) for s, c in counts.items()}  # copies (plain dicts: a Counter's copy is slow)
     out = []
     for letter in word:
         for source in SOURCE_ORDER:
             c = left.get(source)
-            if c and c[letter] > 0:
+            if c and c.get(letter, 0) > 0:
                 c[letter] -= 1
                 out.append(source)
                 break
@@ -84,7 +84,7 @@ def all_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[int]
         for w, sub, _ in c.words.finder.extensions("", pool, min(n_wild, 2), need_pool=False):
             cands.add((w, sub))
     elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
-        common = key((Counter(pool) & Counter(only)).elements())
+        common = key("".join((Counter(pool) & Counter(only)).elements()))
         cands = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= min(n_wild, 2)}
     for word, sub in sorted(cands):
         if c.team_of(len(word)) not in teams:
@@ -106,7 +106,7 @@ def all_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[int]
             per_letter.append(options)
         wild_letters = need - Counter(sub)
         for combo in product(*per_letter):
-            counts = {s: Counter() for s in SOURCE_ORDER}
+            counts: dict[str, Counter[str]] = {s: Counter() for s in SOURCE_ORDER}
             for letter, a, b, h in combo:
                 counts["l"][letter] += a
                 counts["s"][letter] += b

@@ -63,6 +63,18 @@ class Defs:
     nature_each: dict[int, int] = field(default_factory=dict)
     cover_to_win: int | str = "all"   # covered Nature cards that win, or "all"
 
+    def word_of(self, card: int) -> str:
+        """The word of a Nature or Spell card."""
+        word = self.word[card]
+        assert word is not None, f"card {card} ({self.type_key[card]}) has no word"
+        return word
+
+    def effect_of(self, card: int) -> Effect:
+        """The effect of a Special card."""
+        key = self.special[card]
+        assert key is not None, f"card {card} ({self.type_key[card]}) is not a Special"
+        return self.effects[key]
+
     def to_win(self, players: int) -> int:
         """Covered Nature cards that win at this player count."""
         each = self.nature_each[players]

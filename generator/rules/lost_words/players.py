@@ -16,7 +16,7 @@ SPECIAL_VALUE = {  # how much a heuristic player values holding a Special, by ef
 }
 
 
-class LostWordsPlayer(Player):
+class LostWordsPlayer(Player[LostWordsState]):
     """A heuristic player. Reads only public information and its own hand.
 
     Public: every row, the spares, the whole discard pile (every card was seen as
@@ -74,12 +74,12 @@ class LostWordsPlayer(Player):
         defs = state.defs
         kind = defs.kind[card]
         if kind == SPECIAL:
-            effect = defs.effects[defs.special[card]]
-            value = SPECIAL_VALUE.get(effect.kind, 10)
+            effect = defs.effect_of(card)
+            value: float = SPECIAL_VALUE.get(effect.kind, 10)
             if effect.kind == "protect":
                 value = 15 if any(s[1] != NONE and not state.protected(s) for s in state.rows[seat]) else 5
             return value
-        word = defs.word[card]
+        word = defs.word_of(card)
         if word in uncovered:
             return 100 if hand_spells[word] == 1 else 6
         index = state.slot_of(seat, word)

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import NonNegativeInt, PositiveInt
 
+from spellpress.errors import Location
 from spellpress.model.game import Game
 from spellpress.rules.settings import EngineSettings, Needs
 
@@ -35,8 +36,8 @@ class LostWordsSettings(EngineSettings):
     def each(self, players: int) -> int | None:
         return self.nature_cards if isinstance(self.nature_cards, int) else self.nature_cards.get(players)
 
-    def problems(self, game: Game) -> list[tuple[tuple[str | int, ...], str]]:
-        found = []
+    def problems(self, game: Game) -> list[tuple[tuple[str | int, ...] | Location, str]]:
+        found: list[tuple[tuple[str | int, ...] | Location, str]] = []
         nature = sum(card.count for c in self.nature_deck for card in game.component(c).cards)
         for players in range(game.spec.players.min, game.spec.players.max + 1):
             each = self.each(players)

@@ -110,7 +110,7 @@ class LostWordsState(State):
         self.reply: tuple[int, int] | None = None  # (victim seat, slot index) of a pending knock-off reply
         self._reply_draw = 0
         self._extra = 0  # cards over the hand size when the action phase ended
-        self._sound_slots: set[tuple[int, int, int]] = set()  # row slots check_invariants found sound
+        self._sound_slots: set[tuple[int, ...]] = set()  # row slots (nature, cover, wall) check_invariants found sound
         self._checked_rows: list[list[list[int]]] = []  # the rows as check_invariants last saw them
         # statistics for the balance report
         self.used: dict[str, set[int]] = {}
@@ -206,7 +206,7 @@ class LostWordsState(State):
         return self.to_win - self.covered(seat)
 
     def uncovered_words(self, seat: int) -> list[str]:
-        return [self.defs.word[slot[0]] for slot in self.rows[seat] if slot[1] == NONE]
+        return [self.defs.word_of(slot[0]) for slot in self.rows[seat] if slot[1] == NONE]
 
     def slot_of(self, seat: int, word: str) -> int:
         for index, slot in enumerate(self.rows[seat]):
@@ -219,7 +219,7 @@ class LostWordsState(State):
             return True
         cover = slot[1]
         if cover != NONE and self.defs.kind[cover] == SPECIAL:
-            return bool(self.defs.effects[self.defs.special[cover]].params.get("protects", False))
+            return bool(self.defs.effect_of(cover).params.get("protects", False))
         return False
 
     def hand_spells(self, seat: int) -> Counter:
@@ -242,7 +242,7 @@ class LostWordsState(State):
             victim = (seat + offset) % self.players
             for slot in self.rows[victim]:
                 if slot[1] != NONE and not self.protected(slot):
-                    found.append((victim, self.defs.word[slot[0]]))
+                    found.append((victim, self.defs.word_of(slot[0])))
         return found
 
     # ----------------------------------------------------------------- action moves
@@ -646,11 +646,11 @@ class LostWordsState(State):
                 if defs.kind[nature] != NATURE:
                     raise InvariantError(f"seat {seat}: a row slot without a Nature card")
                 if cover != NONE:
-                    wild = defs.kind[cover] == SPECIAL and defs.effects[defs.special[cover]].kind == "wild-spell"
+                    wild = defs.kind[cover] == SPECIAL and defs.effect_of(cover).kind == "wild-spell"
                     if not wild and not (defs.kind[cover] == SPELL and defs.word[cover] == defs.word[nature]):
                         raise InvariantError(f"seat {seat}: {defs.type_key[cover]} covers {defs.word[nature]}")
                 if wall != NONE:
-                    if cover == NONE or defs.kind[wall] != SPECIAL or defs.effects[defs.special[wall]].kind != "protect":
+                    if cover == NONE or defs.kind[wall] != SPECIAL or defs.effect_of(wall).kind != "protect":
                         raise InvariantError(f"seat {seat}: a wall on an uncovered card, or a non-wall as a wall")
             self._sound_slots |= slots
             self._checked_rows = [[list(slot) for slot in row] for row in self.rows]

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 
-CAST_EFFECTS = ("spirit", "draw", "scrounge", "weaves", "research", "transmute",
-                "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")
+CastEffect = Literal["spirit", "draw", "scrounge", "weaves", "research", "transmute",
+                     "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper"]
+CAST_EFFECTS: tuple[str, ...] = get_args(CastEffect)
 VICTIM_EFFECTS = ("steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")
-LASTING_EFFECTS = ("cabinet", "homework", "rest", "regen", "research_discount", "free_weave", "second_look", "ward")
+LastingEffect = Literal["cabinet", "homework", "rest", "regen", "research_discount", "free_weave", "second_look", "ward"]
+LASTING_EFFECTS: tuple[str, ...] = get_args(LastingEffect)
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ class Catalog:
             word = str(card["word"]).lower()
             self.spells.append(Spell(len(self.spells), card.id, word, tuple(sorted(Counter(word).items())),
                                      int(card["credits"]), int(card.get("cost") or 0), who, effects, always))
-        demand = Counter()
+        demand: Counter[str] = Counter()
         for spell in self.spells:
             demand.update(spell.word)
         total = sum(demand.values()) or 1

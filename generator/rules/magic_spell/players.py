@@ -16,7 +16,7 @@ MEMORY_SPANS = {"none": 0, "partial": 6, "perfect": None}
 ATTACK_WEIGHT = 1.75
 
 
-class MagicSpellPlayer(Player):
+class MagicSpellPlayer(Player[MagicSpellState]):
     """Picks spells it can finish, scrounges with memory, casts when a spell is worth it.
 
     `memory` is how many of the most recent face-up returns it remembers: 0 (none),
@@ -157,6 +157,7 @@ class MagicSpellPlayer(Player):
             return self.main_action(state, seat, rng)
         if phase == "scrounged":
             tile = state.looking
+            assert tile is not None  # a scrounged tile is in the hand
             letter = state.cat.letters[tile]
             if state.cat.stone[tile]:
                 return ("keep",)

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import NonNegativeInt, PositiveInt
 
-from spellpress.rules.magic_spell.content import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS
+from spellpress.rules.magic_spell.content import VICTIM_EFFECTS, CastEffect, LastingEffect
 from spellpress.rules.settings import EngineSettings, Needs
 
 
@@ -34,8 +34,8 @@ class MagicSpellSettings(EngineSettings):
             Needs("ingredients", {"letter": str, "stone": bool | None}),
             Needs("spells", {"word": str, "credits": int, "cost": NonNegativeInt | None,
                              "who": Literal["target", "others"] | None,
-                             "effects": dict[Literal[CAST_EFFECTS], int] | None,
-                             "always": dict[Literal[LASTING_EFFECTS], int] | None}),
+                             "effects": dict[CastEffect, int] | None,
+                             "always": dict[LastingEffect, int] | None}),
         ]
 
     def problems(self, game) -> list:

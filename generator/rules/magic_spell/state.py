@@ -168,14 +168,16 @@ class MagicSpellState(State):
         return self.seat
 
     def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
-        kind = self.chance[0]
+        chance = self.chance
+        assert chance is not None, "chance is not to act"
+        kind = chance[0]
         if kind == "lab":
             total = self.mixed_count
             return [(("lab", letter), len(tiles) / total) for letter, tiles in sorted(self.mixed.items()) if tiles]
         if kind == "spell":
             return [(("spell", sid), 1 / len(self.deck_mixed)) for sid in self.deck_mixed]
         if kind == "pick":  # a random tile among a list
-            tiles = self.chance[2]
+            tiles = chance[2]
             return [(("pick", t), 1 / len(tiles)) for t in tiles]
         raise AssertionError(kind)
 
@@ -219,7 +221,7 @@ class MagicSpellState(State):
         raise AssertionError(phase)
 
     def _scrounge_slots(self, verb: str) -> list:
-        slots = [(verb, t) for t in self.takeable_known(verb)]
+        slots: list[tuple[str, int | str]] = [(verb, t) for t in self.takeable_known(verb)]
         if self.mixed_count:
             slots.append((verb, MIXED))
         return slots
@@ -345,6 +347,7 @@ class MagicSpellState(State):
             return
         if phase == "scrounged":
             tile = self.looking
+            assert tile is not None  # the scrounged tile is in the student's hand until kept, woven or returned
             if verb == "weave" and action[1] == tile:
                 self._weave(seat, action, paid=False)
             elif verb == "keep":
@@ -548,6 +551,7 @@ class MagicSpellState(State):
 
     def _apply_chance(self, action) -> None:
         chance, self.chance = self.chance, None
+        assert chance is not None, "chance is not to act"
         kind = chance[0]
         if kind == "lab":
             if action[0] != "lab" or not self.mixed.get(action[1]):
@@ -723,9 +727,10 @@ class MagicSpellState(State):
         self.queue = [("end_turn",)]
 
     def needs(self, seat: int) -> Counter:
-        total = Counter()
+        total: Counter = Counter()
         for sid in self.homework[seat]:
-            total.update(self.remaining(sid))
+            for letter, n in self.remaining(sid).items():  # Counter.update's sums, without its type checks
+                total[letter] = n + total.get(letter, 0)
         return total
 
     def _trade_window(self, seats: list[int]) -> None:
@@ -904,7 +909,7 @@ class MagicSpellState(State):
         return CardRef("spells", self.cat.spells[sid].id)
 
     def observation(self, seat: int) -> Observation:
-        known = sorted(self.known, key=self.known.get)
+        known = sorted(self.known, key=self.known.__getitem__)
         zones = [Zone("lab", "laboratory", "row", None, tuple(self.tile_card(t) for t in known), self.mixed_count,
                       "ingredients", note="face-down tiles whose letters everyone saw, and unseen ones"),
                  Zone("spells", "spell deck", "pile", None, (), len(self.deck_mixed) + len(self.deck_bottom), "spells")]
@@ -986,13 +991,13 @@ def _have(tiles: list[int], letter: str, cat: Catalog) -> int:
 
 def _spares(tiles: list[int], needs: Counter, cat: Catalog) -> list[int]:
     """Cabinet tiles beyond what the student's homework still needs (never a stone)."""
-    left = Counter(needs)
+    left = dict(needs)  # a copy (a plain dict: a Counter's copy is slow)
     spares = []
     for t in tiles:
         letter = cat.letters[t]
         if cat.stone[t]:
             continue
-        if left[letter] > 0:
+        if left.get(letter, 0) > 0:
             left[letter] -= 1
         else:
             spares.append(t)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import combinations
-from typing import Any
+from typing import Any, Literal, get_args
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
@@ -13,11 +13,13 @@ from spellpress.words.finder import for_words
 from spellpress.words.index import key as letter_key
 
 # The effect vocabulary: ability name -> what gaining it does (see State._gain).
-ABILITIES = ("energy", "damage", "heal", "draw", "scrap_hand", "scrap_discard", "scrap_market",
-             "acquire", "to_hand", "to_top", "discard", "destroy")
+Ability = Literal["energy", "damage", "heal", "draw", "scrap_hand", "scrap_discard", "scrap_market",
+                  "acquire", "to_hand", "to_top", "discard", "destroy"]
+ABILITIES: tuple[str, ...] = get_args(Ability)
 TOKENS = ("scrap_hand", "scrap_discard", "scrap_market", "to_hand", "to_top", "discard", "destroy")
 AT_ONCE = ("energy", "heal", "draw")  # used the moment they are gained
-KINDS = ("effect", "shield", "totem")
+Kind = Literal["effect", "shield", "totem"]
+KINDS: tuple[str, ...] = get_args(Kind)
 LASTING = ("shield", "totem")
 
 

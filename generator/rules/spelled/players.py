@@ -22,7 +22,7 @@ def _usefulness(cat: Catalog) -> dict[str, float]:
     """How readily each letter joins words: its share of the lexicon's letter keys, to the power 0.75, 1 at the top."""
     useful = cat.__dict__.get("_useful")
     if useful is None:
-        counts = Counter()
+        counts: Counter[str] = Counter()
         for k in cat.keys:
             counts.update(k)
         top = max(counts.values())
@@ -30,7 +30,7 @@ def _usefulness(cat: Catalog) -> dict[str, float]:
     return useful
 
 
-class SpelledHeuristic(Player):
+class SpelledHeuristic(Player[SpelledState]):
     """A deck-builder: plays its strongest spell (found with the word finder), the
     rest as fragments, uses its abilities, attacks, then buys by priority.
 
@@ -45,8 +45,10 @@ class SpelledHeuristic(Player):
 
     # value of a card in a deck (buy priority and scrap choice), cached on the catalog
     def card_value(self, state: SpelledState, d: CardDef) -> float:
+        # by the card's identity: the catalog holds its cards as long as this cache (a dataclass's hash
+        # of every field, asked at every look at a card, was a twentieth of the game's time)
         cache = state.cat.__dict__.setdefault("_values", {})
-        value = cache.get(d)
+        value = cache.get(id(d))
         if value is None:
             useful = _usefulness(state.cat)[d.letter]
             spelled = d.damage + sum(box_value(b) for b in d.spelled)
@@ -55,7 +57,7 @@ class SpelledHeuristic(Player):
                 value += 0.5 + 0.25 * d.strength
             elif d.kind == "totem":
                 value += 0.5 + 0.15 * d.strength
-            cache[d] = value
+            cache[id(d)] = value
         return value
 
     def vowel_share(self, state: SpelledState, side: int) -> float:
@@ -143,7 +145,7 @@ class SpelledHeuristic(Player):
             if m.cards in seen:
                 continue
             seen.add(m.cards)
-            picked, taken = [], Counter()
+            picked, taken = [], Counter[str]()
             for c in m.cards:
                 picked.append(by_letter[c][taken[c]])
                 taken[c] += 1

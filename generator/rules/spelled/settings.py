@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, NonNegativeInt, PositiveInt
 
+from spellpress.errors import Location
 from spellpress.rules.settings import EngineSettings, Needs
-from spellpress.rules.spelled.content import ABILITIES, KINDS
+from spellpress.rules.spelled.content import Ability, Kind
 
-Box = dict[Literal[ABILITIES], PositiveInt]
+Box = dict[Ability, PositiveInt]
 
 
 class Mode(BaseModel):
@@ -38,12 +37,12 @@ class SpelledSettings(EngineSettings):
 
     def needs(self) -> list[Needs]:
         card = {"letter": str, "cost": NonNegativeInt | None, "damage": NonNegativeInt | None,
-                "type": Literal[KINDS] | None, "strength": NonNegativeInt | None, "fragment": Box | None,
+                "type": Kind | None, "strength": NonNegativeInt | None, "fragment": Box | None,
                 "spelled": list[Box] | None, "scrap": Box | None}
         return [Needs("starter", card), Needs("reserve", card), Needs("market", card)]
 
-    def problems(self, game) -> list:
-        found = []
+    def problems(self, game) -> list[tuple[tuple[str | int, ...] | Location, str]]:
+        found: list[tuple[tuple[str | int, ...] | Location, str]] = []
         for name, mode in self.modes.items():
             if len(mode.sides) != self.sides or len(mode.health) != self.sides:
                 found.append((("modes", name), f"mode '{name}' needs {self.sides} sides and {self.sides} health numbers"))

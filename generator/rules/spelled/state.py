@@ -103,7 +103,7 @@ class SpelledState(State):
         self.winner_side: int | None = None
         # statistics
         self.acquired: dict[str, set[int]] = {}
-        self.figures = Counter()
+        self.figures: Counter[str] = Counter()
         self.turn_damage = 0
         self.damage_by_turn: list[int] = []
         self._settle()
@@ -236,7 +236,7 @@ class SpelledState(State):
         out.played = {k: set(v) for k, v in self.acquired.items()}
         if any(len(seats) > 1 for seats in self.side_seats):
             out.teams = [list(seats) for seats in self.side_seats]
-        figures = dict(self.figures)
+        figures: dict[str, float] = dict(self.figures)
         figures["turns"] = self.turns
         for i, dmg in enumerate(self.damage_by_turn):
             figures[f"damage_turn_{i + 1:02d}"] = dmg
@@ -260,9 +260,9 @@ class SpelledState(State):
         """Every card in exactly one place, Health that adds up, only shields and totems in play,
         reserve vowels only in the reserve or in use. Set operations over the places; the culprit
         is searched only once something is wrong."""
-        places = [*self.hand, *self.inplay, *self.top, *self.pool, *self.discard,
-                  self.row, self.market_pool, self.reserve, self.scrapped, self.played]
-        cards = set()
+        places: list[Sequence[int | None]] = [*self.hand, *self.inplay, *self.top, *self.pool, *self.discard,
+                                              self.row, self.market_pool, self.reserve, self.scrapped, self.played]
+        cards: set[int | None] = set()
         cards.update(*places)
         cards.discard(None)  # an empty market slot
         held = sum(map(len, places)) - self.row.count(None)
@@ -416,13 +416,14 @@ class SpelledState(State):
                 self.attack_owed.append(False)
         elif verb == "scrapself":
             uid = action[1]
-            if uid not in self.played or self.defs[uid].scrap is None:
+            scrap = self.defs[uid].scrap if uid in self.played else None
+            if scrap is None:
                 raise IllegalAction(f"{action!r}: only a card played this turn with a scrap box")
             self.played.remove(uid)
             self.in_spell.discard(uid)
             self._to_scrap(uid)
             self.figures["scrap_abilities"] += 1
-            self._gain(self.defs[uid].scrap, None)
+            self._gain(scrap, None)
         elif verb == "buy":
             uid = action[1]
             if not self._in_shop(uid) or self.defs[uid].cost > self.energy:
@@ -490,7 +491,9 @@ class SpelledState(State):
                 self.hits[target] = self.hits.get(target, 0) + amount
                 self.figures["damage_to_cards"] += amount
                 if self.hits[target] >= self.defs[target].strength:
-                    self._destroy(target, self.owner(target))
+                    owner = self.owner(target)
+                    assert owner is not None  # a card that can be attacked is in play
+                    self._destroy(target, owner)
         elif verb == "end":
             if self.owes():
                 raise IllegalAction(f"{action!r}: a partly used box must be used whole while it can")

@@ -69,7 +69,7 @@ class Content:
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
     def hand_points(self, cards: Hand) -> int:
-        return sum(self.points[c] for c in cards)
+        return sum(map(self.points.__getitem__, cards))
 
     def _words_of(self, hand: Hand) -> tuple[tuple[str, Hand, int], ...]:
         """Every (word, cards used, points) the hand makes, one per distinct set of cards used."""
@@ -96,36 +96,11 @@ class Content:
         points = [self.points[kind] for kind in kinds]
         penalty = self.settings.unplayed_penalty
         by_first: list[list[tuple]] = [[] for _ in kinds]
+        bits = {kind: 1 << (FIELD * i) for kind, i in slot.items()}
         for word, used, value in self._words(hand):
-            cards = sum(1 << (FIELD * slot[c]) for c in used)
-            by_first[min(slot[c] for c in used)].append((cards, value, len(used), len(word), word, used))
-        memo: dict[int, tuple] = {}
-
-        def search(rest: int) -> tuple:
-            """(score, cards in words, longest word, the option chosen or None, the rest after it)."""
-            if not rest:
-                return (0, 0, 0, None, 0)
-            found = memo.get(rest)
-            if found is not None:
-                return found
-            first = (rest & -rest).bit_length() - 1
-            first //= FIELD
-            skip = rest - (1 << (FIELD * first))
-            score, used, longest, _, _ = search(skip)
-            best = (score - penalty * points[first], used, longest, None, skip)
-            key = best[:3]
-            for option in by_first[first]:
-                cards = option[0]
-                if ((rest | guards) - cards) & guards != guards:
-                    continue
-                left = rest - cards
-                score, used, longest, _, _ = search(left)
-                candidate = (score + option[1], used + option[2], max(longest, option[3]))
-                if candidate > key:
-                    key, best = candidate, (*candidate, option, left)
-            memo[rest] = best
-            return best
-
+            cards = sum(map(bits.__getitem__, used))
+            by_first[min(map(slot.__getitem__, used))].append((cards, value, len(used), len(word), word, used))
+        search = _SplitSearch(by_first, points, penalty, guards).search
         top = search(packed)
         score = top[0]
         words, unplayed = [], []
@@ -140,6 +115,41 @@ class Content:
             rest = left
             node = search(rest)
         return Split(tuple(sorted(words)), tuple(sorted(unplayed)), score)
+
+
+class _SplitSearch:
+    """Content._best's search over one hand: an object, not a nested function, since a nested function
+    that calls itself is a reference cycle (holding its memo) that only the garbage collector frees."""
+
+    def __init__(self, by_first: list[list[tuple]], points: list[int], penalty: int, guards: int):
+        self.by_first, self.points, self.penalty, self.guards = by_first, points, penalty, guards
+        self.memo: dict[int, tuple] = {}
+
+    def search(self, rest: int) -> tuple:
+        """(score, cards in words, longest word, the option chosen or None, the rest after it)."""
+        if not rest:
+            return (0, 0, 0, None, 0)
+        found = self.memo.get(rest)
+        if found is not None:
+            return found
+        first = (rest & -rest).bit_length() - 1
+        first //= FIELD
+        skip = rest - (1 << (FIELD * first))
+        score, used, longest, _, _ = self.search(skip)
+        best: tuple = (score - self.penalty * self.points[first], used, longest, None, skip)
+        key = best[:3]
+        guards = self.guards
+        for option in self.by_first[first]:
+            cards = option[0]
+            if ((rest | guards) - cards) & guards != guards:
+                continue
+            left = rest - cards
+            score, used, longest, _, _ = self.search(left)
+            candidate = (score + option[1], used + option[2], max(longest, option[3]))
+            if candidate > key:
+                key, best = candidate, (*candidate, option, left)
+        self.memo[rest] = best
+        return best
 
 
 FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings cap a hand at 30 cards), 1 guard

@@ -15,7 +15,7 @@ from spellpress.rules.protocol import Player
 from spellpress.rules.word_rummy.state import DRAW, FROM_DECK, FROM_DISCARD, RummyState, _without
 
 
-class RummyHeuristic(Player):
+class RummyHeuristic(Player[RummyState]):
     name = "word-rummy-heuristic"
 
     def __init__(self, skill: float = 1.0):

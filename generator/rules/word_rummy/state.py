@@ -71,7 +71,7 @@ class RummyState(State):
         self.scores = [0] * players
         self.round_scores: list[list[int]] = []
         self.played: dict[str, set[int]] = {}
-        self.figures = Counter()
+        self.figures: Counter[str] = Counter()
         self._new_round()
 
     # -- the round's set-up ---------------------------------------------------

@@ -6,12 +6,14 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
+from operator import itemgetter
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Iterator, Sequence
 
 from spellpress.errors import UserError
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
+from spellpress.rules.settings import options_key
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
 from spellpress.words.index import key, sub_multisets
@@ -30,6 +32,21 @@ OPPONENT_TARGETS = {
     7: {2: 0.006, 3: 0.096, 4: 0.294, 5: 0.313, 6: 0.112, 7: 0.131, 8: 0.048},
     8: {2: 0.005, 3: 0.096, 4: 0.221, 5: 0.374, 6: 0.127, 7: 0.121, 8: 0.054},
 }
+_WITHOUT_DIE_VOWELS = str.maketrans("", "", "".join(DIE_VOWELS))
+_VOWEL_BIT = {vowel: 1 << i for i, vowel in enumerate(sorted(DIE_VOWELS))}
+
+
+def _vowel_bits(vowels) -> int:
+    """A set of die vowels as bits."""
+    bits = 0
+    for vowel in vowels:
+        bits |= _VOWEL_BIT[vowel]
+    return bits
+
+
+_WORD = itemgetter(2)
+_POINTS_AND_LENGTH = itemgetter(0, 1)
+MISSING = object()  # not worked out yet (None is an answer)
 _FINDERS: dict[WordFinder, tuple[WordFinder, dict, frozenset]] = {}
 
 
@@ -88,6 +105,8 @@ class Definitions:
         self.die_outcomes = tuple(
             tuple((("die", face), n / len(faces)) for face, n in sorted(Counter(faces).items())) for faces in dice)
         self.draw_actions = {letter: ("draw", letter) for letter in self.letters}
+        self.deck_letters = tuple(self.totals)  # the order of a deck's letters (a dict from totals)
+        self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in that order
         self.finder, self.skeleton, self.words = _finder(game)
         steps = params.steps
         normal = NormalDist()
@@ -96,17 +115,26 @@ class Definitions:
         self._subs: dict[tuple, tuple] = {}
         self._sub_best: dict[tuple, dict[str, tuple]] = {}
         self._misses = 0
-        self._choices: dict[tuple, tuple] = {}
+        self._choices: dict[tuple, dict[str, tuple]] = {}  # (roll, coverage, players) -> hand -> choice
+        self._choices_kept = 0
         self._roll_keys: dict[tuple, tuple[str, int]] = {}
         self._info: dict[str, tuple] = {}
+        self._word_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> hand -> its words
+        self._counts_kept = 0
+        self._words_of: dict[tuple[str, bool], tuple] = {}
+        self._vowel_set_counts: dict[str, tuple] = {}
+        self._vowel_set_bits: dict[frozenset, int] = {}
+        self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
         self._hand_subs: dict[str, tuple[str, ...]] = {}
-        self._hands: dict[tuple, dict] = {}
+        self._bluffs: dict[str, int] = {}
         self._rows: dict[tuple, tuple] = {}
         self._race_tables: dict[int, tuple[dict, dict]] = {}
+        self._odds: dict[int, dict] = {}
         self._crc: dict[str, float] = {}
+        self._seconds: dict[int, float] = {}
 
     # -- words a hand and a roll make ---------------------------------------
-    def build(self, word: str, hand: list[str] | tuple[str, ...], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
+    def build(self, word: str, hand: Sequence[str], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
         """(cards used, letter points) if `word` is in the dictionary and the hand and roll make it, else None.
 
         Consonants come from cards; every a/e/i/o/u from the dice (a rolled
@@ -118,40 +146,51 @@ class Definitions:
             return None
         return self.letters_value(word, hand, roll)
 
-    def letters_value(self, word: str, hand, roll) -> tuple[tuple[str, ...], int] | None:
+    def letters_value(self, word: str, hand: Sequence[str], roll: Sequence[str]) -> tuple[tuple[str, ...], int] | None:
         """Like build() but without the dictionary check (a bluff's worth is counted the same way)."""
-        info = self._info.get(word)
-        if info is None:
-            vowels = Counter(c for c in word if c in DIE_VOWELS)
-            info = self._info[word] = (tuple(c for c in word if c not in DIE_VOWELS), frozenset(vowels),
-                                       tuple(vowels.items()))
-            if len(self._info) > 200_000:
-                self._info.clear()
-        consonants, vowels, counts = info
+        cards, y_cards, ys, worths = self._info.get(word) or self._word_info(word)
         rolled, wilds = self.roll_key(tuple(roll))
-        left = list(hand)
-        cards = []
         y_wild = False
-        for c in consonants:
-            if c in left:
-                left.remove(c)
-                cards.append(c)
-            elif c == "y" and wilds and not y_wild and "y" not in hand:
-                y_wild = True
-            else:
+        if ys and "y" not in hand:  # with no Y card, one WILD may be the word's only Y
+            if ys > 1 or not wilds:
                 return None
+            cards, y_wild = y_cards, True
+        left = list(hand)
+        for c in cards:
+            if c not in left:
+                return None
+            left.remove(c)
+        worth = worths.get((rolled, wilds, y_wild), MISSING)
+        if worth is MISSING:
+            worth = worths[rolled, wilds, y_wild] = self._word_worth(word, cards, rolled, wilds, y_wild)
+        return worth
+
+    def _word_info(self, word: str) -> tuple[tuple[str, ...], tuple[str, ...], int, dict]:
+        """(its consonant cards, sorted; the same less one Y; how many Ys; its worth for each roll, kept)."""
+        cards = tuple(sorted(c for c in word if c not in DIE_VOWELS))
+        y_cards = list(cards)
+        if "y" in y_cards:
+            y_cards.remove("y")
+        info = self._info[word] = (cards, tuple(y_cards), cards.count("y"), {})
+        if len(self._info) > 200_000:
+            self._info.clear()
+        return info
+
+    def _word_worth(self, word: str, cards: tuple[str, ...], rolled: str, wilds: int,
+                    y_wild: bool) -> tuple[tuple[str, ...], int] | None:
+        """(cards, letter points) of a word whose cards the hand holds, or None if the dice do not make it."""
+        vowels = Counter(c for c in word if c in DIE_VOWELS)
         if not cards or len(word) < self.p.min_length:
             return None
         if not vowels and not y_wild:
             return None  # a word uses one or more of the rolled vowels
-        if len(vowels.difference(rolled)) + y_wild > wilds:
+        if len(set(vowels).difference(rolled)) + y_wild > wilds:
             return None
         p = self.p
         value = sum(self.points[c] for c in cards) + (p.wild_points if y_wild else 0)
-        for vowel, n in counts:
+        for vowel, n in vowels.items():
             value += n * (p.vowel_points if vowel in rolled else p.wild_points)
-        cards.sort()
-        return tuple(cards), value
+        return cards, value
 
     def _sub_rows(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> tuple:
         """Words whose cards are exactly `sub`, for one roll, best first: ((points, letters, word), ...).
@@ -159,31 +198,88 @@ class Definitions:
         cache_key = (sub, rolled, wilds, y_wild)
         rows = self._subs.get(cache_key)
         if rows is None:
-            p = self.p
-            base = sum(self.points[c] for c in sub)
-            found = []
-            for skeleton, y in ((sub, False), (key(sub + "y"), True)) if y_wild else ((sub, False),):
-                for word, free in self.skeleton.get(skeleton, ()):
-                    if len(free.difference(rolled)) + y > wilds or not (free or y):
-                        continue
-                    value = base + (p.wild_points * word.count("y") if y else 0)
-                    for c in word:
-                        if c in DIE_VOWELS:
-                            value += p.vowel_points if c in rolled else p.wild_points
-                    found.append((value, len(word), word))
-            found.sort(key=lambda row: (-row[0], -row[1], row[2]))
+            found = list(self._scored(sub, rolled, wilds, y_wild))
+            found.sort(key=_WORD)  # best first: points, then length, then A-Z (the sorts are stable)
+            found.sort(key=_POINTS_AND_LENGTH, reverse=True)
             rows = self._subs[cache_key] = tuple(found)
             if len(self._subs) > 400_000:
                 self._subs.clear()
         return rows
 
+    def _scored(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> Iterator[tuple[int, int, str]]:
+        """_sub_rows' (points, letters, word), in no particular order."""
+        p = self.p
+        rolled_bits = _vowel_bits(rolled)
+        for word, free, vowels, letters, points, y in self._sub_words(sub, y_wild):
+            # the word's die vowels the dice lack, each named by a WILD (a WILD as Y is one more)
+            if (free & ~rolled_bits).bit_count() + y > wilds or not (free or y):
+                continue
+            # each vowel letter: vowel_points if rolled, else wild_points (a WILD names it)
+            rolled_vowels = sum([word.count(v) for v in rolled])
+            yield points + p.vowel_points * rolled_vowels + p.wild_points * (vowels - rolled_vowels), letters, word
+
+    def _sub_words(self, sub: str, y_wild: bool) -> tuple[tuple[str, int, int, int, int, bool], ...]:
+        """The words whose cards are exactly `sub` (with y_wild, also those whose one Y is a WILD set to
+        Y): (word, its die vowels as bits, how many vowel letters, its length, the points of its cards
+        and Ys, whether a WILD is its Y) each."""
+        words = self._words_of.get((sub, y_wild))
+        if words is None:
+            words = self._skeleton_words(sub, sub, False)
+            if y_wild:
+                words += self._skeleton_words(key(sub + "y"), sub, True)
+            self._words_of[sub, y_wild] = words
+        return words
+
+    def _skeleton_words(self, skeleton: str, cards: str, y: bool) -> tuple[tuple[str, int, int, int, int, bool], ...]:
+        """_sub_words' entries for the words of one skeleton, made with `cards` (and a WILD as Y if `y`)."""
+        p = self.p
+        points = sum(self.points[c] for c in cards)
+        bits = self._vowel_set_bits
+        found = []
+        for word, free in self.skeleton.get(skeleton, ()):
+            free_bits = bits.get(free)
+            if free_bits is None:
+                free_bits = bits[free] = _vowel_bits(free)
+            found.append((word, free_bits, len(word) - len(word.translate(_WITHOUT_DIE_VOWELS)), len(word),
+                          points + (p.wild_points * word.count("y") if y else 0), y))
+        return tuple(found)
+
+    def _sub_count(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> int:
+        """len(_sub_rows(...)), from how many of the sub's words have each set of die vowels."""
+        rolled_bits = _vowel_bits(rolled)
+        count = sum([words for free, words in self._vowel_sets(sub)
+                     if (free & ~rolled_bits).bit_count() <= wilds and free])
+        if y_wild:  # and the words whose one Y is a WILD: one WILD fewer for their vowels
+            count += sum([words for free, words in self._vowel_sets(key(sub + "y"))
+                          if (free & ~rolled_bits).bit_count() + 1 <= wilds])
+        return count
+
+    def _vowel_sets(self, skeleton: str) -> tuple[tuple[int, int], ...]:
+        """(a set of die vowels as bits, how many of the skeleton's words have it), for each set."""
+        sets = self._vowel_set_counts.get(skeleton)
+        if sets is None:
+            bits = self._vowel_set_bits
+            found: dict[int, int] = {}
+            for free, words in Counter(free for _, free in self.skeleton.get(skeleton, ())).items():
+                free_bits = bits.get(free)
+                if free_bits is None:
+                    free_bits = bits[free] = _vowel_bits(free)
+                found[free_bits] = words
+            sets = self._vowel_set_counts[skeleton] = tuple(found.items())
+        return sets
+
     def _best_of_sub(self, sub: str, rolled: str, wilds: int, y_wild: bool, coverage: float) -> tuple:
-        """((letters, points, word), ...): the best word of each length among _sub_rows that the player knows."""
-        seen: dict[int, tuple[int, int, str]] = {}
-        for value, letters, word in self._sub_rows(sub, rolled, wilds, y_wild):
-            if letters not in seen and (coverage >= 1.0 or self.known(word, coverage)):
-                seen[letters] = (letters, value, word)
-        return tuple(seen.values())
+        """((letters, points, (points, word)), ...): the best word of each length among _sub_rows that the
+        player knows: the first of its length in their order (most points, then A-Z)."""
+        best: dict[int, tuple[int, int, tuple[int, str]]] = {}
+        if not self._sub_words(sub, y_wild):  # no word has these cards (a third of the five-card parts)
+            return ()
+        for value, letters, word in self._scored(sub, rolled, wilds, y_wild):
+            old = best.get(letters)
+            if (old is None or value > old[1] or value == old[1] and word < old[2][1]) and (
+                    coverage >= 1.0 or self.known(word, coverage)):
+                best[letters] = (letters, value, (value, word))
+        return tuple(best.values())
 
     def roll_key(self, roll: tuple[str, ...]) -> tuple[str, int]:
         """(the rolled vowels, sorted, without repeats; how many dice show WILD)."""
@@ -193,7 +289,8 @@ class Definitions:
                                              sum(1 for f in roll if f == WILD))
         return found
 
-    def _subs_of(self, hand_key: str) -> tuple[str, ...]:
+    def hand_subs(self, hand_key: str) -> tuple[str, ...]:
+        """The hand's sub-multisets but the empty one (sub_multisets' order)."""
         subs = self._hand_subs.get(hand_key)
         if subs is None:
             subs = self._hand_subs[hand_key] = tuple(s for s in sub_multisets(hand_key) if s)
@@ -201,65 +298,87 @@ class Definitions:
                 self._hand_subs.clear()
         return subs
 
+    def bluffs(self, hand_key: str) -> int:
+        """How many bluffs the hand may risk: its parts long enough, with a vowel, for a word."""
+        count = self._bluffs.get(hand_key)
+        if count is None:
+            shortest = self.p.min_length - 1
+            count = self._bluffs[hand_key] = sum(1 for sub in self.hand_subs(hand_key) if len(sub) >= shortest)
+            if len(self._bluffs) > 200_000:
+                self._bluffs.clear()
+        return count
+
     def best_by_length(self, hand_key: str, roll: tuple[str, ...], coverage: float = 1.0) -> dict[int, tuple[int, str]]:
         """For each word length, the best (points incl. the all-five bonus, word) the hand and roll make,
         among the words a player with this vocabulary coverage knows."""
         rolled, wilds = self.roll_key(roll)
-        cache_key = (hand_key, rolled, wilds, coverage)
-        best = self._hands.get(cache_key)
-        if best is None:
-            best = {}
-            y_wild = bool(wilds) and "y" not in hand_key
-            table_key = (rolled, wilds, y_wild, coverage)
-            table = self._sub_best.get(table_key)
-            if table is None:
-                table = self._sub_best[table_key] = {}
-            for sub in self._subs_of(hand_key):
-                rows = table.get(sub)
-                if rows is None:
-                    rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
-                    self._misses += 1
-                for letters, value, word in rows:
-                    old = best.get(letters)
-                    if old is None or value > old[0]:
-                        best[letters] = (value, word)
-            if len(hand_key) == self.p.hand_size:  # the whole hand: +10
-                bonus = self.p.all_cards_bonus
-                for letters, value, word in table[hand_key]:
-                    old = best[letters]
-                    if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
-                        best[letters] = (value + bonus, word)
-            self._hands[cache_key] = best
-            if len(self._hands) > 300_000 or self._misses > 1_000_000:
-                self._hands.clear()
-                self._sub_best.clear()
-                self._subs.clear()
-                self._misses = 0
+        y_wild = bool(wilds) and "y" not in hand_key
+        table_key = (rolled, wilds, y_wild, coverage)
+        table = self._sub_best.get(table_key)
+        if table is None:
+            table = self._sub_best[table_key] = {}
+        best: dict[int, tuple[int, str]] = {}  # the first best word of each length, in the parts' order
+        get = table.get
+        for sub in self.hand_subs(hand_key):
+            rows = get(sub)
+            if rows is None:
+                rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
+                self._misses += 1
+            for letters, value, pair in rows:
+                old = best.get(letters)
+                if old is None or value > old[0]:
+                    best[letters] = pair
+        if len(hand_key) == self.p.hand_size:  # the whole hand: +10
+            bonus = self.p.all_cards_bonus
+            for letters, value, (_, word) in table[hand_key]:
+                old = best[letters]
+                if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
+                    best[letters] = (value + bonus, word)
+        if self._misses > 1_000_000:  # the tables' memory stays bounded
+            self._sub_best.clear()
+            self._subs.clear()
+            self._misses = 0
         return best
 
     def choices(self, hand_key: str, roll: tuple[str, ...], coverage: float, players: int) -> tuple[str, str] | None:
         """(the word with the best expected score in the race, the quickest word to find), or None."""
         rolled, wilds = self.roll_key(roll)
-        cache_key = (hand_key, rolled, wilds, coverage, players)
-        found = self._choices.get(cache_key)
+        by_hand = self._choices.get((rolled, wilds, coverage, players))
+        if by_hand is None:
+            by_hand = self._choices[rolled, wilds, coverage, players] = {}
+        found = by_hand.get(hand_key)
         if found is None:
             options = self.best_by_length(hand_key, roll, coverage)
-            found = self._choices[cache_key] = self.pick(options, players) if options else ()
-            if len(self._choices) > 300_000:
+            found = by_hand[hand_key] = self.pick(options, players) if options else ()
+            self._choices_kept += 1
+            if self._choices_kept > 300_000:
                 self._choices.clear()
+                self._choices_kept = 0
         return found or None
 
     def pick(self, options: dict[int, tuple[int, str]], players: int) -> tuple[str, str]:
-        last, first = self.race_table(players)
-        p = self.p
+        odds = self._odds.get(players) or self._race_odds(players)
         best, best_ev = "", -math.inf
         for letters, (value, word) in sorted(options.items()):
-            pl = last.get(letters, 1.0)
-            bonus = p.first_word_bonus * first.get(letters, 0.0) if letters >= p.first_word_min_length else 0.0
-            ev = (1.0 - pl) * (value + bonus) + pl * p.last_player_points
+            placed, bonus, last = odds.get(letters) or odds[None]
+            ev = placed * (value + bonus) + last
             if ev > best_ev:
                 best, best_ev = word, ev
         return best, options[min(options)][1]
+
+    def _race_odds(self, players: int) -> dict[int | None, tuple[float, float, float]]:
+        """For each word length (None: any other): (1 - chance of being last, the first-word bonus's
+        expected points, the last player's expected points), as pick weighs a word of that length."""
+        last, first = self.race_table(players)
+        p = self.p
+        odds: dict[int | None, tuple[float, float, float]] = {}
+        for letters in [*last, *first, None]:
+            pl = last.get(letters, 1.0) if letters is not None else 1.0
+            bonus = (p.first_word_bonus * first.get(letters, 0.0)
+                     if letters is not None and letters >= p.first_word_min_length else 0.0)
+            odds[letters] = (1.0 - pl, bonus, pl * p.last_player_points)
+        self._odds[players] = odds
+        return odds
 
     def all_words(self, hand_key: str, roll: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
         """Every (points incl. the all-five bonus, letters, word) the hand and roll make, best first."""
@@ -267,17 +386,63 @@ class Definitions:
         cache_key = (hand_key, rolled, wilds)
         rows = self._rows.get(cache_key)
         if rows is None:
-            found = []
+            found: list[tuple[int, int, str]] = []
             bonus = self.p.all_cards_bonus if len(hand_key) == self.p.hand_size else 0
             y_wild = bool(wilds) and "y" not in hand_key
-            for sub in self._subs_of(hand_key):
-                extra = bonus if len(sub) == len(hand_key) else 0
-                found.extend((v + extra, n, w) for v, n, w in self._sub_rows(sub, rolled, wilds, y_wild))
-            found.sort(key=lambda row: (-row[0], -row[1], row[2]))
+            for sub in self.hand_subs(hand_key):  # in any order: the sorts below decide it (no word twice)
+                if len(sub) == len(hand_key):
+                    found.extend((v + bonus, n, w) for v, n, w in self._scored(sub, rolled, wilds, y_wild))
+                else:
+                    found.extend(self._scored(sub, rolled, wilds, y_wild))
+            found.sort(key=_WORD)
+            found.sort(key=_POINTS_AND_LENGTH, reverse=True)
             rows = self._rows[cache_key] = tuple(found)
             if len(self._rows) > 25_000:  # entries list every word of a hand and roll: keep their memory modest
                 self._rows.clear()
         return rows
+
+    def count_words(self, hand_key: str, roll: tuple[str, ...], taken: frozenset[str]) -> int:
+        """How many of all_words' words are not in `taken`, counted part by part of the hand without
+        listing them (the runner's move counts ask this at every decision of a sampled game)."""
+        rolled, wilds = self.roll_key(roll)
+        y_wild = bool(wilds) and "y" not in hand_key
+        table_key = (rolled, wilds, y_wild)
+        by_hand = self._word_counts.get(table_key)
+        if by_hand is None:
+            by_hand = self._word_counts[table_key] = {}
+        count = by_hand.get(hand_key)
+        if count is None:
+            by_sub = self._sub_counts.get(table_key)
+            if by_sub is None:
+                by_sub = self._sub_counts[table_key] = {}
+            count = 0
+            for sub in self.hand_subs(hand_key):
+                words = by_sub.get(sub)
+                if words is None:
+                    words = by_sub[sub] = self._sub_count(sub, rolled, wilds, y_wild)
+                count += words
+            by_hand[hand_key] = count
+            self._counts_kept += 1
+            if self._counts_kept > 400_000:  # memory stays bounded
+                self._word_counts.clear()
+                self._sub_counts.clear()
+                self._counts_kept = 0
+        for word in taken:
+            # a word is listed under the cards it needs: its consonants (one Y fewer when a WILD is its Y)
+            cards = key("".join(c for c in word if c not in DIE_VOWELS))
+            for sub in (cards, cards.replace("y", "", 1)) if y_wild and "y" in cards else (cards,):
+                if sub and not Counter(sub) - Counter(hand_key) and any(
+                        row[2] == word for row in self._sub_rows(sub, rolled, wilds, y_wild)):
+                    count -= 1
+                    break
+        return count
+
+    def search_seconds(self, letters: int) -> float:
+        """Params.seconds(letters), worked out once for each length."""
+        seconds = self._seconds.get(letters)
+        if seconds is None:
+            seconds = self._seconds[letters] = self.p.seconds(letters)
+        return seconds
 
     def known(self, word: str, coverage: float) -> bool:
         """A fixed vocabulary per coverage: the word's hash falls under it."""
@@ -325,5 +490,10 @@ class Definitions:
 
 
 def definitions(game: Game, options: dict[str, Any] | None = None) -> Definitions:
-    params = params_for(game, options or {})
+    """The game's definitions for these options, read once (every game of a run asks)."""
+    return memo_on(game, "word-to-the-wise options", options_key(options), lambda: _definitions(game, options))
+
+
+def _definitions(game: Game, options: dict[str, Any] | None) -> Definitions:
+    params = params_for(game, options or {})  # options that give the same numbers share their word tables
     return memo_on(game, "word-to-the-wise", params, lambda: Definitions(game, params))

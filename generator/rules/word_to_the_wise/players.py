@@ -7,10 +7,19 @@ from typing import Any
 
 from spellpress.rules.protocol import IllegalAction, Player
 from spellpress.rules.word_to_the_wise.content import Definitions
-from spellpress.rules.word_to_the_wise.state import CHALLENGE, CHOOSE, PASS, PHASE_NAMES, RECHOOSE, View, WiseState
+from spellpress.rules.word_to_the_wise.state import (
+    CHALLENGE,
+    CHOOSE,
+    NO_CHALLENGE,
+    PASS,
+    PHASE_NAMES,
+    RECHOOSE,
+    View,
+    WiseState,
+)
 
 
-class WiseHeuristic(Player):
+class WiseHeuristic(Player[WiseState]):
     """Goes for the word with the best expected score in the race.
 
     skill 1: knows every dictionary word and weighs each word length's value
@@ -67,4 +76,4 @@ class WiseHeuristic(Player):
                     flagged.append(seat)
             elif self.skill < 1.0 and not defs.known(word, self.coverage) and rng.random() < 0.1 * (1.0 - self.skill):
                 flagged.append(seat)
-        return ("challenge", tuple(sorted(flagged)))
+        return ("challenge", tuple(sorted(flagged))) if flagged else NO_CHALLENGE

@@ -13,7 +13,7 @@ from spellpress.rules.settings import EngineSettings, Needs, settings_for
 ENGINE = "word-to-the-wise"
 
 # The race model's defaults; game.yaml `rules: race:` or run options override them.
-RACE_DEFAULTS = {
+RACE_DEFAULTS: dict[str, float] = {
     "base_seconds": 3.0,  # median time to find a two-letter word
     "growth": 1.5,        # each extra letter multiplies the search time by this
     "spread": 0.6,        # sigma of the log-normal luck of the search
@@ -50,7 +50,7 @@ class RaceSettings(EngineSettings):
     base_seconds: float = Field(RACE_DEFAULTS["base_seconds"], gt=0)
     growth: float = Field(RACE_DEFAULTS["growth"], gt=0)
     spread: float = Field(RACE_DEFAULTS["spread"], ge=0)
-    steps: int = Field(RACE_DEFAULTS["steps"], ge=1)
+    steps: int = Field(int(RACE_DEFAULTS["steps"]), ge=1)
 
 
 class WiseSettings(EngineSettings):

@@ -33,12 +33,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import chain, combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from spellpress.errors import Option, UserError
+from spellpress.rules.chance import Counted
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
@@ -46,6 +46,9 @@ from spellpress.rules.word_to_the_wise.content import Definitions
 from spellpress.words.index import sub_multisets
 
 PASS = ("pass",)
+NO_CHALLENGE = ("challenge", ())
+
+
 class Phase(IntEnum):
     DEAL = 0
     ROLL = 1
@@ -61,8 +64,9 @@ DEAL, ROLL, CHOOSE, TIME, TIEBREAK, RECHOOSE, CHALLENGE, OVER = Phase
 PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 
 
-@dataclass(frozen=True)
-class Placed:
+class Placed(NamedTuple):
+    """A word on the table (immutable: a tuple, which is also quick to make)."""
+
     seat: int
     word: str
     cards: tuple[str, ...]
@@ -78,9 +82,8 @@ class Placed:
         return self.letters_value + self.first_bonus + self.all_bonus
 
 
-@dataclass(frozen=True)
-class RoundLog:
-    """A scored round, frozen: a past round cannot change, so check_invariants replays each once."""
+class RoundLog(NamedTuple):
+    """A scored round, immutable: a past round cannot change, so check_invariants replays each once."""
 
     number: int
     starter: int
@@ -120,19 +123,23 @@ class ChooseMoves(LazyMoves):
 
     def build(self) -> list:
         p = self.defs.p
-        actions = [PASS]
+        actions: list[tuple[str, ...]] = [PASS]
         actions.extend(("word", w) for _, _, w in sorted(self.defs.all_words(self.hand_key, self.roll),
                                                          key=lambda row: row[2]) if w not in self.taken)
         if p.challenges:
             actions.extend(("bluff", sub) for sub in sub_multisets(self.hand_key) if sub and len(sub) + 1 >= p.min_length)
         return actions
 
+    def size(self) -> int:
+        bluffs = self.defs.bluffs(self.hand_key) if self.defs.p.challenges else 0
+        return 1 + self.defs.count_words(self.hand_key, self.roll, self.taken) + bluffs
+
     def allows(self, action) -> bool:
         if action == PASS:
             return True
         if not (isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], str)):
             return False
-        kind, what = action
+        kind, what = action[0], str(action[1])
         if kind == "word":
             return what not in self.taken and self.defs.build(what, self.hand_key, self.roll) is not None
         if kind == "bluff":
@@ -142,22 +149,33 @@ class ChooseMoves(LazyMoves):
 
 
 class View:
-    """What one seat may see: its own hand, the dice, the words placed, the scores and card counts."""
+    """What one seat may see: its own hand, the dice, the words placed, the scores and card counts.
+    Read when asked: a view serves one decision, made before the state moves on."""
 
-    __slots__ = ("seat", "players", "hand", "hand_key", "roll", "phase", "challenges", "_state")
+    __slots__ = ("seat", "players", "phase", "challenges", "_state")
 
     def __init__(self, state: "WiseState", seat: int):
         self.seat, self.players, self._state = seat, state.players, state
-        self.hand = tuple(state.hands[seat])
-        self.hand_key = "".join(sorted(self.hand))
-        self.roll = tuple(state.roll)
         self.phase = state.phase
         self.challenges = state.p.challenges
 
     @property
+    def hand(self) -> tuple[str, ...]:
+        return tuple(self._state.hands[self.seat])
+
+    @property
+    def hand_key(self) -> str:
+        """The hand's letters, sorted."""
+        return "".join(sorted(self._state.hands[self.seat]))
+
+    @property
+    def roll(self) -> tuple[str, ...]:
+        return tuple(self._state.roll)
+
+    @property
     def placed(self) -> tuple[tuple[int, str], ...]:
         """(seat, word) of the words placed this round, in order."""
-        return tuple((p.seat, p.word) for p in self._state.placed)
+        return tuple([(p.seat, p.word) for p in self._state.placed])
 
     @property
     def taken(self) -> frozenset[str]:
@@ -187,6 +205,7 @@ class WiseState(State):
             raise UserError.at(Option("--option speeds"),
                                f"one speed per seat ({players}), got {len(self.p.speeds)}")
         self.players = players
+        self._orders = tuple(tuple((start + i) % players for i in range(players)) for start in range(players))
         self.turns = 0
         self.deck = dict(defs.totals)
         self.deck_size = defs.deck_cards
@@ -222,8 +241,7 @@ class WiseState(State):
     def chance_outcomes(self):
         phase = self.phase
         if phase == DEAL:
-            size, actions = self.deck_size, self.defs.draw_actions
-            return [(actions[letter], n / size) for letter, n in self.deck.items() if n]
+            return Counted(self.defs.deck_draws, list(self.deck.values()), self.deck_size)
         if phase == ROLL:
             return self.defs.die_outcomes[len(self.roll)]
         if phase == TIME:
@@ -285,9 +303,8 @@ class WiseState(State):
         """The next seat to draw, one card at a time clockwise from the starter, or None when done."""
         if not self.deck_size:
             return None
-        size, hands, n = self.p.hand_size, self.hands, self.players
-        for i in range(n):
-            seat = (self._draw_from + i) % n
+        size, hands = self.p.hand_size, self.hands
+        for seat in self._clockwise(self._draw_from):
             if len(hands[seat]) < size:
                 return seat
         return None
@@ -303,6 +320,7 @@ class WiseState(State):
         self.deck[letter] = left - 1
         self.deck_size -= 1
         seat = self._drawer
+        assert seat is not None  # the deal goes on only while a seat is to draw
         self.hands[seat].append(letter)
         self._draw_from = (seat + 1) % self.players
         self._drawer = self._next_drawer()
@@ -334,8 +352,9 @@ class WiseState(State):
         self._tied: list[int] = []
         self._actor = -1
 
-    def _clockwise(self, start: int) -> list[int]:
-        return [(start + i) % self.players for i in range(self.players)]
+    def _clockwise(self, start: int) -> tuple[int, ...]:
+        """Every seat, clockwise from `start`."""
+        return self._orders[start]
 
     def _apply_die(self, action) -> None:
         faces = self.defs.dice[len(self.roll)]
@@ -344,7 +363,7 @@ class WiseState(State):
         self.roll.append(action[1])
         if len(self.roll) == len(self.defs.dice):
             self._reset_round()
-            self._queue = self._clockwise(self.starter)
+            self._queue = list(self._clockwise(self.starter))
             self.phase = CHOOSE
             self._actor = self._queue.pop(0)
 
@@ -354,7 +373,7 @@ class WiseState(State):
             return None
         if not (isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], str)):
             raise IllegalAction(f"not a word, bluff or pass: {action!r}")
-        kind, text = action
+        kind, text = action[0], str(action[1])
         hand, roll = self.hands[seat], tuple(self.roll)
         if kind == "word":
             built = self.defs.build(text, hand, roll)
@@ -367,7 +386,9 @@ class WiseState(State):
             if not text or text != "".join(sorted(text)) or Counter(text) - Counter(hand) or len(text) + 1 < self.p.min_length:
                 raise IllegalAction(f"seat {seat} cannot bluff with cards {text!r}")
             word = self.defs.bluff_word(text, roll)
-            _, value = self.defs.letters_value(word, list(text), roll)
+            worth = self.defs.letters_value(word, list(text), roll)
+            assert worth is not None  # its own cards and a rolled vowel (or a WILD as one) always make it
+            _, value = worth
             valid = self.defs.build(word, hand, roll) is not None
             return word, tuple(text), value, valid, True
         raise IllegalAction(f"not a legal target: {action!r}")
@@ -403,32 +424,44 @@ class WiseState(State):
                 and isinstance(action[1], int) and 0 <= action[1] < self.p.steps):
             raise IllegalAction(f"not a search time: {action!r}")
         seat = self._queue.pop(0)
-        word = self.pending[seat][0]
+        target = self.pending[seat]
+        assert target is not None  # the seats timed are those with a target
+        word = target[0]
         speed = self.p.speeds[seat] if self.p.speeds else 1.0
-        self.times[seat] += speed * self.p.seconds(len(word)) * self.defs.quantiles[action[1]]
+        self.times[seat] += speed * self.defs.search_seconds(len(word)) * self.defs.quantiles[action[1]]
         if not self._queue:
             self._race()
 
     def _race(self) -> None:
         """Place words in time order until the round's last player is known."""
+        placed, passed, times = self.placed_seats, self.passed, self.times
+        # the seats still racing, soonest first; equal times in clockwise order (the sort is stable)
+        racing = sorted([s for s in self._clockwise(self.starter) if s not in placed and s not in passed],
+                        key=times.__getitem__)
+        at = 0
         while True:
-            racing = [s for s in range(self.players) if s not in self.placed_seats and s not in self.passed]
-            if not racing or (len(racing) == 1 and not self.passed):
-                self.last = sorted(racing if not self.passed else self.passed)
+            left = len(racing) - at
+            if not left or (left == 1 and not passed):
+                self.last = sorted(racing[at:] if not passed else passed)
                 self._end_race()
                 return
-            soonest = min(self.times[s] for s in racing)
-            tied = [s for s in self._clockwise(self.starter) if s in racing and self.times[s] == soonest]
-            if len(tied) > 1:
-                self._tied = tied
+            soonest = times[racing[at]]
+            tied = at + 1
+            while tied < len(racing) and times[racing[tied]] == soonest:
+                tied += 1
+            if tied - at > 1:
+                self._tied = racing[at:tied]
                 self.phase = TIEBREAK
                 return
-            if not self._place_or_rechoose(tied[0]):
+            if not self._place_or_rechoose(racing[at]):
                 return
+            at += 1
 
     def _place_or_rechoose(self, seat: int) -> bool:
         """Place the seat's word; False when it was taken and the seat must look again."""
-        word, cards, value, valid, bluff = self.pending[seat]
+        target = self.pending[seat]
+        assert target is not None  # the seats racing are those with a target
+        word, cards, value, valid, bluff = target
         if word in self.taken:
             self._actor = seat
             self.phase = RECHOOSE
@@ -448,7 +481,7 @@ class WiseState(State):
 
     def _end_race(self) -> None:
         if self.p.challenges and self.placed:
-            self._queue = self._clockwise(self.starter)
+            self._queue = list(self._clockwise(self.starter))
             self.phase = CHALLENGE
             self._actor = self._queue.pop(0)
         else:
@@ -456,20 +489,22 @@ class WiseState(State):
 
     def _apply_challenge(self, action) -> None:
         seat = self._actor
-        others = {p.seat for p in self.placed if p.seat != seat}
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "challenge"
-                and isinstance(action[1], tuple) and set(action[1]) <= others
-                and list(action[1]) == sorted(set(action[1]))):
-            raise IllegalAction(f"seat {seat} cannot challenge {action!r}")
+        if action != NO_CHALLENGE:  # challenging nobody is always allowed
+            others = {p.seat for p in self.placed if p.seat != seat}
+            if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "challenge"
+                    and isinstance(action[1], tuple) and set(action[1]) <= others
+                    and list(action[1]) == sorted(set(action[1]))):
+                raise IllegalAction(f"seat {seat} cannot challenge {action!r}")
         self.flags[seat] = action[1]
         if self._queue:
             self._actor = self._queue.pop(0)
             return
-        for index, placed in enumerate(self.placed):
-            for challenger in self._clockwise(placed.seat)[1:]:
-                if placed.seat in self.flags.get(challenger, ()):
-                    self.placed[index] = replace(placed, challenger=challenger)
-                    break
+        if any(self.flags.values()):
+            for index, placed in enumerate(self.placed):
+                for challenger in self._clockwise(placed.seat)[1:]:
+                    if placed.seat in self.flags.get(challenger, ()):
+                        self.placed[index] = placed._replace(challenger=challenger)
+                        break
         self._score_round()
 
     def _score_round(self) -> None:
@@ -485,10 +520,15 @@ class WiseState(State):
                     continue
             self._score(placed.seat, placed.value, "word", number)
             standing.append(placed)
-            self.discard.update(placed.cards)
-            played = self.played_letters
-            for c in set(placed.cards):
-                played.setdefault(c, set()).add(placed.seat)
+            discard, played = self.discard, self.played_letters
+            for c in placed.cards:
+                discard[c] += 1
+            for c in dict.fromkeys(placed.cards):
+                seats = played.get(c)
+                if seats is None:
+                    played[c] = {placed.seat}
+                else:
+                    seats.add(placed.seat)
         if self.placed:
             for seat in self.last:
                 self._score(seat, self.p.last_player_points, "last", number)
@@ -528,7 +568,8 @@ class WiseState(State):
         already chosen this round (and not yet placed) stay in its hand."""
         s = self.clone()
         others = [o for o in range(s.players) if o != seat]
-        kept = {o: list(s.pending[o][1]) if s.pending[o] is not None and o not in s.placed_seats else [] for o in others}
+        kept = {o: list(target[1]) if (target := s.pending[o]) is not None and o not in s.placed_seats else []
+                for o in others}
         hidden = {}
         for o in others:
             rest_of_hand = list(s.hands[o])
@@ -566,8 +607,8 @@ class WiseState(State):
                          else f"seat {self._actor + 1} decides on challenges")
         if seat in self.passed:
             facts.append("you passed")
-        elif self.pending[seat] is not None and self.phase not in (DEAL, OVER):
-            facts.append(f"you go for {self.pending[seat][0].upper()}")
+        elif (target := self.pending[seat]) is not None and self.phase not in (DEAL, OVER):
+            facts.append(f"you go for {target[0].upper()}")
         if self.logs:
             log = self.logs[-1]
             words = ", ".join(f"seat {p.seat + 1} {p.word.upper()}" + (" (challenged)" if p.challenger is not None else "")
@@ -609,7 +650,9 @@ class WiseState(State):
             return None
         seat = self._queue[0]
         speed = self.p.speeds[seat] if self.p.speeds else 1.0
-        wanted = math.log(max(seconds, 1e-3) / (speed * self.p.seconds(len(self.pending[seat][0]))))
+        target = self.pending[seat]
+        assert target is not None  # the seat timed now has a target
+        wanted = math.log(max(seconds, 1e-3) / (speed * self.p.seconds(len(target[0]))))
         quantiles = self.defs.quantiles
         return ("time", min(range(len(quantiles)), key=lambda j: abs(math.log(quantiles[j]) - wanted)))
 
@@ -617,20 +660,36 @@ class WiseState(State):
     def check_invariants(self) -> None:
         defs = self.defs
         # every consonant card is in exactly one place: deck, a hand, the table, the discard pile
-        if min(self.deck.values(), default=0) < 0:
+        counts = self.deck.values()
+        if min(counts, default=0) < 0:
             letter, n = min(self.deck.items(), key=lambda item: item[1])
             raise InvariantError(f"{n} {letter} cards in the deck")
-        if sum(self.deck.values()) != self.deck_size:
-            raise InvariantError(f"deck size {self.deck_size} but {sum(self.deck.values())} cards in it")
-        for seat, hand in enumerate(self.hands):
-            if len(hand) > self.p.hand_size:
-                raise InvariantError(f"seat {seat} holds {len(hand)} cards")
-        # counted with Counter's C loops and compared as plain dicts: this runs after every action
-        where = Counter(self.deck)  # every letter of the game is a key of the deck, 0 once drawn
-        where.update(chain(chain.from_iterable(self.hands), chain.from_iterable(p.cards for p in self.placed)))
-        for letter, n in self.discard.items():
-            where[letter] = where.get(letter, 0) + n
-        if not dict.__eq__(where, self._all_cards):
+        if sum(counts) != self.deck_size:
+            raise InvariantError(f"deck size {self.deck_size} but {sum(counts)} cards in it")
+        if tuple(self.deck) != defs.deck_letters:  # draws are listed in this order
+            raise InvariantError(f"the deck holds letters {''.join(self.deck)}, not the game's {''.join(defs.totals)}")
+        if max(map(len, self.hands)) > self.p.hand_size:
+            seat = next(seat for seat, hand in enumerate(self.hands) if len(hand) > self.p.hand_size)
+            raise InvariantError(f"seat {seat} holds {len(self.hands[seat])} cards")
+        # counted on a plain copy of the deck (this runs after every action): every letter of the game
+        # is a key of the deck, 0 once drawn, so a letter it lacks is a card from nowhere
+        where = dict(self.deck)
+        try:
+            for hand in self.hands:
+                for c in hand:
+                    where[c] += 1
+            for placed in self.placed:
+                for c in placed.cards:
+                    where[c] += 1
+            for letter, n in self.discard.items():
+                where[letter] += n
+            accounted = where == self._all_cards
+        except KeyError:
+            accounted = False
+        if not accounted:
+            where = Counter(self.deck)
+            where.update(chain(chain.from_iterable(self.hands), chain.from_iterable(p.cards for p in self.placed)))
+            where.update(self.discard)
             lost = Counter(defs.totals) - where
             extra = where - Counter(defs.totals)
             problems = ([f"lost {dict(lost)}"] if lost else []) + ([f"duplicated {dict(extra)}"] if extra else [])
@@ -638,24 +697,23 @@ class WiseState(State):
         # scores change only by the rules: replay the round logs
         expected = self._logged_points()
         if self.phase == OVER:
-            for seat, hand in enumerate(self.hands):
-                expected[seat] -= sum(defs.points[c] for c in hand)
+            expected = [points - sum(defs.points[c] for c in hand) for points, hand in zip(expected, self.hands)]
         if expected != self.scores:
             raise InvariantError(f"scores {self.scores} but the rules give {expected}")
         if self._ledger_sums() != self.scores:
             raise InvariantError("scores disagree with the score ledger")
 
     def _logged_points(self) -> list[int]:
-        """What the rules give each seat over the logged rounds. Logs are frozen, so rounds
-        replayed at an earlier check are not replayed again (replaying every round after every
-        action made --check cost 9x a run)."""
+        """What the rules give each seat over the logged rounds (the kept totals: not to be changed).
+        Logs are frozen, so rounds replayed at an earlier check are not replayed again (replaying
+        every round after every action made --check cost 9x a run)."""
         self._checked_logs = _fold_new(self._checked_logs, self.logs, self.players, self._check_round)
-        return list(self._checked_logs[1])
+        return self._checked_logs[1]
 
     def _ledger_sums(self) -> list[int]:
-        """Each seat's total in the score ledger."""
+        """Each seat's total in the score ledger (the kept totals: not to be changed)."""
         self._checked_ledger = _fold_new(self._checked_ledger, self.ledger, self.players, _add_ledger_entry)
-        return list(self._checked_ledger[1])
+        return self._checked_ledger[1]
 
     def _check_round(self, log: RoundLog, expected: list[int]) -> None:
         p, defs = self.p, self.defs

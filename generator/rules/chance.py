@@ -1,0 +1,111 @@
+"""Drawing a chance outcome: the one the runner has always drawn for a seed, drawn cheaply.
+
+The runner picks among `chance_outcomes()` as `rng.choices(actions, weights)[0]` does (one
+random number, mapped through the running sums of the weights), so a seed gives the same games
+it always gave. `draw_chance` does exactly that, but builds the running sums of an outcome tuple
+an engine keeps (a die's faces) once, and draws from `Counted` outcomes (a deck: each card kind
+in proportion to its count) with whole numbers:
+
+Counted(actions, counts, total) reads as the list [(actions[i], counts[i] / total) ...] of the
+kinds with cards left. random.choices sums those fractions in floating point and compares the
+running sums with r * (their sum), r the random number: with n kinds, each running sum is within
+(n + 1) * 2**-53 of the exact (counts[0] + ... + counts[k]) / total, and r * (their sum) within
+(n + 2) * 2**-53 of r. So where r * total is farther than (2n + 4) * 2**-53 * total from every whole
+number, comparing the whole running counts with r * total picks the same kind; nearer (about once
+in 10**12 draws) the fractions are summed as random.choices sums them. Either way the same random
+number picks the same card.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from bisect import bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+from typing import Any, Hashable, overload
+
+Action = Hashable
+
+
+class Counted(Sequence):
+    """Chance outcomes in proportion to whole counts: reads as [(actions[i], counts[i] / total) for each
+    i with counts[i]], in that order. `counts` is the engine's own list, copied by the engine if it changes."""
+
+    __slots__ = ("actions", "counts", "total", "_pairs")
+
+    def __init__(self, actions: Sequence[Action], counts: Sequence[int], total: int):
+        self.actions, self.counts, self.total = actions, counts, total
+        self._pairs: list[tuple[Action, float]] | None = None
+
+    def pairs(self) -> list[tuple[Action, float]]:
+        if self._pairs is None:
+            total = self.total
+            self._pairs = [(action, n / total) for action, n in zip(self.actions, self.counts) if n]
+        return self._pairs
+
+    def __len__(self) -> int:
+        return len(self.counts) - self.counts.count(0)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Action, float]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[Action, float]]: ...
+    def __getitem__(self, index):
+        return self.pairs()[index]
+
+    def __iter__(self):
+        return iter(self.pairs())
+
+    def __eq__(self, other: object) -> bool:
+        return self.pairs() == (list(other) if isinstance(other, Sequence) else other)
+
+    def __repr__(self) -> str:
+        return f"Counted({self.pairs()!r})"
+
+
+def draw_chance(outcomes: Sequence[tuple[Action, float]], rng: random.Random) -> Action:
+    """The chance outcome the runner plays: the only one (no number drawn), else the one
+    `rng.choices(actions, weights)[0]` picks, from the same random number."""
+    if type(outcomes) is Counted:
+        counts, total = outcomes.counts, outcomes.total
+        sums = list(accumulate(counts))
+        if sums and sums[-1] == total and total > 0 and min(counts) >= 0 and counts.count(0) < len(counts) - 1:
+            r = rng.random()
+            x = r * total
+            margin = total * (len(counts) + 2) * 2.0 ** -50  # over (2n + 4) * 2**-53 * total (see above)
+            if margin < x % 1.0 < 1.0 - margin:
+                return outcomes.actions[bisect_right(sums, x)]
+            return _pick(_table(outcomes.pairs()), r)
+        outcomes = outcomes.pairs()  # one kind left, or fractions that do not add up to 1: the general way
+    if len(outcomes) <= 1:
+        return outcomes[0][0]
+    table = _TABLES.get(id(outcomes)) if type(outcomes) is tuple else None
+    if table is None or table[0] is not outcomes:
+        table = _table(outcomes)
+    _, actions, sums, total = table
+    return actions[bisect_right(sums, rng.random() * total, 0, len(actions) - 1)]
+
+
+_TABLES: dict[int, tuple] = {}  # id of an outcome tuple -> (the tuple, kept so its id stays its own, ...)
+
+
+def _table(outcomes: Sequence[tuple[Action, float]]) -> tuple[Any, tuple, list, float]:
+    actions, weights = zip(*outcomes)
+    sums = list(accumulate(weights))
+    total = sums[-1] + 0.0
+    if total <= 0.0:  # random.choices' own errors
+        raise ValueError("Total of weights must be greater than zero")
+    if not math.isfinite(total):
+        raise ValueError("Total of weights must be finite")
+    table = (outcomes, actions, sums, total)
+    if type(outcomes) is tuple:
+        if len(_TABLES) >= 256:  # an engine that makes a new tuple every time: memory stays bounded
+            _TABLES.clear()
+        _TABLES[id(outcomes)] = table
+    return table
+
+
+def _pick(table: tuple[Any, tuple, list, float], r: float) -> Action:
+    _, actions, sums, total = table
+    return actions[bisect_right(sums, r * total, 0, len(actions) - 1)]
