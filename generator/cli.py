@@ -93,8 +93,24 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{exc.filename}: " if exc.filename else ""
         print(f"error: {where}{_SYSTEM_LIMITS[exc.errno]} ({exc.strerror})", file=sys.stderr)
         return EXIT_USER
-    except Exception:
+    except Exception as exc:
+        if _caused_by_ctrl_c(exc):
+            print("interrupted", file=sys.stderr)
+            return 130
         return _bug()
+
+
+def _caused_by_ctrl_c(exc: BaseException) -> bool:
+    """A Ctrl-C raised inside code that wraps what it catches (Python's class creation turns it into
+    'RuntimeError: Error calling __set_name__' while a module loads) is still the user's interruption."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 # what the system refused, in the user's terms: not a bug in Spellpress

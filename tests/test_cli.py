@@ -95,3 +95,27 @@ def test_a_ctrl_c_while_the_commands_load_is_an_interruption_not_a_traceback(mon
     assert main(["list"]) == 130
     err = capsys.readouterr().err
     assert err == "interrupted\n"
+
+
+def test_a_ctrl_c_that_a_module_load_wraps_in_another_error_is_still_an_interruption(monkeypatch, capsys):
+    """Python's class creation wraps an exception from __set_name__ (pydantic's validators use it) in a
+    RuntimeError: a Ctrl-C landing there reaches main as that RuntimeError, caused by the KeyboardInterrupt."""
+    class Descriptor:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    def loading(commands):
+        type("Spec", (), {"field": Descriptor()})
+
+    monkeypatch.setattr(COMMAND_MODULES[-1], "register", loading)
+    assert main(["list"]) == 130
+    assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_real_bug_is_still_reported_as_one(monkeypatch, capsys):
+    def broken(commands):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(COMMAND_MODULES[-1], "register", broken)
+    assert main(["list"]) == 1
+    assert "please report it" in capsys.readouterr().err
