@@ -29,8 +29,8 @@ def register(commands) -> None:
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (default: a random one, printed)")
     parser.add_argument("--budget", type=int, default=32, help="IS-MCTS playouts a move for ismcts seats (default 32)")
     parser.add_argument("--think", type=float, default=0.8,
-                        help="seconds an ismcts seat may search a move before it plays its best so far; 0: always "
-                             "its whole budget (default 0.8)")
+                        help="seconds an ismcts seat may search a move; then it plays the heuristic's move unless "
+                             "it has already confirmed a better one; 0: always its whole budget (default 0.8)")
     parser.add_argument("--pause", type=float, default=0.6,
                         help="seconds the page waits before a bot moves, so you see each move (default 0.6)")
     parser.add_argument("--timed", action=argparse.BooleanOptionalAction, default=True,

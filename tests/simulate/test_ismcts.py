@@ -182,24 +182,76 @@ def test_an_engine_that_cannot_determinize_is_refused_not_searched_with_every_ca
         ISMCTSPlayer(rules, 4).act(state, state.current_player(), random.Random(1))
 
 
-def _child(seat, rewards):
-    from spellpress.simulate.ismcts import Node
+class _AlwaysDiscard:
+    name = "always-discard"
 
-    node = Node(seat)
-    node.visits, node.reward, node.squares = len(rewards), sum(rewards), sum(r * r for r in rewards)
-    return node
+    def act(self, state, seat, rng):
+        return "discard"
 
 
-def test_the_search_keeps_the_heuristics_move_unless_another_is_clearly_better():
-    from spellpress.simulate.ismcts import Node, choose
+def _toy_rules(**changes):
+    """The toy engine (draw a card, keep or discard it; the highest kept total wins) with a changed state or heuristic."""
+    from tests.simulate.toy import ToyRules, ToyState
 
-    root = Node(0)
-    root.children["heuristic"] = _child(0, [1, 0] * 10)  # 50% over 20 playouts
-    root.children["lucky"] = _child(0, [1] * 5 + [0] * 2)  # 71% over 7: a few lucky playouts
-    root.children["busy"] = _child(0, [1] * 13 + [0] * 9)  # 59% over 22: more visits, not clearly better
-    assert choose(root, "heuristic", {"heuristic", "lucky", "busy"}) == "heuristic"
-    root.children["better"] = _child(0, [1] * 38 + [0] * 2)  # 95% over 40
-    assert choose(root, "heuristic", {"heuristic", "lucky", "busy", "better"}) == "better"
-    assert choose(root, "heuristic", {"heuristic", "lucky", "busy"}) == "heuristic"  # only legal moves
-    del root.children["heuristic"]
-    assert choose(root, "heuristic", {"lucky", "busy", "better"}) == "better"  # else the most visited
+    state_class = type("ChangedToyState", (ToyState,), changes.pop("state", {}))
+
+    class Changed(ToyRules):
+        def new_state(self, game, players, options=None):
+            return state_class(game, players)
+
+        def heuristic_player(self, skill: float = 1.0):
+            return changes.get("heuristic") or super().heuristic_player(skill)
+
+    return Changed()
+
+
+def _decisions(rules, player, count: int):
+    """The search player's choice and the drawn card at `count` first decisions of seeded toy games."""
+    game = load_game(FIXTURES / "toy-game")
+    seen = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        state = rules.new_state(game, 2)
+        state.apply(state.chance_outcomes()[int(rng.random() * 4)][0])
+        seen.append((state.drawn, player.act(state, state.current_player(), rng)))
+    return seen
+
+
+def test_the_search_finds_the_better_move_the_heuristic_misses():
+    rules = _toy_rules(heuristic=_AlwaysDiscard())
+    player = ISMCTSPlayer(rules, 32)
+    seen = _decisions(rules, player, 12)
+    assert {action for _, action in seen} == {"keep"}  # any card kept wins against a player who keeps none
+    assert player.changed == len(seen)
+
+
+def test_the_search_keeps_the_heuristics_move_where_moves_do_not_matter():
+    """Keep or discard, the card is kept: the outcome is the deal's luck alone. Every move tried in a world
+    meets the same luck (common random numbers), so no playout's luck makes another move look better."""
+    def apply(self, action):
+        from tests.simulate.toy import ToyState
+
+        ToyState.apply(self, "keep" if action == "discard" else action)
+
+    rules = _toy_rules(heuristic=_AlwaysDiscard(), state={"apply": apply})
+    player = ISMCTSPlayer(rules, 64)
+    assert {action for _, action in _decisions(rules, player, 12)} == {"discard"} and player.changed == 0
+
+
+def test_a_challenger_needs_paired_differences_clearly_above_zero():
+    from spellpress.simulate.ismcts import confirmed
+
+    assert not confirmed([])
+    assert not confirmed([1.0])  # one world says nothing
+    assert not confirmed([1.0, 0.0, 0.0, 0.0])  # one lucky world of four
+    assert not confirmed([0.0] * 40)  # as good is not better
+    assert confirmed([1.0] * 4)  # four of four
+    assert confirmed([1.0, 0.0] * 20)  # +0.5 over 40 worlds
+    assert not confirmed([1.0, -1.0, 0.0] * 10 + [1.0])  # +0.03 over 31 worlds: noise
+
+
+@pytest.mark.parametrize("budget, legal, expected", [(8, 40, 2), (32, 40, 5), (128, 40, 16), (128, 3, 3), (2, 10, 2)])
+def test_sequential_halving_tries_as_many_moves_as_the_budget_gives_two_worlds_each(budget, legal, expected):
+    from spellpress.simulate.ismcts import candidates_for
+
+    assert candidates_for(budget, legal) == expected
