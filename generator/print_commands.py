@@ -11,7 +11,7 @@ from spellpress.errors import Option, Problem, Problems, UserError
 from spellpress.model.modes import BackMode, CalibrationPaper, ColorMode, DuplexMode, MarkMode, Paper, choices
 from spellpress.paths import game_folders
 from spellpress.shop.command import build_shops
-from spellpress.wording import plural
+from spellpress.wording import listed_files, plural
 
 # build's options that a print shop's preset decides (--shop): given with --shop, they would be ignored
 SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-offset", "bleed": "--bleed",
@@ -138,10 +138,8 @@ def build_one(folder: Path, options, problems) -> None:
     for component in result.game.components if result.game is not None else ():
         if component.left_out:
             print(f"  left out (count: 0) from {component.name}: {', '.join(component.left_out)}")
-    for path in result.files[:4]:
-        print(f"  {path}")
-    if len(result.files) > 4:
-        print(f"  ... and {plural(len(result.files) - 4, 'more file')}")
+    for line in listed_files(result.files):
+        print(line)
 
 
 def check_command(args) -> int:

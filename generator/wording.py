@@ -8,6 +8,14 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count:,} {noun if count == 1 else nouns or noun + 's'}"
 
 
+def listed_files(files, shown: int = 4) -> list[str]:
+    """The lines a build summary gives its written files: the first `shown`, then how many more."""
+    lines = [f"  {path}" for path in files[:shown]]
+    if len(files) > shown:
+        lines.append(f"  ... and {plural(len(files) - shown, 'more file')}")
+    return lines
+
+
 SHOWN_CHARACTERS = 40
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from spellpress.paths import game_folders
 from spellpress.units import MM_PER_INCH
+from spellpress.wording import listed_files, plural
 
 
 def register(commands) -> None:
@@ -138,13 +139,11 @@ def build_shops(args) -> int:
             continue
         for warning in result.warnings:
             print(f"warning: {warning}", file=sys.stderr)
-        print(f"{result.game.id} for {result.shop.spec.title}: {len(result.files)} files in "
+        print(f"{result.game.id} for {result.shop.spec.title}: {plural(len(result.files), 'file')} in "
               f"{time.perf_counter() - started:.2f} s")
         for note in result.notes:
             print(f"  {note}")
-        for path in result.files[:4]:
-            print(f"  {path}")
-        if len(result.files) > 4:
-            print(f"  ... and {len(result.files) - 4} more files")
+        for line in listed_files(result.files):
+            print(line)
     problems.raise_if_any()
     return 0
