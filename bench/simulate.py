@@ -4,10 +4,11 @@
     python bench/simulate.py --baseline [REF] [--only GAME,...] [--players 4] [--seconds 5] [--repeat 1] [--full]
     python bench/simulate.py --check-ratios [--games 100] [--only GAME,...]
 
-The first form times one game on one worker and on two, in the same run, and estimates the
+The first form times one game on one worker and on two, in the same run, and bounds the
 issue's reference run from it: 10,000 four-player games of A Word to the Wise on two workers,
 target at most 15 s on this 2-core machine, and at least 1.7x from one worker to two. --full
-also plays that run. Each run starts in a fresh process, so neither inherits the other's warm
+plays that run and judges the target on it (a short run overstates it: its word caches are
+still cold). Each run starts in a fresh process, so neither inherits the other's warm
 word-finder caches; on a virtual machine the figures vary from run to run, so --repeat keeps
 the fastest of several.
 
@@ -252,12 +253,13 @@ def main() -> int:
     print(f"  2 workers: {two:6.2f} s = {args.games / two:7.0f} games/s")
     speedup = one / two
     print(f"  speed-up : {speedup:.2f}x (target >= 1.7x: {'met' if speedup >= 1.7 else 'NOT met'})")
-    estimate = 10_000 / (args.games / two)
-    verdict = "met" if estimate <= REFERENCE_SECONDS else "NOT met"
-    print(f"  10,000 games on 2 workers: about {estimate:.0f} s (target <= {REFERENCE_SECONDS:g} s: {verdict})")
     if args.full:
-        full = timed(RunSpec(folder, args.players, 10_000, seed=1), 2)
-        print(f"  measured 10,000 games on 2 workers: {full:.1f} s")
+        full = min(timed(RunSpec(folder, args.players, 10_000, seed=1), 2) for _ in range(args.repeat))
+        verdict = "met" if full <= REFERENCE_SECONDS else "NOT met"
+        print(f"  10,000 games on 2 workers: {full:.1f} s (target <= {REFERENCE_SECONDS:g} s: {verdict})")
+    else:  # the word caches fill as a run goes on: a short run's rate overstates a long run's time
+        estimate = 10_000 / (args.games / two)
+        print(f"  10,000 games on 2 workers: at most about {estimate:.0f} s from this run's rate (--full plays them)")
     return 0
 
 
