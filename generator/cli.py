@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -67,13 +68,31 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+class _CtrlC:
+    """Whether Ctrl-C was pressed during this command. Code that calls Python back from a compiled
+    library (pydantic's schema building) may report a KeyboardInterrupt raised there as 'Exception
+    ignored' and go on: the command would then finish and exit 0 as if no Ctrl-C had come."""
+
+    pressed = False
+
+    @classmethod
+    def handler(cls, signum, frame):
+        cls.pressed = True
+        raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
+    _CtrlC.pressed = False
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _CtrlC.handler)
     try:
         args = parser().parse_args(argv)  # inside: building the parser imports modules, a Ctrl-C may land there
         if isinstance(getattr(args, "out", None), Path):
             args.out = output_folder(args.out)
         code = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit
+        if _CtrlC.pressed and code != 130:  # swallowed on the way (a command that stops on Ctrl-C says so itself)
+            raise KeyboardInterrupt
         return code
     except UserError as exc:
         lines = report_lines(exc.problems)
@@ -94,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {where}{_SYSTEM_LIMITS[exc.errno]} ({exc.strerror})", file=sys.stderr)
         return EXIT_USER
     except Exception as exc:
-        if _caused_by_ctrl_c(exc):
+        if _CtrlC.pressed or _caused_by_ctrl_c(exc):
             print("interrupted", file=sys.stderr)
             return 130
         return _bug()

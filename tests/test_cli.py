@@ -119,3 +119,20 @@ def test_a_real_bug_is_still_reported_as_one(monkeypatch, capsys):
     monkeypatch.setattr(COMMAND_MODULES[-1], "register", broken)
     assert main(["list"]) == 1
     assert "please report it" in capsys.readouterr().err
+
+
+def test_a_ctrl_c_that_a_library_swallows_still_ends_the_command_as_interrupted(monkeypatch, capsys):
+    """pydantic's compiled core reports a KeyboardInterrupt raised in a Python callback as 'Exception ignored'
+    and goes on; the command must not then finish and exit 0 as if the Ctrl-C had not come."""
+    import os
+    import signal
+
+    def swallowing(commands):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+        except KeyboardInterrupt:
+            pass  # what the library does with it
+
+    monkeypatch.setattr(COMMAND_MODULES[-1], "register", swallowing)
+    assert main(["list"]) == 130
+    assert capsys.readouterr().err == "interrupted\n"
