@@ -2,7 +2,8 @@
 
 The runner does not trust an engine's own turn count: a game longer than MAX_ACTIONS_PER_GAME
 actions is a stall, and a move (the player's choice and the engine's answer) that takes more than
-SECONDS_PER_ACTION is stopped where it runs. Either, an exception raised by a game folder's engine,
+SECONDS_PER_ACTION of CPU with no progress is stopped where it runs (a search player's playouts are
+progress: `progress()`). Either, an exception raised by a game folder's engine,
 or a score that is not a finite number becomes a UserError at the engine's file:line (exit 2),
 not a traceback presented as a Spellpress bug. A shipped engine's exception stays a bug.
 """
@@ -19,7 +20,9 @@ from pathlib import Path
 from spellpress.errors import Location, UserError
 
 MAX_ACTIONS_PER_GAME = 200_000  # the shipped games take at most a few thousand
-SECONDS_PER_ACTION = 30.0  # an IS-MCTS move with a large budget takes a few seconds
+# seconds of this process's CPU (not of the clock: a loaded machine must not trip it); the search
+# player reports each playout as progress, so a long search is not an endless engine
+SECONDS_PER_ACTION = 30.0
 PACKAGE = Path(__file__).resolve().parents[1]
 
 
@@ -49,11 +52,14 @@ def finite_scores(scores) -> bool:
 
 class Watchdog:
     """Raises EngineTimeout where the main thread runs when `moves` (which the runner adds 1 to at
-    every action) has not changed for a while.
+    every action, and `progress()` at every playout of a search) has not changed for a while.
 
-    A timer ticks every half limit (no cost per action); two quiet ticks in a row stop the move.
+    A timer on the process's CPU time (ITIMER_PROF: waiting for a core on a loaded machine does not
+    count) ticks every half limit, at no cost per action; two quiet ticks in a row stop the move.
     Only in a process's main thread (pool workers, a one-worker run); Dask's worker threads go unwatched.
     """
+
+    active: "Watchdog | None" = None
 
     def __init__(self, seconds: float | None = None):
         self.seconds = SECONDS_PER_ACTION if seconds is None else seconds
@@ -71,15 +77,24 @@ class Watchdog:
 
     def __enter__(self) -> "Watchdog":
         if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-            self.previous = signal.signal(signal.SIGALRM, self._tick)
-            signal.setitimer(signal.ITIMER_REAL, self.seconds / 2, self.seconds / 2)
+            self.previous = signal.signal(signal.SIGPROF, self._tick)
+            signal.setitimer(signal.ITIMER_PROF, self.seconds / 2, self.seconds / 2)
             self.armed = True
+            Watchdog.active = self
         return self
 
     def __exit__(self, *_) -> None:
         if self.armed:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self.previous)
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.signal(signal.SIGPROF, self.previous)
+            Watchdog.active = None
+
+
+def progress() -> None:
+    """A player that works for long on one move (a search's playouts) says it is getting somewhere."""
+    watchdog = Watchdog.active
+    if watchdog is not None:
+        watchdog.moves += 1
 
 
 def engine_file(rules) -> Path | None:
@@ -120,7 +135,7 @@ def blamed(exc: BaseException, rules, game_index: int, seed: int) -> UserError |
     location = Location(path, frame.lineno or 0, 1) if frame else Location(path)
     function = f" in {frame.name}()" if frame else ""
     if isinstance(exc, EngineTimeout):
-        return UserError.at(location, f"the engine spent more than {SECONDS_PER_ACTION:g} s on one move{function} {where}: "
+        return UserError.at(location, f"the engine spent more than {SECONDS_PER_ACTION:g} s of CPU on one move{function} {where}: "
                                       "an endless loop?")
     if path.is_relative_to(PACKAGE) or frame is None:
         return None  # a shipped engine's failure is Spellpress's bug: its traceback is wanted

@@ -34,7 +34,7 @@ import time
 from typing import Any
 
 from spellpress.rules.protocol import CHANCE, TERMINAL, Player, Rules, State, can_determinize
-from spellpress.simulate.engine_faults import MAX_ACTIONS_PER_GAME
+from spellpress.simulate.engine_faults import MAX_ACTIONS_PER_GAME, progress
 
 
 class CannotSearch(ValueError):
@@ -174,6 +174,7 @@ class ISMCTSPlayer(Player):
         """`action` in this world, then the heuristic for every seat to the end: the seat's win share."""
         if self._deadline is not None and time.perf_counter() > self._deadline:
             raise OutOfTime()
+        progress()  # a long search is not a hung engine (the runner's watchdog)
         deal, seed = world
         s = deal.clone()
         rng = random.Random(seed)

@@ -46,7 +46,7 @@ BROKEN = {
     "legal-actions-loops": ("""    def legal_actions(self):
         while True:  # BLAME
             pass
-""", "the engine spent more than 1 s on one move in legal_actions() in game 1"),
+""", "the engine spent more than 1 s of CPU on one move in legal_actions() in game 1"),
     "apply-raises": ("""    def apply(self, action):
         super().apply(action)
         if self.turns == 3:
@@ -111,3 +111,42 @@ def test_a_sound_engine_still_gives_valid_json(tmp_path, capsys):
     assert main(["simulate", str(FIXTURES / "toy-game"), "--games", "20", "--workers", "1", "--json", "--luck-games", "0"]) == 0
     report = json.loads(capsys.readouterr().out)  # bare NaN would not parse strictly below
     json.loads(json.dumps(report), parse_constant=lambda name: pytest.fail(f"{name} in the JSON"))
+
+
+SLOW_PLAYER = """from spellpress.simulate.engine_faults import progress
+from tests.simulate.toy import KeepHigh, ToyRules
+import time
+
+
+class Slow(KeepHigh):
+    def act(self, state, seat, rng):
+        if state.turns == 1:
+            {work}
+        return super().act(state, seat, rng)
+
+
+class SlowRules(ToyRules):
+    def heuristic_player(self, skill=1.0):
+        return Slow(skill)
+
+
+RULES = SlowRules()
+"""
+WORK = {  # what the slow move does for 2.5 s, against a 1 s limit
+    "waits for a core": "time.sleep(2.5)",  # the clock runs, the process's CPU does not
+    "searches, saying so": "end = time.process_time() + 2.5\n            while time.process_time() < end:\n"
+                           "                sum(range(1000))\n                progress()",
+}
+
+
+@pytest.mark.parametrize("work", WORK)
+def test_a_slow_move_that_is_not_a_hung_engine_is_not_stopped(work, tmp_path, capsys, monkeypatch):
+    """The watchdog counts CPU time without progress: a move that waits for a core (a loaded machine)
+    or a search that reports its playouts is not an endless loop."""
+    monkeypatch.setattr(engine_faults, "SECONDS_PER_ACTION", 1.0)
+    folder, _ = broken_game(tmp_path, "    pass\n")
+    (folder / "rules.py").write_text(SLOW_PLAYER.replace("{work}", WORK[work]))
+    code = main(["simulate", str(folder), "--games", "2", "--players", "2", "--workers", "1", "--seed", "1",
+                 "--luck-games", "0"])
+    err = capsys.readouterr().err
+    assert code == 0, err
