@@ -134,7 +134,13 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
 
     game, rules = _load(spec.folder, spec.engine, spec.variant)
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
-    built = [make_player(seat, rules) for seat in lineup]
+    try:
+        built = [make_player(seat, rules) for seat in lineup]
+    except (Exception, SystemExit) as exc:  # a game folder's heuristic_player() that fails, told at its line
+        error = blamed(exc, rules, start, game_seed(spec.seed, start))
+        if error is not None:
+            raise error from None
+        raise
     options = dict(spec.options)
     records = []
     with Watchdog() as watchdog, _heap_frozen():

@@ -55,6 +55,16 @@ BROKEN = {
     "nan-scores": ("""    def returns(self):  # BLAME
         return [float("nan")] * self.players
 """, "returns() gave the scores [nan, nan] in game 1"),
+    "heuristic-player-raises": ("""    def apply(self, action):
+        super().apply(action)
+
+
+def heuristic_player(self, skill=1.0):
+    raise ValueError("no such skill")  # BLAME
+
+
+ToyRules = type("ToyRules", (ToyRules,), {"heuristic_player": heuristic_player})  # this module's only
+""", "the engine failed in heuristic_player() in game 1 (seed 10000019): ValueError: no such skill"),
     "sys-exit-in-apply": ("""    def apply(self, action):
         import sys
         sys.exit(0)  # BLAME
