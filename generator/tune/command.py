@@ -198,7 +198,7 @@ def print_tune(report: dict, seconds: float) -> None:
                   f"{', '.join(map(str, report['rungs'])) or 'none'}; {seconds:.0f} s")
     console.print("Targets: " + "; ".join(report["targets"]))
     verified = bool(report["baseline"])
-    fresh = f"re-played on {report['verify_games']} fresh games each" if report["verify_games"] else "on fresh letter samples"
+    fresh = f"re-played on {report['verify_games']:,} fresh games each" if report["verify_games"] else "on fresh letter samples"
     title = f"Proposals, {fresh} (95% intervals)" if verified else "Best candidates so far (search figures, not verified)"
     table = Table("#", "changes", "search score", *(["worst figure (95% CI)", "verdict"] if verified else []), title=title)
     rows = ([("0", "(as shipped)", "", report["baseline"])] if verified else []) + [
