@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spellpress.model.vocabulary import known_words_note
 from spellpress.simulate.metrics import difference_text, effect_size
+from spellpress.wording import plural
 from spellpress.write.report_document import Report
 
 
@@ -13,13 +14,13 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
         players = report["players"]
         doc.heading(f"{players} players · {report['games']} games · seed {report['seed']}")
         verdict = report["verdict"]
-        doc.text(f"Verdict: <b>{verdict}</b> after {report['games']} games ({report['games_rule']}): "
+        doc.text(f"Verdict: <b>{verdict}</b> after {report['games']:,} games ({report['games_rule']}): "
                  f"{report['verdict_reason']}. {known_words_note(report.get('vocabulary'))}")
         if not report.get("teams"):
             doc.text(f"Worst seat {report['max_seat_deviation_points']:.1f} points from its fair "
-                     f"share of {100 / players:.0f}%; {report['stalls']} stalled games.")
+                     f"share of {100 / players:.0f}%; {plural(report['stalls'], 'stalled game')}.")
         else:
-            doc.text(f"Judged per team; {report['stalls']} stalled games.")
+            doc.text(f"Judged per team; {plural(report['stalls'], 'stalled game')}.")
         if report.get("teams"):
             teams = report["teams"]
             doc.text("Seats that win together are judged as teams: each team's fair share is "

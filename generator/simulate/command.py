@@ -12,6 +12,7 @@ from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 from spellpress.model.vocabulary import known_words_note
 from spellpress.paths import game_folders
 from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
+from spellpress.wording import plural
 from spellpress.write.json_text import finite_json
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ def simulate(game: Game, players: int, args) -> dict:
     report["decided"] = report["verdict"] != UNDECIDED
     report["band_points"] = BALANCE_TOLERANCE_POINTS
     report["games_rule"] = (f"exactly {args.games} games (--games)" if args.games else
-                            f"batches until decided, at most {args.max_games} games (--max-games)")
+                            f"batches until decided, at most {args.max_games:,} games (--max-games)")
     return report
 
 
@@ -172,7 +173,7 @@ def judge(result) -> tuple[str, str]:
     tally = result.tally
     stalls = tally.games - tally.finished
     if stalls:
-        return NOT_BALANCED, f"{stalls} stalled games"
+        return NOT_BALANCED, plural(stalls, "stalled game")
     wins = [w for w in tally.team_wins] if tally.teams else list(tally.seat_wins)
     who = "team" if tally.teams else "seat"
     found = verdict(wins, tally.finished, BALANCE_TOLERANCE_POINTS)
@@ -189,7 +190,7 @@ def print_report(report: dict) -> None:
     from spellpress.simulate.metrics import difference_text, effect_size
 
     console = Console()
-    console.print(f"[bold]{report['name']}[/bold]: {report['games']} games, {report['players']} players, seed {report['seed']}")
+    console.print(f"[bold]{report['name']}[/bold]: {report['games']:,} games, {report['players']} players, seed {report['seed']}")
     console.print(known_words_note(report.get("vocabulary")))
     seats = Table("seat", "win rate", "95% CI", "vs fair share", "mean score", title="Seats")
     for row in report["seats"]:
@@ -246,7 +247,7 @@ def verdict_text(report: dict) -> str:
     """'Verdict: balanced after 800 games (...)': which verdict, how many games it took, and why."""
     judged = "team" if report.get("judged_by") == "teams" else "seat"
     name = report["verdict"].upper() if report["verdict"] == NOT_BALANCED else report["verdict"]
-    return (f"Verdict: {name} after {report['games']} games ({report['games_rule']}): {report['verdict_reason']}; "
+    return (f"Verdict: {name} after {report['games']:,} games ({report['games_rule']}): {report['verdict_reason']}; "
             f"worst {judged} {report['max_seat_deviation_points']:.1f} points off")
 
 
@@ -277,7 +278,7 @@ def cmd_report(args) -> int:
     write_bytes(out, balance_pdf(game.name, reports))
     write_bytes(out.with_suffix(".json"), finite_json(reports).encode())
     for report in reports:
-        print(f"{report['players']} players: {report['verdict']} after {report['games']} games, worst seat "
+        print(f"{report['players']} players: {report['verdict']} after {report['games']:,} games, worst seat "
               f"{report['max_seat_deviation_points']:.1f} points off, {report['stalls']} stalls, "
               f"mean length {report['length'].get('mean', 0):.1f} {report['length_unit']}")
     print(out)

@@ -110,5 +110,5 @@ def test_the_pdf_says_the_verdict_and_how_many_games_it_took(tmp_path, capsys):
     (report,) = json.loads((tmp_path / "toy-game" / "toy-game-balance.json").read_text())
     text = " ".join(page.extract_text() for page in PdfReader(tmp_path / "toy-game" / "toy-game-balance.pdf").pages)
     text = " ".join(text.split())
-    assert f"Verdict: {report['verdict']} after {report['games']} games" in text
-    assert "95% interval" in text and f"{report['verdict']} after {report['games']} games" in capsys.readouterr().out
+    assert f"Verdict: {report['verdict']} after {report['games']:,} games" in text
+    assert "95% interval" in text and f"{report['verdict']} after {report['games']:,} games" in capsys.readouterr().out
