@@ -68,7 +68,7 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-class _CtrlC:
+class CtrlC:
     """Whether Ctrl-C was pressed during this command. Code that calls Python back from a compiled
     library (pydantic's schema building) may report a KeyboardInterrupt raised there as 'Exception
     ignored' and go on: the command would then finish and exit 0 as if no Ctrl-C had come."""
@@ -82,16 +82,16 @@ class _CtrlC:
 
 
 def main(argv: list[str] | None = None) -> int:
-    _CtrlC.pressed = False
+    CtrlC.pressed = False  # one command a call (tests call main several times in one process)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _CtrlC.handler)
+        signal.signal(signal.SIGINT, CtrlC.handler)
     try:
         args = parser().parse_args(argv)  # inside: building the parser imports modules, a Ctrl-C may land there
         if isinstance(getattr(args, "out", None), Path):
             args.out = output_folder(args.out)
         code = args.handler(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit
-        if _CtrlC.pressed and code != 130:  # swallowed on the way (a command that stops on Ctrl-C says so itself)
+        if CtrlC.pressed and code != 130:  # swallowed on the way (a command that stops on Ctrl-C says so itself)
             raise KeyboardInterrupt
         return code
     except UserError as exc:
@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {where}{_SYSTEM_LIMITS[exc.errno]} ({exc.strerror})", file=sys.stderr)
         return EXIT_USER
     except Exception as exc:
-        if _CtrlC.pressed or _caused_by_ctrl_c(exc):
+        if CtrlC.pressed or _caused_by_ctrl_c(exc):
             print("interrupted", file=sys.stderr)
             return 130
         return _bug()

@@ -35,6 +35,9 @@ def pythons_own(err: str, code: int) -> str | None:
     if "Failed checking if argv[0] is an import path entry" in err:
         return "Python looking at the script's path"
     frames = re.findall(r'File "([^"]+)", line \d+, in (\S+)', err)
+    if code == 0 and "Exception ignored in" in err and "KeyboardInterrupt" in err and frames and all(
+            path.startswith("<frozen") for path, _ in frames):
+        return "ignored by Python's import machinery before Spellpress's first line"
     if "Traceback" in err and code in (1, -signal.SIGINT) and frames and all(
             path.startswith("<frozen") or path == str(SCRIPT) or (where == "<module>" and "/generator/" in path)
             for path, where in frames):
