@@ -6,6 +6,7 @@ import ctypes
 import os
 import signal
 import sys
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -41,10 +42,26 @@ def _die_with_parent() -> None:
 class InterruptiblePool(ProcessPoolExecutor):
     """Starts each worker with Ctrl-C blocked, so none arrives before the worker has chosen to ignore it.
 
-    The parent's own Ctrl-C waits until the worker is started, a moment, and is then handled as usual.
+    In the parent a Ctrl-C pressed meanwhile is only noted and raised once the worker is started:
+    the signal may reach another thread of the parent (the mask is the main thread's), and its
+    KeyboardInterrupt would then be raised inside the fork's own hooks (logging's), where Python
+    reports it as "Exception ignored" and drops it.
     """
 
     def _spawn_process(self) -> None:
+        if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+            self._spawn_blocked()
+            return
+        pressed: list[int] = []
+        handler = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(signum))
+        try:
+            self._spawn_blocked()
+        finally:
+            signal.signal(signal.SIGINT, handler)
+        if pressed and callable(handler):
+            handler(signal.SIGINT, None)  # Python's own raises KeyboardInterrupt here, in plain code
+
+    def _spawn_blocked(self) -> None:
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
             super()._spawn_process()  # type: ignore[misc]
