@@ -142,9 +142,9 @@ class SlowRules(ToyRules):
 
 RULES = SlowRules()
 """
-WORK = {  # what the slow move does for 2.5 s, against a 1 s limit
-    "waits for a core": "time.sleep(2.5)",  # the clock runs, the process's CPU does not
-    "searches, saying so": "end = time.process_time() + 2.5\n            while time.process_time() < end:\n"
+WORK = {  # what the slow move does for 1.2 s, against a 0.5 s limit
+    "waits for a core": "time.sleep(1.2)",  # the clock runs, the process's CPU does not
+    "searches, saying so": "end = time.process_time() + 1.2\n            while time.process_time() < end:\n"
                            "                sum(range(1000))\n                progress()",
 }
 
@@ -153,10 +153,10 @@ WORK = {  # what the slow move does for 2.5 s, against a 1 s limit
 def test_a_slow_move_that_is_not_a_hung_engine_is_not_stopped(work, tmp_path, capsys, monkeypatch):
     """The watchdog counts CPU time without progress: a move that waits for a core (a loaded machine)
     or a search that reports its playouts is not an endless loop."""
-    monkeypatch.setattr(engine_faults, "SECONDS_PER_ACTION", 1.0)
+    monkeypatch.setattr(engine_faults, "SECONDS_PER_ACTION", 0.5)
     folder, _ = broken_game(tmp_path, "    pass\n")
     (folder / "rules.py").write_text(SLOW_PLAYER.replace("{work}", WORK[work]))
-    code = main(["simulate", str(folder), "--games", "2", "--players", "2", "--workers", "1", "--seed", "1",
+    code = main(["simulate", str(folder), "--games", "1", "--players", "2", "--workers", "1", "--seed", "1",
                  "--luck-games", "0"])
     err = capsys.readouterr().err
     assert code == 0, err
