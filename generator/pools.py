@@ -48,6 +48,18 @@ class InterruptiblePool(ProcessPoolExecutor):
     reports it as "Exception ignored" and drops it.
     """
 
+    def submit(self, fn, /, *args, **kwargs):
+        """Threads the pool starts here (its manager, its queue's feeder) inherit Ctrl-C blocked, so the
+        kernel delivers Ctrl-C to the main thread: delivered to one of them, it would not wake the main
+        thread from its wait for results, and the interruption would come seconds late."""
+        if threading.current_thread() is not threading.main_thread():
+            return super().submit(fn, *args, **kwargs)
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return super().submit(fn, *args, **kwargs)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
     def _spawn_process(self) -> None:
         if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
             self._spawn_blocked()

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,27 @@ def test_ctrl_c_while_workers_are_forked_reaches_the_parent_only():
     assert run.returncode == 0, run.stderr[-2000:]
     assert "Traceback" not in run.stderr and "KeyboardInterrupt" not in run.stderr, run.stderr[-2000:]
     assert run.stdout.split()[-1] == "40", "every round's Ctrl-C reached the parent"
+
+
+def _blocks_ctrl_c(native_id: int) -> bool:
+    status = Path(f"/proc/self/task/{native_id}/status").read_text()
+    mask = int(next(line.split()[1] for line in status.splitlines() if line.startswith("SigBlk:")), 16)
+    return bool(mask & (1 << (signal.SIGINT - 1)))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads each thread's signal mask from /proc (Linux)")
+def test_the_pools_own_threads_leave_ctrl_c_to_the_main_thread():
+    """Delivered to the pool's manager or feeder thread, a Ctrl-C would not wake the main thread from its
+    wait for results (a build stopped 4 s late): the pool's threads block it, the main thread does not."""
+    import threading
+
+    before = {t.ident for t in threading.enumerate()}
+    pool = process_pool(2)
+    try:
+        pool.submit(pow, 2, 3).result(timeout=30)
+        started = [t for t in threading.enumerate() if t.ident not in before]
+        assert started, "the pool started no thread"
+        assert all(_blocks_ctrl_c(t.native_id) for t in started), [t.name for t in started]
+        assert not _blocks_ctrl_c(threading.main_thread().native_id)
+    finally:
+        close_pool(pool, failed=False)
