@@ -12,6 +12,7 @@ import random
 import re
 import signal
 import subprocess
+import sysconfig
 import time
 from pathlib import Path
 
@@ -24,6 +25,7 @@ pytestmark = pytest.mark.slow
 _MOMENTS = random.Random(5)
 MOMENTS = sorted(_MOMENTS.uniform(0.0, 0.3) for _ in range(24))
 SCRIPT = Path(ROOT / ".venv" / "bin" / "spellpress")
+STDLIB = sysconfig.get_paths()["stdlib"]
 
 
 def pythons_own(err: str, code: int) -> str | None:
@@ -39,8 +41,8 @@ def pythons_own(err: str, code: int) -> str | None:
             path.startswith("<frozen") for path, _ in frames):
         return "ignored by Python's import machinery before Spellpress's first line"
     if "Traceback" in err and code in (1, -signal.SIGINT) and frames and all(
-            path.startswith("<frozen") or path == str(SCRIPT) or (where == "<module>" and "/generator/" in path)
-            for path, where in frames):
+            path.startswith(("<frozen", STDLIB)) or path == str(SCRIPT) or (where == "<module>" and "/generator/" in path)
+            for path, where in frames):  # the standard library: entry.py importing signal, before its handler is set
         return "Python importing the script's first module"
     return None
 
