@@ -117,6 +117,11 @@ def main(argv: list[str] | None = None) -> int:
             print("interrupted", file=sys.stderr)
             return 130
         return _bug()
+    except BaseException as exc:  # a compiled library's panic (pyo3's PanicException) where a Ctrl-C broke its import
+        if CtrlC.pressed and not isinstance(exc, SystemExit):
+            print("interrupted", file=sys.stderr)
+            return 130
+        raise
 
 
 def _caused_by_ctrl_c(exc: BaseException) -> bool:

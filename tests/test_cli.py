@@ -136,3 +136,22 @@ def test_a_ctrl_c_that_a_library_swallows_still_ends_the_command_as_interrupted(
     monkeypatch.setattr(COMMAND_MODULES[-1], "register", swallowing)
     assert main(["list"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+def test_a_panic_of_a_compiled_library_after_a_ctrl_c_is_an_interruption(monkeypatch, capsys):
+    """pydantic's Rust core panics (pyo3's PanicException, a BaseException) when a Ctrl-C breaks its import of datetime."""
+    import os
+    import signal
+
+    class PanicException(BaseException):
+        pass
+
+    def panicking(commands):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+        except KeyboardInterrupt:
+            raise PanicException("failed to import `datetime` C API") from None
+
+    monkeypatch.setattr(COMMAND_MODULES[-1], "register", panicking)
+    assert main(["list"]) == 130
+    assert capsys.readouterr().err == "interrupted\n"
