@@ -102,8 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{count} error{'s' if count != 1 else ''}; nothing written.", file=sys.stderr)
         return EXIT_USER
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        return _interrupted()
     except BrokenPipeError:
         return _closed_pipe()
     except OSError as exc:
@@ -114,14 +113,17 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USER
     except Exception as exc:
         if CtrlC.pressed or _caused_by_ctrl_c(exc):
-            print("interrupted", file=sys.stderr)
-            return 130
+            return _interrupted()
         return _bug()
     except BaseException as exc:  # a compiled library's panic (pyo3's PanicException) where a Ctrl-C broke its import
         if CtrlC.pressed and not isinstance(exc, SystemExit):
-            print("interrupted", file=sys.stderr)
-            return 130
+            return _interrupted()
         raise
+
+
+def _interrupted() -> int:
+    print("interrupted", file=sys.stderr)
+    return 130
 
 
 def _caused_by_ctrl_c(exc: BaseException) -> bool:
@@ -169,8 +171,7 @@ def run() -> None:
         sys.stdout.flush()
         sys.stderr.flush()
     except KeyboardInterrupt:  # between entry.py's handler and main's own, or after main returned
-        print("interrupted", file=sys.stderr)
-        code = 130
+        code = _interrupted()
     except BrokenPipeError:
         code = _closed_pipe()
     _bound_the_cleanup(code)
