@@ -12,6 +12,7 @@ from pathlib import Path
 from spellpress import __version__, print_commands
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
+from spellpress.ctrl_c import CtrlC
 from spellpress.errors import UserError, report_lines
 from spellpress.paths import output_folder
 from spellpress.play import command as play_command
@@ -68,23 +69,10 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-class CtrlC:
-    """Whether Ctrl-C was pressed during this command. Code that calls Python back from a compiled
-    library (pydantic's schema building) may report a KeyboardInterrupt raised there as 'Exception
-    ignored' and go on: the command would then finish and exit 0 as if no Ctrl-C had come."""
-
-    pressed = False
-
-    @classmethod
-    def handler(cls, signum, frame):
-        cls.pressed = True
-        raise KeyboardInterrupt
-
-
 def main(argv: list[str] | None = None) -> int:
     CtrlC.pressed = False  # one command a call (tests call main several times in one process)
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, CtrlC.handler)
+        CtrlC.install()
     try:
         args = parser().parse_args(argv)  # inside: building the parser imports modules, a Ctrl-C may land there
         if isinstance(getattr(args, "out", None), Path):

@@ -6,6 +6,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Iterable, Iterator, TypeVar
 
+from spellpress.ctrl_c import CtrlC
+
 if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
@@ -24,6 +26,7 @@ class LazyProgress:
         self.task: TaskID | None = None
 
     def advance(self, steps: int = 1) -> None:
+        CtrlC.check()  # a step of long work: where a Ctrl-C that a library swallowed is raised again
         self.done += steps
         if self.bar is None and self.enabled and time.monotonic() - self.started > DELAY_S:
             from rich.console import Console  # imported only when a bar is shown

@@ -12,9 +12,9 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator"
 
-FOUNDATION = {"errors", "units", "suggest", "progress", "pools", "arguments", "paths", "stats", "wording", "icon_library",
+FOUNDATION = {"errors", "units", "suggest", "progress", "ctrl_c", "pools", "arguments", "paths", "stats", "wording", "icon_library",
               "__init__"}
-"""Small modules with one job each (errors, units, progress bars, worker pools, argument types,
+"""Small modules with one job each (errors, units, progress bars, Ctrl-C, worker pools, argument types,
 confidence intervals, counts in words, the shipped icon library's data, ...) and the package's own
 __init__ (its version)."""
 
