@@ -40,8 +40,11 @@ def pythons_own(err: str, code: int) -> str | None:
     if code == 0 and "Exception ignored in" in err and "KeyboardInterrupt" in err and frames and all(
             path.startswith("<frozen") for path, _ in frames):
         return "ignored by Python's import machinery before Spellpress's first line"
+    if code == 1 and err.strip() == "KeyboardInterrupt":  # seen at 20-40 ms: no frame had started, so none is shown
+        return "Python interrupted before the script's first line"
     if "Traceback" in err and code in (1, -signal.SIGINT) and frames and all(
             path.startswith(("<frozen", STDLIB)) or path == str(SCRIPT) or (where == "<module>" and "/generator/" in path)
+            or Path(path).name.startswith("__editable__")  # setuptools' finder of an editable install (make's .venv)
             for path, where in frames):  # the standard library: entry.py importing signal, before its handler is set
         return "Python importing the script's first module"
     return None
