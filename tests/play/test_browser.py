@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -51,14 +52,27 @@ class Server:
             self.process.kill()
 
 
+def launch(playwright):
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+
+
 @pytest.fixture
 def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        chromium = launch(playwright)
         yield chromium
         chromium.close()
+
+
+def open_page(browser, server: Server):
+    """The server's table in a new page, once its hand's faces are drawn."""
+    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    page.goto(server.url)
+    page.wait_for_selector(".fan .card")
+    faces_drawn(page)
+    return page
 
 
 @pytest.fixture
@@ -69,11 +83,7 @@ def table(browser, tmp_path):
     def open_table(game: str, *args: str):
         server = Server(tmp_path, game, *args)
         servers.append(server)
-        page = browser.new_page(viewport={"width": 1400, "height": 950})
-        page.goto(server.url)
-        page.wait_for_selector(".fan .card")
-        faces_drawn(page)
-        return server, page
+        return server, open_page(browser, server)
 
     yield open_table
     for server in servers:
@@ -139,6 +149,77 @@ def finish(page, server: Server, game_id: str, tmp_path: Path, name: str) -> Non
     assert all(d.seat == 0 for d in record.decisions)
 
 
+def type_a_word(page) -> None:
+    """Type the first word the hand makes (any other move is clicked)."""
+    words = page.evaluate("() => view.moves.map(m => m.text).filter(t => t.startsWith('play '))")
+    if not words:
+        click_something(page)
+        return
+    step = page.evaluate("() => view.step")
+    page.fill("#word", words[0].split()[-1].lower())
+    page.click("#word-form button")
+    page.wait_for_function(f"() => view.step !== {step} || !document.getElementById('end').hidden")
+
+
+def type_words(page) -> None:
+    """A word that is not one is refused with a message; then every word is typed."""
+    wait_for_turn(page)
+    page.wait_for_function("() => /your move · \\d+\\.\\d s$/.test(document.getElementById('status').textContent)")
+    page.fill("#word", "qzxqv")
+    page.click("#word-form button")
+    page.wait_for_function("() => document.getElementById('word-message').textContent.includes('not a legal word here')")
+    play_to_the_end(page, type_a_word)
+
+
+def click_moves(page) -> None:
+    play_to_the_end(page, click_something)
+
+
+OTHER_GAMES = ["evocabulary", "spelled", "magic-spell", "un-mot-au-sage"]
+# the whole games played at once (whole_games): `spellpress play` arguments, and how the human plays
+WHOLE_GAMES = {"word-to-the-wise": (("--seed", "2", "--seats", "human,heuristic,heuristic"), type_words),
+               "lost-words": (("--seed", "5", "--seats", "human,heuristic,heuristic"), click_moves),
+               **{game_id: (("--seed", "4", "--seats", "human,heuristic"), click_moves) for game_id in OTHER_GAMES}}
+
+
+def play_alone(game_id: str, folder: Path) -> Path:
+    """One whole game with its own server and Chromium, to the end screen; the server's output folder.
+    (Playwright's objects belong to the thread that made them.)"""
+    from playwright.sync_api import sync_playwright
+
+    arguments, play = WHOLE_GAMES[game_id]
+    folder.mkdir()
+    server = Server(folder, game_id, *arguments)
+    try:
+        with sync_playwright() as playwright:
+            chromium = launch(playwright)
+            try:
+                page = open_page(chromium, server)
+                page.screenshot(path=str(shots(folder) / f"{game_id}-table.png"))
+                play(page)
+                finish(page, server, game_id, folder, game_id)
+            finally:
+                chromium.close()
+    finally:
+        server.stop()
+    return server.out
+
+
+@pytest.fixture(scope="module")
+def whole_games(tmp_path_factory):
+    """Every game of WHOLE_GAMES played at once, each in a thread with its own server and Chromium: a
+    page spends most of its time waiting for its server and its bots, so together they take little
+    more than the longest alone. A test reads its game's outcome (the failure, with its traceback)."""
+    folder = tmp_path_factory.mktemp("games")
+    with ThreadPoolExecutor(len(WHOLE_GAMES)) as pool:
+        yield {game_id: pool.submit(play_alone, game_id, folder / game_id) for game_id in WHOLE_GAMES}
+
+
+def test_every_shipped_game_is_played_in_the_browser():
+    assert {"word-rummy", *WHOLE_GAMES} == SHIPPED
+
+
+@pytest.mark.usefixtures("whole_games")  # started first: they play on while this test runs
 def test_a_whole_game_of_word_rummy_against_a_bot(table, tmp_path):
     server, page = table("word-rummy", "--seed", "11", "--seats", "human,heuristic")
     assert page.eval_on_selector(".fan .card", "img => img.getBoundingClientRect().width") >= 120  # readable
@@ -158,51 +239,18 @@ def test_a_whole_game_of_word_rummy_against_a_bot(table, tmp_path):
     finish(page, server, "word-rummy", tmp_path, "word-rummy")
 
 
-def test_a_whole_game_of_the_lost_words_against_two_bots(table, tmp_path):
-    server, page = table("lost-words", "--seed", "5", "--seats", "human,heuristic,heuristic")
-    page.screenshot(path=str(shots(tmp_path) / "lost-words-table.png"))
-    play_to_the_end(page, click_something)
-    finish(page, server, "lost-words", tmp_path, "lost-words")
+def test_a_word_to_the_wise_typed_word_by_word(whole_games):
+    out = whole_games["word-to-the-wise"].result()
+    assert sum(d.chosen.startswith("play ") for d in load(next((out / "play" / "word-to-the-wise").glob("*.json"))).decisions) >= 3
 
 
-def type_a_word(page) -> None:
-    """Type the first word the hand makes (any other move is clicked)."""
-    words = page.evaluate("() => view.moves.map(m => m.text).filter(t => t.startsWith('play '))")
-    if not words:
-        click_something(page)
-        return
-    step = page.evaluate("() => view.step")
-    page.fill("#word", words[0].split()[-1].lower())
-    page.click("#word-form button")
-    page.wait_for_function(f"() => view.step !== {step} || !document.getElementById('end').hidden")
-
-
-def test_a_word_to_the_wise_typed_word_by_word(table, tmp_path):
-    server, page = table("word-to-the-wise", "--seed", "2", "--seats", "human,heuristic,heuristic")
-    wait_for_turn(page)
-    page.wait_for_function("() => /your move · \\d+\\.\\d s$/.test(document.getElementById('status').textContent)")
-    page.fill("#word", "qzxqv")
-    page.click("#word-form button")
-    page.wait_for_function("() => document.getElementById('word-message').textContent.includes('not a legal word here')")
-    page.screenshot(path=str(shots(tmp_path) / "word-to-the-wise-table.png"))
-    play_to_the_end(page, type_a_word)
-    finish(page, server, "word-to-the-wise", tmp_path, "word-to-the-wise")
-    assert sum(d.chosen.startswith("play ") for d in load(next((server.out / "play" / "word-to-the-wise").glob("*.json"))).decisions) >= 3
-
-
-OTHER_GAMES = ["evocabulary", "spelled", "magic-spell", "un-mot-au-sage"]
-
-
-def test_every_shipped_game_is_played_in_the_browser():
-    assert {"word-rummy", "lost-words", "word-to-the-wise", *OTHER_GAMES} == SHIPPED
+def test_a_whole_game_of_the_lost_words_against_two_bots(whole_games):
+    whole_games["lost-words"].result()
 
 
 @pytest.mark.parametrize("game_id", OTHER_GAMES)
-def test_every_other_shipped_game_plays_to_the_end(game_id, table, tmp_path):
-    server, page = table(game_id, "--seed", "4", "--seats", "human,heuristic")
-    page.screenshot(path=str(shots(tmp_path) / f"{game_id}-table.png"))
-    play_to_the_end(page, click_something)
-    finish(page, server, game_id, tmp_path, game_id)
+def test_every_other_shipped_game_plays_to_the_end(game_id, whole_games):
+    whole_games[game_id].result()
 
 
 def test_a_saved_game_replays_move_by_move_in_the_page(table, tmp_path):
