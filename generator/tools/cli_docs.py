@@ -24,7 +24,7 @@ EXAMPLES = {
               "spellpress sweep spelled --vary rules.health=20,25,30 --vary rules.hand_size=5,6 --dask local --json"],
     "report": ["spellpress report word-to-the-wise --games 2000"],
     "serve": ["spellpress serve word-to-the-wise", "cd path/to/my-game && spellpress serve --port 8080"],
-    "letters": ["spellpress letters word-to-the-wise", "spellpress letters evocabulary --hand 7 --samples 8000 --seed 3 --json",
+    "letters": ["spellpress letters word-to-the-wise", "spellpress letters evocabulary --hand 7 --samples 2000 --seed 3 --json",
                 "spellpress letters word-to-the-wise --suggest-counts 108"],
 }
 
