@@ -98,8 +98,9 @@ def test_the_icons_command_lists_and_writes_a_contact_sheet(tmp_path):
     assert Image.open(tmp_path / "icons" / "icons-fire.png").size in {(1240, 1754), (1241, 1754)}  # A4 at 150 dpi (pdfium rounds the width up)
 
 
-def test_the_templates_command_lists_the_shared_templates():
-    done = subprocess.run([sys.executable, "-m", "spellpress", "templates"], capture_output=True, text=True, check=True)
+def test_the_templates_command_lists_the_shared_templates(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "spellpress", "templates", "--out", str(tmp_path)],
+                          capture_output=True, text=True, check=True)  # its contact sheet goes to the test's folder
     for name in ("base-card", "deck-back", "die-net", "letter-card", "text-card"):
         assert f"\n{name}" in "\n" + done.stdout
     assert "letter-card (extends base-card)" in done.stdout
