@@ -297,6 +297,33 @@ class _QuietDask:
             logging.getLogger(name).setLevel(level)
 
 
+def nobody_there(address: str) -> str | None:
+    """Why no scheduler can answer at a TCP address, when that is known at once: nothing listens on the
+    port (refused), or the host has no address. None otherwise: Dask then waits for one up to its
+    connect timeout (a scheduler still starting, a slow network), as it would anyway."""
+    import socket
+
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError):
+        return None
+    if scheme != "tcp":
+        return None
+    try:
+        with socket.create_connection((host, port), timeout=1):
+            return None
+    except ConnectionRefusedError:
+        return "connection refused: nothing listens on that port"
+    except socket.gaierror:
+        return f"no such host: {host}"
+    except OSError:
+        return None
+
+
 class _executor:
     """A process pool, or a Dask cluster's executor ('local' starts a local cluster)."""
 
@@ -329,13 +356,17 @@ class _executor:
                                         dashboard_address=None)
             self.client = Client(self.cluster)
         else:
+            from spellpress.errors import Option, UserError
+
+            closed = nobody_there(self.dask)
             try:
+                if closed:
+                    raise OSError(closed)
                 self.client = Client(self.dask, timeout="10s")
             except (OSError, TimeoutError) as exc:
-                from spellpress.errors import Option, UserError
-
                 self.quieted.restore()
-                raise UserError.at(Option("--dask"), f"no Dask scheduler answers at {self.dask} within 10 s ({exc})") from None
+                waited = "" if closed else " within 10 s"
+                raise UserError.at(Option("--dask"), f"no Dask scheduler answers at {self.dask}{waited} ({exc})") from None
         return self.client.get_executor()
 
     def __exit__(self, kind, value, traceback) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -276,12 +277,25 @@ def test_an_oversized_or_unreadable_icon_is_refused(game_copy, tmp_path, capsys,
     assert time.monotonic() - started < 30
 
 
-@pytest.mark.slow
+def test_a_closed_port_is_told_at_once_and_a_listening_one_is_left_to_dask():
+    pytest.importorskip("dask.distributed")
+    from spellpress.simulate.runner import nobody_there
+
+    with socket.socket() as listening:
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        port = listening.getsockname()[1]
+        assert nobody_there(f"tcp://127.0.0.1:{port}") is None
+        assert nobody_there(f"127.0.0.1:{port}") is None  # tcp:// is Dask's default
+    assert "connection refused" in (nobody_there(f"tcp://127.0.0.1:{port}") or "")  # closed now
+    assert nobody_there("tls://127.0.0.1:9") is None  # only TCP is probed; Dask tries the rest itself
+
+
 def test_a_dask_scheduler_that_does_not_answer_is_a_user_error(capsys):
     pytest.importorskip("dask.distributed")
     assert main(["simulate", "word-to-the-wise", "--games", "4", "--dask", "tcp://127.0.0.1:9"]) == 2
     err = capsys.readouterr().err
-    assert "--dask: no Dask scheduler answers at tcp://127.0.0.1:9 within 10 s" in err and "Traceback" not in err
+    assert "--dask: no Dask scheduler answers at tcp://127.0.0.1:9 (connection refused" in err and "Traceback" not in err
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="root, to run the build as nobody")
