@@ -175,6 +175,7 @@ def _bound_the_cleanup(code: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    CtrlC.disarm()  # a Ctrl-C still to be raised again has nowhere to go now
     if code != 130:
         return
     for child in multiprocessing.active_children():

@@ -49,6 +49,12 @@ class CtrlC:
         (cls._previous_hook or sys.__unraisablehook__)(report)
 
     @classmethod
+    def disarm(cls) -> None:
+        """No Ctrl-C is to be raised again: the command's work is over."""
+        if hasattr(signal, "setitimer"):
+            signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+
+    @classmethod
     def check(cls) -> None:
         """Raise the Ctrl-C again if one was pressed (and something swallowed it); in the main thread
         only, where Python raises it (a pool's threads run progress callbacks too)."""

@@ -19,7 +19,7 @@ def installed():
     CtrlC.install()
     CtrlC.pressed = False
     yield
-    signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+    CtrlC.disarm()
     signal.signal(signal.SIGINT, handler)
     sys.unraisablehook = hook
     CtrlC.pressed = False
