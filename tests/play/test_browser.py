@@ -37,7 +37,7 @@ class Server:
         self.out = tmp_path / "out"
         self.process = subprocess.Popen(
             [sys.executable, "-m", "spellpress", "play", str(ROOT / "cards" / game), "--port", "0",
-             "--out", str(self.out), "--pause", "0.05", *args],
+             "--out", str(self.out), "--pause", "0", *args],
             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         line = self.process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:\d+/", line)
