@@ -12,7 +12,7 @@ from pathlib import Path
 from spellpress import __version__, print_commands
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
-from spellpress.ctrl_c import CtrlC
+from spellpress.ctrl_c import CtrlC, end_at_once
 from spellpress.errors import UserError, report_lines
 from spellpress.paths import output_folder
 from spellpress.play import command as play_command
@@ -168,13 +168,15 @@ def run() -> None:
 
 
 def _bound_the_cleanup(code: int) -> None:
-    """The work is over: another Ctrl-C ends the process at once (no traceback from an exit handler),
-    and after an interruption any worker still there is killed and the cleanup gets 2 s at most."""
-    import multiprocessing
+    """The work is over: another Ctrl-C ends the process at once (no traceback from an exit handler,
+    nor from the import below: a Ctrl-C there once gave one), and after an interruption any worker
+    still there is killed and the cleanup gets 2 s at most."""
     import os
     import signal
 
-    signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    signal.signal(signal.SIGINT, end_at_once if code != 130 else lambda *_: os._exit(130))  # 130: said already
+    import multiprocessing
+
     CtrlC.disarm()  # a Ctrl-C still to be raised again has nowhere to go now
     if code != 130:
         return

@@ -15,9 +15,9 @@ main() saw the record and exited with 130:
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
-import threading
 
 RAISE_AGAIN_AFTER_S = 0.005  # of the process's CPU time
 
@@ -42,7 +42,7 @@ class CtrlC:
     @classmethod
     def unraisable(cls, report) -> None:
         if (isinstance(report.exc_value, KeyboardInterrupt) and cls.pressed and hasattr(signal, "setitimer")
-                and threading.current_thread() is threading.main_thread()):
+                and _in_main_thread()):
             signal.signal(signal.SIGVTALRM, cls.handler)
             signal.setitimer(signal.ITIMER_VIRTUAL, RAISE_AGAIN_AFTER_S)
             return
@@ -58,5 +58,20 @@ class CtrlC:
     def check(cls) -> None:
         """Raise the Ctrl-C again if one was pressed (and something swallowed it); in the main thread
         only, where Python raises it (a pool's threads run progress callbacks too)."""
-        if cls.pressed and threading.current_thread() is threading.main_thread():
+        if cls.pressed and _in_main_thread():
             raise KeyboardInterrupt
+
+
+def _in_main_thread() -> bool:
+    import threading  # not at the top: entry.py imports this module before anything else, to be quick
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def end_at_once(*_) -> None:
+    """The SIGINT handler where nothing is left to stop cleanly (the command's modules still loading,
+    or its work over and its exit handlers running): say so and end with 130."""
+    try:
+        print("interrupted", file=sys.stderr, flush=True)
+    finally:
+        os._exit(130)

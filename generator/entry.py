@@ -20,22 +20,14 @@ tests/print/test_startup_interrupt.py tells these apart from ours.
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 
-
-def _interrupted_while_loading(*_) -> None:
-    try:
-        print("interrupted", file=sys.stderr, flush=True)
-    finally:
-        os._exit(130)
+from spellpress.ctrl_c import CtrlC, end_at_once
 
 
 def run() -> None:
-    previous = signal.signal(signal.SIGINT, _interrupted_while_loading)
+    previous = signal.signal(signal.SIGINT, end_at_once)
     from spellpress.cli import run as run_command
-    from spellpress.ctrl_c import CtrlC
 
     # from here a Ctrl-C is recorded as well as raised, so one that a library swallows still ends the command
     if previous is signal.default_int_handler:
