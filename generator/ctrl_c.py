@@ -3,12 +3,12 @@
 `CtrlC.handler` records the press and raises KeyboardInterrupt. Two ways it got lost, both seen
 when builds were interrupted on a loaded machine, and the command then ran to its end (5 s) before
 main() saw the record and exited with 130:
-- raised inside a callback (the import machinery's module-lock weakref callback; code that pydantic's
-  compiled core calls back while it builds a schema), Python reports it
-  as "Exception ignored" with a traceback and carries on. `unraisable` (sys.unraisablehook) prints
-  nothing for it and raises it again a few milliseconds of work later, where the command's own
-  code runs. The delay is a CPU-time timer (ITIMER_VIRTUAL): a signal handler run inside the hook
-  itself would be lost the same way, and the real-time timer belongs to expressions' time limit.
+- raised inside a callback (the import machinery's module-lock weakref callback; code that
+  pydantic's compiled core calls back while it builds a schema), Python reports it as "Exception
+  ignored" with a traceback and carries on. `unraisable` (sys.unraisablehook) prints nothing for it
+  and raises it again a few milliseconds of work later, where the command's own code runs. The
+  delay is a CPU-time timer (ITIMER_VIRTUAL): a signal handler run inside the hook itself would be
+  lost the same way, and the real-time timer belongs to expressions' time limit.
 - caught by a library (a bare `except:`): `check()`, called at each step of a progress bar, raises
   it again.
 """

@@ -13,8 +13,9 @@ by Python while it looks at the script's path, or, while the script imports this
 millisecond), gives Python's traceback and ends by the signal, or lands in one of the import
 machinery's callbacks, which reports it as "Exception ignored" and goes on (the command then
 runs to its end, as if no Ctrl-C had come: this module's handler is not set yet to see it).
-From the handler on, nothing is lost (ctrl_c.CtrlC records every Ctrl-C and raises a lost one again). Measured at 60 seeded
-moments in the first 0.25 s: 49 ended with 130 and "interrupted", 5 by the signal, 6 in Python's start.
+From the handler on, nothing is lost (ctrl_c.CtrlC records every Ctrl-C and raises a lost one
+again). Measured at 60 seeded moments in the first 0.25 s: 49 ended with 130 and "interrupted",
+5 by the signal, 6 in Python's start.
 tests/print/test_startup_interrupt.py tells these apart from ours.
 """
 

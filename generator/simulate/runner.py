@@ -359,14 +359,15 @@ class _executor:
             from spellpress.errors import Option, UserError
 
             closed = nobody_there(self.dask)
-            try:
-                if closed:
-                    raise OSError(closed)
-                self.client = Client(self.dask, timeout="10s")
-            except (OSError, TimeoutError) as exc:
+            problem = f"({closed})" if closed else None
+            if problem is None:
+                try:
+                    self.client = Client(self.dask, timeout="10s")
+                except (OSError, TimeoutError) as exc:
+                    problem = f"within 10 s ({exc})"
+            if problem is not None:
                 self.quieted.restore()
-                waited = "" if closed else " within 10 s"
-                raise UserError.at(Option("--dask"), f"no Dask scheduler answers at {self.dask}{waited} ({exc})") from None
+                raise UserError.at(Option("--dask"), f"no Dask scheduler answers at {self.dask} {problem}")
         return self.client.get_executor()
 
     def __exit__(self, kind, value, traceback) -> None:
