@@ -9,7 +9,7 @@ Everything else about the package is declared in pyproject.toml.
 import shutil
 from pathlib import Path
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 from setuptools.command.build_py import build_py
 
 SHIPPED = ("fonts", "templates", "cards", "docs")
@@ -27,7 +27,8 @@ class build_py_with_shipped(build_py):
 
 
 SOURCE = "generator"  # the folder; its import name is spellpress
-PACKAGES = ["spellpress", *(f"spellpress.{name}" for name in find_packages(SOURCE))]
+# every folder, the data folders too (their files are package data); setuptools warns of each one it is not told of
+PACKAGES = ["spellpress", *(f"spellpress.{name}" for name in find_namespace_packages(SOURCE, exclude=["*__pycache__*"]))]
 
 setup(
     packages=PACKAGES,
