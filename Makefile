@@ -9,7 +9,7 @@ SPELLPRESS := $(BIN)/spellpress
 # modules are dealt in the order tests/conftest.py gives them (the longest first), not by their number of tests
 PYTEST := $(BIN)/python -m pytest -n 2 --dist loadscope --no-loadscope-reorder
 
-.PHONY: all build test test-fast lint typecheck check proof lexicon lexicon-languages syllables bench clean distclean
+.PHONY: all build test test-fast test-tools lint typecheck check proof lexicon lexicon-languages syllables bench clean distclean
 
 all: build
 
@@ -22,13 +22,30 @@ $(STAMP): pyproject.toml
 build: $(STAMP)
 	$(SPELLPRESS) build
 
-test: lint typecheck
+test: test-tools lint typecheck
 	$(PYTEST)
 
 # The quick loop while working: lint, types, and every test not marked slow (the brute-force and
 # agreement checks run there against a small word list); `make test` runs them all.
-test-fast: lint typecheck
+test-fast: test-tools lint typecheck
 	$(PYTEST) -m "not slow"
+
+# The programs the tests drive from outside Spellpress (test tools only, nothing Spellpress ships or imports):
+# Debian's Chromium for the browser tests (Playwright cannot download its own browser here), and qpdf,
+# poppler's pdftoppm and Ghostscript as independent readers of the PDFs we write. Installed with apt when
+# missing and run as root (as `make lexicon` installs scowl); otherwise the command to run is printed.
+TEST_TOOLS := chromium qpdf pdftoppm gs
+TEST_PACKAGES := chromium qpdf poppler-utils ghostscript
+test-tools:
+	@missing=""; for tool in $(TEST_TOOLS); do command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's $(TEST_PACKAGES) (apt) for:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(TEST_PACKAGES); \
+	  else \
+	    echo "the tests need:$$missing; install them with: sudo apt-get install $(TEST_PACKAGES)"; exit 1; \
+	  fi; \
+	fi
 
 # ruff with every rule in pyproject.toml (pyflakes and import order); `make test` runs it.
 lint: $(STAMP)
