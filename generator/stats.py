@@ -1,16 +1,20 @@
 """Interval maths for balance verdicts: Wilson intervals, the difference of two rates, and the
 three-way verdict (balanced, not balanced, undecided) that `simulate`, `report` and the tuner share.
 
-A verdict never comes from a point estimate alone: a seat is judged by its 95% interval
-against a band of +/- `band_points` around its fair share. Every interval inside the band:
-balanced. Some interval wholly outside it: not balanced. Anything else: undecided, and
-more games will tell.
+A verdict never comes from a point estimate alone: a seat is judged by its interval against a
+band of +/- `band_points` around its fair share. Every interval inside the band: balanced. Some
+interval wholly outside it: not balanced. Anything else: undecided, and more games will tell.
+
+A run that looks at its verdict after several batches (`simulate` without --games) spends its
+5% error over the looks and the seats (`sequential_z`): a decided verdict is then wrong at most
+5% of the time, however close the game is to the band's edge.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from statistics import NormalDist
 
 Z95 = 1.959963984540054
 
@@ -23,14 +27,14 @@ WEAK = "weak"       # ... wholly below zero
 NOISE = "noise"     # an interval that holds zero: no effect can be claimed
 
 
-def wilson(successes: float, trials: float) -> tuple[float, float]:
-    """95% Wilson score interval for a proportion."""
+def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion: 95% by default, or for the normal quantile z."""
     if trials == 0:
         return (0.0, 1.0)
     p = successes / trials
-    denominator = 1 + Z95**2 / trials
-    centre = (p + Z95**2 / (2 * trials)) / denominator
-    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95**2 / (4 * trials**2)) / denominator
+    denominator = 1 + z**2 / trials
+    centre = (p + z**2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z**2 / (4 * trials**2)) / denominator
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
@@ -52,19 +56,49 @@ def effect(interval: tuple[float, float]) -> str:
 
 
 def verdict(wins: Sequence[float], games: int | Sequence[int], band_points: float = 3.0,
-            fair: float | None = None) -> str:
+            fair: float | None = None, z: float = Z95) -> str:
     """BALANCED, NOT_BALANCED or UNDECIDED for seats (or teams) with these wins out of `games`
-    (one count for all, or one each), judged by each 95% Wilson interval against the band of
-    +/- band_points percentage points around the fair share (default: one over the seats)."""
+    (one count for all, or one each), judged by each Wilson interval (95%, or for the normal
+    quantile z) against the band of +/- band_points percentage points around the fair share
+    (default: one over the seats)."""
     if not wins:
         raise ValueError("a verdict needs at least one seat")
     counts = [games] * len(wins) if isinstance(games, int) else list(games)
     share = 1 / len(wins) if fair is None else fair
     band = band_points / 100
     low_edge, high_edge = share - band, share + band
-    intervals = [wilson(w, n) for w, n in zip(wins, counts)]
+    intervals = [wilson(w, n, z) for w, n in zip(wins, counts)]
     if any(high < low_edge or low > high_edge for low, high in intervals):
         return NOT_BALANCED
     if all(low_edge <= low and high <= high_edge for low, high in intervals):
         return BALANCED
     return UNDECIDED
+
+
+ERROR_RATE = 0.05  # the most often a decided verdict may be wrong, over every look at a run
+
+
+def spent_error(looks: Sequence[int], look: int, error_rate: float = ERROR_RATE) -> float:
+    """The share of the error rate spent at look number `look` of a run judged after `looks` games
+    (a rising list, known before the first game): in proportion to the games that look adds
+    (a linear alpha-spending function). The shares add up to the error rate."""
+    if not looks or any(b <= a for a, b in zip(looks, looks[1:])) or looks[0] <= 0:
+        raise ValueError("looks must be a rising list of game counts")
+    added = looks[look] - (looks[look - 1] if look else 0)
+    return error_rate * added / looks[-1]
+
+
+def sequential_z(looks: Sequence[int], look: int, judged: int, error_rate: float = ERROR_RATE) -> float:
+    """The normal quantile of every interval judged at this look, so that all the intervals of all
+    the looks hold their true rates together at least 1 - error_rate of the time (Bonferroni over
+    the `judged` intervals and the looks: valid whatever their correlation). A decided verdict is
+    wrong only when some interval misses its true rate, so it is wrong at most error_rate of the time."""
+    if judged < 1:
+        raise ValueError("a verdict judges at least one interval")
+    return NormalDist().inv_cdf(1 - spent_error(looks, look, error_rate) / judged / 2)
+
+
+def judged_intervals(wins: Sequence[float], games: int) -> int:
+    """How many intervals a verdict really judges: two seats whose shares of every game add up to
+    one are one interval seen from both sides (Wilson's interval is symmetric), else one each."""
+    return 1 if len(wins) == 2 and math.isclose(sum(wins), games) else len(wins)

@@ -11,7 +11,7 @@ from spellpress.errors import Location, Option, UserError
 from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 from spellpress.model.vocabulary import known_words_note
 from spellpress.paths import game_folders
-from spellpress.stats import BALANCED, NOT_BALANCED, UNDECIDED, verdict
+from spellpress.stats import BALANCED, ERROR_RATE, NOT_BALANCED, UNDECIDED, judged_intervals, sequential_z, verdict
 from spellpress.wording import plural
 from spellpress.write.json_text import finite_json
 
@@ -123,10 +123,12 @@ def simulate(game: Game, players: int, args) -> dict:
         planned_luck = 0  # the luck figure is about heuristic skill; ask for it with --luck-games
     with LazyProgress(f"{game.id}, {players} players", most + planned_luck) as bar:
         result: RunResult | None = None
-        for first, stop in batch_plan(args.games, args.max_games):
+        plan = batch_plan(args.games, args.max_games)
+        looks = [stop for _, stop in plan]
+        for look, (first, stop) in enumerate(plan):
             part = replace(spec, games=stop - first, first=first)
             result = run(part, workers=args.workers, dask=args.dask, progress=bar.advance, into=result)
-            if args.games is None and judge(result)[0] != UNDECIDED:
+            if judge(result, looks, look)[0] != UNDECIDED:
                 break
         assert result is not None  # the plan holds at least one batch
         played = result.tally.games
@@ -146,7 +148,10 @@ def simulate(game: Game, players: int, args) -> dict:
     report["length_unit"] = rules.length_unit
     report["seconds_per_turn"] = rules.seconds_per_turn
     report["minutes_mean"] = round(report["length"].get("mean", 0) * rules.seconds_per_turn / 60, 1)
-    report["verdict"], report["verdict_reason"] = judge(result)
+    report["verdict"], report["verdict_reason"] = judge(result, looks, look)
+    report["verdict_z"] = round(verdict_z(result, looks, look), 4)
+    report["verdict_looks"] = looks[:look + 1]
+    report["verdict_error_rate"] = ERROR_RATE
     report["balanced"] = report["verdict"] == BALANCED
     report["decided"] = report["verdict"] != UNDECIDED
     report["band_points"] = BALANCE_TOLERANCE_POINTS
@@ -167,20 +172,33 @@ def batch_plan(games: int | None, max_games: int) -> list[tuple[int, int]]:
     return plan
 
 
-def judge(result) -> tuple[str, str]:
-    """(verdict, why) of a run: stalled games are never balanced; else the seats' (or teams')
-    95% intervals against the band (spellpress.stats.verdict)."""
+def _judged_wins(tally) -> list[float]:
+    return list(tally.team_wins) if tally.teams else list(tally.seat_wins)
+
+
+def verdict_z(result, looks: list[int], look: int) -> float:
+    """The width of the verdict's intervals at this look of the plan (spellpress.stats.sequential_z)."""
+    wins = _judged_wins(result.tally)
+    return sequential_z(looks, look, judged_intervals(wins, result.tally.finished))
+
+
+def judge(result, looks: list[int] | None = None, look: int = 0) -> tuple[str, str]:
+    """(verdict, why) of a run at look number `look` of the plan `looks` (default: the run's games
+    judged once): stalled games are never balanced; else the seats' (or teams') intervals, with the
+    error rate spent over the looks and the seats, against the band (spellpress.stats)."""
     tally = result.tally
     stalls = tally.games - tally.finished
     if stalls:
         return NOT_BALANCED, plural(stalls, "stalled game")
-    wins = [w for w in tally.team_wins] if tally.teams else list(tally.seat_wins)
+    wins = _judged_wins(tally)
     who = "team" if tally.teams else "seat"
-    found = verdict(wins, tally.finished, BALANCE_TOLERANCE_POINTS)
+    z = verdict_z(result, looks or [tally.games], look)
+    found = verdict(wins, tally.finished, BALANCE_TOLERANCE_POINTS, z=z)
     band = f"the +/-{BALANCE_TOLERANCE_POINTS:g}-point band around its fair share"
-    return found, {BALANCED: f"every {who}'s 95% interval lies inside {band}",
-                   NOT_BALANCED: f"some {who}'s 95% interval lies wholly outside {band}",
-                   UNDECIDED: f"some {who}'s 95% interval reaches across the edge of {band}: more games will tell"}[found]
+    sure = f"(z = {z:.2f}: wrong at most {ERROR_RATE:.0%} of the time over every look and {who})"
+    return found, {BALANCED: f"every {who}'s interval lies inside {band} {sure}",
+                   NOT_BALANCED: f"some {who}'s interval lies wholly outside {band} {sure}",
+                   UNDECIDED: f"some {who}'s interval reaches across the edge of {band}: more games will tell"}[found]
 
 
 def print_report(report: dict) -> None:
