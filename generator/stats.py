@@ -38,12 +38,14 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def difference_interval(successes_a: float, trials_a: float, successes_b: float, trials_b: float) -> tuple[float, float]:
-    """95% interval for rate a minus rate b (Newcombe's hybrid score interval, from the two Wilson intervals)."""
+def difference_interval(successes_a: float, trials_a: float, successes_b: float, trials_b: float,
+                        z: float = Z95) -> tuple[float, float]:
+    """Interval for rate a minus rate b (Newcombe's hybrid score interval, from the two Wilson
+    intervals): 95% by default, or for the normal quantile z."""
     p_a = successes_a / trials_a if trials_a else 0.0
     p_b = successes_b / trials_b if trials_b else 0.0
-    low_a, high_a = wilson(successes_a, trials_a)
-    low_b, high_b = wilson(successes_b, trials_b)
+    low_a, high_a = wilson(successes_a, trials_a, z)
+    low_b, high_b = wilson(successes_b, trials_b, z)
     difference = p_a - p_b
     return (difference - math.sqrt((p_a - low_a) ** 2 + (high_b - p_b) ** 2),
             difference + math.sqrt((high_a - p_a) ** 2 + (p_b - low_b) ** 2))
@@ -102,3 +104,9 @@ def judged_intervals(wins: Sequence[float], games: int) -> int:
     """How many intervals a verdict really judges: two seats whose shares of every game add up to
     one are one interval seen from both sides (Wilson's interval is symmetric), else one each."""
     return 1 if len(wins) == 2 and math.isclose(sum(wins), games) else len(wins)
+
+
+def family_z(judged: int, error_rate: float = ERROR_RATE) -> float:
+    """The normal quantile of each of `judged` intervals read together (cards' effects), so that any
+    of them is called clear of zero wrongly at most error_rate of the time (Bonferroni)."""
+    return NormalDist().inv_cdf(1 - error_rate / max(judged, 1) / 2)

@@ -45,8 +45,9 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
                              f"10-90% {length['p10']}-{length['p90']}; about {report['minutes_mean']} minutes")
         components = sorted(report["components"], key=effect_size)[:25]
         if components:
-            doc.text("Each difference carries its 95% interval; only one whose interval excludes zero "
-                     "is called strong or weak, the rest are noise at this many games.")
+            doc.text("Each difference carries its 95% interval; a card is called strong or weak only when its "
+                     "interval for all the cards together (the 5% shared over them) excludes zero, the rest are "
+                     "noise at this many games.")
             doc.table(["played", "play rate", "win rate when played", "when not", "difference (95% interval)"],
                       [[r["key"], f"{100 * r['play_rate']:.1f}%", f"{100 * r['win_rate_played']:.1f}%",
                         f"{100 * r['win_rate_not_played']:.1f}%", difference_text(r)] for r in components],

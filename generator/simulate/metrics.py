@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from spellpress.simulate.game_metrics import aggregate
 from spellpress.simulate.runner import RunResult
-from spellpress.stats import difference_interval, effect, wilson
+from spellpress.stats import difference_interval, effect, family_z, wilson
 
 MIN_GROUP = 30  # seat-games on each side before a win-rate difference means anything
 
@@ -74,12 +74,15 @@ def component_figures(result: RunResult) -> list[dict]:
     The difference compares seats that played the thing with seats that did not,
     over all finished games (as deck-builder simulators report a card's effect);
     it is left out (None) when either side has fewer than MIN_GROUP seat-games. Each
-    difference carries its 95% interval, and is called strong or weak only when that
-    interval excludes zero (else noise).
+    difference carries its 95% interval, and is called strong or weak only when its interval
+    for all the compared things together excludes zero (`effect_ci`: the 5% shared over them,
+    so that with many cards at most one run in twenty calls any card strong or weak by chance).
     """
     tally = result.tally
     seat_games = tally.finished * tally.players
     rows = []
+    compared = sum(min(tally.played[key][0], seat_games - tally.played[key][0]) >= MIN_GROUP for key in tally.played)
+    z = family_z(compared)
     for key in sorted(tally.played):
         played, played_wins = tally.played[key]
         unplayed, unplayed_wins = seat_games - played, tally.shares - played_wins
@@ -87,6 +90,7 @@ def component_figures(result: RunResult) -> list[dict]:
         rate_unplayed = unplayed_wins / unplayed if unplayed else 0.0
         comparable = min(played, unplayed) >= MIN_GROUP
         interval = difference_interval(played_wins, played, unplayed_wins, unplayed) if comparable else None
+        family = difference_interval(played_wins, played, unplayed_wins, unplayed, z) if comparable else None
         rows.append({
             "key": key,
             "play_rate": played / seat_games if seat_games else 0.0,
@@ -95,7 +99,8 @@ def component_figures(result: RunResult) -> list[dict]:
             # None when one side is too small to compare (a letter nearly every seat plays)
             "win_rate_difference": rate_played - rate_unplayed if comparable else None,
             "difference_ci95": list(interval) if interval else None,
-            "effect": effect(interval) if interval else None,
+            "effect_ci": list(family) if family else None,
+            "effect": effect(family) if family else None,
         })
     return rows
 

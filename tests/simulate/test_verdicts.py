@@ -100,7 +100,9 @@ def test_effects_in_the_json_carry_intervals(capsys):
     for row in compared:
         low, high = row["difference_ci95"]
         assert low <= row["win_rate_difference"] <= high
-        assert row["effect"] == (STRONG if low > 0 else WEAK if high < 0 else NOISE)
+        wide_low, wide_high = row["effect_ci"]  # the 5% shared over every compared card: wider than 95%
+        assert wide_low < low and high < wide_high
+        assert row["effect"] == (STRONG if wide_low > 0 else WEAK if wide_high < 0 else NOISE)
 
 
 def test_the_pdf_says_the_verdict_and_how_many_games_it_took(tmp_path, capsys):
