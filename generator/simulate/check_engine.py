@@ -60,7 +60,8 @@ def cmd_check_engine(args) -> int:
     console.print(f"[bold]{game.name}[/bold]: the {report.engine} engine, {len(report.games)} games played to the end")
     table = Table("", "check", "looked at")
     for status, what, detail in summary_lines(report):
-        table.add_row("[red]FAIL[/red]" if status == "FAIL" else "[green]ok[/green]", what, detail)
+        table.add_row({"FAIL": "[red]FAIL[/red]", "skipped": "[yellow]skipped[/yellow]"}.get(status, "[green]ok[/green]"),
+                      what, detail)
     console.print(table)
     for note in report.notes:
         console.print(f"note: {note}")

@@ -46,6 +46,7 @@ DETERMINIZATIONS = 1  # at a sampled position
 LOCKSTEP_ACTIONS = 40  # actions played on two determinizations side by side in the leak check
 PROBABILITY_TOLERANCE = 1e-9
 FINDINGS_PER_CHECK = 3  # the first few of each kind are enough to act on
+KEPT_HANDS = 3  # positions with an opponent's hand that could be re-dealt, all kept: a determinize() that leaks
 
 
 @dataclass
@@ -231,6 +232,32 @@ class _Checker:
                 return
             if snapshot(seen) != before:
                 self.report.positions["determinize re-dealt"] += 1
+            self._hidden_hands(state, seen, seat)
+
+    def _hidden_hands(self, state: State, seen: State, seat: int) -> None:
+        """Count the opponents' hands the seat cannot see that could have been re-dealt (other hidden
+        cards to swap with) and those that were: a determinize() that keeps every such hand as it
+        really is lets the search player play with the opponents' cards visible (check_engine judges
+        the counts at the end: one such position may keep a hand by chance, every one cannot)."""
+        view = state.observation(seat)
+        hidden_in_view = sum(zone.hidden for zone in view.zones)
+        for zone in view.zones:
+            if zone.kind != "hand" or zone.owner in (None, seat) or not zone.hidden or hidden_in_view <= zone.hidden:
+                continue
+            real, dealt = _hand(state.observation(zone.owner), zone.name), _hand(seen.observation(zone.owner), zone.name)
+            if real is None or dealt is None:
+                continue
+            self.report.positions["hidden hands"] += 1
+            if real != dealt:
+                self.report.positions["hidden hands re-dealt"] += 1
+
+
+def _hand(view, name: str) -> Counter | None:
+    """The cards of zone `name` as its owner sees them (a multiset), or None where the owner sees none face up."""
+    for zone in view.zones:
+        if zone.name == name and not zone.hidden:
+            return Counter(zone.cards)
+    return None
 
 
 def _play_on(state: State, rng: random.Random, actions: int) -> None:
@@ -356,6 +383,11 @@ def check_engine(folder: Path, *, players: list[int] | None = None, seed: int = 
                             "(--agents ismcts) refuses this engine")
     elif report.positions["determinize"] and not report.positions["determinize re-dealt"]:
         report.notes.append("determinize() never changed anything: right only if no seat ever holds a card another cannot see")
+    elif report.positions["hidden hands"] >= KEPT_HANDS and not report.positions["hidden hands re-dealt"]:
+        report.add("determinize", f"determinize(seat) kept every opponent's hidden hand as it really is, in all "
+                   f"{report.positions['hidden hands']} positions where it could have been re-dealt with other hidden cards: "
+                   "the search player would play with those hands visible; re-deal the opponents' hands with the deck "
+                   "(spellpress.rules.redeal)", method_location(probe(), "determinize"))
     if workers and worker_games:
         _guarded(report, probe, lambda: same_on_two_workers(folder, plan[0][0], worker_games, seed, report))
         if progress:
@@ -391,8 +423,10 @@ def summary_lines(report: Report) -> list[tuple[str, str, str]]:
         detail = {"play": f"{len(report.games)} games", "end": f"{len(report.games)} games ended",
                   "workers": f"{looked} games compared"}.get(check, f"{looked} positions")
         if check == "determinize":
-            detail += f", {report.positions['determinize re-dealt']} re-dealt"
-        rows.append(("FAIL" if report.failed(check) else "ok", what, detail))
+            detail += (f", {report.positions['determinize re-dealt']} re-dealt, "
+                       f"{report.positions['hidden hands re-dealt']} of {report.positions['hidden hands']} hidden hands re-dealt")
+        skipped = not looked and check in ("workers", "determinize", "observation") and not report.failed(check)
+        rows.append(("FAIL" if report.failed(check) else "skipped" if skipped else "ok", what, detail))
     return rows
 
 

@@ -25,6 +25,7 @@ def test_every_shipped_engine_conforms(gid):
     report = assert_conforms(ROOT / "cards" / gid, heuristic_games=1)
     assert report.positions["chance"] > 0 and report.positions["clone"] > 0 and report.positions["workers"] == 2
     assert report.positions["determinize re-dealt"] > 0  # every shipped game hides cards: they were re-dealt
+    assert report.positions["hidden hands re-dealt"] > 0  # ... the opponents' hands among them
     assert len(report.games) >= 2
 
 
@@ -99,6 +100,30 @@ def test_a_broken_engine_fails_its_check_at_the_method_at_fault(tmp_path, check)
     assert where is not None and where.path.name == "rules.py" and where.line == def_line(source, method)
     with pytest.raises(AssertionError, match=re.escape(f"[{check}]")):
         assert_conforms(folder, workers=False)
+
+
+KEEPS_HANDS = broken(  # re-deals the deck but keeps the opponents' real hands: the search plays them face up
+    "        hidden = list(copy.deck) + [card for o in others for card in copy.hands[o]]\n"
+    "        hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) for o in others])\n"
+    "        for o, hand in zip(others, hands):\n"
+    "            copy.hands[o] = hand\n",
+    "        copy.deck = redeal(rng, list(copy.deck), [])[1]\n")
+
+
+def test_a_determinize_that_keeps_the_opponents_hands_fails(tmp_path, capsys):
+    folder = starter_game(tmp_path, KEEPS_HANDS)
+    report = check_engine(folder, workers=False)
+    (finding,) = report.failed("determinize")
+    assert "kept every opponent's hidden hand" in finding.message and report.positions["determinize re-dealt"] > 0
+    assert finding.where is not None and finding.where.line == def_line(KEEPS_HANDS, "determinize")
+    assert main(["check-engine", str(folder), "--no-workers"]) == 2
+    assert "kept every opponent's hidden hand" in capsys.readouterr().err
+
+
+def test_a_check_not_run_says_skipped(tmp_path, capsys):
+    assert main(["check-engine", str(starter_game(tmp_path)), "--no-workers"]) == 0
+    (row,) = [line for line in capsys.readouterr().out.splitlines() if "worker processes" in line]
+    assert "skipped" in row and "ok" not in row.split("same seed")[0]
 
 
 def test_check_engine_command_exits_2_naming_rules_py_line(tmp_path, capsys):
