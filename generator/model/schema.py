@@ -97,6 +97,7 @@ class GameSpec(Strict):
     name: str
     id: Identifier | None = None
     description: str = ""
+    designer: str = ""  # the PDFs' Author
     players: Players
     minutes: tuple[int, int] | None = None
     print: PrintSettings = PrintSettings()
