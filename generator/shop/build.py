@@ -79,7 +79,7 @@ def build_for_shop(folder: Path, name: str, out: Path, ink_limit: bool = True, w
     home = _home_pages(rest) if rest.components else None
     target = out / game.id / name
     warnings: list[str] = []
-    paint = CmykPaint(preset.profile_path()) if spec.color == "cmyk" else None
+    paint = CmykPaint(preset.profile_path(), spec.black_text.rule()) if spec.color == "cmyk" else None
     if paint is not None and spec.ink_limit is not None:
         problems = ink_problems(laid, paint, spec.ink_limit)
         if problems and ink_limit:
