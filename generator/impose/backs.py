@@ -5,7 +5,8 @@ another back would carry a stripe of that back: a marked card in a deck drawn bl
 grouped by back (in the order each back first appears), so most sheets hold one back. A sheet
 that must hold more splits into regions, its columns, its rows or every cell, whose trims are
 held twice the duplex tolerance apart, each face's bleed printed into its half of the gap.
-Each sheet takes the layout that places the most cards; on a tie the one with fewest gaps.
+Each sheet takes the layout that places the most cards; on a tie the one with fewest gaps. The
+gaps then stay only where backs differ across them (impose/sheets.py lays the sheet out again).
 """
 
 from __future__ import annotations
@@ -24,6 +25,20 @@ SPLITS: tuple[Split, ...] = ((False, False), (True, False), (False, True), (True
 class Sheet:
     grid: Grid
     filled: tuple[tuple[Slot, Item], ...]
+    split: Split = (False, False)
+
+    def gaps_needed(self, gap: float) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """`gap` at each column boundary (left to right) and row boundary (bottom to top) where cells on either
+        side hold different backs; 0 elsewhere. One-sided cards (no back) differ from nothing."""
+        backs = {(slot.row, slot.col): item.back for slot, item in self.filled if item.back is not None}
+
+        def differ(a, b) -> bool:
+            return a in backs and b in backs and backs[a] != backs[b]
+
+        cols, rows = self.grid.cols, self.grid.rows
+        across = tuple(gap if any(differ((r, c), (r, c + 1)) for r in range(rows)) else 0.0 for c in range(cols - 1))
+        down = tuple(gap if any(differ((r, c), (r + 1, c)) for c in range(cols)) else 0.0 for r in range(rows - 1))
+        return across, down[::-1]  # rows count from the top, the grid's axis from the bottom
 
 
 def by_back(items: list[Item]) -> list[list[Item]]:
@@ -73,9 +88,9 @@ def pack(groups: list[list[Item]], grid_for: Callable[[Split], Grid | None]) -> 
         best = None
         for split, grid in grids:
             placed, after = _fill(regions(grid, split), groups, at)
-            if best is None or len(placed) > len(best[1]):
-                best = (grid, placed, after)
-        assert best is not None and best[1], "the plain grid always fits (sheet_grid raised otherwise)"
-        sheets.append(Sheet(best[0], tuple(best[1])))
-        at = best[2]
+            if best is None or len(placed) > len(best[2]):
+                best = (split, grid, placed, after)
+        assert best is not None and best[2], "the plain grid always fits (sheet_grid raised otherwise)"
+        split, grid, placed, at = best
+        sheets.append(Sheet(grid, tuple(placed), split))
     return sheets

@@ -69,6 +69,9 @@ class FitError(ValueError):
     pass
 
 
+Apart = float | tuple[float, ...]  # the least distance between neighbours' trims: one for all, or one a boundary
+
+
 def fit_grid(
     paper: tuple[float, float],
     card: tuple[float, float],
@@ -79,14 +82,14 @@ def fit_grid(
     gutter: float = 0.0,
     area: tuple[float, float, float, float] | None = None,
     room: tuple[float, float, float, float] | None = None,
-    apart: tuple[float, float] = (0.0, 0.0),
+    apart: tuple[Apart, Apart] = (0.0, 0.0),
 ) -> Grid:
     """The largest grid of `card` on `paper` with its whole bleed, centred in `area` (x, y, w, h; the whole
     sheet by default).
 
     `room` is the least paper kept free between the ink and the area's (left, right,
     bottom, top) edges, for marks and the label; `margin` by default. `apart` holds neighbouring
-    columns' and rows' trims at least that far apart (impose/backs.py).
+    columns' and rows' trims at least that far apart (impose/backs.py; see fit_axis).
     """
     width, height = paper
     ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
@@ -179,25 +182,38 @@ class Axis:
     count: int
     start: float  # the first card's trim edge, from the paper's low edge (left or bottom)
     outer: tuple[float, float]  # the bleed kept outside the first and the last card
-    inner: float = 0.0  # between neighbours' trims: 0 where they share a cut line
+    gaps: tuple[float, ...] = ()  # between neighbours' trims, low to high: 0 where they share a cut line
+
+    def position(self, index: int, card: float) -> float:
+        """The trim edge of card `index` (from the low end)."""
+        return self.start + index * card + sum(self.gaps[:index])
 
 
 def fit_axis(low: float, high: float, card: float, *, bleed: float, cut: CutMode, gutter: float,
-             need: tuple[float, float], apart: float = 0.0, trim: bool = True) -> Axis | None:
+             need: tuple[float, float], apart: Apart = 0.0, trim: bool = True) -> Axis | None:
     """The most cards of `card` mm between `low` and `high`, keeping `need` mm of paper beyond the
     outer bleed at each end. The outer bleed shrinks (to MIN_OUTER_BLEED; not at all unless `trim`)
     where that makes room for one more card; what is left is shared equally, bleed first. Neighbours'
-    trims are at least `apart` mm apart. None when not one card fits."""
+    trims are at least `apart` mm apart; a tuple gives each boundary its own and fixes the count.
+    None when not one card (or not the count) fits."""
     smallest = min(bleed, MIN_OUTER_BLEED) if trim else bleed
     room = high - low - need[0] - need[1] - 2 * smallest
-    inner = max(0.0 if cut == "shared" else 2 * bleed + gutter, apart)  # between neighbours' trims
-    count = int((room + inner + 1e-9) // (card + inner))
-    if count < 1:
-        return None
-    extent = count * card + (count - 1) * inner
+    base = 0.0 if cut == "shared" else 2 * bleed + gutter  # between neighbours' trims
+    if isinstance(apart, tuple):
+        gaps = tuple(max(base, gap) for gap in apart)
+        count = len(gaps) + 1
+        if count * card + sum(gaps) > room + 1e-9:
+            return None
+    else:
+        inner = max(base, apart)
+        count = int((room + inner + 1e-9) // (card + inner))
+        if count < 1:
+            return None
+        gaps = (inner,) * (count - 1)
+    extent = count * card + sum(gaps)
     spare = (high - low - need[0] - need[1] - extent) / 2  # at each end, for the outer bleed and more room
     outer = min(bleed, spare)
-    return Axis(count, low + need[0] + spare, (outer, outer), inner)
+    return Axis(count, low + need[0] + spare, (outer, outer), gaps)
 
 
 def best_grid(
@@ -211,7 +227,7 @@ def best_grid(
     area: tuple[float, float, float, float] | None = None,
     marks: MarkStyle | None = MarkStyle(),
     fold: bool = False,
-    apart: tuple[float, float] = (0.0, 0.0),
+    apart: tuple[Apart, Apart] = (0.0, 0.0),
 ) -> Grid:
     """The grid holding the most cards with room for crop marks (unless `marks` is None) at least
     MIN_MARK long and MARK_EDGE from the paper's edge, trimming the outer bleed where that saves a row
@@ -248,15 +264,14 @@ def _grid(paper, card, along: Axis, up: Axis, bleed: float, cut: CutMode) -> Gri
     """The slots; between neighbours held apart each face's bleed fills its half of the gap."""
     cw, ch = card
     cols, rows = along.count, up.count
-    inner_x, inner_y = min(bleed, along.inner / 2), min(bleed, up.inner / 2)
     slots = []
     for row in range(rows):
         for col in range(cols):
-            x = along.start + col * (cw + along.inner)
-            y = up.start + (rows - 1 - row) * (ch + up.inner)
-            left = along.outer[0] if col == 0 else inner_x
-            right = along.outer[1] if col == cols - 1 else inner_x
-            bottom = up.outer[0] if row == rows - 1 else inner_y
-            top = up.outer[1] if row == 0 else inner_y
+            up_index = rows - 1 - row  # rows count from the top, the axis from the bottom
+            x, y = along.position(col, cw), up.position(up_index, ch)
+            left = along.outer[0] if col == 0 else min(bleed, along.gaps[col - 1] / 2)
+            right = along.outer[1] if col == cols - 1 else min(bleed, along.gaps[col] / 2)
+            bottom = up.outer[0] if up_index == 0 else min(bleed, up.gaps[up_index - 1] / 2)
+            top = up.outer[1] if up_index == rows - 1 else min(bleed, up.gaps[up_index] / 2)
             slots.append(Slot(row, col, x, y, cw, ch, (x - left, y - bottom, cw + left + right, ch + bottom + top)))
     return Grid(paper, cols, rows, tuple(slots), bleed, cut)

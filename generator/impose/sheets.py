@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 
-from spellpress.impose.backs import Split, by_back, pack
+from spellpress.impose.backs import Sheet, Split, by_back, pack
 from spellpress.impose.grid import (
     LABEL_ROOM,
+    Apart,
     FitError,
     Grid,
     MarkStyle,
@@ -89,28 +90,27 @@ def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = 
     """The grid cards of `size` take on a sheet; FitError when not even one fits. A fold-over sheet turns
     landscape when that holds more (four poker cards where portrait holds three). `split` holds columns
     or rows apart by twice the duplex tolerance (impose/backs.py)."""
+    gap = 2 * settings.duplex_tolerance
+    apart = (gap if split[0] else 0.0, gap if split[1] else 0.0)
     if not fold or settings.marks == "cutter":
-        return _sheet_grid(size, settings, fold, split)
+        return _sheet_grid(size, settings, fold, apart)
     grids = []
     for paper in (settings.paper, settings.paper[::-1]):
         try:
-            grids.append(_sheet_grid(size, replace(settings, paper=paper), fold, split))
+            grids.append(_sheet_grid(size, replace(settings, paper=paper), fold, apart))
         except FitError:
-            if not grids and paper != settings.paper:
-                raise
+            pass
     if not grids:
-        return _sheet_grid(size, settings, fold, split)  # raises the portrait sheet's FitError
+        return _sheet_grid(size, settings, fold, apart)  # raises the portrait sheet's FitError
     return max(grids, key=lambda grid: grid.capacity)  # the first, portrait, on a tie
 
 
-def _sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool, split: Split) -> Grid:
+def _sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool, apart: tuple[Apart, Apart]) -> Grid:
     width, height = settings.paper
     area = None
     if fold:
         # fronts use the top half; the fold line needs its own margin on each side
         area = (0.0, height / 2, width, height / 2)
-    gap = 2 * settings.duplex_tolerance
-    apart = (gap if split[0] else 0.0, gap if split[1] else 0.0)
     if settings.marks == "cutter":
         room = cutter_room()
         return fit_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin, cut=settings.cut,
@@ -170,7 +170,8 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
         backs_printed = settings.backs != "none" and any(item.back is not None for item in group_items)
         groups = by_back(group_items) if backs_printed else [group_items]
         for packed in pack(groups, lambda split: _grid_or_none(size, group_settings, fold, split)):
-            pages.extend(_sheet(list(packed.filled), packed.grid, group_settings, fold))
+            grid, filled = _gaps_where_needed(packed, size, group_settings, fold)
+            pages.extend(_sheet(filled, grid, group_settings, fold))
     total = sum(1 for page in pages if page.kind != "backs")
     sheet = 0
     components: list[str] = []
@@ -189,6 +190,20 @@ def _grid_or_none(size, settings: SheetSettings, fold: bool, split: Split) -> Gr
         return sheet_grid(size, settings, fold, split)
     except FitError:
         return None
+
+
+def _gaps_where_needed(packed: Sheet, size, settings: SheetSettings, fold: bool) -> tuple[Grid, list[tuple[Slot, Item]]]:
+    """The packed sheet laid out again with gaps only between different backs: more bleed and room for marks,
+    and one cut where neighbours share their back."""
+    if packed.split == (False, False):
+        return packed.grid, list(packed.filled)
+    apart = packed.gaps_needed(2 * settings.duplex_tolerance)
+    try:
+        grid = _sheet_grid(size, replace(settings, paper=packed.grid.paper), fold, apart)
+    except FitError:  # fewer gaps always fit where more did; kept as packed should rounding say otherwise
+        return packed.grid, list(packed.filled)
+    slots = {(slot.row, slot.col): slot for slot in grid.slots}
+    return grid, [(slots[slot.row, slot.col], item) for slot, item in packed.filled]
 
 
 def _sheet(filled: list[tuple[Slot, Item]], grid: Grid, settings: SheetSettings, fold: bool) -> list[Page]:

@@ -86,6 +86,10 @@ def test_a_sheet_that_mixes_backs_holds_them_apart():
         gaps = [gap_between(a.slot, b.slot) for a in page.placed for b in page.placed
                 if a is not b and a.face != b.face and gap_between(a.slot, b.slot) is not None]
         assert min(g for g in gaps) >= 2 * settings.duplex_tolerance - 1e-6
+        # the gaps stand only at the boundaries where backs differ: elsewhere neighbours share a cut line
+        shared = [gap_between(a.slot, b.slot) for a in page.placed for b in page.placed
+                  if a is not b and a.face == b.face and gap_between(a.slot, b.slot) is not None]
+        assert any(abs(g) < 1e-6 for g in shared)
 
 
 def test_without_a_tolerance_cards_share_cut_lines_as_before():
@@ -153,3 +157,16 @@ def test_crop_marks_stay_out_of_a_laser_printers_margin(paper, mode):
             for x, y in ((mark.x1, mark.y1), (mark.x2, mark.y2)):
                 assert edge - 1e-6 <= x <= width - edge + 1e-6
                 assert edge - 1e-6 <= y <= height - edge + 1e-6
+
+
+def test_a_grid_holds_gaps_only_at_the_boundaries_asked():
+    grid = best_grid(PAPER_SIZES["a4"], CARD_SIZES["poker"], bleed=3, margin=4, apart=((0.0, 4.0), (4.0, 0.0)))
+    assert (grid.cols, grid.rows) == (3, 3)
+    xs = sorted({round(s.x, 6) for s in grid.slots})
+    ys = sorted({round(s.y, 6) for s in grid.slots})  # from the bottom
+    assert [round(b - a - 63, 6) for a, b in zip(xs, xs[1:])] == [0, 4]
+    assert [round(b - a - 88, 6) for a, b in zip(ys, ys[1:])] == [4, 0]
+    middle = next(s for s in grid.slots if s.row == 1 and s.col == 1)
+    cx, cy, cw, ch = middle.clip
+    assert (round(middle.x - cx, 6), round(cx + cw - middle.x - middle.w, 6)) == (0, 2)  # half the gap each side
+    assert (round(middle.y - cy, 6), round(cy + ch - middle.y - middle.h, 6)) == (2, 0)
