@@ -20,8 +20,10 @@ from spellpress.render.keys import faces_key, referenced_files, sheets_key
 from spellpress.write import stamp
 from spellpress.write.atomic import remove_file, write_bytes, write_text
 from spellpress.write.cache import CACHE_FOLDER, Cache
+from spellpress.write.canvas import DocumentInfo
 from spellpress.write.counts import RasterCounts
 from spellpress.write.destination import game_output_folder
+from spellpress.write.metadata import document_info
 from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 
@@ -126,17 +128,18 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             from spellpress.write.exports import RasterExports
 
             exports = stack.enter_context(RasterExports(game, laid, options, cache))
-        key = sheets_key(pages, game.name + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
+        info = document_info(game)
+        key = sheets_key(pages, repr(info) + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
         flat = options.out / CACHE_FOLDER / game.id / "flattened"
-        write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, game.name, paint, flat)))
+        write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, info, paint, flat)))
         files = [pdf_path]
         if settings.marks == "cutter":
             files += write_cut_files(pages, out / "cut", f"{game.id}-{paper}", settings.corner_radius)
         if options.print_shop:
             shop = out / f"{game.id}-print-shop.pdf"
             pairs = [(f.front, f.back) for f in laid for _ in range(f.card.count)]
-            key = faces_key((face for pair in pairs for face in pair), game.name)
-            write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, game.name)))
+            key = faces_key((face for pair in pairs for face in pair), repr(info))
+            write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, info)))
             files.append(shop)
         if exports is not None:
             files.extend(exports.write(out))
@@ -191,7 +194,7 @@ def sheet_paint(options: BuildOptions):
     return GreyPaint() if options.draft else RgbPaint()
 
 
-def painted_sheets(pages: list[Page], title: str, paint, flat_folder: Path | None = None) -> bytes:
+def painted_sheets(pages: list[Page], title: str | DocumentInfo, paint, flat_folder: Path | None = None) -> bytes:
     """The sheets PDF in `paint`; CMYK pages are PDF/X-1a, their transparency flattened (images in `flat_folder`)."""
     from spellpress.render.draw import painting
 

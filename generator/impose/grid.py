@@ -15,7 +15,7 @@ from spellpress.model.modes import CutMode, DuplexMode
 MARK_GAP = 0.5  # default offset: between the outermost bleed and a crop mark
 MARK_LENGTH = 5.0  # the longest crop mark drawn by default; shorter where the sheet has no room
 MIN_MARK = 2.0  # the shortest crop mark: shorter is hard to cut along
-MARK_EDGE = 3.0  # no mark or label closer than this to the paper's edge (inkjets print to about 3 mm)
+MARK_EDGE = 4.5  # no mark or label closer than this to the paper's edge (inkjets print to 3 mm of it, lasers 4.2 mm)
 MIN_OUTER_BLEED = 1.0  # a sheet with no room trims its outer bleed, down to this, rather than drop a row
 LABEL_ROOM = 3.5  # height of the sheet label's line
 
@@ -69,12 +69,7 @@ class FitError(ValueError):
     pass
 
 
-def count_fit(available: float, card: float, bleed: float, cut: CutMode, gutter: float) -> int:
-    """How many cards fit in a line of `available` mm."""
-    if cut == "shared":
-        return max(0, int((available - 2 * bleed + 1e-9) // card))
-    pitch = card + 2 * bleed + gutter
-    return max(0, int((available + gutter + 1e-9) // pitch))
+Apart = float | tuple[float, ...]  # the least distance between neighbours' trims: one for all, or one a boundary
 
 
 def fit_grid(
@@ -87,48 +82,29 @@ def fit_grid(
     gutter: float = 0.0,
     area: tuple[float, float, float, float] | None = None,
     room: tuple[float, float, float, float] | None = None,
+    apart: tuple[Apart, Apart] = (0.0, 0.0),
 ) -> Grid:
-    """The largest grid of `card` on `paper`, centred in `area` (x, y, w, h; the whole sheet by default).
+    """The largest grid of `card` on `paper` with its whole bleed, centred in `area` (x, y, w, h; the whole
+    sheet by default).
 
     `room` is the least paper kept free between the ink and the area's (left, right,
-    bottom, top) edges, for marks and the label; `margin` by default.
+    bottom, top) edges, for marks and the label; `margin` by default. `apart` holds neighbouring
+    columns' and rows' trims at least that far apart (impose/backs.py; see fit_axis).
     """
     width, height = paper
     ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
     left_room, right_room, bottom_room, top_room = room if room is not None else (margin,) * 4
-    ax, ay = ax + left_room, ay + bottom_room
-    aw, ah = aw - left_room - right_room, ah - bottom_room - top_room
-    cw, ch = card
-    cols = count_fit(aw, cw, bleed, cut, gutter)
-    rows = count_fit(ah, ch, bleed, cut, gutter)
-    if cols < 1 or rows < 1:
+    along = fit_axis(ax, ax + aw, card[0], bleed=bleed, cut=cut, gutter=gutter, need=(left_room, right_room),
+                     apart=apart[0], trim=False)
+    up = fit_axis(ay, ay + ah, card[1], bleed=bleed, cut=cut, gutter=gutter, need=(bottom_room, top_room),
+                  apart=apart[1], trim=False)
+    if along is None or up is None:
+        free_w, free_h = aw - left_room - right_room, ah - bottom_room - top_room
         raise FitError(
-            f"a {cw:g} x {ch:g} mm card with {bleed:g} mm bleed does not fit on {width:g} x {height:g} mm paper, "
-            f"which leaves {max(aw, 0):.1f} x {max(ah, 0):.1f} mm for cards inside its margins, marks and label"
+            f"a {card[0]:g} x {card[1]:g} mm card with {bleed:g} mm bleed does not fit on {width:g} x {height:g} mm paper, "
+            f"which leaves {max(free_w, 0):.1f} x {max(free_h, 0):.1f} mm for cards inside its margins, marks and label"
         )
-    pitch_x = cw if cut == "shared" else cw + 2 * bleed + gutter
-    pitch_y = ch if cut == "shared" else ch + 2 * bleed + gutter
-    used_w = cols * pitch_x - (0 if cut == "shared" else 2 * bleed + gutter)  # trim-to-trim extent
-    used_h = rows * pitch_y - (0 if cut == "shared" else 2 * bleed + gutter)
-    left = ax + (aw - used_w) / 2
-    top = ay + (ah + used_h) / 2
-    slots = []
-    for row in range(rows):
-        for col in range(cols):
-            x = left + col * pitch_x
-            y = top - row * pitch_y - ch
-            slots.append(Slot(row, col, x, y, cw, ch, _clip(x, y, cw, ch, bleed, cut, row, col, rows, cols)))
-    return Grid(paper, cols, rows, tuple(slots), bleed, cut)
-
-
-def _clip(x, y, w, h, bleed, cut, row, col, rows, cols) -> tuple[float, float, float, float]:
-    if cut != "shared":
-        return (x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
-    left = bleed if col == 0 else 0.0
-    right = bleed if col == cols - 1 else 0.0
-    top = bleed if row == 0 else 0.0
-    bottom = bleed if row == rows - 1 else 0.0
-    return (x - left, y - bottom, w + left + right, h + top + bottom)
+    return _grid(paper, card, along, up, bleed, cut)
 
 
 def mirror(slot: Slot, paper: tuple[float, float], mode: DuplexMode, offset: tuple[float, float] = (0.0, 0.0)) -> Slot:
@@ -206,23 +182,38 @@ class Axis:
     count: int
     start: float  # the first card's trim edge, from the paper's low edge (left or bottom)
     outer: tuple[float, float]  # the bleed kept outside the first and the last card
+    gaps: tuple[float, ...] = ()  # between neighbours' trims, low to high: 0 where they share a cut line
+
+    def position(self, index: int, card: float) -> float:
+        """The trim edge of card `index` (from the low end)."""
+        return self.start + index * card + sum(self.gaps[:index])
 
 
 def fit_axis(low: float, high: float, card: float, *, bleed: float, cut: CutMode, gutter: float,
-             need: tuple[float, float]) -> Axis | None:
+             need: tuple[float, float], apart: Apart = 0.0, trim: bool = True) -> Axis | None:
     """The most cards of `card` mm between `low` and `high`, keeping `need` mm of paper beyond the
-    outer bleed at each end. The outer bleed shrinks (to MIN_OUTER_BLEED) where that makes room for
-    one more card; what is left is shared equally, bleed first. None when not one card fits."""
-    smallest = min(bleed, MIN_OUTER_BLEED)
+    outer bleed at each end. The outer bleed shrinks (to MIN_OUTER_BLEED; not at all unless `trim`)
+    where that makes room for one more card; what is left is shared equally, bleed first. Neighbours'
+    trims are at least `apart` mm apart; a tuple gives each boundary its own and fixes the count.
+    None when not one card (or not the count) fits."""
+    smallest = min(bleed, MIN_OUTER_BLEED) if trim else bleed
     room = high - low - need[0] - need[1] - 2 * smallest
-    inner = 0.0 if cut == "shared" else 2 * bleed + gutter  # between neighbours' trims
-    count = int((room + inner + 1e-9) // (card + inner))
-    if count < 1:
-        return None
-    extent = count * card + (count - 1) * inner
+    base = 0.0 if cut == "shared" else 2 * bleed + gutter  # between neighbours' trims
+    if isinstance(apart, tuple):
+        gaps = tuple(max(base, gap) for gap in apart)
+        count = len(gaps) + 1
+        if count * card + sum(gaps) > room + 1e-9:
+            return None
+    else:
+        inner = max(base, apart)
+        count = int((room + inner + 1e-9) // (card + inner))
+        if count < 1:
+            return None
+        gaps = (inner,) * (count - 1)
+    extent = count * card + sum(gaps)
     spare = (high - low - need[0] - need[1] - extent) / 2  # at each end, for the outer bleed and more room
     outer = min(bleed, spare)
-    return Axis(count, low + need[0] + spare, (outer, outer))
+    return Axis(count, low + need[0] + spare, (outer, outer), gaps)
 
 
 def best_grid(
@@ -236,22 +227,25 @@ def best_grid(
     area: tuple[float, float, float, float] | None = None,
     marks: MarkStyle | None = MarkStyle(),
     fold: bool = False,
+    apart: tuple[Apart, Apart] = (0.0, 0.0),
 ) -> Grid:
     """The grid holding the most cards with room for crop marks (unless `marks` is None) at least
     MIN_MARK long and MARK_EDGE from the paper's edge, trimming the outer bleed where that saves a row
     or column. Marks go on both sides of the cards when that costs no card, else on the left and bottom
     only (one mark per cut line is enough on a paper trimmer, whose fence squares the cut). On a
     fold-over sheet the bottom of `area` is the fold, which needs only the margin. The sheet label
-    keeps no room of its own: it goes where the cards leave some (write/pdf.py), or is left out."""
+    keeps no room of its own: it goes where the cards leave some (write/pdf.py), or is left out.
+    `apart` holds neighbouring columns' and rows' trims at least that far apart (impose/backs.py)."""
     width, height = paper
     ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
     marked = max(margin, marks.room) if marks is not None else margin
-    bare = margin
+    # a side without marks still keeps its outermost cut line MARK_EDGE in: the line is marked at its ends
+    bare = max(margin, MARK_EDGE - min(bleed, MIN_OUTER_BLEED)) if marks is not None else margin
     found = []
     for right, top in ((marked, marked), (bare, marked), (marked, bare), (bare, bare)):
         bottom = margin if fold else marked
-        along = fit_axis(ax, ax + aw, card[0], bleed=bleed, cut=cut, gutter=gutter, need=(marked, right))
-        up = fit_axis(ay, ay + ah, card[1], bleed=bleed, cut=cut, gutter=gutter, need=(bottom, top))
+        along = fit_axis(ax, ax + aw, card[0], bleed=bleed, cut=cut, gutter=gutter, need=(marked, right), apart=apart[0])
+        up = fit_axis(ay, ay + ah, card[1], bleed=bleed, cut=cut, gutter=gutter, need=(bottom, top), apart=apart[1])
         if along is not None and up is not None:
             found.append((along.count * up.count, along, up))
         if marks is None:
@@ -263,21 +257,21 @@ def best_grid(
         )
     most = max(count for count, _, _ in found)
     _, along, up = next(choice for choice in found if choice[0] == most)  # the first: marks on every side
-    return _grid(paper, card, along, up, bleed, cut, gutter)
+    return _grid(paper, card, along, up, bleed, cut)
 
 
-def _grid(paper, card, along: Axis, up: Axis, bleed: float, cut: CutMode, gutter: float) -> Grid:
+def _grid(paper, card, along: Axis, up: Axis, bleed: float, cut: CutMode) -> Grid:
+    """The slots; between neighbours held apart each face's bleed fills its half of the gap."""
     cw, ch = card
-    inner = 0.0 if cut == "shared" else 2 * bleed + gutter
     cols, rows = along.count, up.count
     slots = []
     for row in range(rows):
         for col in range(cols):
-            x = along.start + col * (cw + inner)
-            y = up.start + (rows - 1 - row) * (ch + inner)
-            left = along.outer[0] if col == 0 else (0.0 if cut == "shared" else bleed)
-            right = along.outer[1] if col == cols - 1 else (0.0 if cut == "shared" else bleed)
-            bottom = up.outer[0] if row == rows - 1 else (0.0 if cut == "shared" else bleed)
-            top = up.outer[1] if row == 0 else (0.0 if cut == "shared" else bleed)
+            up_index = rows - 1 - row  # rows count from the top, the axis from the bottom
+            x, y = along.position(col, cw), up.position(up_index, ch)
+            left = along.outer[0] if col == 0 else min(bleed, along.gaps[col - 1] / 2)
+            right = along.outer[1] if col == cols - 1 else min(bleed, along.gaps[col] / 2)
+            bottom = up.outer[0] if up_index == 0 else min(bleed, up.gaps[up_index - 1] / 2)
+            top = up.outer[1] if up_index == rows - 1 else min(bleed, up.gaps[up_index] / 2)
             slots.append(Slot(row, col, x, y, cw, ch, (x - left, y - bottom, cw + left + right, ch + bottom + top)))
     return Grid(paper, cols, rows, tuple(slots), bleed, cut)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 
+from spellpress.impose.backs import Sheet, Split, by_back, pack
 from spellpress.impose.grid import (
     LABEL_ROOM,
+    Apart,
     FitError,
     Grid,
     MarkStyle,
@@ -56,6 +58,7 @@ class SheetSettings:
     marks: MarkMode = "crop"
     mark_weight: float = 0.25  # points
     corner_radius: float = 0.0  # rounded-corner guides (0: none)
+    duplex_tolerance: float = 2.0  # how far a printer may put backs off their fronts: different backs stay twice this apart
 
     def __post_init__(self) -> None:
         checked(CutMode, self.cut, "cut")
@@ -79,11 +82,30 @@ def print_settings(settings, *, paper=None, bleed=None, backs=None, back_offset=
         marks=marks or settings.marks or ("crop" if settings.crop_marks else "none"),
         mark_weight=settings.mark_weight,
         corner_radius=settings.corner_radius,
+        duplex_tolerance=settings.duplex_tolerance,
     )
 
 
-def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = False) -> Grid:
-    """The grid cards of `size` take on a sheet; FitError when not even one fits."""
+def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = False, split: Split = (False, False)) -> Grid:
+    """The grid cards of `size` take on a sheet; FitError when not even one fits. A fold-over sheet turns
+    landscape when that holds more (four poker cards where portrait holds three). `split` holds columns
+    or rows apart by twice the duplex tolerance (impose/backs.py)."""
+    gap = 2 * settings.duplex_tolerance
+    apart = (gap if split[0] else 0.0, gap if split[1] else 0.0)
+    if not fold or settings.marks == "cutter":
+        return _sheet_grid(size, settings, fold, apart)
+    grids = []
+    for paper in (settings.paper, settings.paper[::-1]):
+        try:
+            grids.append(_sheet_grid(size, replace(settings, paper=paper), fold, apart))
+        except FitError:
+            pass
+    if not grids:
+        return _sheet_grid(size, settings, fold, apart)  # raises the portrait sheet's FitError
+    return max(grids, key=lambda grid: grid.capacity)  # the first, portrait, on a tie
+
+
+def _sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool, apart: tuple[Apart, Apart]) -> Grid:
     width, height = settings.paper
     area = None
     if fold:
@@ -92,11 +114,11 @@ def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = 
     if settings.marks == "cutter":
         room = cutter_room()
         return fit_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin, cut=settings.cut,
-                        gutter=settings.gutter, area=area,
+                        gutter=settings.gutter, area=area, apart=apart,
                         room=(room, room, settings.margin if fold else room, room + LABEL_ROOM))
     return best_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin, cut=settings.cut,
                      gutter=settings.gutter, area=area, marks=settings.mark_style if settings.marks == "crop" else None,
-                     fold=fold)
+                     fold=fold, apart=apart)
 
 
 def capacity_note(size: tuple[float, float], settings: SheetSettings, fold: bool = False) -> str:
@@ -108,7 +130,8 @@ def capacity_note(size: tuple[float, float], settings: SheetSettings, fold: bool
                 min(s.y for s in slots) - min(s.clip[1] for s in slots),
                 max(s.clip[0] + s.clip[2] for s in slots) - max(s.x + s.w for s in slots),
                 max(s.clip[1] + s.clip[3] for s in slots) - max(s.y + s.h for s in slots))
-    note = f"{size[0]:g} x {size[1]:g} mm: {grid.capacity} a sheet ({grid.cols} x {grid.rows})"
+    turned = ", landscape" if grid.paper != settings.paper else ""
+    note = f"{size[0]:g} x {size[1]:g} mm: {grid.capacity} a sheet ({grid.cols} x {grid.rows}{turned})"
     if outer < settings.bleed - 1e-6:
         note += f", outer bleed trimmed to {outer:.1f} mm"
     better = []
@@ -134,7 +157,7 @@ def settings_for(kinds, settings: SheetSettings) -> SheetSettings:
 
 
 def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> list[Page]:
-    """Sheets in order: cards grouped by size in order of first appearance."""
+    """Sheets in order: cards grouped by size in order of first appearance, then by back (impose/backs.py)."""
     pages: list[Page] = []
     order = {size: index for index, size in reversed(list(enumerate(item.size for item in items)))}
     ordered = sorted(items, key=lambda item: order[item.size])  # stable: keeps the deck order
@@ -143,10 +166,12 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
         group_settings = settings_for([item.kind for item in group_items], settings)
         # fold-over halves the sheet; cards with no back (a score pad) use the whole sheet
         fold = settings.backs == "fold" and any(item.back is not None for item in group_items)
-        grid = sheet_grid(size, group_settings, fold)
-        for start in range(0, len(group_items), grid.capacity):
-            chunk = group_items[start : start + grid.capacity]
-            pages.extend(_sheet(chunk, grid, group_settings, fold))
+        sheet_grid(size, group_settings, fold)  # FitError when not one card fits
+        backs_printed = settings.backs != "none" and any(item.back is not None for item in group_items)
+        groups = by_back(group_items) if backs_printed else [group_items]
+        for packed in pack(groups, lambda split: _grid_or_none(size, group_settings, fold, split)):
+            grid, filled = _gaps_where_needed(packed, size, group_settings, fold)
+            pages.extend(_sheet(filled, grid, group_settings, fold))
     total = sum(1 for page in pages if page.kind != "backs")
     sheet = 0
     components: list[str] = []
@@ -160,16 +185,37 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
     return pages
 
 
-def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -> list[Page]:
-    paper = settings.paper
+def _grid_or_none(size, settings: SheetSettings, fold: bool, split: Split) -> Grid | None:
+    try:
+        return sheet_grid(size, settings, fold, split)
+    except FitError:
+        return None
+
+
+def _gaps_where_needed(packed: Sheet, size, settings: SheetSettings, fold: bool) -> tuple[Grid, list[tuple[Slot, Item]]]:
+    """The packed sheet laid out again with gaps only between different backs: more bleed and room for marks,
+    and one cut where neighbours share their back."""
+    if packed.split == (False, False):
+        return packed.grid, list(packed.filled)
+    apart = packed.gaps_needed(2 * settings.duplex_tolerance)
+    try:
+        grid = _sheet_grid(size, replace(settings, paper=packed.grid.paper), fold, apart)
+    except FitError:  # fewer gaps always fit where more did; kept as packed should rounding say otherwise
+        return packed.grid, list(packed.filled)
+    slots = {(slot.row, slot.col): slot for slot in grid.slots}
+    return grid, [(slots[slot.row, slot.col], item) for slot, item in packed.filled]
+
+
+def _sheet(filled: list[tuple[Slot, Item]], grid: Grid, settings: SheetSettings, fold: bool) -> list[Page]:
+    paper = grid.paper
     fronts = Page("fold" if fold else "fronts", paper)
-    fronts.placed = [Placed(slot, item.front, item, "front") for slot, item in zip(grid.slots, chunk)]
+    fronts.placed = [Placed(slot, item.front, item, "front") for slot, item in filled]
     if fold:
         fold_y = paper[1] / 2
         fronts.fold_y = fold_y
         fronts.placed += [
             Placed(fold_back(slot, fold_y), item.back, item, "back")
-            for slot, item in zip(grid.slots, chunk) if item.back is not None
+            for slot, item in filled if item.back is not None
         ]
     slots = tuple(p.slot for p in fronts.placed)
     if settings.marks == "crop":
@@ -193,7 +239,7 @@ def _sheet(chunk: list[Item], grid: Grid, settings: SheetSettings, fold: bool) -
     backs = Page("backs", paper)
     backs.placed = [
         Placed(mirror(slot, paper, settings.backs, settings.back_offset), item.back, item, "back")
-        for slot, item in zip(grid.slots, chunk) if item.back is not None
+        for slot, item in filled if item.back is not None
     ]
     backs.decor = Decor(weight_pt=settings.mark_weight,
                         label=label_spot(paper, tuple(p.slot for p in backs.placed)))

@@ -40,6 +40,7 @@ class PrintSettings(Strict):
     mark_offset: Mm = Field(default=0.5, ge=0, le=10)
     mark_weight: Pt = Field(default=0.25, gt=0, le=3)
     corner_radius: Mm = Field(default=0.0, ge=0, le=20)
+    duplex_tolerance: Mm = Field(default=2.0, ge=0, le=10)  # backs off their fronts by up to this: different backs kept 2x apart
 
 
 class SizeSpec(Strict):
@@ -96,6 +97,7 @@ class GameSpec(Strict):
     name: str
     id: Identifier | None = None
     description: str = ""
+    designer: str = ""  # the PDFs' Author
     players: Players
     minutes: tuple[int, int] | None = None
     print: PrintSettings = PrintSettings()

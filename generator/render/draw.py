@@ -114,7 +114,7 @@ def _shape(canvas: Canvas, op: Shape) -> None:
     if fill_colour is not None:
         canvas.setFillColor(_colour(fill_colour))
     if op.stroke is not None:
-        canvas.setStrokeColor(_colour(op.stroke))
+        canvas.setStrokeColor(PAINT.get().line_colour(op.stroke, op.stroke_width_pt))
         canvas.setLineWidth(op.stroke_width_pt)
         if op.dash:
             canvas.setDash(list(op.dash))
@@ -139,7 +139,7 @@ def _shape(canvas: Canvas, op: Shape) -> None:
 
 
 def _text(canvas: Canvas, op: Text) -> None:
-    canvas.setFillColor(_colour(op.color))
+    canvas.setFillColor(PAINT.get().type_colour(op.color, op.size_pt))
     canvas.setFont(op.font, op.size_pt)
     canvas.drawString(mm_to_pt(op.x), mm_to_pt(op.y), op.text)
 

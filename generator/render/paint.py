@@ -4,11 +4,13 @@ The layout speaks sRGB (0..1 with alpha). A Paint turns each colour, icon and ra
 image into what the page needs. CMYK goes through a littleCMS transform (Pillow's
 ImageCms) from sRGB to the output profile; alpha is flattened over white paper, since
 PDF/X-1a allows no transparency, and black and near-black (every channel at most NEAR_BLACK) become K only, never rich black,
-in colours and image pixels alike.
+in colours and image pixels alike. Small dark type and thin dark lines print in black ink alone (BlackText): misregistered
+inks would fringe them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import cast
@@ -28,6 +30,32 @@ def flatten(rgba: Rgba) -> tuple[float, float, float]:
     return (r * a + 1 - a, g * a + 1 - a, b * a + 1 - a)
 
 
+@dataclass(frozen=True)
+class BlackText:
+    """Type at or below `size_pt` and strokes at or below `line_pt` whose colour is dark (CIE L* at most
+    `lightness`) and near-neutral (C*ab under `chroma`) print as 100% K: one ink, which misregistration
+    cannot fringe. A colour of clear chroma is the designer's and is kept. A shop preset gives its own."""
+
+    size_pt: float = 12.0
+    line_pt: float = 1.0
+    lightness: float = 30.0
+    chroma: float = 25.0
+
+    def black(self, rgba: Rgba) -> bool:
+        lightness, chroma = lightness_chroma(flatten(rgba))
+        return lightness <= self.lightness and chroma < self.chroma
+
+
+def lightness_chroma(rgb: tuple[float, float, float]) -> tuple[float, float]:
+    """CIE L* and C*ab of an sRGB colour (D65)."""
+    linear = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in rgb]
+    r, g, b = linear
+    xyz = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b, \
+        (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+    fx, fy, fz = (t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116 for t in xyz)
+    return 116 * fy - 16, ((500 * (fx - fy)) ** 2 + (200 * (fy - fz)) ** 2) ** 0.5
+
+
 class RgbPaint:
     """Colours as designed (the home-printing default)."""
 
@@ -36,6 +64,14 @@ class RgbPaint:
 
     def colour(self, rgba: Rgba) -> Color:
         return Color(rgba[0], rgba[1], rgba[2], alpha=rgba[3])
+
+    def type_colour(self, rgba: Rgba, size_pt: float) -> Color:
+        """The colour of text set at `size_pt`."""
+        return self.colour(rgba)
+
+    def line_colour(self, rgba: Rgba, width_pt: float) -> Color:
+        """The colour of a stroke `width_pt` wide."""
+        return self.colour(rgba)
 
     def image(self, path: str):
         return path
@@ -70,9 +106,18 @@ class CmykPaint:
     name = "cmyk"
     draft = False
 
-    def __init__(self, profile: Path):
+    def __init__(self, profile: Path, black_text: BlackText | None = BlackText()):
         self.profile = Path(profile)
+        self.black_text = black_text
         self._transform = _transform(str(self.profile))
+
+    def type_colour(self, rgba: Rgba, size_pt: float) -> CMYKColor:
+        rule = self.black_text
+        return K_ONLY if rule and size_pt <= rule.size_pt + 1e-9 and rule.black(rgba) else self.colour(rgba)
+
+    def line_colour(self, rgba: Rgba, width_pt: float) -> CMYKColor:
+        rule = self.black_text
+        return K_ONLY if rule and width_pt <= rule.line_pt + 1e-9 and rule.black(rgba) else self.colour(rgba)
 
     def cmyk(self, rgba: Rgba) -> tuple[float, float, float, float]:
         return _convert(self._transform, tuple(round(v * 255) for v in flatten(rgba)))
@@ -97,6 +142,9 @@ class CmykPaint:
             cmyk[black] = 0
             cmyk[black, 3] = 255 - brightest[black]
         return PILImage.fromarray(cmyk, "CMYK")
+
+
+K_ONLY = CMYKColor(0, 0, 0, 1)
 
 
 @lru_cache(maxsize=8)

@@ -26,6 +26,7 @@ from spellpress.shop.pdfx import cmyk_faces_pdf
 from spellpress.shop.presets import Shop, shop
 from spellpress.write.atomic import atomic_folder
 from spellpress.write.cache import CACHE_FOLDER
+from spellpress.write.metadata import document_info
 
 QUANTITIES = "quantities.csv"
 
@@ -78,7 +79,7 @@ def build_for_shop(folder: Path, name: str, out: Path, ink_limit: bool = True, w
     home = _home_pages(rest) if rest.components else None
     target = out / game.id / name
     warnings: list[str] = []
-    paint = CmykPaint(preset.profile_path()) if spec.color == "cmyk" else None
+    paint = CmykPaint(preset.profile_path(), spec.black_text.rule()) if spec.color == "cmyk" else None
     if paint is not None and spec.ink_limit is not None:
         problems = ink_problems(laid, paint, spec.ink_limit)
         if problems and ink_limit:
@@ -90,7 +91,7 @@ def build_for_shop(folder: Path, name: str, out: Path, ink_limit: bool = True, w
         if laid and spec.format == "pdf-x1a":
             assert paint is not None, "a PDF/X-1a preset is CMYK (checked when the preset loads)"
             for filename, faces in pdf_files(laid, spec.files, spec.order):
-                (staging / filename).write_bytes(cmyk_faces_pdf(faces, f"{game.name} · {filename}", paint))
+                (staging / filename).write_bytes(cmyk_faces_pdf(faces, document_info(game, f"{game.name} · {filename}"), paint))
                 files.append(target / filename)
         elif laid:
             files += _pngs(laid, staging, target, game.name, workers)
@@ -129,7 +130,7 @@ def _home_pages(game: Game) -> tuple[str, bytes]:
         pages = plan_pages(items(layout_game(game, settings.bleed)), settings, title=game.name)
     except FitError as exc:
         raise UserError.at(game.location, f"print settings, for the parts the shop does not print: {exc}") from None
-    return f"{game.id}-{game.spec.print.paper}.pdf", sheets_pdf(pages, game.name)
+    return f"{game.id}-{game.spec.print.paper}.pdf", sheets_pdf(pages, document_info(game))
 
 
 def blank_like(face: FaceLayout) -> FaceLayout:

@@ -25,7 +25,8 @@ KIND_NAMES = {"card": "cards", "tile": "tiles", "token": "tokens", "die": "dice 
 
 
 FIGURE_NAMES = {"sizes": "sizes", "kinds": "kinds", "bleed": "bleed", "safe": "safe zone", "dpi": "dpi",
-                "color": "colour", "profile": "colour profile", "ink_limit": "ink limit", "format": "file format",
+                "color": "colour", "profile": "colour profile", "ink_limit": "ink limit",
+                "black_text": "black type", "format": "file format",
                 "files": "files", "order": "page order"}
 
 
@@ -65,6 +66,11 @@ def describe(preset) -> list[str]:
         if spec.ink_limit is not None:
             colour += f"; total ink at most {spec.ink_limit:g}% (more is an error naming the card)"
         lines.append(colour)
+        black = spec.black_text
+        if black.size > 0 or black.line > 0:
+            lines.append(f"black type: dark text up to {black.size:g} pt and lines up to {black.line:g} pt in black ink "
+                         f"only, 100% K (dark: L* at most {black.lightness:g}; a colour of chroma {black.chroma:g} or "
+                         "more is kept)")
     else:
         lines.append("colour: RGB, as designed")
     lines.append(f"where each figure comes from: {_citations(spec)}")
@@ -94,6 +100,8 @@ def _applies(spec, figure: str) -> bool:
         return spec.color == "cmyk"
     if figure == "ink_limit":
         return spec.ink_limit is not None
+    if figure == "black_text":
+        return spec.color == "cmyk"
     if figure == "sizes":
         return bool(spec.sizes)
     if figure == "order":

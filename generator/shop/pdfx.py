@@ -13,11 +13,11 @@ from spellpress.layout.ops import FaceLayout
 from spellpress.render.draw import painting
 from spellpress.render.forms import FormBook
 from spellpress.render.paint import CmykPaint
-from spellpress.write.canvas import new_canvas
+from spellpress.write.canvas import DocumentInfo, new_canvas
 from spellpress.write.pdf import single_face_page
 
 
-def cmyk_faces_pdf(faces: list[FaceLayout], title: str, paint: CmykPaint) -> bytes:
+def cmyk_faces_pdf(faces: list[FaceLayout], title: str | DocumentInfo, paint: CmykPaint) -> bytes:
     """The faces in order, one a page, every colour converted through `paint`, as PDF/X-1a:2003."""
     buffer = BytesIO()
     first = faces[0]
@@ -51,7 +51,7 @@ def output_condition(profile: Path) -> tuple[str, str]:
     return condition_identifier(description), description
 
 
-def pdf_x1a(data: bytes, title: str, paint: CmykPaint) -> bytes:
+def pdf_x1a(data: bytes, title: str | DocumentInfo, paint: CmykPaint) -> bytes:
     """Add what PDF/X-1a:2003 asks of a CMYK-only PDF: output intent, version keys, Trapped, an ID, a
     TrimBox on every page; PDF 1.4. The few RGB operators reportlab writes by itself (renderPDF opens
     each vector icon with a black fill and stroke) are converted through the same paint."""
@@ -78,7 +78,7 @@ def pdf_x1a(data: bytes, title: str, paint: CmykPaint) -> bytes:
             if "/BleedBox" not in page.obj:
                 page.obj.BleedBox = page.obj.MediaBox
         info = pdf.docinfo
-        info["/Title"] = pikepdf.String(title)
+        info["/Title"] = pikepdf.String(title.title if isinstance(title, DocumentInfo) else title)
         info["/GTS_PDFXVersion"] = pikepdf.String("PDF/X-1a:2003")
         info["/Trapped"] = pikepdf.Name("/False")
         for key in ("/CreationDate", "/ModDate"):

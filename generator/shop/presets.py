@@ -13,7 +13,8 @@ from spellpress.load.validate import validated
 from spellpress.load.yamlsrc import read_yaml
 from spellpress.model.modes import ColorMode
 from spellpress.model.schema import ComponentKind
-from spellpress.model.types import Mm, NonNegativeMm, Strict
+from spellpress.model.types import Mm, NonNegativeMm, NonNegativePt, Strict
+from spellpress.render.paint import BlackText
 
 SHIPPED = Path(__file__).resolve().parents[1] / "data" / "shops"
 PROFILES = Path(__file__).resolve().parents[1] / "data" / "icc"
@@ -25,7 +26,20 @@ class SizeSpec(Strict):
     height: Mm = Field(gt=0, le=1000)
 
 
-Figure = Literal["sizes", "kinds", "bleed", "safe", "dpi", "color", "profile", "ink_limit", "format", "files", "order"]
+Figure = Literal["sizes", "kinds", "bleed", "safe", "dpi", "color", "profile", "ink_limit", "black_text", "format",
+                 "files", "order"]
+
+
+class BlackTextSpec(Strict):
+    """Small dark type and thin dark lines in black ink only, 100% K (render/paint.py BlackText)."""
+
+    size: NonNegativePt = 12.0  # text at or below this size (0: none)
+    line: NonNegativePt = 1.0  # strokes at or below this width
+    lightness: float = Field(default=30.0, ge=0, le=100)  # CIE L* at or below which a colour is dark
+    chroma: float = Field(default=25.0, ge=0, le=200)  # C*ab from which a colour is the designer's and kept
+
+    def rule(self) -> BlackText:
+        return BlackText(self.size, self.line, self.lightness, self.chroma)
 
 
 class Source(Strict):
@@ -45,6 +59,7 @@ class ShopSpec(Strict):
     color: ColorMode = "rgb"
     profile: str | None = None  # a shipped profile's file name, or a path beside the preset
     ink_limit: float | None = Field(default=None, gt=0, le=400)
+    black_text: BlackTextSpec = BlackTextSpec()  # CMYK only
     format: Literal["pdf-x1a", "png"]
     files: Literal["per-deck", "per-card", "sides"]
     order: Literal["back-front", "front-back"] = "back-front"

@@ -12,7 +12,7 @@ from spellpress.layout.ops import FaceLayout
 from spellpress.render.draw import PAINT
 from spellpress.render.forms import FormBook
 from spellpress.units import mm_to_pt
-from spellpress.write.canvas import LABEL_FONT, new_canvas
+from spellpress.write.canvas import LABEL_FONT, DocumentInfo, new_canvas
 
 LABEL_SIZE_PT = 6.5
 GREY = (0.45, 0.45, 0.45, 1.0)
@@ -33,7 +33,7 @@ def place_face(canvas: Canvas, forms: FormBook, face: FaceLayout, slot: Slot) ->
     canvas.restoreState()
 
 
-def sheets_pdf(pages: list[Page], title: str) -> bytes:
+def sheets_pdf(pages: list[Page], title: str | DocumentInfo) -> bytes:
     buffer = BytesIO()
     paper = pages[0].paper if pages else (210.0, 297.0)
     canvas = new_canvas(buffer, paper, title)
@@ -112,7 +112,7 @@ def _label(canvas: Canvas, page: Page) -> None:
     canvas.restoreState()
 
 
-def print_shop_pdf(faces: list[tuple[FaceLayout, FaceLayout | None]], title: str) -> bytes:
+def print_shop_pdf(faces: list[tuple[FaceLayout, FaceLayout | None]], title: str | DocumentInfo) -> bytes:
     """One card a page, page = bleed box, TrimBox and BleedBox set; back then front per card."""
     buffer = BytesIO()
     first = faces[0][0]

@@ -139,8 +139,9 @@ def test_crop_marks_are_printable_off_every_face_and_at_least_2mm(paper, card, b
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_nine_poker_cards_a_sheet_with_marks(paper):
-    """Print-and-play's 9-up on both papers: marks as short as the sheet needs (at least 2 mm, 3 mm
-    from the edge), Letter's outer bleed trimmed at the top and bottom (279.4 mm for 264 mm of cards)."""
+    """Print-and-play's 9-up on both papers: marks as short as the sheet needs (at least 2 mm, 4.5 mm
+    from the edge), Letter's outer bleed trimmed at the top and bottom (279.4 mm for 264 mm of cards:
+    7 mm for the bottom marks, the 4 mm margin at the top, 2.2 mm of bleed on each)."""
     grid = best_grid(PAPER_SIZES[paper], CARD_SIZES["poker"], bleed=3, margin=4)
     assert (grid.cols, grid.rows) == (3, 3)
     marks = crop_marks(grid.slots, PAPER_SIZES[paper])
@@ -149,7 +150,9 @@ def test_nine_poker_cards_a_sheet_with_marks(paper):
     assert top_bleed == pytest.approx(3 if paper == "a4" else 2.2)
 
 
-@pytest.mark.parametrize("paper, card, most", [("a4", "bridge", 9), ("letter", "bridge", 9), ("a4", "mini", 16),
+# Letter holds six bridge cards: three rows (267 mm) leave 12.4 mm; marks 4.5 mm from the edge, the margin
+# and 1 mm of bleed at each end need 13
+@pytest.mark.parametrize("paper, card, most", [("a4", "bridge", 9), ("letter", "bridge", 6), ("a4", "mini", 16),
                                                 ("letter", "mini", 12), ("a4", "tarot", 4), ("letter", "tarot", 4)])
 def test_the_most_cards_that_fit(paper, card, most):
     width, height = PAPER_SIZES[paper]

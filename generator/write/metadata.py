@@ -1,0 +1,33 @@
+"""A game's PDFs say what they are: its name as title, `designer:` as author, its description as
+subject, and a date that is the same on every rebuild of the same sources: SOURCE_DATE_EPOCH when set
+(reproducible-builds.org), else the time of the newest file in the game's folder."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+from spellpress.errors import Option, UserError
+from spellpress.model.game import Game
+from spellpress.write.canvas import DocumentInfo
+
+
+def source_date(folder: Path) -> datetime:
+    """SOURCE_DATE_EPOCH, else the modification time of the newest file under `folder` (UTC, whole seconds)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is not None:
+        if not epoch.strip().isdigit():
+            raise UserError.at(Option("SOURCE_DATE_EPOCH"),
+                               f"expected a whole number of seconds since 1970-01-01 UTC, not {epoch!r}")
+        seconds = int(epoch)
+    else:
+        times = (path.stat().st_mtime for path in folder.rglob("*") if path.is_file() and not path.name.startswith("."))
+        seconds = int(max(times, default=0))
+    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+
+
+def document_info(game: Game, title: str | None = None) -> DocumentInfo:
+    spec = game.spec
+    return DocumentInfo(title=title or spec.name, author=spec.designer, subject=spec.description,
+                        date=source_date(game.root))
