@@ -13,6 +13,7 @@ from spellpress import __version__, print_commands
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
 from spellpress.ctrl_c import CtrlC, end_at_once
+from spellpress.edition import command as edition_command
 from spellpress.errors import UserError, report_lines
 from spellpress.paths import output_folder
 from spellpress.play import command as play_command
@@ -28,7 +29,7 @@ EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
 # Each command module adds its subcommands with register(commands), each with its handler; in help order.
 COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, tune_command,
-                   letters_command, serve_command, play_command, shops_command, catalog_command)
+                   letters_command, edition_command, serve_command, play_command, shops_command, catalog_command)
 
 
 def _max_px_arg(text: str) -> int:
