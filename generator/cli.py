@@ -10,6 +10,7 @@ import traceback
 from pathlib import Path
 
 from spellpress import __version__, print_commands
+from spellpress import pull as pull_command
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
 from spellpress.ctrl_c import CtrlC, end_at_once
@@ -27,7 +28,7 @@ from spellpress.tune import command as tune_command
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
 # Each command module adds its subcommands with register(commands), each with its handler; in help order.
-COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, tune_command,
+COMMAND_MODULES = (print_commands, pull_command, new_command, engine_command, simulate_command, sweep_command, tune_command,
                    letters_command, serve_command, play_command, shops_command, catalog_command)
 
 

@@ -46,13 +46,20 @@ def mode_select(name: str, mode) -> str:
             f'<option value="">game\'s</option>{options}</select></label>')
 
 
-def header(state: State, view: str) -> str:
+def counts_line(state: State) -> str:
+    """The game's components, cards and sheets, then the preview's note (when a Google Sheet last changed)."""
     snapshot = state.snapshot
-    name = snapshot.game.name if snapshot else "Spellpress preview"
     counts = ""
     if snapshot:
         cards = sum(f.card.count for f in snapshot.laid)
         counts = f"{plural(len(snapshot.game.components), 'component')}, {plural(cards, 'card')}, {plural(len(snapshot.pages), 'sheet')}"
+    return " · ".join(part for part in (counts, state.note) if part)
+
+
+def header(state: State, view: str) -> str:
+    snapshot = state.snapshot
+    name = snapshot.game.name if snapshot else "Spellpress preview"
+    counts = counts_line(state)
     tabs = "".join(
         f'<a href="{href}"{" aria-current=page" if view == key else ""}>{label}</a>'
         for key, href, label in (("cards", "/", "Cards"), ("sheets", "/sheets", "Sheets"))
