@@ -37,6 +37,8 @@ class BuildOptions:
     tts_format: str = "png"  # png or jpg
     tts_url: str | None = None  # where the TTS images are hosted (default: file:/// paths)
     tabletopia: bool = False  # one picture per card side for Tabletopia (--digital tabletopia)
+    cgs: bool = False  # a Card Game Simulator custom game and its zip (--digital cgs)
+    digital_url: str | None = None  # where the CGS game will be hosted (--digital-url), for installing and updates
     print_shop: bool = False
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
@@ -122,7 +124,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
     with ExitStack() as stack:
         exports = None
-        if options.png or options.tts or options.tabletopia:
+        if options.png or options.tts or options.tabletopia or options.cgs:
             from spellpress.write.exports import RasterExports
 
             exports = stack.enter_context(RasterExports(game, laid, options, cache))

@@ -17,7 +17,7 @@ from spellpress.wording import listed_files, plural
 SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-offset", "bleed": "--bleed",
                 "png": "--png", "tts": "--tts", "print_shop": "--print-shop", "color": "--color",
                 "profile": "--profile", "marks": "--marks", "draft": "--draft", "digital": "--digital",
-                "tts_url": "--tts-url"}
+                "tts_url": "--tts-url", "digital_url": "--digital-url"}
 
 
 def register(commands) -> None:
@@ -33,9 +33,13 @@ def register(commands) -> None:
     build.add_argument("--png", action="store_true", help="also write a PNG per card side, 300 dpi with bleed")
     build.add_argument("--tts", action="store_true",
                        help="also write Tabletop Simulator images and a saved object, tts/<game>.json (docs/digital.md)")
-    build.add_argument("--digital", action="append", choices=["tts", "tabletopia"], default=[],
-                       help="tts: as --tts; tabletopia: one picture per card side in tabletopia/, within 4000 px "
-                            "(may be given twice)")
+    build.add_argument("--digital", action="append", choices=["tts", "tabletopia", "cgs"], default=[],
+                       help="tts: as --tts; tabletopia: one picture per card side in tabletopia/, within 4000 px; "
+                            "cgs: a Card Game Simulator custom game in cgs/<Game>/ and cgs/<Game>.cgs.zip (may be given "
+                            "more than once; docs/digital.md)")
+    build.add_argument("--digital-url", metavar="BASE",
+                       help="with --digital cgs: the https address the cgs/<Game>/ folder will be hosted at, so Card "
+                            "Game Simulator installs the game from BASE/cgs.json and updates it")
     build.add_argument("--tts-max-px", type=bounded_int(256, 65536), default=4096, metavar="PX",
                        help="longest side of a TTS image, in pixels; cards are scaled to fit (default 4096)")
     build.add_argument("--tts-format", choices=["png", "jpg"], default="png", help="TTS images as RGB PNG or JPEG (default png)")
@@ -105,11 +109,12 @@ def build_command(args) -> int:
                            png=args.png, tts=args.tts or "tts" in args.digital, print_shop=args.print_shop, out=args.out,
                            cache=args.cache, draft=args.draft, color=args.color or "rgb", profile=args.profile,
                            marks=args.marks, tts_max_px=args.tts_max_px, tts_format=args.tts_format, tts_url=args.tts_url,
-                           tabletopia="tabletopia" in args.digital)
+                           tabletopia="tabletopia" in args.digital, cgs="cgs" in args.digital,
+                           digital_url=digital_url(args))
     problems = Problems()
     folders = game_folders(args.games)
     workers: AbstractContextManager = nullcontext()
-    if options.png or options.tts or options.tabletopia:  # one pool of workers draws for every game
+    if options.png or options.tts or options.tabletopia or options.cgs:  # one pool of workers draws for every game
         from spellpress.write.workers import shared_workers
 
         workers = shared_workers()
@@ -118,6 +123,22 @@ def build_command(args) -> int:
             build_one(folder, options, problems)
     problems.raise_if_any()
     return 0
+
+
+def digital_url(args) -> str | None:
+    """--digital-url: an http(s) address, for --digital cgs only."""
+    if args.digital_url is None:
+        return None
+    from urllib.parse import urlsplit
+
+    if "cgs" not in args.digital:
+        raise UserError.at(Option("--digital-url"), "is where a Card Game Simulator game is hosted: add --digital cgs "
+                                                    "(Tabletop Simulator's is --tts-url)")
+    parts = urlsplit(args.digital_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise UserError.at(Option("--digital-url"), f"expected an address such as https://example.org/my-game, "
+                                                    f"got {args.digital_url!r}")
+    return args.digital_url.rstrip("/")
 
 
 def build_one(folder: Path, options, problems) -> None:

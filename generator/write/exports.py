@@ -8,6 +8,7 @@ from pathlib import Path
 from spellpress.layout.deck import CardFaces
 from spellpress.model.game import Game
 from spellpress.write.cache import Cache
+from spellpress.write.cgs import plan_cgs, prefetch_cgs, write_cgs
 from spellpress.write.raster import PNG_DPI, Rasterizer, write_pngs
 from spellpress.write.tabletopia import plan_tabletopia, prefetch_tabletopia, write_tabletopia
 from spellpress.write.tts_export import prefetch_tts, write_tts
@@ -22,6 +23,7 @@ class RasterExports:
         self.tts = TtsOptions(options.tts_max_px, options.tts_format, options.tts_url)
         self.tts_plan = plan_tts(game, laid, self.tts) if options.tts else None
         self.tabletopia = plan_tabletopia(laid) if options.tabletopia else None
+        self.cgs = plan_cgs(game, laid, options.digital_url) if options.cgs else None
         self.raster = Rasterizer(cache, options.workers)
 
     def __enter__(self) -> "RasterExports":
@@ -32,6 +34,8 @@ class RasterExports:
             prefetch_tts(self.tts_plan, self.raster)
         if self.tabletopia is not None:
             prefetch_tabletopia(self.tabletopia, self.raster)
+        if self.cgs is not None:
+            prefetch_cgs(self.cgs, self.raster)
         return self
 
     def __exit__(self, kind, value, traceback) -> None:
@@ -46,4 +50,6 @@ class RasterExports:
             files += write_tts(self.game, self.tts_plan, out / "tts", self.raster, self.tts)
         if self.tabletopia is not None:
             files += write_tabletopia(self.tabletopia, out / "tabletopia", self.game.name, self.raster)
+        if self.cgs is not None:
+            files += write_cgs(self.cgs, out / "cgs", self.game.name, self.raster)
         return files
