@@ -37,8 +37,8 @@ class BuildOptions:
     tts_format: str = "png"  # png or jpg
     tts_url: str | None = None  # where the TTS images are hosted (default: file:/// paths)
     tabletopia: bool = False  # one picture per card side for Tabletopia (--digital tabletopia)
-    cgs: bool = False  # a Card Game Simulator custom game and its zip (--digital cgs)
-    digital_url: str | None = None  # where the CGS game will be hosted (--digital-url), for installing and updates
+    exports: tuple[str, ...] = ()  # the raster exports by name (write/exporters/); png, tts, tabletopia join them
+    export_settings: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()  # (export, its settings) from its options
     print_shop: bool = False
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
@@ -53,6 +53,12 @@ class BuildOptions:
                                   (MarkMode, self.marks, "marks"), (ColorMode, self.color, "colour mode")):
             if value is not None:
                 checked(mode, value, what)
+        # the flags of the first exports, as names, and the TTS settings from their own fields
+        flags = tuple(name for name, on in (("png", self.png), ("tts", self.tts), ("tabletopia", self.tabletopia)) if on)
+        object.__setattr__(self, "exports", tuple(dict.fromkeys((*self.exports, *flags))))
+        if "tts" in self.exports and "tts" not in dict(self.export_settings):
+            tts = (("image_format", self.tts_format), ("max_px", self.tts_max_px), ("url", self.tts_url))
+            object.__setattr__(self, "export_settings", (*self.export_settings, ("tts", tts)))
 
 
 @dataclass
@@ -124,7 +130,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
     with ExitStack() as stack:
         exports = None
-        if options.png or options.tts or options.tabletopia or options.cgs:
+        if options.exports:
             from spellpress.write.exports import RasterExports
 
             exports = stack.enter_context(RasterExports(game, laid, options, cache))

@@ -32,28 +32,6 @@ COMMAND_MODULES = (print_commands, pull_command, new_command, engine_command, si
                    letters_command, serve_command, play_command, shops_command, catalog_command)
 
 
-def _max_px_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("expected a whole number of pixels, such as 4096") from None
-    if value < 256:
-        raise argparse.ArgumentTypeError("must be at least 256 pixels")
-    return value
-
-
-def _digital_arguments(build: argparse.ArgumentParser) -> None:
-    """The options of the digital-table exports (docs/digital.md)."""
-    build.add_argument("--digital", action="append", choices=["tts", "tabletopia"], default=[],
-                       help="tts: as --tts; tabletopia: one picture per card side in tabletopia/, within 4000 px "
-                            "(may be given twice)")
-    build.add_argument("--tts-max-px", type=_max_px_arg, default=4096, metavar="PX",
-                       help="longest side of a TTS image, in pixels; cards are scaled to fit (default 4096)")
-    build.add_argument("--tts-format", choices=["png", "jpg"], default="png", help="TTS images as RGB PNG or JPEG (default png)")
-    build.add_argument("--tts-url", metavar="BASE",
-                       help="the URL the TTS images will be hosted under (default: file:/// paths of the written files)")
-
-
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse exits 2 on usage errors already; keep its format
         self.print_usage(sys.stderr)

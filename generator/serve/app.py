@@ -27,6 +27,7 @@ from spellpress.errors import UserError
 from spellpress.serve import page
 from spellpress.serve.guard import Guard
 from spellpress.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
+from spellpress.write.exporters import registry
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"preview.css": "text/css", "preview.js": "text/javascript"}
@@ -230,8 +231,9 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True,
         if not isinstance(wanted, dict):
             return JSONResponse({"errors": ["expected a JSON object such as {\"png\": true}"]}, status_code=400)
         try:
-            options = BuildOptions(out=out, png=wanted.get("png") is True, tts=wanted.get("tts") is True,
-                                   print_shop=wanted.get("print_shop") is True, **chosen_modes(wanted))
+            exports = tuple(name for name in registry() if wanted.get(name) is True)
+            options = BuildOptions(out=out, exports=exports, print_shop=wanted.get("print_shop") is True,
+                                   **chosen_modes(wanted))
         except ValueError as exc:
             return JSONResponse({"errors": [str(exc)]}, status_code=400)
 

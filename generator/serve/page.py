@@ -56,6 +56,14 @@ def counts_line(state: State) -> str:
     return " · ".join(part for part in (counts, state.note) if part)
 
 
+def export_boxes() -> str:
+    """A checkbox for each raster export of the registry (write/exporters/)."""
+    from spellpress.write.exporters import registry
+
+    return "\n".join(f'<label><input type="checkbox" name="{escape(name)}"> {escape(export.label)}</label>'
+                     for name, export in registry().items())
+
+
 def header(state: State, view: str) -> str:
     snapshot = state.snapshot
     name = snapshot.game.name if snapshot else "Spellpress preview"
@@ -68,8 +76,7 @@ def header(state: State, view: str) -> str:
 <h1>{escape(name)}</h1><span class="counts" id="counts">{escape(counts)}</span>
 <nav>{tabs}</nav>
 <form class="build" id="build" method="post" action="/build">
-<label><input type="checkbox" name="png"> PNG</label>
-<label><input type="checkbox" name="tts"> TTS</label>
+{export_boxes()}
 <label><input type="checkbox" name="print_shop"> print shop</label>
 {mode_select("paper", Paper)}{mode_select("backs", BackMode)}{mode_select("marks", MarkMode)}
 <button type="submit">Build PDF</button>

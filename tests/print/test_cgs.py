@@ -15,7 +15,7 @@ from spellpress.cli import main
 from spellpress.load.game import load_game
 from spellpress.paths import list_game_folders
 from spellpress.units import MM_PER_INCH
-from spellpress.write.cgs import CARD_KINDS, hand_size
+from spellpress.write.exporters.cgs import CARD_KINDS, hand_size
 from tests.conftest import FIXTURES
 
 SCHEMA = json.loads((FIXTURES / "cgs-schema" / "cgs.json").read_text())

@@ -17,15 +17,20 @@ import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
-from spellpress.layout.deck import CardFaces
-from spellpress.layout.ops import FaceLayout
-from spellpress.model.game import Game
+from spellpress.errors import Option, UserError
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.atomic import atomic_folder
+from spellpress.write.exporters import Export
 from spellpress.write.fit import fit_dpi, trimmed_cell
-from spellpress.write.raster import Rasterizer
+
+if TYPE_CHECKING:
+    from spellpress.layout.deck import CardFaces
+    from spellpress.layout.ops import FaceLayout
+    from spellpress.model.game import Game
+    from spellpress.write.raster import Rasterizer
 
 MAX_PX = 2048  # a card picture's longer side: sharp on a phone, light to download
 CARD_KINDS = frozenset({"card", "tile", "token"})  # CGS plays cards; boards, sheets and dice stay off its table
@@ -219,3 +224,32 @@ def zipped(top: str, contents: dict[str, bytes]) -> bytes:
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
     return buffer.getvalue()
+
+
+# -- the export's entry in the registry (write/exporters/__init__.py) ----------------------------
+def _arguments(build) -> None:
+    build.add_argument("--digital-url", metavar="BASE",
+                       help="with --digital cgs: the https address the cgs/<Game>/ folder will be hosted at, so Card "
+                            "Game Simulator installs the game from BASE/cgs.json and updates it")
+
+
+def _settings(args) -> dict[str, Any]:
+    """--digital-url: an http(s) address, for --digital cgs only."""
+    if args.digital_url is None:
+        return {"url": None}
+    if "cgs" not in args.digital:
+        raise UserError.at(Option("--digital-url"), "is where a Card Game Simulator game is hosted: add --digital cgs "
+                                                    "(Tabletop Simulator's is --tts-url)")
+    parts = urlsplit(args.digital_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query or parts.fragment:
+        raise UserError.at(Option("--digital-url"), f"expected an address such as https://example.org/my-game, "
+                                                    f"got {args.digital_url!r}")
+    return {"url": args.digital_url.rstrip("/")}
+
+
+EXPORT = Export(
+    name="cgs", label="CGS",
+    summary="a Card Game Simulator custom game in cgs/<Game>/ and cgs/<Game>.cgs.zip",
+    plan=lambda game, laid, settings: plan_cgs(game, laid, settings.get("url")),
+    prefetch=prefetch_cgs, write=write_cgs, arguments=_arguments, settings=_settings, cache_keys=("url",),
+)
