@@ -24,7 +24,7 @@ from spellpress.errors import Option, UserError
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.atomic import atomic_folder
 from spellpress.write.exporters import Export
-from spellpress.write.fit import fit_dpi, trimmed_cell
+from spellpress.write.fit import fit_dpi, piece_dpi, trimmed_cell
 
 if TYPE_CHECKING:
     from spellpress.layout.deck import CardFaces
@@ -69,7 +69,7 @@ def plan_cgs(game: Game, laid: list[CardFaces], url: str | None) -> CgsPlan:
     for group in groups:
         component = group[0].component
         bleed = group[0].front.bleed
-        dpi = fit_dpi(1, 1, component.size, bleed, MAX_PX)
+        dpi = fit_dpi(1, 1, component.size, bleed, MAX_PX, piece_dpi(component.kind, component.size))
         cell, bleed_px = trimmed_cell(component.size, bleed, dpi), mm_to_px(bleed, dpi)
         for faces in group:
             pictures.append(Picture(faces.front, f"sets/{safe_name(component.id)}/{safe_name(faces.card.id)}.png",

@@ -8,7 +8,7 @@ from spellpress.write.exporters import Export
 def _plan(game, laid, settings):
     from spellpress.write.tabletopia import plan_tabletopia
 
-    return plan_tabletopia(laid)
+    return plan_tabletopia(game, laid)
 
 
 def _prefetch(plan, raster) -> None:
