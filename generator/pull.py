@@ -65,7 +65,6 @@ def linked_tabs(folder: Path) -> list[LinkedTab]:
 def pull(folder: Path, fetch=None) -> list[Pulled]:
     """Fetch every linked tab, then write the snapshots of those that changed (all or none)."""
     from spellpress.load.google_fetch import FetchError, fetch_tab
-    from spellpress.load.spreadsheet import SheetError, read_sheet
 
     fetch = fetch or fetch_tab
     problems = Problems()
@@ -76,37 +75,35 @@ def pull(folder: Path, fetch=None) -> list[Pulled]:
         except FetchError as exc:
             problems.add(tab.where, f"cannot pull {tab.link.link}: {exc}")
     problems.raise_if_any()
-    from spellpress.write.atomic import write_bytes, write_text
-
-    pulled = []
     for tab, answer in answers:
-        csv_path, json_path = snapshot_paths(tab.component_file)
-        name = _tab_name(answer.filename)
         try:
             answer.data.decode("utf-8")
         except UnicodeDecodeError:
             problems.add(tab.where, f"cannot pull {tab.link.link}: the answer is not UTF-8 CSV")
-            continue
-        digest = content_hash(answer.data)
-        changed = _recorded_hash(json_path) != digest or not csv_path.is_file()
-        pulled.append((Pulled(tab, csv_path, changed, 0, name or f"gid={tab.link.gid}"), answer, digest))
     problems.raise_if_any()
-    results = []
-    for result, answer, digest in pulled:
-        csv_path, json_path = snapshot_paths(result.tab.component_file)
-        if result.changed:
-            write_bytes(csv_path, answer.data)
-            write_text(json_path, json.dumps({
-                "link": result.tab.link.link, "spreadsheet": result.tab.link.spreadsheet, "gid": result.tab.link.gid,
-                "tab": _tab_name(answer.filename), "download": answer.filename,
-                "fetched": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "sha256": digest,
-                "bytes": len(answer.data)}, indent=1, ensure_ascii=False) + "\n")
-        try:
-            rows = len(read_sheet(csv_path).rows)
-        except SheetError:
-            rows = 0  # said by check and build, at the snapshot's cells
-        results.append(Pulled(result.tab, csv_path, result.changed, rows, result.name))
-    return results
+    return [_saved(tab, answer) for tab, answer in answers]
+
+
+def _saved(tab: LinkedTab, answer) -> Pulled:
+    """The tab's snapshot, written when its content changed, and what it holds."""
+    from spellpress.load.spreadsheet import SheetError, read_sheet
+    from spellpress.write.atomic import write_bytes, write_text
+
+    csv_path, json_path = snapshot_paths(tab.component_file)
+    name = _tab_name(answer.filename)
+    digest = content_hash(answer.data)
+    changed = _recorded_hash(json_path) != digest or not csv_path.is_file()
+    if changed:
+        write_bytes(csv_path, answer.data)
+        write_text(json_path, json.dumps({
+            "link": tab.link.link, "spreadsheet": tab.link.spreadsheet, "gid": tab.link.gid, "tab": name,
+            "download": answer.filename, "fetched": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "sha256": digest, "bytes": len(answer.data)}, indent=1, ensure_ascii=False) + "\n")
+    try:
+        rows = len(read_sheet(csv_path).rows)
+    except SheetError:
+        rows = 0  # said by check and build, at the snapshot's cells
+    return Pulled(tab, csv_path, changed, rows, repr(name) if name else f"gid={tab.link.gid}")
 
 
 def pull_changes(folder: Path) -> str | None:

@@ -57,7 +57,7 @@ def test_pull_then_build_offline_then_a_changed_sheet_changes_the_cards(stand_in
                                                                         monkeypatch):
     folder = linked(game_copy)
     assert main(["pull", str(folder)]) == 0
-    assert "tab Letters, 3 rows (changed)" in capsys.readouterr().out
+    assert "tab 'Letters', 3 rows (changed)" in capsys.readouterr().out
     snapshot = folder / "letters.sheet.csv"
     assert snapshot.read_bytes() == LETTERS.encode()
     described = json.loads((folder / "letters.sheet.json").read_text())
@@ -172,7 +172,7 @@ def test_serve_pull_every_rebuilds_a_changed_sheet_and_the_page_says_when(stand_
         await task
 
     asyncio.run(poll_until_noted())
-    assert re.fullmatch(r"Google Sheet changed at \d\d:\d\d:\d\d UTC \(tab Letters\)", preview.state.note)
+    assert re.fullmatch(r"Google Sheet changed at \d\d:\d\d:\d\d UTC \(tab 'Letters'\)", preview.state.note)
     assert preview.state.note in page.counts_line(preview.state) and preview.state.note in capsys.readouterr().out
     snapshot = preview.state.snapshot
     assert snapshot is not None and "z" in [f.card.id for f in snapshot.laid if f.component.id == "letters"]

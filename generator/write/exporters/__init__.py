@@ -44,18 +44,19 @@ class Export:
     settings: Callable[[argparse.Namespace], dict[str, Any]] = _no_settings  # those options, checked (UserError)
     cache_keys: tuple[str, ...] = field(default=())  # the settings that decide its bytes (faces are keyed by content)
     flag: str | None = None  # a flag of its own besides --digital NAME (--png, --tts)
+    order: int = 100  # where it comes in --digital's choices, the preview's checkboxes and the build's files
 
 
 _REGISTRY: dict[str, Export] = {}
 
 
 def registry() -> dict[str, Export]:
-    """Every export of this package, by name, in the order of their module names."""
+    """Every export of this package, by name, in their `order` (then by name)."""
     if not _REGISTRY:
-        for module in sorted(info.name for info in pkgutil.iter_modules(__path__)):
-            export = getattr(importlib.import_module(f"{__name__}.{module}"), "EXPORT", None)
-            if isinstance(export, Export):
-                _REGISTRY[export.name] = export
+        found = [getattr(importlib.import_module(f"{__name__}.{info.name}"), "EXPORT", None)
+                 for info in pkgutil.iter_modules(__path__)]
+        for export in sorted((e for e in found if isinstance(e, Export)), key=lambda e: (e.order, e.name)):
+            _REGISTRY[export.name] = export
     return _REGISTRY
 
 

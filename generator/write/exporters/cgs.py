@@ -248,7 +248,7 @@ def _settings(args) -> dict[str, Any]:
 
 
 EXPORT = Export(
-    name="cgs", label="CGS",
+    name="cgs", order=40, label="CGS",
     summary="a Card Game Simulator custom game in cgs/<Game>/ and cgs/<Game>.cgs.zip",
     plan=lambda game, laid, settings: plan_cgs(game, laid, settings.get("url")),
     prefetch=prefetch_cgs, write=write_cgs, arguments=_arguments, settings=_settings, cache_keys=("url",),

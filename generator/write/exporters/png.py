@@ -18,7 +18,7 @@ def _write(laid, folder, title, raster):
 
 
 EXPORT = Export(
-    name="png", label="PNG", flag="--png",
+    name="png", order=10, label="PNG", flag="--png",
     summary="also write a PNG per card side, 300 dpi with bleed",
     plan=lambda game, laid, settings: laid, prefetch=_prefetch, write=_write,
 )

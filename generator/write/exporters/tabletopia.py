@@ -24,7 +24,7 @@ def _write(plan, folder, title, raster):
 
 
 EXPORT = Export(
-    name="tabletopia", label="Tabletopia",
+    name="tabletopia", order=30, label="Tabletopia",
     summary="one picture per card side in tabletopia/, within 4000 px",
     plan=_plan, prefetch=_prefetch, write=_write,
 )

@@ -50,7 +50,7 @@ def _write(plan: _Plan, folder, title, raster):
 
 
 EXPORT = Export(
-    name="tts", label="TTS", flag="--tts",
+    name="tts", order=20, label="TTS", flag="--tts",
     summary="Tabletop Simulator images and a saved object, tts/<game>.json (docs/digital.md)",
     plan=_plan, prefetch=_prefetch, write=_write, arguments=_arguments, settings=_settings,
     cache_keys=("max_px", "image_format", "url"),
