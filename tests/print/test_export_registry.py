@@ -36,6 +36,12 @@ def test_the_command_line_offers_what_the_registry_holds():
     assert {"--png", "--tts", "--tts-url", "--tts-max-px", "--digital-url"} <= flags
 
 
+def test_each_exports_cache_keys_are_settings_it_reads_from_its_options():
+    args = build_parser().parse_args([])
+    for export in registry().values():
+        assert set(export.cache_keys) <= set(export.settings(args)), export.name
+
+
 def test_the_preview_page_has_a_checkbox_per_export():
     from spellpress.serve.page import export_boxes
 
