@@ -176,3 +176,16 @@ def test_serve_pull_every_rebuilds_a_changed_sheet_and_the_page_says_when(stand_
     assert preview.state.note in page.counts_line(preview.state) and preview.state.note in capsys.readouterr().out
     snapshot = preview.state.snapshot
     assert snapshot is not None and "z" in [f.card.id for f in snapshot.laid if f.component.id == "letters"]
+
+
+def test_a_link_in_the_long_form_pulls_and_a_sheet_name_beside_it_is_refused(stand_in, game_copy, capsys):
+    folder = linked(game_copy)
+    component = folder / "letters.yaml"
+    text = component.read_text()
+    link = f"https://docs.google.com/spreadsheets/d/{google.SHEET}/edit#gid=7"
+    component.write_text(text.replace(f"cards_from: {link}", f"cards_from: {{file: '{link}', separator: ';'}}"))
+    assert main(["pull", str(folder)]) == 0
+    assert [c[0] for c in cards_of(folder)] == ["a", "n", "q"]
+    component.write_text(text.replace(f"cards_from: {link}", f"cards_from: {{file: '{link}', sheet: Letters}}"))
+    assert main(["check", str(folder)]) == 2
+    assert "a Google Sheets link names its tab itself (#gid=...): remove sheet:" in capsys.readouterr().err
