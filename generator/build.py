@@ -39,6 +39,8 @@ class BuildOptions:
     tts_format: str = "png"  # png or jpg
     tts_url: str | None = None  # where the TTS images are hosted (default: file:/// paths)
     tabletopia: bool = False  # one picture per card side for Tabletopia (--digital tabletopia)
+    exports: tuple[str, ...] = ()  # the raster exports by name (write/exporters/); png, tts, tabletopia join them
+    export_settings: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()  # (export, its settings) from its options
     print_shop: bool = False
     out: Path = Path("output")
     cache: bool = True  # False: draw everything again, read and write no cache (--no-cache)
@@ -53,6 +55,12 @@ class BuildOptions:
                                   (MarkMode, self.marks, "marks"), (ColorMode, self.color, "colour mode")):
             if value is not None:
                 checked(mode, value, what)
+        # the flags of the first exports, as names, and the TTS settings from their own fields
+        flags = tuple(name for name, on in (("png", self.png), ("tts", self.tts), ("tabletopia", self.tabletopia)) if on)
+        object.__setattr__(self, "exports", tuple(dict.fromkeys((*self.exports, *flags))))
+        if "tts" in self.exports and "tts" not in dict(self.export_settings):
+            tts = (("image_format", self.tts_format), ("max_px", self.tts_max_px), ("url", self.tts_url))
+            object.__setattr__(self, "export_settings", (*self.export_settings, ("tts", tts)))
 
 
 @dataclass
@@ -118,13 +126,14 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     # the manifest goes first and comes back last, listing every file with its hash: a killed
     # build leaves no manifest rather than one that describes other files
     manifest_path = out / "manifest.json"
+    earlier = earlier_files(manifest_path)
     remove_file(manifest_path)
     paint = sheet_paint(options)
     suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "") + ("-cmyk" if paint.name == "grey" and paint.profile else "")
     pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
     with ExitStack() as stack:
         exports = None
-        if options.png or options.tts or options.tabletopia:
+        if options.exports:
             from spellpress.write.exports import RasterExports
 
             exports = stack.enter_context(RasterExports(game, laid, options, cache))
@@ -149,7 +158,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
         files.append(out / "icon-credits.md")
     cache.sweep()
     described = manifest(game, laid, pages, settings, pdf_path.name, paper)
-    described["files"] = file_hashes(out, files)
+    described["files"] = {**still_there(out, earlier, files), **file_hashes(out, files)}
     write_text(manifest_path, json.dumps(described, indent=1))
     files.append(manifest_path)
     cards = sum(f.card.count for f in laid)
@@ -221,6 +230,30 @@ def file_hashes(out: Path, files: list[Path]) -> dict[str, str]:
         with open(path, "rb") as stream:  # streamed: a TTS sheet need not be in memory to be hashed
             hashes[path.relative_to(out).as_posix()] = hashlib.file_digest(stream, "sha256").hexdigest()
     return hashes
+
+
+def earlier_files(manifest_path: Path) -> dict[str, str]:
+    """The files the last manifest listed, with their hashes ({} when there is none to read)."""
+    try:
+        listed = json.loads(manifest_path.read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
+    return {str(k): str(v) for k, v in listed.items()} if isinstance(listed, dict) else {}
+
+
+def still_there(out: Path, earlier: dict[str, str], written: list[Path]) -> dict[str, str]:
+    """Earlier builds' files that this one did not write and that are still as they were written (another
+    paper's PDF, an export not asked for this time): the manifest describes the whole folder."""
+    rewritten = {path.relative_to(out).as_posix() for path in written}
+    kept = {}
+    for name, digest in sorted(earlier.items()):
+        path = out / name
+        if name in rewritten or name == "manifest.json" or not path.is_file() or out.resolve() not in path.resolve().parents:
+            continue
+        with open(path, "rb") as stream:
+            if hashlib.file_digest(stream, "sha256").hexdigest() == digest:
+                kept[name] = digest
+    return kept
 
 
 def manifest(game: Game, laid: list[CardFaces], pages: list[Page], settings: SheetSettings, pdf: str, paper: str) -> dict:

@@ -6,7 +6,7 @@ import time
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
-from spellpress.arguments import bounded_int, length, offset
+from spellpress.arguments import length, offset
 from spellpress.errors import Option, Problem, Problems, UserError
 from spellpress.model.modes import BackMode, CalibrationPaper, ColorMode, DuplexMode, MarkMode, Paper, choices
 from spellpress.paths import game_folders
@@ -17,7 +17,7 @@ from spellpress.wording import listed_files, plural
 SHOP_DECIDES = {"paper": "--paper", "backs": "--backs", "back_offset": "--back-offset", "bleed": "--bleed",
                 "png": "--png", "tts": "--tts", "print_shop": "--print-shop", "color": "--color",
                 "profile": "--profile", "marks": "--marks", "draft": "--draft", "digital": "--digital",
-                "tts_url": "--tts-url"}
+                "tts_url": "--tts-url", "digital_url": "--digital-url"}
 
 
 def register(commands) -> None:
@@ -30,17 +30,7 @@ def register(commands) -> None:
     build.add_argument("--back-offset", type=offset, metavar="X,Y",
                        help="shift the backs to correct a printer's misregistration; mm unless a unit is given (see 'calibrate')")
     build.add_argument("--bleed", type=length, metavar="LENGTH", help="bleed beyond the trim, e.g. 3mm or 0.125in (default 3mm)")
-    build.add_argument("--png", action="store_true", help="also write a PNG per card side, 300 dpi with bleed")
-    build.add_argument("--tts", action="store_true",
-                       help="also write Tabletop Simulator images and a saved object, tts/<game>.json (docs/digital.md)")
-    build.add_argument("--digital", action="append", choices=["tts", "tabletopia"], default=[],
-                       help="tts: as --tts; tabletopia: one picture per card side in tabletopia/, within 4000 px "
-                            "(may be given twice)")
-    build.add_argument("--tts-max-px", type=bounded_int(256, 65536), default=4096, metavar="PX",
-                       help="longest side of a TTS image, in pixels; cards are scaled to fit (default 4096)")
-    build.add_argument("--tts-format", choices=["png", "jpg"], default="png", help="TTS images as RGB PNG or JPEG (default png)")
-    build.add_argument("--tts-url", metavar="BASE",
-                       help="the URL the TTS images will be hosted under (default: file:/// paths of the written files)")
+    digital_arguments(build)
     build.add_argument("--print-shop", action="store_true", help="also write a one-card-a-page PDF with TrimBox and BleedBox, back then front")
     build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output; inside a game folder, the output folder beside it)")
     build.add_argument("--shop", metavar="NAME",
@@ -80,6 +70,37 @@ def register(commands) -> None:
     calibrate.set_defaults(handler=calibrate_command)
 
 
+def digital_arguments(build) -> None:
+    """The raster exports' options, from their registry (write/exporters/): --png and --tts, --digital NAME,
+    and each export's own."""
+    from spellpress.write.exporters import registry
+
+    exports = registry()
+    for export in exports.values():
+        if export.flag:
+            build.add_argument(export.flag, action="store_true", dest=export.name, help=f"also write {export.summary}"
+                               if not export.summary.startswith("also ") else export.summary)
+    build.add_argument("--digital", action="append", choices=list(exports), default=[],
+                       help="; ".join(f"{name}: {export.summary}" for name, export in exports.items())
+                            + " (may be given more than once; docs/digital.md)")
+    for export in exports.values():
+        export.arguments(build)
+
+
+def chosen_exports(args) -> tuple[tuple[str, ...], tuple]:
+    """The exports the command line asks for, and each one's settings from its own options."""
+    from spellpress.write.exporters import registry
+
+    names, settings = [], []
+    for name, export in registry().items():
+        wanted = name in args.digital or (export.flag is not None and getattr(args, name, False))
+        values = export.settings(args)  # checked even when not wanted: an option without its export is a mistake
+        if wanted:
+            names.append(name)
+            settings.append((name, tuple(sorted(values.items()))))
+    return tuple(names), tuple(settings)
+
+
 def refuse_options_a_shop_decides(args) -> None:
     """`build --shop` writes what the shop's preset says: an option it would ignore is a mistake, not a wish."""
     given = [flag for name, flag in SHOP_DECIDES.items() if getattr(args, name) not in (None, False, [])]
@@ -101,15 +122,15 @@ def build_command(args) -> int:
         raise UserError.at(Option("--ink-limit"), "applies to --shop builds only (a shop's total ink limit)")
     if args.profile is not None and args.color != "cmyk":  # it would be silently ignored
         raise UserError.at(Option("--profile"), "a profile is for CMYK sheets: add --color cmyk, or leave --profile out")
+    exports, settings = chosen_exports(args)
     options = BuildOptions(paper=args.paper, backs=args.backs, back_offset=args.back_offset, bleed=args.bleed,
-                           png=args.png, tts=args.tts or "tts" in args.digital, print_shop=args.print_shop, out=args.out,
-                           cache=args.cache, draft=args.draft, color=args.color or "rgb", profile=args.profile,
-                           marks=args.marks, tts_max_px=args.tts_max_px, tts_format=args.tts_format, tts_url=args.tts_url,
-                           tabletopia="tabletopia" in args.digital)
+                           print_shop=args.print_shop, out=args.out, cache=args.cache, draft=args.draft,
+                           color=args.color or "rgb", profile=args.profile, marks=args.marks,
+                           exports=exports, export_settings=settings)
     problems = Problems()
     folders = game_folders(args.games)
     workers: AbstractContextManager = nullcontext()
-    if options.png or options.tts or options.tabletopia:  # one pool of workers draws for every game
+    if options.exports:  # one pool of workers draws for every game
         from spellpress.write.workers import shared_workers
 
         workers = shared_workers()

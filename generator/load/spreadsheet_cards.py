@@ -16,14 +16,17 @@ COLUMNS_BESIDE_FIELDS = ("count", "id")
 
 def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems
                 ) -> Iterator[tuple[dict[str, Any], Callable[..., Location]]]:
+    from spellpress.load.google_sheet import looks_like_link, read_linked_sheet
     from spellpress.load.spreadsheet import SheetError, read_sheet, typed  # only for spreadsheet-fed games
     from spellpress.suggest import did_you_mean
 
     source = spec.sheet
     assert source is not None
     try:
-        path = inside(root, source.file, where, "spreadsheet")
-        sheet = read_sheet(path, source.sheet)
+        if looks_like_link(source.file):  # a Google Sheet, read from its snapshot (load/google_sheet.py)
+            sheet = read_linked_sheet(source.file, source.sheet, where)
+        else:
+            sheet = read_sheet(inside(root, source.file, where, "spreadsheet"), source.sheet)
     except UserError as exc:
         problems.extend(exc)
         return

@@ -46,13 +46,28 @@ def mode_select(name: str, mode) -> str:
             f'<option value="">game\'s</option>{options}</select></label>')
 
 
-def header(state: State, view: str) -> str:
+def counts_line(state: State) -> str:
+    """The game's components, cards and sheets, then the preview's note (when a Google Sheet last changed)."""
     snapshot = state.snapshot
-    name = snapshot.game.name if snapshot else "Spellpress preview"
     counts = ""
     if snapshot:
         cards = sum(f.card.count for f in snapshot.laid)
         counts = f"{plural(len(snapshot.game.components), 'component')}, {plural(cards, 'card')}, {plural(len(snapshot.pages), 'sheet')}"
+    return " · ".join(part for part in (counts, state.note) if part)
+
+
+def export_boxes() -> str:
+    """A checkbox for each raster export of the registry (write/exporters/)."""
+    from spellpress.write.exporters import registry
+
+    return "\n".join(f'<label><input type="checkbox" name="{escape(name)}"> {escape(export.label)}</label>'
+                     for name, export in registry().items())
+
+
+def header(state: State, view: str) -> str:
+    snapshot = state.snapshot
+    name = snapshot.game.name if snapshot else "Spellpress preview"
+    counts = counts_line(state)
     tabs = "".join(
         f'<a href="{href}"{" aria-current=page" if view == key else ""}>{label}</a>'
         for key, href, label in (("cards", "/", "Cards"), ("sheets", "/sheets", "Sheets"))
@@ -61,8 +76,7 @@ def header(state: State, view: str) -> str:
 <h1>{escape(name)}</h1><span class="counts" id="counts">{escape(counts)}</span>
 <nav>{tabs}</nav>
 <form class="build" id="build" method="post" action="/build">
-<label><input type="checkbox" name="png"> PNG</label>
-<label><input type="checkbox" name="tts"> TTS</label>
+{export_boxes()}
 <label><input type="checkbox" name="print_shop"> print shop</label>
 {mode_select("paper", Paper)}{mode_select("backs", BackMode)}{mode_select("marks", MarkMode)}
 <button type="submit">Build PDF</button>

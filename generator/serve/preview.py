@@ -51,6 +51,7 @@ class State:
     errors: list[str] = field(default_factory=list)  # one line a mistake, as the command line prints them
     version: int = 0
     problems: list[Problem] = field(default_factory=list)  # the same, with the card each was found on
+    note: str = ""  # shown beside the counts: when a Google Sheet last changed (serve --pull-every)
 
 
 class Preview:
@@ -63,6 +64,7 @@ class Preview:
         self.images: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         self.sheets: dict[str, list[bytes]] = {}
         self.renders = 0  # faces rasterized so far (tests read it)
+        self.note = ""  # for the page's State (serve --pull-every)
 
     # -- the pipeline -------------------------------------------------------------------
     def refresh(self) -> bool:
@@ -79,9 +81,9 @@ class Preview:
                                                            "(see the server's log)")]
             errors = report_lines(problems)
             old = self.state
-            changed = errors != old.errors or _signature(snapshot) != _signature(old.snapshot)
+            changed = errors != old.errors or _signature(snapshot) != _signature(old.snapshot) or self.note != old.note
             if changed:
-                self.state = State(snapshot, errors, old.version + 1, problems)
+                self.state = State(snapshot, errors, old.version + 1, problems, self.note)
                 if snapshot is not None:
                     self.faces = {key: face for face, key in snapshot.keys.items()}
             return changed

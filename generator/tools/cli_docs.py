@@ -23,7 +23,9 @@ EXAMPLES = {
     "sweep": ["spellpress sweep word-to-the-wise --vary cards.consonants.q.count=1,2,3 --games 1000",
               "spellpress sweep spelled --vary rules.health=20,25,30 --vary rules.hand_size=5,6 --dask local --json"],
     "report": ["spellpress report word-to-the-wise --games 2000"],
-    "serve": ["spellpress serve word-to-the-wise", "cd path/to/my-game && spellpress serve --port 8080"],
+    "serve": ["spellpress serve word-to-the-wise", "cd path/to/my-game && spellpress serve --port 8080",
+              "spellpress serve path/to/my-game --pull-every 30"],
+    "pull": ["spellpress pull path/to/my-game", "cd path/to/my-game && spellpress pull"],
     "letters": ["spellpress letters word-to-the-wise", "spellpress letters evocabulary --hand 7 --samples 2000 --seed 3 --json",
                 "spellpress letters word-to-the-wise --suggest-counts 108"],
 }

@@ -1,0 +1,78 @@
+"""One registry of exports (write/exporters/): the command line, the build and the preview page read it,
+so a new export is one module: here one made in the test plugs in with nothing else changed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from spellpress.cli import main, parser
+from spellpress.write import exporters
+from spellpress.write.atomic import atomic_folder
+from spellpress.write.exporters import Export, registry
+from tests.conftest import FIXTURES
+
+
+def build_parser() -> argparse.ArgumentParser:
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return commands.choices["build"]
+
+
+def test_the_registry_holds_each_raster_export_once_with_its_parts():
+    exports = registry()
+    assert set(exports) == {"png", "tts", "tabletopia", "cgs"}
+    for name, export in exports.items():
+        assert export.name == name and export.label and export.summary
+        assert all(callable(part) for part in (export.plan, export.prefetch, export.write, export.arguments, export.settings))
+
+
+def test_the_command_line_offers_what_the_registry_holds():
+    build = build_parser()
+    digital = next(a for a in build._actions if a.dest == "digital")
+    assert list(digital.choices) == list(registry())
+    flags = {option for action in build._actions for option in action.option_strings}
+    assert {"--png", "--tts", "--tts-url", "--tts-max-px", "--digital-url"} <= flags
+
+
+def test_each_exports_cache_keys_are_settings_it_reads_from_its_options():
+    args = build_parser().parse_args([])
+    for export in registry().values():
+        assert set(export.cache_keys) <= set(export.settings(args)), export.name
+
+
+def test_the_preview_page_has_a_checkbox_per_export():
+    from spellpress.serve.page import export_boxes
+
+    boxes = export_boxes()
+    assert all(f'name="{name}"' in boxes for name in registry())
+
+
+def _plan(game, laid, settings):
+    return [f"{f.component.id}/{f.card.id} x{f.card.count}" for f in laid], settings
+
+
+def _write(plan, folder, title, raster):
+    lines, settings = plan
+    with atomic_folder(folder) as temporary:
+        (temporary / "cards.txt").write_text(settings["heading"] + "\n" + "\n".join(lines) + "\n")
+    return [folder / "cards.txt"]
+
+
+LIST = Export(name="card-list", label="List", summary="a list of the cards in card-list/cards.txt",
+              plan=_plan, prefetch=lambda plan, raster: None, write=_write,
+              arguments=lambda build: build.add_argument("--list-heading", default="Cards"),
+              settings=lambda args: {"heading": args.list_heading}, cache_keys=("heading",))
+
+
+@pytest.mark.slow
+def test_a_new_export_is_one_module(monkeypatch, tmp_path, capsys):
+    registry()
+    monkeypatch.setitem(exporters._REGISTRY, "card-list", LIST)  # as if write/exporters/card_list.py held it
+    toy = FIXTURES / "toy-game"
+    assert main(["build", str(toy), "--digital", "card-list", "--list-heading", "Toy cards", "--out", str(tmp_path)]) == 0
+    out = tmp_path / "toy-game"
+    written = (out / "card-list" / "cards.txt").read_text().splitlines()
+    assert written[0] == "Toy cards" and len(written) > 1
+    assert "card-list/cards.txt" in json.loads((out / "manifest.json").read_text())["files"]
