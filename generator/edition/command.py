@@ -24,7 +24,7 @@ def register(commands) -> None:
                     "letter dice redesigned for LANGUAGE's word list, searched towards the source's playability "
                     "profile (the chance of a word, of using every card, of going out, the expected best score, the "
                     "letter spread), and with --games the game's length by simulation. The README written there "
-                    "compares both profiles with 95%% intervals and a verdict per figure (docs/editions.md).")
+                    "compares both profiles with 95% intervals and a verdict per figure (docs/editions.md).")
     parser.add_argument("source", metavar="GAME|PATH", help="the game to make an edition of (a shipped id or a folder)")
     parser.add_argument("--language", required=True, choices=["en", "fr", "de", "es"], help="the edition's language")
     parser.add_argument("--out", required=True, type=Path, metavar="FOLDER",
