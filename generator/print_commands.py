@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -68,6 +69,9 @@ def register(commands) -> None:
                                             "engine and rules: keys are checked by check-engine, simulate, report "
                                             "and sweep, which run the engine.")
     check.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
+    check.add_argument("--strict", action="store_true",
+                       help="design warnings (collisions, contrast, small or shrunk type, a turned 6 or 9, a border "
+                            "near the trim) are errors: exit 2")
     check.set_defaults(handler=check_command)
 
     listing = commands.add_parser("list", help="list the games under cards/")
@@ -155,9 +159,25 @@ def check_command(args) -> int:
         cards = sum(c.copies for c in game.components)
         engine = game.spec.rules.get("engine")
         unchecked = f"; its rules engine '{engine}' is checked by check-engine" if engine is not None else ""
-        print(f"{game.id}: ok ({plural(len(game.components), 'component')}, {plural(cards, 'card')}{unchecked})")
+        warnings = design_warnings(game, problems if args.strict else None)
+        print(f"{game.id}: ok ({plural(len(game.components), 'component')}, {plural(cards, 'card')}{unchecked}"
+              f"{warnings})")
     problems.raise_if_any()
     return 0
+
+
+def design_warnings(game, problems: Problems | None) -> str:
+    """Print the game's design findings as warnings (or add them to `problems`: --strict); what to add to its line."""
+    from spellpress.design.check import design_problems
+    from spellpress.errors import report_lines
+
+    found = design_problems(game)
+    if problems is not None:
+        problems.items.extend(found)
+    else:
+        for line in report_lines(found):
+            print(f"warning: {line}", file=sys.stderr)
+    return f"; {plural(len(found), 'design warning')}" if found else ""
 
 
 def list_command(args) -> int:

@@ -63,18 +63,27 @@ def layout_face(
 ) -> FaceLayout:
     """The face's drawing operations; a UserError naming the card and box if it cannot be drawn."""
     width, height = size
+    ops = [op for _, box_ops in layout_boxes(ctx, template, fields, size, who, where) for op in box_ops]
+    return FaceLayout(width, height, ctx.bleed, tuple(ops))
+
+
+def layout_boxes(ctx: FaceContext, template: Template, fields: Mapping[str, Any], size: tuple[float, float],
+                 who: str, where: Location) -> list[tuple[RawBox, tuple]]:
+    """Each box of the face with the operations it draws, in drawing order (the design check
+    judges boxes against each other); a UserError naming the card and box if one cannot be drawn."""
+    width, height = size
     context = {**fields, "card_width": width, "card_height": height, "safe_zone": ctx.safe, "game": ctx.game.name}
-    ops: list = []
+    drawn: list[tuple[RawBox, tuple]] = []
     problems = Problems()  # every box's problem at once, not the first one only
     for box in template.boxes:
         try:
-            ops.extend(_layout_box(ctx, box, context, width, height))
+            drawn.append((box, _layout_box(ctx, box, context, width, height)))
         except (ExpressionError, TextFitError, ValueError) as exc:
             problems.add(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)
         except UserError as exc:
             problems.add(where, f"template '{template.name}', box '{box.name}': {exc.problems[0]}", who)
     problems.raise_if_any()
-    return FaceLayout(width, height, ctx.bleed, tuple(ops))
+    return drawn
 
 
 def resolved_values(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
