@@ -65,7 +65,8 @@ def register(commands) -> None:
     check = commands.add_parser("check", help="validate games without writing anything; runs no game code "
                                               "(check-engine checks a game's rules engine)",
                                 description="Validate each game's definitions (YAML, spreadsheets, templates, fonts) "
-                                            "and write nothing. Never imports or runs a game's Python: its rules "
+                                            "and write nothing, then warn about the design of every face (docs/yaml.md, "
+                                            "Design check). Never imports or runs a game's Python: its rules "
                                             "engine and rules: keys are checked by check-engine, simulate, report "
                                             "and sweep, which run the engine.")
     check.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
