@@ -225,8 +225,9 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
         raise ValueError(f"unknown inline icon ':{missing[0]}:'{_icon_hint(missing[0], ctx.icons)}")
+    text = markup.typographic(spec.text) if spec.smart_quotes else spec.text
     faces: dict[tuple[bool, bool], str] = {(False, False): font}
-    for span in markup.parse(spec.text):
+    for span in markup.parse(text):
         style = (span.bold, span.italic)
         if style not in faces:
             faces[style] = _font(ctx, markup.styled_font(spec.font, *style), f"the {_style_name(*style)} of '{spec.font}'")
@@ -236,9 +237,10 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     inner = (x + (w - h) / 2, y + (h - w) / 2, h, w) if turned else rect
     min_size = spec.min_size if spec.min_size is not None else spec.size * 0.5
     ops, _ = fit_text(
-        spec.text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
+        text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
         leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_ink(spec.color), icons=ctx.icons,
         ink_may_overflow=spec.overflow, style_font=lambda bold, italic: faces[(bold, italic)], color_of=parse_color,
+        paragraph=spec.paragraph,
     )
     return _rotated(ops, rect, spec.rotate)
 
