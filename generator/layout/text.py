@@ -7,7 +7,8 @@ starts one at the end of a paragraph (it stays with the word before it).
 
 A line break starts a new line; a blank line starts a paragraph, `paragraph` times the
 size below the last (not a whole empty line); a line that starts with `- ` or `• ` is a
-bullet, its wrapped lines hanging behind the bullet.
+bullet, its wrapped lines hanging behind the bullet; in a left-aligned box, so is a line
+that starts with an icon standing alone (`:draw: **Draw** a letter`), the icon its bullet.
 """
 
 from __future__ import annotations
@@ -36,39 +37,47 @@ class Piece:
     icon: str = ""  # icon name when this piece is an inline icon
     font: str | None = None  # a styled run's face (bold, italic); None: the box's font
     color: Rgba | None = None  # a colour span's colour; None: the box's colour
+    blank_pt: float = 0.0  # an empty stretch this wide: between a list item's mark and its words
 
     def width_pt(self, font: str, size: float) -> float:
+        if self.blank_pt:
+            return self.blank_pt
         return size * ICON_EM if self.icon else fonts.width(self.text, self.font or font, size)
 
 
 Word = tuple[Piece, ...]
 StyleFont = Callable[[bool, bool], str]  # (bold, italic) -> the registered face for the box's font
 BULLET = "\u2022"
-BULLET_MARKS = ("- ", BULLET + " ")
 _TRAILING = frozenset(",.;:!?)")
+_AMOUNT = re.compile(r"^[+\-\u2212\u00d7x]?\d+\+?$")  # 5, +2, 3+, ×2: an amount of the icon after it
+
+
+def _plain(word: Word) -> str:
+    return "".join(piece.text for piece in word)
 
 
 @dataclass(frozen=True)
 class Paragraph:
-    """The words between two line breaks; `gap`: a blank line came before it; `bullet`: it is a list item."""
+    """The words between two line breaks; `gap`: a blank line came before it; `bullet`: the mark of a
+    list item (a bullet or an icon), its lines hanging behind it."""
 
     words: tuple[Word, ...]
     gap: bool = False
-    bullet: bool = False
+    bullet: Word = ()
 
 
 @dataclass(frozen=True)
 class Line:
     words: tuple[Word, ...]
     gap: bool = False  # paragraph spacing above it
-    bullet: bool = False  # the first line of a bullet: the bullet is drawn before its words
+    bullet: Word = ()  # on the first line of a list item: its mark, drawn before its words
     indent_pt: float = 0.0  # where its words start: behind the bullet, for every line of a bullet
 
 
 def paragraphs_of(text: str, icons: Mapping[str, str], style_font: StyleFont | None,
-                  color_of: Callable[[str], Rgba | None]) -> list[Paragraph]:
-    """The text's paragraphs: blank lines become the next one's gap, a leading `- ` or `• ` a bullet,
-    and a lone icon is bound to the word it belongs to."""
+                  color_of: Callable[[str], Rgba | None], icon_bullets: bool = False) -> list[Paragraph]:
+    """The text's paragraphs: blank lines become the next one's gap, a leading `- ` or `• ` a bullet
+    (and with `icon_bullets`, a leading lone icon), and a lone icon is bound to the word it belongs to."""
     found: list[Paragraph] = []
     gap = False
     for words in styled_words(text, icons, style_font, color_of):
@@ -76,8 +85,10 @@ def paragraphs_of(text: str, icons: Mapping[str, str], style_font: StyleFont | N
             gap = bool(found)  # a blank line; none above the first paragraph
             continue
         first = "".join(piece.text for piece in words[0])
-        bullet = first in ("-", BULLET) and len(words) > 1 and not words[0][0].icon
-        found.append(Paragraph(_bind_icons(words[1:] if bullet else words), gap, bullet))
+        marked = len(words) > 1 and ((first in ("-", BULLET) and not words[0][0].icon)
+                                      or (icon_bullets and _icon_word(words[0]) == "alone"))
+        mark = ((Piece(BULLET, "", None, words[0][0].color),) if not words[0][0].icon else words[0]) if marked else ()
+        found.append(Paragraph(_bind_icons(words[1:] if marked else words), gap, mark))
         gap = False
     return found
 
@@ -94,7 +105,8 @@ def _icon_word(word: Word) -> str:
 
 
 def _bind_icons(words: list[Word]) -> tuple[Word, ...]:
-    """A lone icon joined to the next word (an icon never ends a line apart from its word); one at the
+    """A lone icon joined to the word it belongs to: an amount before it ('pay 5 :spirit:'), else the
+    word after it (':wild: WILD'), so that it never ends a line apart from its word; one at the
     paragraph's end, or one closing a phrase (':energy:,'), joined to the word before it."""
     bound: list[Word] = []
     carry: Word = ()
@@ -103,7 +115,7 @@ def _bind_icons(words: list[Word]) -> tuple[Word, ...]:
         if carry:
             word = carry + (space_after(carry),) + word
             carry = ()
-        if kind == "alone" and index + 1 < len(words):
+        if kind == "alone" and index + 1 < len(words) and not (bound and _AMOUNT.match(_plain(bound[-1]))):
             carry = word
         elif kind and bound:
             bound[-1] = bound[-1] + (space_after(bound[-1]),) + word
@@ -166,16 +178,16 @@ def unknown_icons(text: str, icons: Mapping[str, str]) -> list[str]:
     return [name for name in _TOKEN.findall(text) if name not in icons]
 
 
-def bullet_indent_pt(font: str, size: float) -> float:
-    """Where a bullet's words start: behind the bullet and a space, at least half an em."""
-    return max(fonts.width(BULLET + " ", font, size), size * 0.5)
+def bullet_indent_pt(mark: Word, font: str, size: float) -> float:
+    """Where a list item's words start: behind its mark and a space, at least half an em."""
+    return max(sum(piece.width_pt(font, size) for piece in mark) + fonts.width(" ", font, size), size * 0.5)
 
 
 def wrap(paragraphs: list[Paragraph], font: str, size: float, max_width_pt: float) -> list[Line] | None:
     """Greedy line breaking; None when a single word is wider than the box."""
     lines: list[Line] = []
     for paragraph in paragraphs:
-        indent = bullet_indent_pt(font, size) if paragraph.bullet else 0.0
+        indent = bullet_indent_pt(paragraph.bullet, font, size) if paragraph.bullet else 0.0
         width = max_width_pt - indent
         line: list[Word] = []
         line_width = 0.0
@@ -186,12 +198,12 @@ def wrap(paragraphs: list[Paragraph], font: str, size: float, max_width_pt: floa
                 return None
             added = word_width if not line else line_width + space_after(line[-1]).width_pt(font, size) + word_width
             if line and added > width + 1e-6:
-                lines.append(Line(tuple(line), paragraph.gap and first, paragraph.bullet and first, indent))
+                lines.append(Line(tuple(line), paragraph.gap and first, paragraph.bullet if first else (), indent))
                 first = False
                 line, line_width = [word], word_width
             else:
                 line, line_width = line + [word], added
-        lines.append(Line(tuple(line), paragraph.gap and first, paragraph.bullet and first, indent))
+        lines.append(Line(tuple(line), paragraph.gap and first, paragraph.bullet if first else (), indent))
     return lines
 
 
@@ -225,7 +237,7 @@ def fit_text(
     markup (generator/layout/markup.py) sets bold, italic and colour runs. A blank line puts
     `paragraph` times the size between paragraphs."""
     x, y, w, h = box
-    paragraphs = paragraphs_of(text, icons, style_font, color_of)
+    paragraphs = paragraphs_of(text, icons, style_font, color_of, icon_bullets=align == "left")
     width_pt, height_pt = w / MM_PER_POINT, h / MM_PER_POINT
     current = size
     while True:
@@ -280,16 +292,15 @@ def _place(lines: list[Line], x, y, w, h, font, size, leading, paragraph, align,
         baseline = top - (ascent * size + index * size * leading + gaps * paragraph * size) * MM_PER_POINT
         pieces = [piece for word_index, word in enumerate(line.words)
                   for piece in (((space_after(line.words[word_index - 1]),) if word_index else ()) + word)]
-        indent = line.indent_pt * MM_PER_POINT
-        line_width = sum(p.width_pt(font, size) for p in pieces) * MM_PER_POINT + indent
+        if line.indent_pt:  # a list item's line: its mark (on the first line only), then the hanging indent
+            mark_width = sum(p.width_pt(font, size) for p in line.bullet)
+            pieces = [*line.bullet, Piece(blank_pt=line.indent_pt - mark_width), *pieces]
+        line_width = sum(p.width_pt(font, size) for p in pieces) * MM_PER_POINT
         cursor = x
         if align == "center":
             cursor = x + (w - line_width) / 2
         elif align == "right":
             cursor = x + w - line_width
-        if line.bullet:
-            ops.append(Text(round(cursor, 4), round(baseline, 4), font, size, color, BULLET))
-        cursor += indent
         run, run_start, run_style = "", cursor, (font, color)
 
         def flush() -> None:
@@ -299,10 +310,11 @@ def _place(lines: list[Line], x, y, w, h, font, size, leading, paragraph, align,
         for piece in pieces:
             piece_width = piece.width_pt(font, size) * MM_PER_POINT
             style = (piece.font or font, piece.color or color)
-            if piece.icon:
+            if piece.icon or piece.blank_pt:
                 flush()
                 side = size * ICON_EM * MM_PER_POINT
-                ops.append(Icon(icons[piece.icon], round(cursor, 4), round(baseline, 4), round(side, 4), round(side, 4), style[1]))
+                if piece.icon:
+                    ops.append(Icon(icons[piece.icon], round(cursor, 4), round(baseline, 4), round(side, 4), round(side, 4), style[1]))
                 run, run_start = "", cursor + piece_width
             elif style != run_style:
                 flush()

@@ -112,3 +112,24 @@ def test_text_boxes_print_typographic_quotes_unless_they_opt_out(tmp_path):
     ops = layout_game(load_game(folder), 0.0)[0].front.ops
     texts = {op.text for op in ops if isinstance(op, Text)}
     assert "don\u2019t" in texts and "6'2\"" in texts
+
+
+def test_an_icon_starting_a_line_is_its_bullet_in_a_left_aligned_box(faces):
+    text = ":owl: Draw a letter from the deck and keep going until this wraps twice over"
+    ops = fit(text, faces, width=30.0)
+    icon = next(op for op in ops if isinstance(op, Icon))
+    words = [op for op in ops if isinstance(op, Text)]
+    starts = {op.y: op.x for op in reversed(words)}
+    assert icon.x == 0 and len(starts) >= 3
+    assert all(x == pytest.approx(starts[icon.y]) for x in starts.values()) and starts[icon.y] > icon.w
+    centred = fit(text, faces, width=30.0, align="center")
+    assert len({round(op.x, 3) for op in centred if isinstance(op, Text)}) > 1  # no hanging in a centred box
+
+
+def test_an_icon_after_an_amount_stays_with_the_amount(faces):
+    text = "aaaa bbbb cccc 1 :owl: each time"
+    first = fonts.width("aaaa bbbb cccc 1 ", faces[(False, False)], SIZE)
+    ops = fit(text, faces, width=(first + 1) * MM_PER_POINT)
+    icon = next(op for op in ops if isinstance(op, Icon))
+    one = next(op for op in ops if isinstance(op, Text) and op.text.strip().endswith("1"))
+    assert icon.y == one.y
