@@ -37,7 +37,7 @@ ALLOWED = {
     "simulate": {"model", "load", "words", "rules", "write"},
     # simulate: analysis/playability.py reads wilson from simulate.metrics until it moves to stats.py (issue 30, item 5)
     "analysis": {"model", "load", "words", "write", "simulate"},
-    "serve": {"model", "load", "layout", "render", "impose", "write", "build"},
+    "serve": {"model", "load", "layout", "render", "impose", "write", "build", "design"},
     "scaffold": {"model", "rules", "layout"},  # layout: whether a shipped font draws the new game's name
     "catalog": {"model", "load", "layout", "render", "write"},  # contact sheets of icons and of the shared templates (drawn as a game draws them), the manual
     "design": {"model", "layout"},  # the design check: laid-out faces judged box by box

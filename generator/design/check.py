@@ -11,14 +11,17 @@ from spellpress.errors import Problem, grouped, report_line
 from spellpress.model.game import Game
 
 
+def design_findings(game: Game) -> list[Problem]:
+    """Each design finding on each face, at its template box, the face its subject (`serve` marks them)."""
+    found = {Problem(f.box.location, f"design: {f.message}", f.face.who): None for f in check_faces(faces(game))}
+    return list(found)
+
+
 def design_problems(game: Game) -> list[Problem]:
     """The game's design findings, one Problem a finding and template box, naming the faces it is on."""
-    found = check_faces(faces(game))
     at: dict[str, list[Problem]] = defaultdict(list)
-    for finding in found:
-        problem = Problem(finding.box.location, f"design: {finding.message}", finding.face.who)
-        if problem not in at[str(problem.location)]:
-            at[str(problem.location)].append(problem)
+    for problem in design_findings(game):
+        at[str(problem.location)].append(problem)
     # grouped by box first: errors.grouped alone would join one finding of two templates on one line
     return [_as_one(group) for problems in at.values() for group in grouped(problems)]
 
