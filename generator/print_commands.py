@@ -72,7 +72,7 @@ def register(commands) -> None:
     check.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     check.add_argument("--strict", action="store_true",
                        help="design warnings (collisions, contrast, small or shrunk type, a turned 6 or 9, a border "
-                            "near the trim) are errors: exit 2")
+                            "near the trim, a sliver between shapes) are errors: exit 2")
     check.set_defaults(handler=check_command)
 
     listing = commands.add_parser("list", help="list the games under cards/")

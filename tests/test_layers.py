@@ -40,7 +40,7 @@ ALLOWED = {
     "serve": {"model", "load", "layout", "render", "impose", "write", "build", "design"},
     "scaffold": {"model", "rules", "layout"},  # layout: whether a shipped font draws the new game's name
     "catalog": {"model", "load", "layout", "render", "write"},  # contact sheets of icons and of the shared templates (drawn as a game draws them), the manual
-    "design": {"model", "layout"},  # the design check: laid-out faces judged box by box
+    "design": {"model", "layout", "shop"},  # shop: the sizes print shops lay a game out at  # the design check: laid-out faces judged box by box
     "print_commands": {"model", "load", "write", "build", "shop", "rules", "design"},
     "tune": {"model", "load", "words", "rules", "simulate", "analysis", "write", "build"},  # searches rules and cards, checks the result
     "play": {"model", "load", "build", "rules", "simulate", "serve"},  # the table: the preview's faces, the engines, the bots

@@ -5,16 +5,26 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from spellpress.design.faces import faces
-from spellpress.design.rules import check_faces
+from spellpress.design.faces import faces, shop_faces
+from spellpress.design.rules import Finding, check_faces
 from spellpress.errors import Problem, grouped, report_line
 from spellpress.model.game import Game
 
 
 def design_findings(game: Game) -> list[Problem]:
-    """Each design finding on each face, at its template box, the face its subject (`serve` marks them)."""
-    found = {Problem(f.box.location, f"design: {f.message}", f.face.who): None for f in check_faces(faces(game))}
-    return list(found)
+    """Each design finding on each face, at its template box, the face its subject (`serve` marks them):
+    at the game's sizes, then those the print shops' sizes add."""
+    own = check_faces(faces(game))
+    seen = {_same(f) for f in own}
+    found = own + [f for f in check_faces(shop_faces(game)) if _same(f) not in seen]
+    problems = {Problem(f.box.location, f"design{' (' + f.face.at + ')' if f.face.at else ''}: {f.message}", f.face.who): None
+                for f in found}
+    return list(problems)
+
+
+def _same(finding: Finding) -> tuple:
+    """A finding as itself whatever it measured: found at the game's size, it is not said again at a shop's."""
+    return finding.box.location, finding.rule, finding.face.who
 
 
 def design_problems(game: Game) -> list[Problem]:

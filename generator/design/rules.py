@@ -27,6 +27,7 @@ SIBLINGS = 3  # texts of the same length on the component needed to know the usu
 CUT_TOLERANCE_MM = 25.4 / 16
 FAINT = 1.5  # an icon this close to its ground's colour is a background picture, drawn over on purpose
 FORGIVEN_MM = 0.05  # ink that touches by less than this is a rounding, not a collision
+SLIVER_MM = 0.5  # two shapes' edges closer than this, not meeting, look like a misprint
 TURNED_NUMERAL = re.compile(r"^[0-9]*[69][0-9]*$")  # a numeral that reads as another upside down
 
 
@@ -35,14 +36,15 @@ class Finding:
     box: RawBox  # the template box it is about (its file:line is reported)
     message: str
     face: Face
+    rule: str = ""  # the rule that found it (its function's name)
 
 
 def check_faces(faces: Iterable[Face]) -> list[Finding]:
     found: list[Finding] = []
     laid = list(faces)
     for face in laid:
-        for rule in (collisions, low_contrast, small_type, turned_numerals, borders_at_trim):
-            found += [Finding(box, message, face) for box, message in rule(face)]
+        for rule in (collisions, low_contrast, small_type, turned_numerals, borders_at_trim, slivers):
+            found += [Finding(box, message, face, rule.__name__) for box, message in rule(face)]
     found += shrunk_text(laid)
     return found
 
@@ -200,16 +202,39 @@ def borders_at_trim(face: Face) -> Iterator[tuple[RawBox, str]]:
                 break
 
 
+def slivers(face: Face) -> Iterator[tuple[RawBox, str]]:
+    """Two shapes whose painted edges run side by side under SLIVER_MM apart without meeting: a band
+    that stops a hair short of its frame reads as a misprint (it was meant to meet it)."""
+    for later_index, later in enumerate(face.boxes):
+        for earlier in face.boxes[:later_index]:
+            gap = min((g for a in later.parts for b in earlier.parts for g in _gaps(a.op, b.op)), default=None)
+            if gap is not None:
+                yield later.raw, (f"its edge stops {gap:.2f} mm short of the edge of box '{earlier.name}' "
+                                  f"({earlier.raw.location.path.name}:{earlier.raw.location.line}): make them meet, "
+                                  f"or part them by {SLIVER_MM:g} mm or more")
+                break
+
+
+def _gaps(first, second) -> Iterator[float]:
+    for axis, position, low, high, paint in shapes.edges(first):
+        for axis2, position2, low2, high2, paint2 in shapes.edges(second):
+            if axis != axis2 or min(high, high2) - max(low, low2) < SLIVER_MM:
+                continue
+            (below, below_paint), (above, above_paint) = sorted(((position, paint), (position2, paint2)))
+            if below_paint < 0 < above_paint and FORGIVEN_MM < above - below < SLIVER_MM:
+                yield above - below
+
+
 def shrunk_text(laid: list[Face]) -> list[Finding]:
     """Text shrunk to fit far below the usual size of its box on the same component, among texts of the
     same length (a Q whose tail made its letter smaller than every other letter)."""
-    sizes: dict[tuple[str, str, str, int], list[tuple[float, Face, RawBox]]] = defaultdict(list)
+    sizes: dict[tuple[str, str, str, int, str], list[tuple[float, Face, RawBox]]] = defaultdict(list)
     for face in laid:
         for box in face.boxes:
             runs = [part.op for part in box.parts if isinstance(part.op, Text)]
             if runs:
                 length = sum(len(run.text.strip()) for run in runs)
-                sizes[(face.component.id, face.side, box.name, length)].append((max(r.size_pt for r in runs), face, box.raw))
+                sizes[(face.component.id, face.side, box.name, length, face.at)].append((max(r.size_pt for r in runs), face, box.raw))
     found = []
     for members in sizes.values():
         if len(members) < SIBLINGS:
@@ -219,5 +244,6 @@ def shrunk_text(laid: list[Face]) -> list[Finding]:
             if size < SHRUNK_SHARE * usual:
                 found.append(Finding(raw, f"text shrunk to {size:g} pt to fit, far below the {usual:g} pt of the "
                                           f"other texts of its length in this box on '{face.component.id}': "
-                                          f"make the box fit it (or let its ink overflow: overflow: true)", face))
+                                          f"make the box fit it (or let its ink overflow: overflow: true)", face,
+                                     "shrunk_text"))
     return found

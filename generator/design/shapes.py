@@ -78,6 +78,23 @@ def contains_point(shape: Shape, x: float, y: float) -> bool:
     return not isinstance(shape, Line) and inside(shape, (x, y, x, y))
 
 
+def edges(shape) -> list[tuple[str, float, float, float, int]]:
+    """Where a rectangle's or grid's paint stops: (axis, position, from, to, side), 'x' an edge at
+    x = position running from y = from to y = to; side +1 when the paint lies beyond the position
+    (right or above), -1 before it. Not for ellipses and lines: they have no long straight edges."""
+    if not isinstance(shape, (Rect, Grid)) or not paints(shape):
+        return []
+    x0, y0, x1, y1 = _box(shape)
+    radius = min(getattr(shape, "radius", 0.0), (x1 - x0) / 2, (y1 - y0) / 2)
+    half = half_stroke(shape)
+    found = [("x", x0 - half, y0 + radius, y1 - radius, 1), ("x", x1 + half, y0 + radius, y1 - radius, -1),
+             ("y", y0 - half, x0 + radius, x1 - radius, 1), ("y", y1 + half, x0 + radius, x1 - radius, -1)]
+    if half and (shape.fill is None or shape.fill[3] == 0):  # an outline: its inner side is an edge too
+        found += [("x", x0 + half, y0 + radius, y1 - radius, -1), ("x", x1 - half, y0 + radius, y1 - radius, 1),
+                  ("y", y0 + half, x0 + radius, x1 - radius, -1), ("y", y1 - half, x0 + radius, x1 - radius, 1)]
+    return found
+
+
 def _crosses_cells(grid: Grid, area: Bounds, half: float) -> bool:
     x0, y0, x1, y1 = _box(grid)
     columns = [x0 + (x1 - x0) * i / grid.cols for i in range(1, grid.cols)]

@@ -27,7 +27,9 @@ EXPECTED = {
     "turned": ("points", "'9' printed upside down reads as '6'"),
     "shrunk": ("letter", "shrunk to 34.5 pt to fit, far below the 46.25 pt"),
     "border": ("edge", "within 0.91 mm of the trim"),
+    "sliver": ("band", "stops 0.32 mm short of the edge of box 'frame'"),
 }
+AT_SHOP_SIZE = ("strip", "stops 0.32 mm short of the edge of box 'frame'")  # a fixed 57 mm strip in a 57.5 mm frame
 
 
 @pytest.fixture(scope="module")
@@ -48,19 +50,31 @@ def test_the_clean_cards_have_no_finding(findings):
     assert {f.face.card for f in findings} == set(EXPECTED)
 
 
+def test_a_finding_at_a_print_shops_size_only_names_the_size():
+    problems = [str(p) for p in design_problems(load_game(GAME)) if "card 'shop-sliver'" in str(p)]
+    assert len(problems) == 1
+    assert "faults.yaml:16:" in problems[0] and AT_SHOP_SIZE[1] in problems[0]
+    assert "design (at 63.5 x 88.9 mm, the size of drivethrucards, gamecrafter, makeplayingcards)" in problems[0]
+
+
+def test_a_finding_at_the_games_size_is_not_said_again_at_a_shops():
+    problems = [str(p) for p in design_problems(load_game(GAME)) if "card 'border'" in str(p)]
+    assert len(problems) == 1 and "design:" in problems[0]
+
+
 def test_check_warns_at_the_template_line_and_passes(capsys):
     assert main(["check", str(GAME)]) == 0
     out, err = capsys.readouterr()
-    assert "7 design warnings" in out
+    assert "9 design warnings" in out
     warnings = err.splitlines()
-    assert len(warnings) == 7
+    assert len(warnings) == 9
     assert any(line.startswith("warning: ") and "faults.yaml:9:" in line and "card 'overlap'" in line for line in warnings)
 
 
 def test_strict_makes_them_errors(capsys):
     assert main(["check", "--strict", str(GAME)]) == 2
     err = capsys.readouterr().err
-    assert err.count("design:") == 7 and "nothing written" in err
+    assert err.count("': design") == 9 and "9 errors; nothing written" in err
 
 
 def test_one_line_names_every_card_a_finding_is_on(tmp_path, capsys):
@@ -70,7 +84,7 @@ def test_one_line_names_every_card_a_finding_is_on(tmp_path, capsys):
     template.write_text(template.read_text().replace("""when: "{{ fault == 'contrast' }}", """, ""))
     problems = [str(p) for p in design_problems(load_game(game)) if "contrast" in p.message]
     assert len(problems) == 1
-    assert "faults.yaml:11:" in problems[0] and "(on 9 faces: card 'clean' of 'cards'" in problems[0]
+    assert "faults.yaml:11:" in problems[0] and "(on 11 faces: card 'clean' of 'cards'" in problems[0]
 
 
 @pytest.mark.slow

@@ -239,8 +239,8 @@ def test_design_warnings_are_marked_on_their_cards(tmp_path):
     with guarded_client(preview, tmp_path / "out") as client:
         content = client.get("/fragment").json()["content"]
         warned = sorted(re.findall(r'<figure class="card has-warning" id="card-cards-([^"]+)"', content))
-        assert warned == ["border", "contrast", "edge", "overlap", "shrunk", "small", "turned"]
-        assert content.count('class="mark warn"') == 7
+        assert warned == ["border", "contrast", "edge", "overlap", "shop-sliver", "shrunk", "sliver", "small", "turned"]
+        assert content.count('class="mark warn"') == 9
         detail = client.get("/card/cards/overlap").text
         assert re.search(r"<ul class=\"card-warnings\"><li><code>[^<]*draws its icon over the text of box", detail)
         assert "card-warnings" not in client.get("/card/cards/clean").text
