@@ -65,8 +65,8 @@ def shop_faces(game: Game) -> Iterator[Face]:
     """The faces again at each size the print shops' presets lay a built-in size out at (poker 63 x 88
     mm at 2.5 x 3.5 in), once a size however many shops use it; a component no shop resizes is not
     laid out again. A face that will not lay out at a shop's size is left to `build --shop` to report."""
-    from spellpress.shop.build import at_shop_sizes
     from spellpress.shop.presets import shops
+    from spellpress.shop.sizes import at_shop_sizes
 
     by_sizes: dict[tuple, list[str]] = {}
     resized: dict[tuple, Game] = {}
