@@ -84,11 +84,12 @@ def paragraphs_of(text: str, icons: Mapping[str, str], style_font: StyleFont | N
         if not words:
             gap = bool(found)  # a blank line; none above the first paragraph
             continue
-        first = "".join(piece.text for piece in words[0])
-        marked = len(words) > 1 and ((first in ("-", BULLET) and not words[0][0].icon)
-                                      or (icon_bullets and _icon_word(words[0]) == "alone"))
-        mark = ((Piece(BULLET, "", None, words[0][0].color),) if not words[0][0].icon else words[0]) if marked else ()
-        found.append(Paragraph(_bind_icons(words[1:] if marked else words), gap, mark))
+        mark: Word = ()
+        if len(words) > 1 and not words[0][0].icon and _plain(words[0]) in ("-", BULLET):
+            mark = (Piece(BULLET, "", None, words[0][0].color),)
+        elif len(words) > 1 and icon_bullets and _icon_word(words[0]) == "alone":
+            mark = words[0]
+        found.append(Paragraph(_bind_icons(words[1:] if mark else words), gap, mark))
         gap = False
     return found
 
