@@ -31,6 +31,11 @@ SLIVER_MM = 0.5  # two shapes' edges closer than this, not meeting, look like a 
 TURNED_NUMERAL = re.compile(r"^[0-9]*[69][0-9]*$")  # a numeral that reads as another upside down
 
 
+ALLOW_NAMES = {"collisions": "collision", "low_contrast": "contrast", "small_type": "small-type",
+               "turned_numerals": "turned-numeral", "shrunk_text": "shrunk", "borders_at_trim": "border",
+               "slivers": "sliver"}  # each rule by the name a box's `allow:` gives it
+
+
 @dataclass(frozen=True)
 class Finding:
     box: RawBox  # the template box it is about (its file:line is reported)
@@ -40,13 +45,19 @@ class Finding:
 
 
 def check_faces(faces: Iterable[Face]) -> list[Finding]:
+    """Every finding on the faces, but those a box's `allow:` names."""
     found: list[Finding] = []
     laid = list(faces)
     for face in laid:
         for rule in (collisions, low_contrast, small_type, turned_numerals, borders_at_trim, slivers):
             found += [Finding(box, message, face, rule.__name__) for box, message in rule(face)]
     found += shrunk_text(laid)
-    return found
+    return [f for f in found if ALLOW_NAMES[f.rule] not in _allowed(f.box)]
+
+
+def _allowed(box: RawBox) -> tuple:
+    allowed = box.values.get("allow", ())
+    return allowed if isinstance(allowed, tuple) else ()  # a list as written (layout has validated its names)
 
 
 def _content(box: Box, below: list[Part]) -> list[Part]:

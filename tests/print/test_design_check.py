@@ -91,3 +91,18 @@ def test_one_line_names_every_card_a_finding_is_on(tmp_path, capsys):
 @pytest.mark.parametrize("folder", list_game_folders(), ids=lambda folder: folder.name)
 def test_the_shipped_games_pass_the_design_check(folder):
     assert [str(p) for p in design_problems(load_game(folder))] == []
+
+
+def test_a_box_may_allow_a_finding_it_makes_on_purpose(tmp_path, capsys):
+    game = tmp_path / "design-game"
+    shutil.copytree(GAME, game)
+    template = game / "templates" / "faults.yaml"
+    text = template.read_text()
+    template.write_text(text.replace("icon: star-swirl, color: \"#222222\"}\n  astride",
+                                     "icon: star-swirl, color: \"#222222\", allow: [collision]}\n  astride"))
+    found = {f.face.card for f in check_faces(faces(load_game(game)))}
+    assert found == set(EXPECTED) - {"overlap"}
+    template.write_text(text.replace("icon: star-swirl, color: \"#222222\"}\n  astride",
+                                     "icon: star-swirl, color: \"#222222\", allow: [colision]}\n  astride"))
+    assert main(["check", str(game)]) == 2
+    assert "'collision'" in capsys.readouterr().err
