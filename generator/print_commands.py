@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -149,6 +148,7 @@ def build_one(folder: Path, options, problems) -> None:
 
 def check_command(args) -> int:
     from spellpress.build import check
+    from spellpress.design.check import design_warnings
 
     problems = Problems()
     for folder in game_folders(args.games):
@@ -165,20 +165,6 @@ def check_command(args) -> int:
               f"{warnings})")
     problems.raise_if_any()
     return 0
-
-
-def design_warnings(game, problems: Problems | None) -> str:
-    """Print the game's design findings as warnings (or add them to `problems`: --strict); what to add to its line."""
-    from spellpress.design.check import design_problems
-    from spellpress.errors import report_lines
-
-    found = design_problems(game)
-    if problems is not None:
-        problems.items.extend(found)
-    else:
-        for line in report_lines(found):
-            print(f"warning: {line}", file=sys.stderr)
-    return f"; {plural(len(found), 'design warning')}" if found else ""
 
 
 def list_command(args) -> int:

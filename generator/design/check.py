@@ -3,12 +3,14 @@ the same finding on many cards one line naming them."""
 
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 
 from spellpress.design.faces import faces, shop_faces
 from spellpress.design.rules import Finding, check_faces
-from spellpress.errors import Problem, grouped, report_line
+from spellpress.errors import Problem, Problems, grouped, report_line, report_lines
 from spellpress.model.game import Game
+from spellpress.wording import plural
 
 
 def design_findings(game: Game) -> list[Problem]:
@@ -42,3 +44,15 @@ def _as_one(group: list[Problem]) -> Problem:
         return Problem(group[0].location, f"{group[0].subject}: {group[0].message}")
     prefix = f"{group[0].location}: "
     return Problem(group[0].location, report_line(group).removeprefix(prefix))
+
+
+def design_warnings(game: Game, problems: Problems | None) -> str:
+    """`check`: print the game's design findings as warnings on stderr, or with --strict add them to
+    `problems` (errors, exit 2); what to add to the game's 'ok' line."""
+    found = design_problems(game)
+    if problems is not None:
+        problems.items.extend(found)
+    else:
+        for line in report_lines(found):
+            print(f"warning: {line}", file=sys.stderr)
+    return f"; {plural(len(found), 'design warning')}" if found else ""
