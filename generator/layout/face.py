@@ -225,7 +225,10 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
         raise ValueError(f"unknown inline icon ':{missing[0]}:'{_icon_hint(missing[0], ctx.icons)}")
-    text = markup.typographic(spec.text) if spec.smart_quotes else spec.text
+    text = spec.text
+    if spec.smart_quotes:  # kept straight in a font that has no curly quotes (a game's own font may lack them)
+        curly = markup.typographic(spec.text)
+        text = spec.text if fonts.missing_characters("".join(set(curly) - set(spec.text)), font) else curly
     faces: dict[tuple[bool, bool], str] = {(False, False): font}
     for span in markup.parse(text):
         style = (span.bold, span.italic)

@@ -98,9 +98,7 @@ def test_straight_quotes_become_typographic(straight, curly):
     assert typographic(straight) == curly
 
 
-def test_text_boxes_print_typographic_quotes_unless_they_opt_out(tmp_path):
-    from spellpress.layout.deck import layout_game
-    from spellpress.load.game import load_game
+def quoted_game(tmp_path):
     from spellpress.scaffold.new import new_game
 
     folder = tmp_path / "g"
@@ -109,9 +107,29 @@ def test_text_boxes_print_typographic_quotes_unless_they_opt_out(tmp_path):
     template.write_text(template.read_text() + "  quote:\n    kind: text\n    x: 6mm\n    y: 70mm\n    w: 50mm\n"
                         "    h: 8mm\n    text: \"don't\"\n  straight:\n    kind: text\n    x: 6mm\n    y: 62mm\n"
                         "    w: 50mm\n    h: 8mm\n    text: \"6'2\\\"\"\n    smart_quotes: false\n")
-    ops = layout_game(load_game(folder), 0.0)[0].front.ops
-    texts = {op.text for op in ops if isinstance(op, Text)}
+    return folder
+
+
+def first_front_texts(folder):
+    from spellpress.layout.deck import layout_game
+    from spellpress.load.game import load_game
+
+    return {op.text for op in layout_game(load_game(folder), 0.0)[0].front.ops if isinstance(op, Text)}
+
+
+def test_text_boxes_print_typographic_quotes_unless_they_opt_out(tmp_path):
+    texts = first_front_texts(quoted_game(tmp_path))
     assert "don\u2019t" in texts and "6'2\"" in texts
+
+
+def test_a_font_without_curly_quotes_keeps_them_straight(tmp_path, monkeypatch):
+    from spellpress.layout import face
+
+    folder = quoted_game(tmp_path)
+    real = fonts.missing_characters
+    monkeypatch.setattr(face.fonts, "missing_characters",
+                        lambda text, font: "".join(c for c in text if c in "\u2018\u2019\u201c\u201d") + real(text, font))
+    assert "don't" in first_front_texts(folder)
 
 
 def test_an_icon_starting_a_line_is_its_bullet_in_a_left_aligned_box(faces):
