@@ -54,10 +54,14 @@ def register(commands) -> None:
     check = commands.add_parser("check", help="validate games without writing anything; runs no game code "
                                               "(check-engine checks a game's rules engine)",
                                 description="Validate each game's definitions (YAML, spreadsheets, templates, fonts) "
-                                            "and write nothing. Never imports or runs a game's Python: its rules "
+                                            "and write nothing, then warn about the design of every face (docs/yaml.md, "
+                                            "Design check). Never imports or runs a game's Python: its rules "
                                             "engine and rules: keys are checked by check-engine, simulate, report "
                                             "and sweep, which run the engine.")
     check.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
+    check.add_argument("--strict", action="store_true",
+                       help="design warnings (collisions, contrast, small or shrunk type, a turned 6 or 9, a border "
+                            "near the trim, a sliver between shapes) are errors: exit 2")
     check.set_defaults(handler=check_command)
 
     listing = commands.add_parser("list", help="list the games under cards/")
@@ -165,6 +169,7 @@ def build_one(folder: Path, options, problems) -> None:
 
 def check_command(args) -> int:
     from spellpress.build import check
+    from spellpress.design.check import design_warnings
 
     problems = Problems()
     for folder in game_folders(args.games):
@@ -176,7 +181,9 @@ def check_command(args) -> int:
         cards = sum(c.copies for c in game.components)
         engine = game.spec.rules.get("engine")
         unchecked = f"; its rules engine '{engine}' is checked by check-engine" if engine is not None else ""
-        print(f"{game.id}: ok ({plural(len(game.components), 'component')}, {plural(cards, 'card')}{unchecked})")
+        warnings = design_warnings(game, problems if args.strict else None)
+        print(f"{game.id}: ok ({plural(len(game.components), 'component')}, {plural(cards, 'card')}{unchecked}"
+              f"{warnings})")
     problems.raise_if_any()
     return 0
 

@@ -63,18 +63,27 @@ def layout_face(
 ) -> FaceLayout:
     """The face's drawing operations; a UserError naming the card and box if it cannot be drawn."""
     width, height = size
+    ops = [op for _, box_ops in layout_boxes(ctx, template, fields, size, who, where) for op in box_ops]
+    return FaceLayout(width, height, ctx.bleed, tuple(ops))
+
+
+def layout_boxes(ctx: FaceContext, template: Template, fields: Mapping[str, Any], size: tuple[float, float],
+                 who: str, where: Location) -> list[tuple[RawBox, tuple]]:
+    """Each box of the face with the operations it draws, in drawing order (the design check
+    judges boxes against each other); a UserError naming the card and box if one cannot be drawn."""
+    width, height = size
     context = {**fields, "card_width": width, "card_height": height, "safe_zone": ctx.safe, "game": ctx.game.name}
-    ops: list = []
+    drawn: list[tuple[RawBox, tuple]] = []
     problems = Problems()  # every box's problem at once, not the first one only
     for box in template.boxes:
         try:
-            ops.extend(_layout_box(ctx, box, context, width, height))
+            drawn.append((box, _layout_box(ctx, box, context, width, height)))
         except (ExpressionError, TextFitError, ValueError) as exc:
             problems.add(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)
         except UserError as exc:
             problems.add(where, f"template '{template.name}', box '{box.name}': {exc.problems[0]}", who)
     problems.raise_if_any()
-    return FaceLayout(width, height, ctx.bleed, tuple(ops))
+    return drawn
 
 
 def resolved_values(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
@@ -216,8 +225,12 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
         raise ValueError(f"unknown inline icon ':{missing[0]}:'{_icon_hint(missing[0], ctx.icons)}")
+    text = spec.text
+    if spec.smart_quotes:  # kept straight in a font that has no curly quotes (a game's own font may lack them)
+        curly = markup.typographic(spec.text)
+        text = spec.text if fonts.missing_characters("".join(set(curly) - set(spec.text)), font) else curly
     faces: dict[tuple[bool, bool], str] = {(False, False): font}
-    for span in markup.parse(spec.text):
+    for span in markup.parse(text):
         style = (span.bold, span.italic)
         if style not in faces:
             faces[style] = _font(ctx, markup.styled_font(spec.font, *style), f"the {_style_name(*style)} of '{spec.font}'")
@@ -227,9 +240,10 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     inner = (x + (w - h) / 2, y + (h - w) / 2, h, w) if turned else rect
     min_size = spec.min_size if spec.min_size is not None else spec.size * 0.5
     ops, _ = fit_text(
-        spec.text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
+        text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
         leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_ink(spec.color), icons=ctx.icons,
         ink_may_overflow=spec.overflow, style_font=lambda bold, italic: faces[(bold, italic)], color_of=parse_color,
+        paragraph=spec.paragraph,
     )
     return _rotated(ops, rect, spec.rotate)
 

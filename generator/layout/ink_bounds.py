@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from typing import assert_never
 
@@ -101,17 +101,24 @@ def ops_ink(ops: Iterable[Op]) -> Bounds | None:
     """Where a box's drawing operations put ink (mm, y up), or None when they draw nothing:
     glyph outlines for text, an icon's paths, an image's opaque pixels (within its clip),
     a shape's outline with half its stroke; turned with the Groups they sit in."""
-    found = []
-    for op, scope in walk(ops):
-        bounds = _drawn_ink(op)
-        while bounds is not None and scope is not None:
-            bounds = _rotated(bounds, scope.group.cx, scope.group.cy, scope.group.angle)
-            scope = scope.outer
-        if bounds is not None:
-            found.append(bounds)
+    found = [bounds for _, bounds, _ in inked(ops)]
     if not found:
         return None
     return (min(b[0] for b in found), min(b[1] for b in found), max(b[2] for b in found), max(b[3] for b in found))
+
+
+def inked(ops: Iterable[Op]) -> Iterator[tuple[Drawn, Bounds, int]]:
+    """Each drawing operation that puts ink, with where it puts it on the face (mm, y up, turned
+    with the Groups it sits in) and the angle it is turned by (0 to 359 degrees)."""
+    for op, scope in walk(ops):
+        bounds = _drawn_ink(op)
+        angle = 0
+        while bounds is not None and scope is not None:
+            bounds = _rotated(bounds, scope.group.cx, scope.group.cy, scope.group.angle)
+            angle += scope.group.angle
+            scope = scope.outer
+        if bounds is not None:
+            yield op, bounds, angle % 360
 
 
 def _drawn_ink(op: Drawn) -> Bounds | None:

@@ -40,6 +40,7 @@ class Snapshot:
     pages: tuple[Page, ...]
     keys: dict[FaceLayout, str]
     sheets_digest: str
+    warnings: tuple[Problem, ...] = ()  # the design check's findings, each naming its card
 
     def key(self, face: FaceLayout | None) -> str | None:
         return None if face is None else self.keys[face]
@@ -94,7 +95,9 @@ class Preview:
         faces = {face for f in laid for face in (f.front, f.back) if face is not None}
         keys = {face: face_key(face) for face in faces}
         sheets = hashlib.sha256(repr([(p.kind, [(keys[x.face], x.slot) for x in p.placed]) for p in pages]).encode())
-        return Snapshot(game, tuple(laid), tuple(pages), keys, sheets.hexdigest()[:16])
+        from spellpress.design.check import design_findings
+
+        return Snapshot(game, tuple(laid), tuple(pages), keys, sheets.hexdigest()[:16], tuple(design_findings(game)))
 
     # -- images -------------------------------------------------------------------------
     def image(self, key: str, dpi: int) -> bytes | None:
@@ -154,4 +157,4 @@ def _signature(snapshot: Snapshot | None):
         return None
     cards = tuple((f.component.id, f.card.id, f.card.count, snapshot.key(f.front), snapshot.key(f.back)) for f in snapshot.laid)
     components = tuple((c.id, c.name, c.kind, c.size) for c in snapshot.game.components)
-    return snapshot.game.name, components, cards, snapshot.sheets_digest
+    return snapshot.game.name, components, cards, snapshot.sheets_digest, snapshot.warnings

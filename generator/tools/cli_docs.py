@@ -11,7 +11,7 @@ import os
 EXAMPLES = {
     "build": ["spellpress build", "spellpress build word-to-the-wise --paper letter --backs duplex-short",
               "spellpress build path/to/my-game --bleed 0.125in --back-offset 0.5,-0.3 --png --tts --print-shop"],
-    "check": ["spellpress check", "spellpress check path/to/my-game"],
+    "check": ["spellpress check", "spellpress check path/to/my-game", "spellpress check --strict path/to/my-game"],
     "list": ["spellpress list"],
     "new": ["spellpress new my-game", "spellpress new my-game --size mini",
             "spellpress new my-wise --from word-to-the-wise"],
