@@ -128,7 +128,7 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
-    from spellpress.simulate.engine_faults import Watchdog, blamed
+    from spellpress.simulate.engine_faults import Watchdog, blamed, passes_through, what_failed
     from spellpress.simulate.game_metrics import MOVE_SAMPLE
     from spellpress.simulate.play import play_game
 
@@ -136,8 +136,8 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
     try:
         built = [make_player(seat, rules) for seat in lineup]
-    except (Exception, SystemExit) as exc:  # a game folder's heuristic_player() that fails, told at its line
-        error = blamed(exc, rules, start, game_seed(spec.seed, start))
+    except BaseException as exc:  # a game folder's heuristic_player() that fails, told at its line
+        error = None if passes_through(exc) else blamed(exc, rules, start, game_seed(spec.seed, start))
         if error is not None:
             raise error from None
         raise
@@ -155,12 +155,14 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
             try:
                 outcome = play_game(rules, game, seats, seed, check=spec.check, options=options,
                                     measure_moves=index % MOVE_SAMPLE == 0, watchdog=watchdog)
-            except (Exception, SystemExit) as exc:  # the engine's fault, told at its line; anything else is a bug
+            except BaseException as exc:  # the engine's fault, told at its line; anything else is a bug
+                if passes_through(exc):
+                    raise
                 error = blamed(exc, rules, index, seed)
                 if error is not None:
                     raise error from None
-                if isinstance(exc, SystemExit):  # never a quiet exit 0 with no figures
-                    raise RuntimeError(f"the rules engine called sys.exit({exc.code!r})") from exc
+                if not isinstance(exc, Exception):  # never a quiet exit 0 with no figures
+                    raise RuntimeError(f"the rules engine raised {what_failed(exc)}") from exc
                 raise
             records.append(GameRecord(index, offset, outcome))
     return records

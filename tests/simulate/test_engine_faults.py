@@ -69,6 +69,17 @@ ToyRules = type("ToyRules", (ToyRules,), {"heuristic_player": heuristic_player})
         import sys
         sys.exit(0)  # BLAME
 """, "the engine failed in apply() in game 1 (seed 10000019): it called sys.exit(0)"),
+    "system-exit-3-in-apply": ("""    def apply(self, action):
+        raise SystemExit(3)  # BLAME
+""", "the engine failed in apply() in game 1 (seed 10000019): it called sys.exit(3)"),
+    "own-base-exception": ("""    def apply(self, action):
+        class Mine(BaseException):
+            pass
+        raise Mine("not an Exception")  # BLAME
+""", "the engine failed in apply() in game 1 (seed 10000019): Mine: not an Exception"),
+    "generator-exit": ("""    def apply(self, action):
+        raise GeneratorExit("closed")  # BLAME
+""", "the engine failed in apply() in game 1 (seed 10000019): GeneratorExit: closed"),
 }
 
 
@@ -84,7 +95,7 @@ def broken_game(tmp_path, body: str):
 @pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize("name", BROKEN)
 def test_a_misbehaving_engine_is_stopped_and_blamed_on_its_line(name, workers, tmp_path, capsys, monkeypatch):
-    if workers == "2" and name not in ("apply-raises", "legal-actions-loops"):
+    if workers == "2" and name not in ("apply-raises", "legal-actions-loops", "own-base-exception"):
         pytest.skip("one failure of each kind across processes is enough")
     monkeypatch.setattr(engine_faults, "SECONDS_PER_ACTION", 1.0)  # a worker forked from here inherits it
     body, words = BROKEN[name]
@@ -106,6 +117,24 @@ def test_a_misbehaving_engine_is_stopped_and_blamed_on_its_line(name, workers, t
     assert words in captured.err, captured.err
     assert "Traceback" not in captured.err and "hit a bug" not in captured.err
     assert elapsed < 60
+
+
+@pytest.mark.parametrize("name", ["apply-raises", "sys-exit-in-apply", "system-exit-3-in-apply", "own-base-exception",
+                                  "generator-exit"])
+def test_check_engine_blames_an_engine_that_raises_anything_on_its_line(name, tmp_path, capsys):
+    """Before: sys.exit(0) in apply() ended check-engine with exit 0 and no output, SystemExit(3) with
+    exit 3, and a BaseException of the engine's own or GeneratorExit with a traceback."""
+    body, _ = BROKEN[name]
+    folder, line = broken_game(tmp_path, body)
+    code = main(["check-engine", str(folder), "--no-workers", "--games", "1", "--random-games", "0"])
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    assert re.search(rf"rules\.py:{line}:1: \[play\] ", captured.err), captured.err
+    what = {"sys-exit-in-apply": "it called sys.exit(0)", "system-exit-3-in-apply": "it called sys.exit(3)",
+            "own-base-exception": "Mine: not an Exception", "generator-exit": "GeneratorExit: closed",
+            "apply-raises": "ZeroDivisionError"}[name]
+    assert what in captured.err
+    assert "Traceback" not in captured.err + captured.out and "hit a bug" not in captured.err
 
 
 def test_sys_exit_while_loading_is_an_error_not_a_silent_success(tmp_path, capsys):
