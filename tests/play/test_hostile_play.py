@@ -20,6 +20,7 @@ from spellpress.play.records import load
 from spellpress.play.table import SeatSpec, Table
 from spellpress.rules.plugins import rules_for
 from tests.conftest import FIXTURES
+from tests.hostile import refused
 
 TOY = FIXTURES / "toy-game"
 
@@ -44,17 +45,6 @@ def finish(table: Table, rng: random.Random) -> None:
             table.play(seat, rng.choice(table.legal()))
         else:
             table.bot_step()
-
-
-def refused(argv, capsys, *words) -> str:
-    code = main(argv)
-    err = capsys.readouterr().err
-    assert code == 2, err
-    assert err.startswith("error: ") and err.count("error: ") == 1, err
-    assert "Traceback" not in err and "hit a bug" not in err
-    for word in words:
-        assert word in err, err
-    return err
 
 
 # -- records are never lost or overwritten ---------------------------------------------------

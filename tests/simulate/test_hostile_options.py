@@ -6,28 +6,14 @@ from __future__ import annotations
 import _thread
 import socket
 import threading
-import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from spellpress.cli import main
+from tests.hostile import refused
 
 HUGE = "1" * 5000  # past int()'s 4,300 digits: a ValueError traceback in tune
 LONG = "1" * 400  # a float overflows on it: an OverflowError traceback in tune
-
-
-def refused(argv, capsys, *words) -> str:
-    started = time.monotonic()
-    code = main(argv)
-    err = capsys.readouterr().err
-    assert code == 2, err
-    assert err.startswith("error: ") and err.count("error: ") == 1, err
-    assert "Traceback" not in err and "hit a bug" not in err
-    for word in words:
-        assert word in err, err
-    assert time.monotonic() - started < 30
-    return err
 
 
 @pytest.mark.parametrize("command, vary", [
