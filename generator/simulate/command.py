@@ -121,7 +121,7 @@ def simulate(game: Game, players: int, args) -> dict:
     planned_luck = most // 5 if args.luck_games is None else args.luck_games
     if getattr(args, "agents", None) and args.luck_games is None:
         planned_luck = 0  # the luck figure is about heuristic skill; ask for it with --luck-games
-    with LazyProgress(f"{game.id}, {players} players", most + planned_luck) as bar:
+    with LazyProgress(f"{game.id}, {players} players", most + planned_luck, lines=True) as bar:
         result: RunResult | None = None
         for first, stop in batch_plan(args.games, args.max_games):
             part = replace(spec, games=stop - first, first=first)
