@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from spellpress.play.records import NotARecord, Record, load, replay_problem
@@ -50,7 +51,7 @@ def readable(rules, game, paths: list[Path], warn=None) -> list[Record]:
     return records
 
 
-def agreement(rules, game, records: list[Record | Path], player) -> tuple[int, int]:
+def agreement(rules, game, records: Sequence[Record | Path], player) -> tuple[int, int]:
     """(moves the player would have made the same, human moves) over the records (or record files) of this game."""
     same = total = 0
     for item in records:

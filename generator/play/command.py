@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import math
 import random
 from pathlib import Path
@@ -112,6 +114,20 @@ def replayed(path: Path, rules, game):
     return record
 
 
+def blaming(make, rules, seed: int):
+    """What `make()` gives (the table, dealt; a record, replayed): an engine that fails in it is told at its
+    rules.py line (exit 2), before the server starts."""
+    from spellpress.simulate.engine_faults import blamed, passes_through
+
+    try:
+        return make()
+    except BaseException as exc:
+        error = None if passes_through(exc) else blamed(exc, rules, 0, seed)
+        if error is not None:
+            raise error from None
+        raise
+
+
 def cmd_play(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.rules.plugins import rules_for
@@ -129,7 +145,7 @@ def cmd_play(args) -> int:
         return 0
     seconds("--pause", args.pause, MAX_PAUSE_S)
     seconds("--think", args.think, MAX_THINK_S)
-    replay = replayed(args.replay, rules, game) if args.replay is not None else None
+    replay = blaming(lambda: replayed(args.replay, rules, game), rules, 0) if args.replay is not None else None
     wanted = args.seats
     if replay is not None:  # the record's seats: "ismcts-32" sat as an ismcts seat
         wanted = ",".join("ismcts" if label.startswith("ismcts-") else label for label in replay.seats)
@@ -152,7 +168,7 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
 
     preview = Preview(folder, BuildOptions(out=args.out))
     preview.refresh()
-    table = Table(game, rules, seats, seed, records, pause=args.pause, timed=args.timed)
+    table = blaming(lambda: Table(game, rules, seats, seed, records, pause=args.pause, timed=args.timed), rules, seed)
     host, port = sock.getsockname()[:2]
     guard = Guard.for_address(host, port, names=[args.host])
     shown = f"[{host}]" if ":" in host else host
@@ -162,4 +178,18 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
         print(f"warning: listening on {host_name(host)} beyond this computer: anyone who can reach it can see "
               "your hand and play your moves", flush=True)
     config = uvicorn.Config(create_app(table, preview, guard, replay), log_level="warning", timeout_graceful_shutdown=1)
-    uvicorn.Server(config).run(sockets=[sock])
+    quiet = QuietShutdown()
+    logging.getLogger("uvicorn.error").addFilter(quiet)
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        logging.getLogger("uvicorn.error").removeFilter(quiet)
+
+
+class QuietShutdown(logging.Filter):
+    """A Ctrl-C while a bot thinks: the server cancels the waiting request after a second and logs that, with
+    a CancelledError traceback; the command says "interrupted" (spellpress.cli) and nothing more."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        cancelled = record.exc_info is not None and isinstance(record.exc_info[1], asyncio.CancelledError)
+        return not cancelled and "timeout graceful shutdown exceeded" not in record.getMessage()

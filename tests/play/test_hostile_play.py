@@ -180,3 +180,104 @@ def test_a_pause_that_is_not_a_sane_number_of_seconds_is_refused(pause, tmp_path
 @pytest.mark.parametrize("think", ["inf", "nan", "1e9"])
 def test_a_think_time_that_is_not_a_sane_number_of_seconds_is_refused(think, tmp_path, capsys, no_server):
     refused(["play", str(TOY), f"--think={think}", "--out", str(tmp_path), "--port", "0"], capsys, "--think")
+
+
+# -- an engine that fails during play --------------------------------------------------------
+@pytest.mark.parametrize("name", ["apply-raises", "sys-exit-in-apply", "own-base-exception"])
+def test_an_engine_failing_during_play_is_a_json_error_at_its_line(name, tmp_path, capsys):
+    """Before: HTTP 500 and the server's raw traceback; now the message `simulate` gives, as JSON."""
+    from starlette.testclient import TestClient
+
+    from spellpress.play.app import create_app
+    from spellpress.serve.guard import TOKEN_HEADER, Guard
+    from spellpress.serve.preview import Preview
+    from tests.simulate.test_engine_faults import BROKEN, broken_game
+
+    folder, line = broken_game(tmp_path, BROKEN[name][0])
+    game = load_game(folder)
+    table = Table(game, rules_for(game), [SeatSpec("human"), SeatSpec("human")], seed=5, records=tmp_path / "play") \
+        if name == "apply-raises" else None
+    if table is None:  # these fail at the first action, in the table's first deal: refused at the start
+        refused(["play", str(folder), "--out", str(tmp_path), "--port", "0"], capsys, f"rules.py:{line}:1: ")
+        return
+    guard = Guard.for_address("127.0.0.1", 8766)
+    client = TestClient(create_app(table, Preview(folder), guard), base_url="http://127.0.0.1:8766")
+    headers = {"Origin": "http://127.0.0.1:8766", "Content-Type": "application/json", TOKEN_HEADER: guard.token}
+    for _ in range(10):
+        view = client.get("/api/state").json()
+        answer = client.post("/api/move", json={"move": 0, "step": view["step"], "games": view["games"]}, headers=headers)
+        if answer.status_code != 200:
+            break
+    assert answer.status_code == 500 and answer.headers["content-type"] == "application/json"
+    error = answer.json()["error"]
+    assert f"rules.py:{line}:1: the engine failed in apply() in game 1 (seed 5): ZeroDivisionError" in error
+    err = capsys.readouterr().err
+    assert error in err and "Traceback" not in err
+
+
+SLOW_BOT = """import time
+
+from tests.simulate.toy import KeepHigh, ToyRules
+
+
+class Ponders(KeepHigh):
+    def act(self, state, seat, rng):
+        time.sleep(60)  # a bot thinking long, as an ismcts seat may
+        return super().act(state, seat, rng)
+
+
+class PondersRules(ToyRules):
+    def heuristic_player(self, skill=1.0):
+        return Ponders(skill)
+
+
+RULES = PondersRules()
+"""
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_a_bot_thinks_says_interrupted_and_nothing_else(tmp_path):
+    """Before: the server's "Exception in ASGI application" and a CancelledError traceback, then exit 130."""
+    import re
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+    import urllib.request
+
+    from spellpress.serve.guard import TOKEN_HEADER, TOKEN_META
+    from tests.conftest import ROOT
+
+    game = tmp_path / "toy-game"
+    shutil.copytree(TOY, game)
+    (game / "rules.py").write_text(SLOW_BOT)
+    run = subprocess.Popen([sys.executable, "-m", "spellpress", "play", str(game), "--seats", "heuristic,heuristic",
+                            "--port", "0", "--out", str(tmp_path / "out"), "--pause", "0"],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        url = re.search(r"http://127\.0\.0\.1:\d+/", run.stdout.readline()).group(0)
+        page = urllib.request.urlopen(url, timeout=30).read().decode()
+        token = re.search(rf'<meta name="{TOKEN_META}" content="([^"]+)">', page).group(1)
+        view = json.loads(urllib.request.urlopen(url + "api/state", timeout=30).read())
+        step = urllib.request.Request(url + "api/step", method="POST", data=json.dumps(
+            {"step": view["step"], "games": view["games"]}).encode(), headers={
+            "Origin": url.rstrip("/"), "Content-Type": "application/json", TOKEN_HEADER: token})
+        threading.Thread(target=lambda: _ignore_errors(urllib.request.urlopen, step, timeout=90), daemon=True).start()
+        time.sleep(1.5)  # the bot is thinking
+        os.killpg(run.pid, signal.SIGINT)
+        out, err = run.communicate(timeout=30)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.wait()
+    assert run.returncode == 130, err
+    assert err.strip() == "interrupted", err
+
+
+def _ignore_errors(call, *args, **kwargs):
+    try:
+        call(*args, **kwargs)
+    except OSError:
+        pass
