@@ -266,14 +266,18 @@ def test_ctrl_c_while_a_bot_thinks_says_interrupted_and_nothing_else(tmp_path):
             "Origin": url.rstrip("/"), "Content-Type": "application/json", TOKEN_HEADER: token})
         threading.Thread(target=lambda: _ignore_errors(urllib.request.urlopen, step, timeout=90), daemon=True).start()
         time.sleep(1.5)  # the bot is thinking
+        sent = time.monotonic()
         os.killpg(run.pid, signal.SIGINT)
         out, err = run.communicate(timeout=30)
+        stopped = time.monotonic() - sent
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
             run.wait()
+    print(f"stopped {stopped:.2f} s after the Ctrl-C")
     assert run.returncode == 130, err
     assert err.strip() == "interrupted", err
+    assert stopped < 5
 
 
 def _ignore_errors(call, *args, **kwargs):
