@@ -135,13 +135,18 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
 
     game, rules = _load(spec.folder, spec.engine, spec.variant)
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
+    # each failure is raised after its except block, so that the engine's own exception is not chained to
+    # it: tblib (imported with Dask) pickles the chain, and a class the engine made inside a function
+    # cannot be pickled, which broke the process pool
+    failure = None
     try:
         built = [make_player(seat, rules) for seat in lineup]
     except BaseException as exc:  # a game folder's heuristic_player() that fails, told at its line
-        error = None if passes_through(exc) else blamed(exc, rules, start, game_seed(spec.seed, start))
-        if error is not None:
-            raise error from None
-        raise
+        failure = None if passes_through(exc) else blamed(exc, rules, start, game_seed(spec.seed, start))
+        if failure is None:
+            raise
+    if failure is not None:
+        raise failure
     options = dict(spec.options)
     records = []
     with Watchdog() as watchdog, _heap_frozen():
@@ -159,12 +164,13 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
             except BaseException as exc:  # the engine's fault, told at its line; anything else is a bug
                 if passes_through(exc):
                     raise
-                error = blamed(exc, rules, index, seed)
-                if error is not None:
-                    raise error from None
-                if not isinstance(exc, Exception):  # never a quiet exit 0 with no figures
+                failure = blamed(exc, rules, index, seed)
+                if failure is None and not isinstance(exc, Exception):  # never a quiet exit 0 with no figures
                     raise RuntimeError(f"the rules engine raised {what_failed(exc)}") from exc
-                raise
+                if failure is None:
+                    raise
+            if failure is not None:
+                raise failure
             records.append(GameRecord(index, offset, outcome))
     return records
 

@@ -98,6 +98,9 @@ def test_a_misbehaving_engine_is_stopped_and_blamed_on_its_line(name, workers, t
     if workers == "2" and name not in ("apply-raises", "legal-actions-loops", "own-base-exception"):
         pytest.skip("one failure of each kind across processes is enough")
     monkeypatch.setattr(engine_faults, "SECONDS_PER_ACTION", 1.0)  # a worker forked from here inherits it
+    if workers == "2":  # exceptions then pickle with their chain, as once Dask is imported (it installs tblib)
+        tblib = pytest.importorskip("tblib.pickling_support")
+        tblib.install()
     body, words = BROKEN[name]
     folder, line = broken_game(tmp_path, body)
     started = time.monotonic()
