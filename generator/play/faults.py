@@ -34,6 +34,8 @@ def answer(table, produce: Callable[[], Any]) -> Response:
 def failure(exc: BaseException, table) -> JSONResponse:
     from spellpress.simulate.engine_faults import blamed, what_failed
 
+    back_to_record(table)
+
     if isinstance(exc, OSError) and table.records is not None:
         message = f"{table.records}: cannot save the game record: {exc.strerror or exc}"
     else:
@@ -45,3 +47,18 @@ def failure(exc: BaseException, table) -> JSONResponse:
         message = str(error)
     print(f"error: {message}", file=sys.stderr, flush=True)
     return JSONResponse({"error": message}, status_code=500, headers=NO_STORE)
+
+
+def back_to_record(table) -> None:
+    """A move the engine failed on may have half changed its state, after the move was logged and the
+    human's decision noted: the table goes back to what its record replays to, so the record stays a
+    game that replays (undo and new game still work). If the engine fails again there, the error stands."""
+    from spellpress.play.table import replay
+
+    actions = table.record.actions
+    try:
+        table.state = replay(table.rules, table.game, len(table.seats), actions, table.options)
+    except Exception:  # noqa: BLE001 - the first failure is the one told
+        return
+    table.record.decisions = [d for d in table.record.decisions if d.step < len(actions)]
+    table.log = [(step, line) for step, line in table.log if step < len(actions)]

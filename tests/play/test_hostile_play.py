@@ -16,7 +16,7 @@ import pytest
 from spellpress.cli import main
 from spellpress.load.game import load_game
 from spellpress.play import command as play_command
-from spellpress.play.records import load
+from spellpress.play.records import load, replay_problem
 from spellpress.play.table import SeatSpec, Table
 from spellpress.rules.plugins import rules_for
 from tests.conftest import FIXTURES
@@ -213,6 +213,10 @@ def test_an_engine_failing_during_play_is_a_json_error_at_its_line(name, tmp_pat
     assert f"rules.py:{line}:1: the engine failed in apply() in game 1 (seed 5): ZeroDivisionError" in error
     err = capsys.readouterr().err
     assert error in err and "Traceback" not in err
+    # the table is back where its record replays to: the half-applied move is not in it
+    assert replay_problem(table.rules, game, table.record) is None
+    assert all(d.step < len(table.record.actions) for d in table.record.decisions)
+    assert table.view()["step"] == view["step"]
 
 
 SLOW_BOT = """import time
