@@ -114,24 +114,11 @@ def replayed(path: Path, rules, game):
     return record
 
 
-def blaming(make, rules, seed: int):
-    """What `make()` gives (the table, dealt; a record, replayed): an engine that fails in it is told at its
-    rules.py line (exit 2), before the server starts."""
-    from spellpress.simulate.engine_faults import blamed, passes_through
-
-    try:
-        return make()
-    except BaseException as exc:
-        error = None if passes_through(exc) else blamed(exc, rules, 0, seed)
-        if error is not None:
-            raise error from None
-        raise
-
-
 def cmd_play(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.rules.plugins import rules_for
     from spellpress.serve.command import game_folder, listening_socket
+    from spellpress.simulate.engine_faults import blaming
 
     folder = game_folder(args.game)
     game = load_game(folder)
@@ -165,6 +152,7 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
     from spellpress.play.table import Table
     from spellpress.serve.guard import Guard, host_name, is_loopback
     from spellpress.serve.preview import Preview
+    from spellpress.simulate.engine_faults import blaming
 
     preview = Preview(folder, BuildOptions(out=args.out))
     preview.refresh()

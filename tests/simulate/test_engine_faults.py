@@ -80,6 +80,9 @@ ToyRules = type("ToyRules", (ToyRules,), {"heuristic_player": heuristic_player})
     "generator-exit": ("""    def apply(self, action):
         raise GeneratorExit("closed")  # BLAME
 """, "the engine failed in apply() in game 1 (seed 10000019): GeneratorExit: closed"),
+    "sys-exit-in-the-first-deal": ("""    def __init__(self, game, players):
+        raise SystemExit(0)  # BLAME
+""", "the engine failed in __init__() in game 1 (seed 10000019): it called sys.exit(0)"),
 }
 
 
@@ -123,7 +126,7 @@ def test_a_misbehaving_engine_is_stopped_and_blamed_on_its_line(name, workers, t
 
 
 @pytest.mark.parametrize("name", ["apply-raises", "sys-exit-in-apply", "system-exit-3-in-apply", "own-base-exception",
-                                  "generator-exit"])
+                                  "generator-exit", "sys-exit-in-the-first-deal"])
 def test_check_engine_blames_an_engine_that_raises_anything_on_its_line(name, tmp_path, capsys):
     """Before: sys.exit(0) in apply() ended check-engine with exit 0 and no output, SystemExit(3) with
     exit 3, and a BaseException of the engine's own or GeneratorExit with a traceback."""
@@ -132,10 +135,11 @@ def test_check_engine_blames_an_engine_that_raises_anything_on_its_line(name, tm
     code = main(["check-engine", str(folder), "--no-workers", "--games", "1", "--random-games", "0"])
     captured = capsys.readouterr()
     assert code == 2, captured
-    assert re.search(rf"rules\.py:{line}:1: \[play\] ", captured.err), captured.err
+    # a game's failure is a [play] finding; one in the first deal, before any game, stops the check there
+    assert re.search(rf"rules\.py:{line}:1: (\[play\] |the engine failed in __init__)", captured.err), captured.err
     what = {"sys-exit-in-apply": "it called sys.exit(0)", "system-exit-3-in-apply": "it called sys.exit(3)",
             "own-base-exception": "Mine: not an Exception", "generator-exit": "GeneratorExit: closed",
-            "apply-raises": "ZeroDivisionError"}[name]
+            "apply-raises": "ZeroDivisionError", "sys-exit-in-the-first-deal": "it called sys.exit(0)"}[name]
     assert what in captured.err
     assert "Traceback" not in captured.err + captured.out and "hit a bug" not in captured.err
 
