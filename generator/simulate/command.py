@@ -110,7 +110,9 @@ def simulate(game: Game, players: int, args) -> dict:
     checked_settings(game, rules, dict(options))
     lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
     if any(seat.kind == "ismcts" for seat in lineup):
-        _refuse_search_without_determinize(game, rules, players, dict(options))
+        from spellpress.simulate.engine_faults import blaming
+
+        blaming(lambda: _refuse_search_without_determinize(game, rules, players, dict(options)), rules, args.seed)
     most = args.games or args.max_games
     chosen = getattr(args, "vocabulary", None)
     from spellpress.words.vocabulary import with_vocabulary

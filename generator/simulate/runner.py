@@ -253,9 +253,11 @@ def run_many(
     if executor is None and dask is None:
         # build the game, its rules and their caches (word finders) once, before the pool
         # forks, so every worker starts with them instead of building its own
+        from spellpress.simulate.engine_faults import blaming
+
         for spec in specs:
             game, rules = _load(spec.folder, spec.engine, spec.variant)
-            rules.new_state(game, spec.players, dict(spec.options))
+            blaming(lambda: rules.new_state(game, spec.players, dict(spec.options)), rules, game_seed(spec.seed, 0))
     in_flight = 4 * workers  # enough to keep every worker busy while the oldest is folded
     try:
         with nullcontext(executor) if executor is not None else _executor(workers, dask) as executor:

@@ -98,7 +98,8 @@ def broken_game(tmp_path, body: str):
 @pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize("name", BROKEN)
 def test_a_misbehaving_engine_is_stopped_and_blamed_on_its_line(name, workers, tmp_path, capsys, monkeypatch):
-    if workers == "2" and name not in ("apply-raises", "legal-actions-loops", "own-base-exception"):
+    if workers == "2" and name not in ("apply-raises", "legal-actions-loops", "own-base-exception",
+                                       "sys-exit-in-the-first-deal"):
         pytest.skip("one failure of each kind across processes is enough")
     monkeypatch.setattr(engine_faults, "SECONDS_PER_ACTION", 1.0)  # a worker forked from here inherits it
     if workers == "2":  # exceptions then pickle with their chain, as once Dask is imported (it installs tblib)
@@ -196,3 +197,11 @@ def test_a_slow_move_that_is_not_a_hung_engine_is_not_stopped(work, tmp_path, ca
                  "--luck-games", "0"])
     err = capsys.readouterr().err
     assert code == 0, err
+
+
+def test_a_first_deal_that_exits_is_blamed_before_a_search_player_is_set_up(tmp_path, capsys):
+    """Before: `--agents ismcts` dealt a probe game outside any guard, and sys.exit(0) there was exit 0."""
+    folder, line = broken_game(tmp_path, BROKEN["sys-exit-in-the-first-deal"][0])
+    assert main(["simulate", str(folder), "--games", "2", "--workers", "1", "--agents", "ismcts"]) == 2
+    err = capsys.readouterr().err
+    assert re.search(rf"rules\.py:{line}:1: the engine failed in __init__\(\)", err) and "Traceback" not in err
