@@ -19,6 +19,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from spellpress.play.faults import answer
 from spellpress.play.records import Record
 from spellpress.play.table import HUMAN, Table, word_matches
 from spellpress.rules.protocol import IllegalAction
@@ -112,11 +113,10 @@ def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | No
 
     def locked(fn, *args):
         with lock:
-            return fn(*args)
+            return answer(table, lambda: fn(*args))  # an engine's failure: a JSON error at its rules.py line
 
     async def state(request: Request) -> Response:
-        view = await anyio.to_thread.run_sync(locked, table.view)
-        return JSONResponse(view, headers={"Cache-Control": "no-store"})
+        return await anyio.to_thread.run_sync(locked, table.view)
 
     async def body(request: Request) -> dict:
         try:
@@ -141,7 +141,7 @@ def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | No
                     return JSONResponse({"error": str(exc)}, status_code=409)
                 return refused or JSONResponse(table.view())
 
-        return await anyio.to_thread.run_sync(run)
+        return await anyio.to_thread.run_sync(answer, table, run)
 
     def human_move(data: dict) -> Response | None:
         seat = table.to_move()
@@ -185,8 +185,7 @@ def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | No
             step = int(request.query_params.get("step", "0"))
         except ValueError:
             step = 0
-        view = await anyio.to_thread.run_sync(locked, table.replay_view, step, replay)
-        return JSONResponse(view, headers={"Cache-Control": "no-store"})
+        return await anyio.to_thread.run_sync(locked, table.replay_view, step, replay)
 
     async def no_icon(request: Request) -> Response:
         return Response(status_code=204)
