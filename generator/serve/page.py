@@ -57,11 +57,11 @@ def counts_line(state: State) -> str:
 
 
 def export_boxes() -> str:
-    """A checkbox for each raster export of the registry (write/exporters/)."""
-    from spellpress.write.exporters import registry
+    """A checkbox for each export of the registry (exporters/) that a build adds when asked."""
+    from spellpress.exporters import optional
 
-    return "\n".join(f'<label><input type="checkbox" name="{escape(name)}"> {escape(export.label)}</label>'
-                     for name, export in registry().items())
+    return "\n".join(f'<label><input type="checkbox" name="{escape(export.key)}"> {escape(export.label)}</label>'
+                      for export in optional().values())
 
 
 def header(state: State, view: str) -> str:
@@ -77,7 +77,6 @@ def header(state: State, view: str) -> str:
 <nav>{tabs}</nav>
 <form class="build" id="build" method="post" action="/build">
 {export_boxes()}
-<label><input type="checkbox" name="print_shop"> print shop</label>
 {mode_select("paper", Paper)}{mode_select("backs", BackMode)}{mode_select("marks", MarkMode)}
 <button type="submit">Build PDF</button>
 </form>
