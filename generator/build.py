@@ -197,6 +197,8 @@ def still_there(out: Path, earlier: dict[str, str], written: list[Path]) -> dict
 
 
 def manifest(game: Game, laid: list[CardFaces], pages: list[Page], settings: SheetSettings, pdf: str, paper: str) -> dict:
+    """The build in numbers. paper_mm is the first page's real size (a fold-over sheet may turn landscape) and
+    page_mm each page's, for a game whose card sizes fold best on sheets of both orientations."""
     where: dict[tuple[str, str, int], list[dict]] = {}
     for number, page in enumerate(pages, start=1):
         for placed in page.placed:
@@ -216,7 +218,8 @@ def manifest(game: Game, laid: list[CardFaces], pages: list[Page], settings: She
                            "size_mm": list(component.size), "copies": component.copies, "cards": cards})
     return {
         "game": game.id, "name": game.name, "pdf": pdf, "paper": paper,
-        "paper_mm": list(settings.paper), "bleed_mm": settings.bleed, "backs": settings.backs,
+        "paper_mm": list(pages[0].paper if pages else settings.paper), "page_mm": [list(page.paper) for page in pages],
+        "bleed_mm": settings.bleed, "backs": settings.backs,
         "back_offset_mm": list(settings.back_offset), "cut": settings.cut, "pages": len(pages),
         "page_kinds": [page.kind for page in pages], "components": components,
     }
