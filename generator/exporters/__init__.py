@@ -87,6 +87,7 @@ class PdfExport:
     cache_keys: tuple[str, ...] = field(default=())
     flag: str | None = None  # its flag (--print-shop); None: written by every build
     order: int = 100
+    modes: tuple[tuple[str, Any], ...] = ()  # (BuildOptions field, its Literal of names): the preview page's selects
 
     @property
     def key(self) -> str:

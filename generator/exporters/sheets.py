@@ -8,13 +8,14 @@ from pathlib import Path
 
 from spellpress.errors import Location, Option, UserError
 from spellpress.exporters import PdfExport, Sheets
+from spellpress.model.modes import BackMode, MarkMode, Paper
 
 
 def _arguments(build) -> None:
     """The sheets' options; the build reads them as BuildOptions' own fields, since they decide the layout every
     export draws (bleed) and the manifest describes (paper, backs)."""
     from spellpress.arguments import length, offset
-    from spellpress.model.modes import BackMode, ColorMode, MarkMode, Paper, choices
+    from spellpress.model.modes import ColorMode, choices
 
     build.add_argument("--paper", choices=choices(Paper), help="paper size (default: the game's print.paper)")
     build.add_argument("--backs", choices=choices(BackMode),
@@ -116,4 +117,5 @@ def painted_sheets(pages, title, paint, flat_folder: Path | None = None) -> byte
 
 
 EXPORT = PdfExport(name="sheets", order=0, label="", summary="the home-print sheets, <game>-<paper>.pdf", write=_write,
-                   arguments=_arguments, settings=_settings)
+                   arguments=_arguments, settings=_settings,
+                   modes=(("paper", Paper), ("backs", BackMode), ("marks", MarkMode)))

@@ -24,7 +24,7 @@ from starlette.routing import Route
 
 from spellpress.build import BuildOptions, build
 from spellpress.errors import UserError
-from spellpress.exporters import optional
+from spellpress.exporters import optional, pdf_exports
 from spellpress.serve import page
 from spellpress.serve.guard import Guard
 from spellpress.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
@@ -120,7 +120,7 @@ async def poll_sheets(preview: Preview, hub: Hub, seconds: float, stop: asyncio.
 def chosen_modes(wanted: dict) -> dict:
     """Paper, backs and marks chosen on the page; empty means the game's own setting (ValueError if unknown)."""
     modes = {}
-    for key in ("paper", "backs", "marks"):
+    for key in (name for export in pdf_exports().values() for name, _ in export.modes):
         value = wanted.get(key)
         if value in (None, ""):
             continue

@@ -66,11 +66,13 @@ def test_each_exports_cache_keys_are_settings_it_reads_from_its_options():
 
 
 def test_the_preview_page_has_a_checkbox_per_export():
-    from spellpress.serve.page import export_boxes
+    from spellpress.serve import page
 
-    boxes = export_boxes()
+    boxes = page.export_boxes()
     assert all(f'name="{export.key}"' in boxes for export in optional().values())
     assert 'name="print_shop"' in boxes and 'name="sheets"' not in boxes and 'name="shop"' not in boxes
+    selects = page.mode_selects()  # the sheets' modes, offered by their export
+    assert all(f'<select name="{name}"' in selects for name in ("paper", "backs", "marks"))
 
 
 def _plan(game, laid, settings):
