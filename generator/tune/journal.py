@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
-from spellpress.errors import Location, UserError
+from spellpress.errors import Location, UserError, display_path
 
 try:
     import fcntl
@@ -66,7 +66,7 @@ def _remove_stale_lock(study: Path) -> None:
         except OSError as exc:
             raise UserError.at(Location(lock), f"a killed run left this lock and it cannot be removed ({exc.strerror}); "
                                                "remove it by hand") from None
-        _warn(f"{lock}: removed the journal lock a killed run left")
+        _warn(f"{display_path(lock)}: removed the journal lock a killed run left")
 
 
 def mended(study: Path) -> None:
@@ -95,7 +95,7 @@ def mended(study: Path) -> None:
                                                     "over with --fresh")
     if torn:
         write_bytes(study, b"".join(line + b"\n" for line in kept))
-        _warn(f"{study}: the study's last entry was cut short (a full disk, or a killed run); it is dropped and "
+        _warn(f"{display_path(study)}: the study's last entry was cut short (a full disk, or a killed run); it is dropped and "
               "the study resumes from the entries before it")
 
 

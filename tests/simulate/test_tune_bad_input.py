@@ -14,6 +14,7 @@ import time
 import pytest
 
 from spellpress.cli import main
+from spellpress.errors import display_path
 from spellpress.load.game import load_game
 from spellpress.tune.apply import new_texts, unified_diff
 from tests.conftest import FIXTURES, ROOT
@@ -58,6 +59,7 @@ def test_a_tab_after_a_key_is_written_like_any_value(tmp_path):
     assert after == numbers.replace("value:\t10", "value:\t11")
 
 
+@pytest.mark.slow
 def test_a_whole_tune_of_a_sheet_with_a_multi_line_cell_ends_with_its_patch(tmp_path, capsys):
     folder = toy(tmp_path, "\n" + MULTI_LINE_CELL)
     assert main(["tune", str(folder), *TINY, "--out", str(tmp_path / "out")]) == 0
@@ -65,6 +67,7 @@ def test_a_whole_tune_of_a_sheet_with_a_multi_line_cell_ends_with_its_patch(tmp_
     assert "Proposal 1 as a patch" in out and "+++ b/toy/numbers.csv" in out
 
 
+@pytest.mark.slow
 def test_a_value_apply_cannot_write_is_said_before_the_search(tmp_path, capsys):
     folder = toy(tmp_path)
     numbers = folder / "numbers.yaml"
@@ -171,6 +174,57 @@ def whole_journal(path) -> bool:
     return data.endswith(b"\n") and all(isinstance(json.loads(line), dict) for line in data.splitlines())
 
 
+@pytest.mark.slow
+def small_study(path):
+    """A journal of three finished trials, as Optuna writes it."""
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(study_name="s", storage=JournalStorage(JournalFileBackend(str(path))))
+    study.optimize(lambda trial: trial.suggest_int("x", 0, 9), n_trials=3)
+
+
+def trials_in(path) -> int:
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    return len(optuna.load_study(study_name="s", storage=JournalStorage(JournalFileBackend(str(path)))).trials)
+
+
+def test_mending_drops_a_torn_last_entry_and_keeps_the_rest(tmp_path, capsys):
+    from spellpress.tune.journal import mended
+
+    study = tmp_path / "s.study"
+    small_study(study)
+    whole = study.read_bytes()
+    study.write_bytes(whole + b'{"op_code": 6, "worker_id": "x", "tri')
+    mended(study)
+    assert study.read_bytes() == whole and trials_in(study) == 3
+    assert f"warning: {display_path(study)}: the study's last entry was cut short" in capsys.readouterr().err
+    lines = whole.splitlines(keepends=True)
+    study.write_bytes(b"".join(lines[:-1]) + b'{"op_code": 6, "wor' + lines[-1])  # a later run wrote after it
+    mended(study)
+    assert study.read_bytes() == whole and trials_in(study) == 3
+
+
+def test_a_second_run_of_a_study_is_refused_while_the_first_holds_it(tmp_path):
+    from spellpress.errors import UserError
+    from spellpress.tune.journal import one_run
+
+    study = tmp_path / "s.study"
+    with one_run(study):
+        with pytest.raises(UserError) as caught:
+            with one_run(study):
+                pass
+        assert f"another tune of this study is running (process {os.getpid()})" in str(caught.value)
+    with one_run(study):  # released with its run
+        pass
+
+
+@pytest.mark.slow
 def test_a_torn_last_entry_is_dropped_with_a_warning_and_the_study_resumes(tmp_path, capsys):
     folder = toy(tmp_path)
     assert tune_toy(tmp_path, folder) == 0
@@ -180,12 +234,12 @@ def test_a_torn_last_entry_is_dropped_with_a_warning_and_the_study_resumes(tmp_p
     capsys.readouterr()
     assert tune_toy(tmp_path, folder, "--trials", "5") == 0
     err = capsys.readouterr().err
-    assert f"warning: {os.path.relpath(study)}: the study's last entry was cut short" in err or \
-        f"warning: {study}: the study's last entry was cut short" in err
+    assert f"warning: {display_path(study)}: the study's last entry was cut short" in err
     assert whole_journal(study)
     assert tune_toy(tmp_path, folder, "--trials", "6") == 0 and "warning" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_torn_entry_that_later_runs_wrote_after_is_mended(tmp_path, capsys):
     folder = toy(tmp_path)
     assert tune_toy(tmp_path, folder) == 0
@@ -197,6 +251,7 @@ def test_a_torn_entry_that_later_runs_wrote_after_is_mended(tmp_path, capsys):
     assert "last entry was cut short" in capsys.readouterr().err and whole_journal(study)
 
 
+@pytest.mark.slow
 def test_a_journal_damaged_in_the_middle_names_its_line_and_fresh(tmp_path, capsys):
     folder = toy(tmp_path)
     assert tune_toy(tmp_path, folder) == 0
@@ -211,6 +266,7 @@ def test_a_journal_damaged_in_the_middle_names_its_line_and_fresh(tmp_path, caps
     assert tune_toy(tmp_path, folder, "--trials", "4", "--fresh") == 0
 
 
+@pytest.mark.slow
 def test_a_lock_a_killed_run_left_is_removed_not_waited_on(tmp_path, capsys):
     folder = toy(tmp_path)
     assert tune_toy(tmp_path, folder) == 0
