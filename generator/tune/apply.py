@@ -26,6 +26,7 @@ from spellpress.errors import Location, Option, Problem, UserError, Where
 
 APPLY = Option("--apply")
 BOM = "\ufeff"
+SNAPSHOT = ".sheet.csv"  # a linked Google Sheet's snapshot (load/google_sheet.py on main), beside its .sheet.json
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,10 @@ def new_texts(game, variant) -> dict[Path, tuple[str, str]]:
             wanted = "; ".join(f"row {e.where.line} column {e.field} = {e.value}" for e in edits)
             raise UserError.at(APPLY, f"{path.name}: --apply writes YAML and CSV files only, not {suffix} sheets; "
                                       f"change these cells by hand: {wanted}")
+        if path.name.endswith(SNAPSHOT) and path.with_name(path.name[: -len(".csv")] + ".json").exists():
+            wanted = "; ".join(f"row {e.where.line} column {e.field} = {e.value}" for e in edits)
+            raise UserError.at(APPLY, f"{path.name}: a snapshot of a Google Sheet, which the next `spellpress pull` "
+                                      f"replaces; change these cells in the sheet, then pull: {wanted}")
         before = read_text(path)
         after = _csv_text(path, before, edits) if suffix == ".csv" else _yaml_text(path, before, edits)
         texts[path] = (before, after)

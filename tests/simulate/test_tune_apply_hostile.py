@@ -179,3 +179,14 @@ def test_an_anchor_an_alias_or_a_block_of_text_is_refused_at_its_line(tmp_path, 
     err = capsys.readouterr().err
     assert f"numbers.yaml:{line}:" in err and "change it by hand" in err and "Traceback" not in err
     assert (folder / "numbers.yaml").read_text() == numbers
+
+
+def test_a_google_sheets_snapshot_is_refused_with_the_cells_to_change(tmp_path, capsys):
+    sheet = "title,body,value,count\nOne,Worth 1.,1,6\nTwo,Worth 2.,2,5\nFive,Worth 5.,5,3\nNine,Worth 9.,9,1\n"
+    folder = toy(tmp_path, SHEET_HEAD.replace("numbers.csv", "numbers.sheet.csv"))
+    (folder / "numbers.sheet.csv").write_text(sheet)
+    (folder / "numbers.sheet.json").write_text("{}")  # what `spellpress pull` writes beside the snapshot
+    assert main(tuned(tmp_path, folder, [("cards.numbers.Two.value", 3)])) == 2
+    err = capsys.readouterr().err
+    assert "numbers.sheet.csv: a snapshot of a Google Sheet" in err and "row 3 column value = 3" in err
+    assert (folder / "numbers.sheet.csv").read_text() == sheet
