@@ -185,16 +185,15 @@ def _double_quoted(text: str) -> str:
 
 
 def _insertion(text: str, mapping, key: str, value: str) -> tuple[int, int, str]:
-    """A new `key: value` in a mapping: `, key: value` before a flow mapping's brace; in a block mapping a line
+    """A new `key: value` in a mapping: `, key: value` after a flow mapping's last value; in a block mapping a line
     below its last value when that ends on its line (not a block of text or a nested block), else a line above
     its first key."""
-    if mapping.flow_style:
-        close = mapping.end_mark.index - 1
-        before = close
-        while before > 0 and text[before - 1] in " \t":
-            before -= 1
-        lead = "" if not mapping.value or text[before - 1] in "{," else ", "
-        return before, before, f"{lead}{key}: {value}"
+    if mapping.flow_style:  # right after the last value, before any comment: `{..., value: 1, count: 2}`
+        if mapping.value:
+            end = mapping.value[-1][1].end_mark.index
+            return end, end, f", {key}: {value}"
+        brace = text.index("{", mapping.start_mark.index)
+        return brace + 1, brace + 1, f"{key}: {value}"
     newline = "\r\n" if "\r\n" in text else "\n"
     first_key = mapping.value[0][0]
     indent = " " * first_key.start_mark.column

@@ -190,3 +190,18 @@ def test_a_google_sheets_snapshot_is_refused_with_the_cells_to_change(tmp_path, 
     err = capsys.readouterr().err
     assert "numbers.sheet.csv: a snapshot of a Google Sheet" in err and "row 3 column value = 3" in err
     assert (folder / "numbers.sheet.csv").read_text() == sheet
+
+
+@pytest.mark.parametrize("card, written", [
+    ('  - {id: e, title: Two, body: "Worth 2.", value: 2  # the second\n    }\n',
+     '  - {id: e, title: Two, body: "Worth 2.", value: 2, count: 4  # the second\n    }\n'),
+    ('  - {id: e, title: Two, body: "Worth 2.", value: 2,}\n', '  - {id: e, title: Two, body: "Worth 2.", value: 2, count: 4,}\n'),
+    ("  - id: e\n    title: Two\n    value: 2\n    body: |\n      Worth 2.\n",
+     "  - count: 4\n    id: e\n    title: Two\n    value: 2\n    body: |\n      Worth 2.\n"),
+])
+def test_a_missing_count_goes_where_it_reads_as_written(tmp_path, card, written):
+    folder = toy(tmp_path, HEAD + "cards:\n" + card)
+    before = values(folder)
+    assert main(tuned(tmp_path, folder, [("cards.numbers.e.count", 4)])) == 0
+    assert (folder / "numbers.yaml").read_text() == HEAD + "cards:\n" + written
+    only_changed(before, values(folder), "e", "count", 4)
