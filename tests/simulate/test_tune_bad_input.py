@@ -299,3 +299,20 @@ def test_a_second_tune_of_the_same_study_is_refused_at_once(tmp_path, capsys):
     finally:
         first.send_signal(signal.SIGINT)
         first.wait(timeout=60)
+
+
+@pytest.mark.slow
+def test_a_study_resumes_at_once_after_its_run_was_killed(tmp_path, capsys):
+    folder = toy(tmp_path)
+    study = study_of(tmp_path)
+    first = subprocess.Popen([sys.executable, "-m", "spellpress", "tune", str(folder), *TINY, "--trials", "400",
+                              "--out", str(tmp_path / "out")], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while (not study.exists() or study.stat().st_size < 2000) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    first.kill()  # SIGKILL: no cleanup of its own
+    first.wait(timeout=30)
+    started = time.monotonic()
+    assert tune_toy(tmp_path, folder, "--trials", "6") == 0
+    assert time.monotonic() - started < 20 and "Traceback" not in capsys.readouterr().err
