@@ -136,8 +136,9 @@ def _apply_preview(game, space) -> str | None:
             if dim.current is not None or dim.key.startswith("rules.")]
     try:
         new_texts(game, tuple(keys))
-    except UserError as exc:
-        return str(exc.problems[0])
+    except UserError as exc:  # what it could not place, without the current values it was given to place
+        first = exc.problems[0]
+        return f"{first.location}: {first.message.split('; ')[0]}"
     return None
 
 
