@@ -63,6 +63,18 @@ def font_problem(path: Path) -> str | None:
     for tag, table in parsed.table.items():
         if table["offset"] + table["length"] > size:
             return f"is cut short: its '{tag}' table ends past the end of the file"
+    return _damaged_glyphs(parsed)
+
+
+def _damaged_glyphs(parsed) -> str | None:
+    """The glyph outlines are read only when a PDF embeds them: every glyph the font maps is read here, as
+    the PDF writer would (in its subsets of 255), so that damaged outlines fail check, not build (struct.error)."""
+    codes = sorted(parsed.charToGlyph)
+    for start in range(0, len(codes), 255):
+        try:
+            parsed.makeSubset([0, *codes[start:start + 255]])
+        except Exception as exc:  # a damaged glyph fails in many ways inside the parser
+            return f"has damaged glyph data (for U+{codes[start]:04X} to U+{codes[min(start + 254, len(codes) - 1)]:04X}: {exc})"
     return None
 
 
