@@ -7,8 +7,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Callable, Mapping, NamedTuple
 
 from spellpress.layout import fonts, ink_bounds, markup
 from spellpress.layout.ops import Icon, Rgba, Text
@@ -24,8 +23,7 @@ class TextFitError(ValueError):
     pass
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(NamedTuple):  # a tuple, not a dataclass: a long card's text makes hundreds of thousands
     text: str = ""
     icon: str = ""  # icon name when this piece is an inline icon
     font: str | None = None  # a styled run's face (bold, italic); None: the box's font
@@ -61,19 +59,28 @@ def styled_words(text: str, icons: Mapping[str, str], style_font: StyleFont | No
             for part_index, part in enumerate(line.split(" ")):
                 if part_index:
                     end_word()
-                if part:
+                if part and font is None and color is None:
+                    current.extend(split_pieces(part, icons))
+                elif part:
                     current.extend(Piece(p.text, p.icon, font, color) for p in split_pieces(part, icons))
     end_word()
     return paragraphs
 
 
+SPACE = Piece(" ")
+
+
 def space_after(word: Word) -> Piece:
     """The space after a word, in the style of the word's last letters (so a styled run stays one run)."""
     last = word[-1]
-    return Piece(" ", "", last.font, last.color) if not last.icon else Piece(" ")
+    if last.icon or (last.font is None and last.color is None):
+        return SPACE
+    return Piece(" ", "", last.font, last.color)
 
 
 def split_pieces(word: str, icons: Mapping[str, str]) -> Word:
+    if ":" not in word:
+        return (Piece(text=word),)
     pieces: list[Piece] = []
     position = 0
     for match in _TOKEN.finditer(word):
@@ -100,7 +107,7 @@ def wrap(paragraphs: list[list[Word]], font: str, size: float, max_width_pt: flo
         line: list[Word] = []
         line_width = 0.0
         for word in words:
-            word_width = sum(piece.width_pt(font, size) for piece in word)
+            word_width = word[0].width_pt(font, size) if len(word) == 1 else sum(piece.width_pt(font, size) for piece in word)
             if word_width > max_width_pt + 1e-6:
                 return None
             added = word_width if not line else line_width + space_after(line[-1]).width_pt(font, size) + word_width
@@ -145,10 +152,14 @@ def fit_text(
     else:
         paragraphs = styled_words(text, icons, style_font, color_of)
     width_pt, height_pt = w / MM_PER_POINT, h / MM_PER_POINT
-    current = size
-    while True:
-        lines = wrap(paragraphs, font, current, width_pt)
-        last = current - SHRINK_STEP_PT < min_size - 1e-9
+    sizes = [size]  # the sizes tried, largest first
+    while sizes[-1] - SHRINK_STEP_PT >= min_size - 1e-9:
+        sizes.append(round(sizes[-1] - SHRINK_STEP_PT, 4))
+    first, lines = _first_fitting(sizes, paragraphs, font, leading, width_pt, height_pt)
+    for current in sizes[first:]:
+        if current != sizes[first]:
+            lines = wrap(paragraphs, font, current, width_pt)
+        last = current == sizes[-1]
         if lines is not None and block_height_pt(len(lines), font, current, leading) <= height_pt + 1e-6:
             ops = _place(lines, x, y, w, h, font, current, leading, align, valign, color, icons)
             if ink_may_overflow:
@@ -167,7 +178,31 @@ def fit_text(
                 f"text does not fit in {w:.1f} x {h:.1f} mm even at {min_size:g} pt: {text[:40]!r}; "
                 + shortfall(paragraphs, lines, font, current, leading, w, h)
             )
-        current = round(current - SHRINK_STEP_PT, 4)
+    raise AssertionError("the last size returns or raises")
+
+
+def _first_fitting(sizes: list[float], paragraphs: list[list[Word]], font: str, leading: float, width_pt: float,
+                   height_pt: float) -> tuple[int, list[list[Word]] | None]:
+    """The index of the largest size whose lines fit the box by advance widths and line height (the last index
+    when none does), and its lines. A smaller size never needs more lines, so the sizes that fit follow those
+    that do not: a bisection finds the first one in a few wraps, not one wrap for each quarter point down to
+    min_size (a 5,000-character text that fits at no size took 19)."""
+    wrapped: dict[int, list[list[Word]] | None] = {}
+
+    def fits(index: int) -> bool:
+        lines = wrapped[index] = wrap(paragraphs, font, sizes[index], width_pt)
+        return lines is not None and block_height_pt(len(lines), font, sizes[index], leading) <= height_pt + 1e-6
+
+    if len(sizes) == 1 or fits(0):
+        return 0, wrapped.get(0) if 0 in wrapped else wrap(paragraphs, font, sizes[0], width_pt)
+    low, high = 1, len(sizes) - 1  # the answer is in low..high; the last size is tried (and reported) as the last
+    while low < high:
+        middle = (low + high) // 2
+        if fits(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low, wrapped[low] if low in wrapped else wrap(paragraphs, font, sizes[low], width_pt)
 
 
 def shortfall(paragraphs: list[list[Word]], lines: list[list[Word]] | None, font: str, size: float, leading: float,
@@ -196,7 +231,8 @@ def _place(lines, x, y, w, h, font, size, leading, align, valign, color, icons) 
         baseline = top - (ascent * size + index * size * leading) * MM_PER_POINT
         pieces = [piece for word_index, word in enumerate(line)
                   for piece in (((space_after(line[word_index - 1]),) if word_index else ()) + word)]
-        line_width = sum(p.width_pt(font, size) for p in pieces)
+        widths = [p.width_pt(font, size) for p in pieces]
+        line_width = sum(widths)
         cursor = x
         if align == "center":
             cursor = x + (w - line_width * MM_PER_POINT) / 2
@@ -208,8 +244,8 @@ def _place(lines, x, y, w, h, font, size, leading, align, valign, color, icons) 
             if run.strip():
                 ops.append(Text(round(run_start, 4), round(baseline, 4), run_style[0], size, run_style[1], run))
 
-        for piece in pieces:
-            piece_width = piece.width_pt(font, size) * MM_PER_POINT
+        for piece, piece_pt in zip(pieces, widths):
+            piece_width = piece_pt * MM_PER_POINT
             style = (piece.font or font, piece.color or color)
             if piece.icon:
                 flush()
