@@ -7,6 +7,9 @@ number, instead of minutes of work and a crash.
 
 MAX_COPIES_PER_CARD = 1_000  # a real deck prints at most a few dozen of one card
 MAX_CARDS_PER_GAME = 10_000  # the shipped games have 60-250 cards; 10,000 poker cards is about 1,100 sheets
+# characters of text in all of a game's cards (each card once, not each copy): a poker card holds about 600 at its
+# smallest size; text fitting costs about 1 ms of CPU per 1,000 characters, so check takes seconds at the limit
+MAX_GAME_TEXT = 10_000_000
 MAX_YAML_DEPTH = 64  # the shipped files nest at most 6 levels
 MAX_EXPRESSION_SOURCE = 20_000  # characters of one template value that holds {{ }} or {% %}
 MAX_EXPRESSION_OUTPUT = 20_000  # characters one expression may produce (a card's text is a few hundred)

@@ -92,3 +92,17 @@ def test_text_that_fits_at_no_size_is_wrapped_a_few_times_not_once_a_size(regist
         fit_text(long_text, box=(0, 0, 30, 20), font=registered[0], size=12, min_size=3, leading=1.2,
                  align="left", valign="top", color=(0, 0, 0, 1), icons={})
     assert len(calls) <= 7, calls  # 37 sizes from 12 pt down to 3 pt: one wrap each before
+
+
+def test_a_game_past_the_text_limit_is_refused_before_any_layout(game_copy, tmp_path, capsys, monkeypatch):
+    from spellpress.cli import main
+    from spellpress.load import game as loading
+    from tests.conftest import WISE
+
+    monkeypatch.setattr(loading, "MAX_GAME_TEXT", 500)  # the real limit's file would take a test seconds to write
+    folder = game_copy(WISE)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(text, "fit_text", lambda *args, **kwargs: pytest.fail("laid out"))
+    assert main(["check", folder.name]) == 2
+    err = capsys.readouterr().err
+    assert "word-to-the-wise/game.yaml:22:3: the game's cards hold 715 characters of text" in err and "a game may hold at most 500" in err
