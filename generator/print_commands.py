@@ -146,7 +146,7 @@ def build_one(folder: Path, options, problems) -> None:
 
 def check_command(args) -> int:
     from spellpress.build import check
-    from spellpress.load.rules_keys import check_rules_keys
+    from spellpress.rules.check_keys import check_rules_keys
 
     problems = Problems()
     for folder in game_folders(args.games):
