@@ -7,7 +7,8 @@
 from __future__ import annotations
 
 import re
-from typing import Callable, Mapping, NamedTuple
+from dataclasses import dataclass
+from typing import Callable, Mapping
 
 from spellpress.layout import fonts, ink_bounds, markup
 from spellpress.layout.ops import Icon, Rgba, Text
@@ -23,7 +24,8 @@ class TextFitError(ValueError):
     pass
 
 
-class Piece(NamedTuple):  # a tuple, not a dataclass: a long card's text makes hundreds of thousands
+@dataclass(frozen=True)
+class Piece:
     text: str = ""
     icon: str = ""  # icon name when this piece is an inline icon
     font: str | None = None  # a styled run's face (bold, italic); None: the box's font
@@ -107,7 +109,7 @@ def wrap(paragraphs: list[list[Word]], font: str, size: float, max_width_pt: flo
         line: list[Word] = []
         line_width = 0.0
         for word in words:
-            word_width = word[0].width_pt(font, size) if len(word) == 1 else sum(piece.width_pt(font, size) for piece in word)
+            word_width = sum(piece.width_pt(font, size) for piece in word)
             if word_width > max_width_pt + 1e-6:
                 return None
             added = word_width if not line else line_width + space_after(line[-1]).width_pt(font, size) + word_width
@@ -155,9 +157,9 @@ def fit_text(
     sizes = [size]  # the sizes tried, largest first
     while sizes[-1] - SHRINK_STEP_PT >= min_size - 1e-9:
         sizes.append(round(sizes[-1] - SHRINK_STEP_PT, 4))
-    first, lines = _first_fitting(sizes, paragraphs, font, leading, width_pt, height_pt)
+    first, lines = _first_fitting(sizes, lambda size: _fitted(wrap(paragraphs, font, size, width_pt), font, size, leading, height_pt))
     for current in sizes[first:]:
-        if current != sizes[first]:
+        if current != sizes[first] or lines is None:  # (None: no size fits; its lines say by how much)
             lines = wrap(paragraphs, font, current, width_pt)
         last = current == sizes[-1]
         if lines is not None and block_height_pt(len(lines), font, current, leading) <= height_pt + 1e-6:
@@ -181,28 +183,28 @@ def fit_text(
     raise AssertionError("the last size returns or raises")
 
 
-def _first_fitting(sizes: list[float], paragraphs: list[list[Word]], font: str, leading: float, width_pt: float,
-                   height_pt: float) -> tuple[int, list[list[Word]] | None]:
-    """The index of the largest size whose lines fit the box by advance widths and line height (the last index
-    when none does), and its lines. A smaller size never needs more lines, so the sizes that fit follow those
-    that do not: a bisection finds the first one in a few wraps, not one wrap for each quarter point down to
-    min_size (a 5,000-character text that fits at no size took 19)."""
-    wrapped: dict[int, list[list[Word]] | None] = {}
+def _fitted(lines: list[list[Word]] | None, font: str, size: float, leading: float, height_pt: float):
+    """The lines when they fit the box by advance widths and line height, else None."""
+    return lines if lines is not None and block_height_pt(len(lines), font, size, leading) <= height_pt + 1e-6 else None
 
-    def fits(index: int) -> bool:
-        lines = wrapped[index] = wrap(paragraphs, font, sizes[index], width_pt)
-        return lines is not None and block_height_pt(len(lines), font, sizes[index], leading) <= height_pt + 1e-6
 
-    if len(sizes) == 1 or fits(0):
-        return 0, wrapped.get(0) if 0 in wrapped else wrap(paragraphs, font, sizes[0], width_pt)
+def _first_fitting(sizes: list[float], fitting: Callable[[float], list | None]) -> tuple[int, list | None]:
+    """The index of the largest size whose lines fit (`fitting`: the lines at a size, or None), and those lines;
+    the last index when none fits. A smaller size never needs more lines (every width shrinks with it), so the
+    sizes that fit follow those that do not: a bisection finds the first in a few wraps, not one wrap for each
+    quarter point down to min_size (a 5,000-character text that fits at no size took 19)."""
+    found = {0: fitting(sizes[0])}
+    if len(sizes) == 1 or found[0] is not None:
+        return 0, found[0]
     low, high = 1, len(sizes) - 1  # the answer is in low..high; the last size is tried (and reported) as the last
     while low < high:
         middle = (low + high) // 2
-        if fits(middle):
+        found[middle] = fitting(sizes[middle])
+        if found[middle] is not None:
             high = middle
         else:
             low = middle + 1
-    return low, wrapped[low] if low in wrapped else wrap(paragraphs, font, sizes[low], width_pt)
+    return low, found.get(low)
 
 
 def shortfall(paragraphs: list[list[Word]], lines: list[list[Word]] | None, font: str, size: float, leading: float,
@@ -231,8 +233,7 @@ def _place(lines, x, y, w, h, font, size, leading, align, valign, color, icons) 
         baseline = top - (ascent * size + index * size * leading) * MM_PER_POINT
         pieces = [piece for word_index, word in enumerate(line)
                   for piece in (((space_after(line[word_index - 1]),) if word_index else ()) + word)]
-        widths = [p.width_pt(font, size) for p in pieces]
-        line_width = sum(widths)
+        line_width = sum(p.width_pt(font, size) for p in pieces)
         cursor = x
         if align == "center":
             cursor = x + (w - line_width * MM_PER_POINT) / 2
@@ -244,8 +245,8 @@ def _place(lines, x, y, w, h, font, size, leading, align, valign, color, icons) 
             if run.strip():
                 ops.append(Text(round(run_start, 4), round(baseline, 4), run_style[0], size, run_style[1], run))
 
-        for piece, piece_pt in zip(pieces, widths):
-            piece_width = piece_pt * MM_PER_POINT
+        for piece in pieces:
+            piece_width = piece.width_pt(font, size) * MM_PER_POINT
             style = (piece.font or font, piece.color or color)
             if piece.icon:
                 flush()
