@@ -154,13 +154,14 @@ def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | No
                 return JSONResponse({"error": "not a legal word here", "word": str(data["word"])}, status_code=422)
             if len({table.state.action_to_string(a) for a in found}) > 1:
                 return JSONResponse({"error": "that word is several moves: choose one",
-                                     "choices": [legal.index(a) for a in found][:40]}, status_code=422)
+                                     "choices": [table.move_json(legal.index(a), a) for a in found][:40]}, status_code=422)
             action = found[0]
         else:
             index = data.get("move")
-            if not isinstance(index, int) or not 0 <= index < len(legal):
+            offered = dict(table.offered())
+            if not isinstance(index, int) or index not in offered:
                 return JSONResponse({"error": "no such move"}, status_code=422)
-            action = legal[index]
+            action = offered[index]
         table.play(seat, action)
         return None
 
@@ -175,7 +176,7 @@ def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | No
         return await changing(request, lambda data: table.bot_step() and None)
 
     async def undo(request: Request) -> Response:
-        return await changing(request, lambda data: table.undo(), fresh=False)
+        return await changing(request, lambda data: table.undo())
 
     async def new(request: Request) -> Response:
         return await changing(request, new_game, fresh=False)

@@ -64,14 +64,41 @@ def replay(rules: Rules, game: Game, players: int, actions: list, options: dict 
 
 
 def word_matches(state: State, legal: list, text: str) -> list:
-    """Legal actions that play the typed word: a word in the action itself, or in what it says."""
+    """Legal actions that play the typed word (State.action_word): cards in any order that spell it."""
     word = text.strip().lower()
     if not word:
         return []
-    found = [a for a in legal if isinstance(a, tuple) and any(isinstance(p, str) and p.lower() == word for p in a[1:])]
-    if found:
-        return found
-    return [a for a in legal if word.upper() in state.action_to_string(a).replace(",", " ").split()]
+    return [a for a in legal if state.action_word(a, word) == word]
+
+
+@dataclass
+class Entry:
+    """One move in the log: said in the third person; a move chosen in secret is shown to the other
+    seats only from `revealed` (the step at which the engine stopped hiding choices) on."""
+
+    step: int
+    seat: int
+    text: str
+    secret: bool = False
+    revealed: int | None = None
+
+    def seen_by(self, viewer: int | None, labels: list[str]) -> str:
+        who = f"seat {self.seat + 1} ({labels[self.seat]})"
+        if self.secret and self.revealed is None and viewer != self.seat:
+            return f"{who} chose in secret"
+        return f"{who}: {self.text}"
+
+
+def log_entry(state: State, action: Any, seat: int, step: int) -> Entry:
+    """The entry for a move about to be applied (its string may read the position)."""
+    return Entry(step, seat, state.action_to_string(action), state.choices_hidden())
+
+
+def reveal(entries: list[Entry], state: State, step: int) -> None:
+    if not state.choices_hidden():
+        for entry in entries:
+            if entry.secret and entry.revealed is None:
+                entry.revealed = step
 
 
 class Table:
@@ -98,7 +125,7 @@ class Table:
         self.rng = random.Random(seed)
         self.state = self.rules.new_state(self.game, len(self.seats), self.options or None)
         self.record = Record(self.game.id, seed, [s.label for s in self.seats], options=self.options)
-        self.log: list[tuple[int, str]] = []  # (step, line)
+        self.log: list[Entry] = []
         self.viewer = self.humans[0] if self.humans else 0
         self.games += 1
         self.saved = None
@@ -127,11 +154,11 @@ class Table:
         return self._moves_cache[1]
 
     def _apply(self, action: Any, seat: int | None) -> None:
-        if seat is not None:  # said before it is applied: the string may read the position
-            who = f"seat {seat + 1} ({self.seats[seat].label})"
-            self.log.append((self.step, f"{who}: {self.state.action_to_string(action)}"))
+        if seat is not None:
+            self.log.append(log_entry(self.state, action, seat, self.step))
         self.state.apply(action)
         self.record.actions.append(action)
+        reveal(self.log, self.state, self.step)
 
     def _settle(self) -> None:
         """Play chance events until a seat must decide or the game ends."""
@@ -199,22 +226,48 @@ class Table:
         actions = self.record.actions[:last.step]
         self.state = replay(self.rules, self.game, len(self.seats), actions, self.options)
         self.record.actions = actions
-        self.log = [(step, line) for step, line in self.log if step < last.step]
-        self.log.append((last.step, f"seat {last.seat + 1} took back: {last.chosen}"))
+        self.log = [entry for entry in self.log if entry.step < last.step]
+        for entry in self.log:
+            if entry.revealed is not None and entry.revealed >= last.step:
+                entry.revealed = None
+        self.log.append(Entry(last.step, last.seat, "took back its last move"))
         self.viewer = last.seat
         self.searched = {}
         self.thinking_since = self.clock()
 
     # -- what the page shows -------------------------------------------------------------
-    def view(self) -> dict[str, Any]:
+    def offered(self) -> list[tuple[int, Any]]:
+        """The legal moves the page lists, with their indices: in a game where finding the word is
+        the play (Rules.words_typed) no move a word stands for: the person types it."""
+        legal = self.legal()
+        if not self.rules.words_typed:
+            return list(enumerate(legal))
+        return [(i, a) for i, a in enumerate(legal) if self.state.action_word(a) is None]
+
+    def takes_word(self) -> bool:
+        """Does a move here take a typed word? In a race, whenever the seat chooses in secret (whether
+        its hand makes a word is for the person to find)."""
+        if self.rules.words_typed and self.state.choices_hidden():
+            return True
+        return any(self.state.action_word(a) is not None for a in self.legal())
+
+    def move_json(self, index: int, action: Any) -> dict[str, Any]:
+        return {"i": index, "text": self.state.action_to_string(action),
+                "cards": [c.to_json() for c in self.state.action_cards(action)]}
+
+    def view(self, viewer: int | None = None) -> dict[str, Any]:
+        """What the page of `viewer` (by default the seat on screen) may show: its observation, its
+        moves when it is to move, the log as it may see it."""
+        viewer = self.viewer if viewer is None else viewer
         seat = self.to_move()
         human_turn = seat is not None and self.seats[seat].kind == HUMAN
-        moves, more = [], False
-        if human_turn:
-            legal = self.legal()
-            more = len(legal) > MOVES_SHOWN
-            moves = [{"i": i, "text": self.state.action_to_string(a),
-                      "cards": [c.to_json() for c in self.state.action_cards(a)]} for i, a in enumerate(legal[:MOVES_SHOWN])]
+        mine = human_turn and seat == viewer
+        moves, more, word = [], False, False
+        if mine:
+            offered = self.offered()
+            more = len(offered) > MOVES_SHOWN
+            moves = [self.move_json(i, a) for i, a in offered[:MOVES_SHOWN]]
+            word = self.takes_word()
         over = None
         if self.over():
             scores = self.state.returns()
@@ -226,12 +279,14 @@ class Table:
                     "differences": [{"seat": d.seat, "chosen": d.chosen, "heuristic": d.heuristic}
                                     for d in decisions if not d.agrees][-30:],
                     "record": self.saved.name if self.saved else None}
+        labels = [spec.label for spec in self.seats]
         return {"game": self.game.name, "step": self.step, "games": self.games, "seed": self.seed,
                 "seats": [{"seat": s, "kind": spec.kind, "label": spec.label} for s, spec in enumerate(self.seats)],
-                "viewer": self.viewer, "to_move": seat, "human_turn": human_turn,
-                "observation": self.state.observation(self.viewer).to_json(),
-                "moves": moves, "more_moves": more, "undo": self.can_undo(),
-                "log": [line for _, line in self.log[-LOG_SHOWN:]], "log_start": max(1, len(self.log) - LOG_SHOWN + 1),
+                "viewer": viewer, "to_move": seat, "human_turn": mine,
+                "observation": self.state.observation(viewer).to_json(),
+                "moves": moves, "more_moves": more, "takes_word": word, "undo": self.can_undo(),
+                "log": [entry.seen_by(viewer, labels) for entry in self.log[-LOG_SHOWN:]],
+                "log_start": max(1, len(self.log) - LOG_SHOWN + 1),
                 "over": over, "pause": self.pause, "race": self.timed and hasattr(self.state, "time_taken")}
 
     def replay_view(self, move: int, record: Record | None = None) -> dict[str, Any]:
@@ -240,16 +295,19 @@ class Table:
         record = record or self.record
         state = self.rules.new_state(self.game, len(record.seats), record.options or None)
         humans = [s for s, label in enumerate(record.seats) if label == HUMAN] or [0]
-        made, last, moves = 0, None, sum(1 for _ in _player_moves(self.rules, self.game, record))
+        made, moves = 0, sum(1 for _ in _player_moves(self.rules, self.game, record))
         move = max(0, min(move, moves))
-        for action in record.actions:
+        entries: list[Entry] = []
+        for step, action in enumerate(record.actions):
             seat = state.current_player()
             if seat >= 0:
                 if made == move:
                     break
-                last = f"seat {seat + 1} ({record.seats[seat]}): {state.action_to_string(action)}"
+                entries.append(log_entry(state, action, seat, step))
                 made += 1
             state.apply(action)
+            reveal(entries, state, step)
+        last = entries[-1].seen_by(humans[0], record.seats) if entries else None
         return {"step": move, "steps": moves, "viewer": humans[0], "last": last,
                 "observation": state.observation(humans[0]).to_json()}
 

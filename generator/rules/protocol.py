@@ -114,6 +114,17 @@ class State(ABC):
         """The printed cards the action uses (played, discarded, taken), so a page can offer it on them."""
         return ()
 
+    def action_word(self, action: Action, typed: str | None = None) -> str | None:
+        """The word a move plays, lowercase; None when no word stands for it. Cards that spell
+        several words (anagrams) play the one `typed` names when it is one of them, so a typed
+        word matches any arrangement of cards that spells it."""
+        return None
+
+    def choices_hidden(self) -> bool:
+        """True while moves are chosen in secret and not yet revealed (a race's words): a page shows
+        another seat such a move only once this is False again."""
+        return False
+
     # -- for the search player and `spellpress check-engine` --------------------------
     def clone(self) -> Self:
         """An independent copy to play on: applying actions to either never changes the other.
@@ -208,6 +219,8 @@ class Rules(ABC):
     # run options (`simulate --option NAME=VALUE`) that are not `rules:` keys: the engine's own
     # what-ifs, name -> what it does. Any other option name is refused before a game is played.
     run_options: Mapping[str, str] = {}
+    # finding the word is the play (a race): a page never lists the words a hand can make
+    words_typed: bool = False
 
     @abstractmethod
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> State: ...

@@ -296,3 +296,48 @@ def test_a_record_that_is_not_one_is_a_clear_error(tmp_path, capsys):
     assert main(["play", "word-rummy", "--replay", str(bad), "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert "bad.json" in err and "not a Spellpress game record" in err and "Traceback" not in err
+
+
+def headers(guard):
+    return {"Origin": "http://127.0.0.1:8766", "Content-Type": "application/json", TOKEN_HEADER: guard.token}
+
+
+def test_spelled_takes_a_typed_word_whatever_the_order_of_its_cards(tmp_path):
+    """COKE typed in its own letter order plays the C, O, K, E cards however the hand holds them."""
+    from itertools import permutations
+
+    client, guard, table = app_client(tmp_path, "spelled")
+    while not (table.to_move() == 0 and table.state.phase == "main"):
+        table.bot_step() if table.to_move() != 0 else table.play(0, table.legal()[0])
+    state = table.state
+    uids = [next(u for u, d in enumerate(state.defs) if d.letter.lower() == letter) for letter in "coke"]
+    assert state.action_word(("spell", tuple(uids)), "coke") == "coke"
+    for order in permutations(uids):
+        state.hand[0] = list(order)
+        table._moves_cache = None
+        legal = table.legal()
+        found = word_matches(state, legal, "COKE ")
+        assert len(found) == 1 and sorted(found[0][1]) == sorted(uids)
+        assert state.action_to_string(found[0]) == "spell COKE"
+        assert word_matches(state, legal, "eock") == []
+    view = client.get("/api/state").json()
+    assert view["takes_word"]
+    answer = client.post("/api/move", json={"word": "coke", "step": view["step"], "games": view["games"]},
+                         headers=headers(guard))
+    assert answer.status_code == 200 and "seat 1 (human): spell COKE" in answer.json()["log"]
+
+
+def test_a_double_click_on_undo_undoes_once(tmp_path):
+    client, guard, table = app_client(tmp_path)
+    for _ in range(3):
+        view = client.get("/api/state").json()
+        client.post("/api/move", json={"move": view["moves"][0]["i"], "step": view["step"], "games": view["games"]},
+                    headers=headers(guard))
+        while table.to_move() != 0:
+            table.bot_step()
+    view = client.get("/api/state").json()
+    undo = {"step": view["step"], "games": view["games"]}
+    first = client.post("/api/undo", json=undo, headers=headers(guard))
+    second = client.post("/api/undo", json=undo, headers=headers(guard))  # the same click, twice
+    assert first.status_code == 200 and second.status_code == 409
+    assert len(table.record.decisions) == 2 and second.json()["view"]["step"] == first.json()["step"]

@@ -139,7 +139,7 @@ function renderControls() {
   const moves = $("moves");
   moves.replaceChildren();
   const playing = replayStep === null && view.human_turn && !view.over;
-  $("word-form").hidden = !playing;
+  $("word-form").hidden = !(playing && view.takes_word);
   $("undo").disabled = !(view.undo && replayStep === null);
   if (!playing) return;
   let shown = view.moves;
@@ -214,10 +214,9 @@ async function playWord(word) {
     $("word-message").textContent = answer.body.error;
     const moves = $("moves");
     moves.replaceChildren();
-    answer.body.choices.forEach((i) => {
-      const m = view.moves.find((x) => x.i === i);
-      moves.append(el("button", {type: "button", class: "move", "data-move": String(i), text: m ? m.text : `move ${i}`,
-                                 onclick: () => playMove(i)}));
+    answer.body.choices.forEach((m) => {
+      moves.append(el("button", {type: "button", class: "move", "data-move": String(m.i), text: m.text,
+                                 onclick: () => playMove(m.i)}));
     });
     return;
   }
@@ -340,7 +339,14 @@ $("word-form").addEventListener("submit", (event) => {
   const word = $("word").value.trim();
   if (word) playWord(word);
 });
-$("undo").addEventListener("click", async () => { selected = null; accept(await post("/api/undo", {})); });
+$("undo").addEventListener("click", async () => {
+  const button = $("undo");
+  if (button.disabled) return;
+  button.disabled = true;  // one request at a time: a double click undoes once
+  selected = null;
+  try { accept(await post("/api/undo", {step: view.step, games: view.games})); }
+  finally { button.disabled = !(view.undo && replayStep === null); }
+});
 $("new").addEventListener("click", newGame);
 $("replay").addEventListener("click", () => startReplay(0));
 $("back").addEventListener("click", () => startReplay(Math.max(0, replayStep - 1)));

@@ -550,7 +550,7 @@ class SpelledState(State):
         verb = action[0]
         name = lambda u: self.defs[u].key.upper()  # noqa: E731
         if verb == "spell":
-            return "spell " + "".join(self.defs[u].letter for u in action[1]).upper()
+            return "spell " + (self.action_word(action) or "".join(self.defs[u].letter for u in action[1])).upper()
         if verb == "end":
             return "end the turn, keeping the hand" if action[1] else "end the turn"
         if verb == "attack":
@@ -564,6 +564,12 @@ class SpelledState(State):
         if verb in words:
             return f"{words[verb]} {name(action[1])}"
         return super().action_to_string(action)
+
+    def action_word(self, action, typed: str | None = None) -> str | None:
+        if action[0] != "spell":
+            return None
+        words = self.cat.keys.get(letter_key("".join(self.defs[u].letter for u in action[1])), ())
+        return typed if typed in words else next(iter(words), None)
 
     def action_cards(self, action) -> tuple[CardRef, ...]:
         verb = action[0]

@@ -641,6 +641,12 @@ class WiseState(State):
             return tuple(self.card(c) for c in action[1])
         return ()
 
+    def action_word(self, action, typed: str | None = None) -> str | None:
+        return action[1] if isinstance(action, tuple) and action[0] == "word" else None
+
+    def choices_hidden(self) -> bool:
+        return self.phase in (CHOOSE, TIME, TIEBREAK, RECHOOSE)
+
     def time_taken(self, seconds: float):
         """The search-time chance outcome ("time", j) nearest to `seconds` of a person's real search, for
         the seat being timed now (spellpress play's timed race); None when no seat is being timed. The
