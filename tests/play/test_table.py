@@ -135,9 +135,9 @@ def test_agreement_counts_the_recorded_human_moves_the_heuristic_would_make(tmp_
     assert low < same / total < high
 
 
-def app_client(tmp_path, game_id="word-rummy"):
+def app_client(tmp_path, game_id="word-rummy", seed=6, players=2):
     game, rules = loaded(game_id)
-    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=6, records=tmp_path)
+    table = Table(game, rules, [SeatSpec("human")] + [SeatSpec("heuristic")] * (players - 1), seed=seed, records=tmp_path)
     guard = Guard.for_address("127.0.0.1", 8766)
     preview = Preview(ROOT / "cards" / game_id)
     preview.refresh()
