@@ -8,6 +8,7 @@ one lock, in a worker thread (a bot may think for a while).
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 from html import escape
@@ -51,7 +52,9 @@ class Faces:
         return None if key is None else self.preview.image(key, PREVIEW_DPI)
 
 
-def document(title: str, guard: Guard, replay: bool) -> str:
+def document(title: str, guard: Guard, replay: bool, sizes: dict[str, tuple[float, float]] | None = None) -> str:
+    """The page; `sizes`: each component's card size in mm, to show a card at its actual size."""
+    sized = escape(json.dumps(sizes or {}))
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -62,7 +65,7 @@ def document(title: str, guard: Guard, replay: bool) -> str:
 <link rel="stylesheet" href="/static/play.css">
 <script src="/static/play.js" defer></script>
 </head>
-<body data-mode="{'replay' if replay else 'play'}">
+<body data-mode="{'replay' if replay else 'play'}" data-sizes="{sized}">
 <header id=bar><h1>{escape(title)}</h1><span id=status></span>
 <nav><button id=undo type=button>Undo</button><button id=new type=button>New game</button>
 <button id=replay type=button>Replay</button></nav></header>
@@ -75,6 +78,7 @@ def document(title: str, guard: Guard, replay: bool) -> str:
 <aside id=log><h2>Moves</h2><ol id=log-lines></ol></aside>
 <div id=curtain hidden><div><p id=curtain-text></p><button id=curtain-go type=button>Show my cards</button></div></div>
 <div id=end hidden></div>
+<div id=zoom hidden><img alt=""><p>actual size · Esc or a click closes it</p></div>
 <div id=replay-bar hidden><button id=back type=button>◀ Back</button><span id=replay-step></span>
 <button id=forward type=button>Forward ▶</button><button id=leave type=button>Back to the table</button></div>
 </body>
@@ -95,7 +99,8 @@ def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | No
     threading.Thread(target=prefetch, daemon=True).start()
 
     async def home(request: Request) -> Response:
-        return HTMLResponse(document(table.game.name, guard, replay is not None),
+        sizes = {c.id: c.size for c in table.game.components}
+        return HTMLResponse(document(table.game.name, guard, replay is not None, sizes),
                             headers={"Cache-Control": "no-store"})
 
     static = static_files(STATIC, STATIC_FILES)

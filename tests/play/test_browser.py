@@ -12,7 +12,6 @@ import os
 import re
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -68,7 +67,7 @@ def browser():
 
 def open_page(browser, server: Server):
     """The server's table in a new page, once its hand's faces are drawn."""
-    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
     page.goto(server.url)
     page.wait_for_selector(".fan .card")
     faces_drawn(page)
@@ -107,7 +106,7 @@ def shots(tmp_path: Path) -> Path:
 def wait_for_turn(page) -> str:
     """'human' when the human has a move, 'over' at the end screen."""
     page.wait_for_function(
-        "() => !document.getElementById('end').hidden || document.querySelector('#moves .move')",
+        "() => !document.getElementById('end').hidden || (view.human_turn && document.getElementById('moves').children.length)",
         timeout=30_000)
     return "over" if page.is_visible("#end") else "human"
 
@@ -149,77 +148,72 @@ def finish(page, server: Server, game_id: str, tmp_path: Path, name: str) -> Non
     assert all(d.seat == 0 for d in record.decisions)
 
 
-def type_a_word(page) -> None:
-    """Type the first word the hand makes (any other move is clicked)."""
-    words = page.evaluate("() => view.moves.map(m => m.text).filter(t => t.startsWith('play '))")
+def words_on_the_page(page, game_id: str) -> list[str]:
+    """The words a person could find on the page: the hand's cards and the dice it shows, read with the
+    game's word list (the page lists none of them); the words already placed are out."""
+    observation = page.evaluate("() => view.observation")
+    defs = rules_for(load_game(ROOT / "cards" / game_id)).new_state(load_game(ROOT / "cards" / game_id), 2).defs
+    letter_of = {card: letter for letter, card in defs.card_ids.items()}
+    viewer = observation["seat"]
+    hand = next(z for z in observation["zones"] if z["name"] == f"hand:{viewer}")
+    hand_key = "".join(sorted(letter_of[c["card"]] for c in hand["cards"]))
+    dice = next((f.split(": ", 1)[1] for f in observation["facts"] if f.startswith("dice: ")), "")
+    placed = {z["label"].split(": ")[-1].lower() for z in observation["zones"] if z["name"].startswith("word:")}
+    return [w for _, _, w in defs.all_words(hand_key, tuple(d.lower() for d in dice.split())) if w not in placed]
+
+
+def type_a_word(page, game_id: str) -> None:
+    """Type the longest word found on the page, in its own letter order (any other move is clicked)."""
+    assert not page.evaluate("() => view.moves.some(m => m.text.startsWith('play '))")  # no word is listed
+    words = words_on_the_page(page, game_id) if page.is_visible("#word-form") else []
     if not words:
         click_something(page)
         return
     step = page.evaluate("() => view.step")
-    page.fill("#word", words[0].split()[-1].lower())
+    page.fill("#word", max(words, key=len))
     page.click("#word-form button")
     page.wait_for_function(f"() => view.step !== {step} || !document.getElementById('end').hidden")
 
 
-def type_words(page) -> None:
+def type_words(page, game_id: str) -> None:
     """A word that is not one is refused with a message; then every word is typed."""
     wait_for_turn(page)
     page.wait_for_function("() => /your move · \\d+\\.\\d s$/.test(document.getElementById('status').textContent)")
     page.fill("#word", "qzxqv")
     page.click("#word-form button")
     page.wait_for_function("() => document.getElementById('word-message').textContent.includes('not a legal word here')")
-    play_to_the_end(page, type_a_word)
+    play_to_the_end(page, lambda page: type_a_word(page, game_id))
 
 
-def click_moves(page) -> None:
+def click_moves(page, game_id: str) -> None:
     play_to_the_end(page, click_something)
 
 
-OTHER_GAMES = ["evocabulary", "spelled", "magic-spell", "un-mot-au-sage"]
-# the whole games played at once (whole_games): `spellpress play` arguments, and how the human plays
+# every game but Word Rummy (its own test, with undo) played whole: `spellpress play` arguments, how the human plays
 WHOLE_GAMES = {"word-to-the-wise": (("--seed", "2", "--seats", "human,heuristic,heuristic"), type_words),
+               "un-mot-au-sage": (("--seed", "4", "--seats", "human,heuristic"), type_words),
                "lost-words": (("--seed", "5", "--seats", "human,heuristic,heuristic"), click_moves),
-               **{game_id: (("--seed", "4", "--seats", "human,heuristic"), click_moves) for game_id in OTHER_GAMES}}
-
-
-def play_alone(game_id: str, folder: Path) -> Path:
-    """One whole game with its own server and Chromium, to the end screen; the server's output folder.
-    (Playwright's objects belong to the thread that made them.)"""
-    from playwright.sync_api import sync_playwright
-
-    arguments, play = WHOLE_GAMES[game_id]
-    folder.mkdir()
-    server = Server(folder, game_id, *arguments)
-    try:
-        with sync_playwright() as playwright:
-            chromium = launch(playwright)
-            try:
-                page = open_page(chromium, server)
-                page.screenshot(path=str(shots(folder) / f"{game_id}-table.png"))
-                play(page)
-                finish(page, server, game_id, folder, game_id)
-            finally:
-                chromium.close()
-    finally:
-        server.stop()
-    return server.out
-
-
-@pytest.fixture(scope="module")
-def whole_games(tmp_path_factory):
-    """Every game of WHOLE_GAMES played at once, each in a thread with its own server and Chromium: a
-    page spends most of its time waiting for its server and its bots, so together they take little
-    more than the longest alone. A test reads its game's outcome (the failure, with its traceback)."""
-    folder = tmp_path_factory.mktemp("games")
-    with ThreadPoolExecutor(len(WHOLE_GAMES)) as pool:
-        yield {game_id: pool.submit(play_alone, game_id, folder / game_id) for game_id in WHOLE_GAMES}
+               **{game_id: (("--seed", "4", "--seats", "human,heuristic"), click_moves)
+                  for game_id in ("evocabulary", "spelled", "magic-spell")}}
 
 
 def test_every_shipped_game_is_played_in_the_browser():
     assert {"word-rummy", *WHOLE_GAMES} == SHIPPED
 
 
-@pytest.mark.usefixtures("whole_games")  # started first: they play on while this test runs
+@pytest.mark.parametrize("game_id", sorted(WHOLE_GAMES))
+def test_a_whole_game_in_the_browser(game_id, table, tmp_path):
+    """One game at a time (the machine is shared): the person plays it to the end screen."""
+    arguments, play = WHOLE_GAMES[game_id]
+    server, page = table(game_id, *arguments)
+    page.screenshot(path=str(shots(tmp_path) / f"{game_id}-table.png"))
+    play(page, game_id)
+    finish(page, server, game_id, tmp_path, game_id)
+    if game_id == "word-to-the-wise":
+        decisions = load(next((server.out / "play" / game_id).glob("*.json"))).decisions
+        assert sum(d.chosen.startswith("play ") for d in decisions) >= 3
+
+
 def test_a_whole_game_of_word_rummy_against_a_bot(table, tmp_path):
     server, page = table("word-rummy", "--seed", "11", "--seats", "human,heuristic")
     assert page.eval_on_selector(".fan .card", "img => img.getBoundingClientRect().width") >= 120  # readable
@@ -237,20 +231,6 @@ def test_a_whole_game_of_word_rummy_against_a_bot(table, tmp_path):
     assert page.evaluate("() => JSON.stringify(view.observation)") == before[1]
     play_to_the_end(page, click_something)
     finish(page, server, "word-rummy", tmp_path, "word-rummy")
-
-
-def test_a_word_to_the_wise_typed_word_by_word(whole_games):
-    out = whole_games["word-to-the-wise"].result()
-    assert sum(d.chosen.startswith("play ") for d in load(next((out / "play" / "word-to-the-wise").glob("*.json"))).decisions) >= 3
-
-
-def test_a_whole_game_of_the_lost_words_against_two_bots(whole_games):
-    whole_games["lost-words"].result()
-
-
-@pytest.mark.parametrize("game_id", OTHER_GAMES)
-def test_every_other_shipped_game_plays_to_the_end(game_id, whole_games):
-    whole_games[game_id].result()
 
 
 def test_a_saved_game_replays_move_by_move_in_the_page(table, tmp_path):

@@ -10,6 +10,17 @@ let botTimer = null;
 let replayStep = null;     // a step number while replaying
 let selected = null;       // "component/card" of the card clicked last
 let clock = null;          // a race: the seconds the human has been looking, shown as they run
+let hovered = null;        // the card under the pointer: Z shows it at actual size
+const sizes = JSON.parse(document.body.dataset.sizes || "{}");  // component -> [width, height] in mm
+
+function zoom(card) {
+  const box = $("zoom"), img = box.querySelector("img");
+  const size = sizes[card.component];
+  img.src = faceUrl(card);
+  img.style.width = size ? `${size[0]}mm` : "63.5mm";
+  img.dataset.card = refKey(card);
+  box.hidden = false;
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -39,7 +50,10 @@ async function post(url, data = {}) {
 
 function cardImg(card, size, clickable) {
   const img = el("img", {class: `card ${size}`, src: faceUrl(card), alt: card.card, "data-card": refKey(card),
-                         draggable: "false"});
+                         draggable: "false", title: "Z: actual size"});
+  img.addEventListener("mouseenter", () => { hovered = card; });
+  img.addEventListener("mouseleave", () => { if (hovered === card) hovered = null; });
+  img.addEventListener("contextmenu", (event) => { event.preventDefault(); zoom(card); });  // right click, long press
   if (clickable) {
     const moves = movesOn(card);
     if (moves.length) {
@@ -90,14 +104,24 @@ function fan(zone) {
   const n = zone.cards.length;
   zone.cards.forEach((card, i) => {
     const img = cardImg(card, "large", true);
-    const angle = n > 1 ? (i - (n - 1) / 2) * Math.min(6, 40 / n) : 0;
+    const angle = n > 1 ? (i - (n - 1) / 2) * Math.min(4, 24 / n) : 0;
     img.style.setProperty("--angle", `${angle}deg`);
-    img.style.setProperty("--lift", `${Math.abs(angle) * 1.2}px`);
+    img.style.setProperty("--lift", `${Math.abs(angle) * 0.8}px`);
     if (selected === refKey(card)) img.classList.add("selected");
     cards.append(img);
   });
   node.append(cards);
   return node;
+}
+
+function fitFan(node) {
+  // overlap the cards more as the hand grows, so that the fan never leaves its area
+  const cards = [...node.querySelectorAll(".cards .card")];
+  if (cards.length < 2) return;
+  const width = cards[0].offsetWidth || 132;  // unrotated
+  const room = node.parentElement.clientWidth - 64;
+  const step = Math.max(12, Math.min(width * 0.74, (room - width) / (cards.length - 1)));
+  cards.slice(1).forEach((img) => { img.style.marginLeft = `${step - width}px`; });
 }
 
 function render() {
@@ -131,6 +155,7 @@ function render() {
     own.append(z.kind === "hand" && z.cards.length ? fan(z) : zoneNode(z, "medium", true));
   });
   mine.append(own);
+  own.querySelectorAll(".fan").forEach(fitFan);
   renderControls();
   renderLog();
 }
@@ -144,12 +169,15 @@ function renderControls() {
   if (!playing) return;
   let shown = view.moves;
   if (selected) shown = view.moves.filter((m) => m.cards.some((c) => refKey(c) === selected));
-  else if (view.moves.length > 14) {  // the moves no card stands for first, then the others, up to 14
-    shown = view.moves.filter((m) => !m.cards.length).concat(view.moves.filter((m) => m.cards.length)).slice(0, 14);
+  else if (view.moves.length > 8) {  // many moves: buttons for those no card stands for, the rest on their cards
+    shown = view.moves.filter((m) => !m.cards.length);
   }
   if (selected) moves.append(el("p", {class: "hint", text: "Moves with that card:"}));
   else if (view.moves.length > shown.length) {
-    moves.append(el("p", {class: "hint", text: `Click a card, or type a word: ${view.moves.length}${view.more_moves ? "+" : ""} moves in all.`}));
+    const or = view.takes_word ? ", or type a word" : "";
+    moves.append(el("p", {class: "hint", text: `Click a card for its moves${or}: ${view.moves.length}${view.more_moves ? "+" : ""} moves in all.`}));
+  } else if (view.takes_word && !shown.length) {
+    moves.append(el("p", {class: "hint", text: "Type a word."}));
   }
   shown.slice(0, 40).forEach((m) => moves.append(el("button", {type: "button", class: "move", "data-move": String(m.i),
     text: m.text, onclick: () => playMove(m.i)})));
@@ -352,5 +380,11 @@ $("replay").addEventListener("click", () => startReplay(0));
 $("back").addEventListener("click", () => startReplay(Math.max(0, replayStep - 1)));
 $("forward").addEventListener("click", () => startReplay(replayStep + 1));
 $("leave").addEventListener("click", leaveReplay);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") $("zoom").hidden = true;
+  else if ((event.key === "z" || event.key === "Z") && hovered && document.activeElement !== $("word")) zoom(hovered);
+});
+$("zoom").addEventListener("click", () => { $("zoom").hidden = true; });
+window.addEventListener("resize", () => document.querySelectorAll("#hand-area .fan").forEach(fitFan));
 $("curtain-go").addEventListener("click", () => { $("curtain").hidden = true; shownViewer = view.viewer; show(); });
 load();
