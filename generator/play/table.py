@@ -10,6 +10,7 @@ for `spellpress play --agreement`.
 from __future__ import annotations
 
 import random
+import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,12 +87,38 @@ class Entry:
         who = f"seat {self.seat + 1} ({labels[self.seat]})"
         if self.secret and self.revealed is None and viewer != self.seat:
             return f"{who} chose in secret"
-        return f"{who}: {self.text}"
+        return who + self.text
+
+
+PAST = {"play": "played", "place": "placed", "discard": "discarded", "draw": "drew", "take": "took", "buy": "bought",
+        "pass": "passed", "exchange": "exchanged", "attack": "attacked", "spell": "spelled", "scrap": "scrapped",
+        "start": "started", "change": "changed", "end": "ended", "research": "researched", "rest": "rested",
+        "weave": "wove", "cast": "cast", "scrounge": "scrounged", "pick": "picked", "give": "gave",
+        "return": "returned", "drop": "dropped", "keep": "kept", "put": "put", "challenge": "challenged",
+        "risk": "risked", "make": "made", "destroy": "destroyed", "stop": "stopped", "go": "went"}
+
+
+def third_person(text: str) -> str:
+    """A move as the mover says it ("exchange your Fern with the spare Heron"), as the log tells it
+    after the seat's name ("exchanged their Fern with the spare Heron"); ": text" for another verb."""
+    verb, _, rest = text.partition(" ")
+    if verb not in PAST:
+        return f": {text}"
+    rest = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", rest))
+    rest = re.sub(r"\band (\w+)", lambda m: f"and {PAST.get(m.group(1), m.group(1))}", rest)
+    return f" {PAST[verb]}" + (f" {rest}" if rest else "")
 
 
 def log_entry(state: State, action: Any, seat: int, step: int) -> Entry:
     """The entry for a move about to be applied (its string may read the position)."""
-    return Entry(step, seat, state.action_to_string(action), state.choices_hidden())
+    return Entry(step, seat, third_person(state.action_to_string(action)), state.choices_hidden())
+
+
+def told(entry: Entry, state: State, action: Any) -> None:
+    """Add to the entry of a move just applied what it did that the table does not show."""
+    news = state.action_news(action, entry.seat)
+    if news:
+        entry.text += f" · {news}"
 
 
 def reveal(entries: list[Entry], state: State, step: int) -> None:
@@ -158,6 +185,8 @@ class Table:
             self.log.append(log_entry(self.state, action, seat, self.step))
         self.state.apply(action)
         self.record.actions.append(action)
+        if seat is not None:
+            told(self.log[-1], self.state, action)
         reveal(self.log, self.state, self.step)
 
     def _settle(self) -> None:
@@ -230,7 +259,7 @@ class Table:
         for entry in self.log:
             if entry.revealed is not None and entry.revealed >= last.step:
                 entry.revealed = None
-        self.log.append(Entry(last.step, last.seat, "took back its last move"))
+        self.log.append(Entry(last.step, last.seat, " took back its last move"))
         self.viewer = last.seat
         self.searched = {}
         self.thinking_since = self.clock()
@@ -306,6 +335,8 @@ class Table:
                 entries.append(log_entry(state, action, seat, step))
                 made += 1
             state.apply(action)
+            if seat >= 0:
+                told(entries[-1], state, action)
             reveal(entries, state, step)
         last = entries[-1].seen_by(humans[0], record.seats) if entries else None
         return {"step": move, "steps": moves, "viewer": humans[0], "last": last,

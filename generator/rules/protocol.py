@@ -120,6 +120,11 @@ class State(ABC):
         word matches any arrangement of cards that spells it."""
         return None
 
+    def action_news(self, action: Action, seat: int) -> str | None:
+        """Asked just after `seat`'s move was applied: what it did that the table does not show ("nobody
+        had FERN: seat 1 misses its next turn"), for every seat to read; None when nothing."""
+        return None
+
     def choices_hidden(self) -> bool:
         """True while moves are chosen in secret and not yet revealed (a race's words): a page shows
         another seat such a move only once this is False again."""

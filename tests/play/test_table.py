@@ -78,9 +78,9 @@ def test_the_replay_goes_move_by_move(tmp_path):
     table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=4, records=tmp_path)
     play_out(table, random_human, random.Random(2))
     steps = table.replay_view(0)["steps"]
-    assert steps == sum(1 for line in table.log if ": " in line[1])  # one replay step a move in the log
+    assert steps == len(table.log)  # one replay step a move in the log
     first, second = table.replay_view(1), table.replay_view(2)
-    assert first["last"].startswith("seat 1 (human): ") and second["last"] != first["last"]
+    assert first["last"] == table.log[0].seen_by(0, table.record.seats) and second["last"] != first["last"]
     assert table.replay_view(steps)["observation"]["scores"] == table.state.returns()
 
 
@@ -324,7 +324,7 @@ def test_spelled_takes_a_typed_word_whatever_the_order_of_its_cards(tmp_path):
     assert view["takes_word"]
     answer = client.post("/api/move", json={"word": "coke", "step": view["step"], "games": view["games"]},
                          headers=headers(guard))
-    assert answer.status_code == 200 and "seat 1 (human): spell COKE" in answer.json()["log"]
+    assert answer.status_code == 200 and "seat 1 (human) spelled COKE" in answer.json()["log"]
 
 
 def test_a_double_click_on_undo_undoes_once(tmp_path):
@@ -341,3 +341,28 @@ def test_a_double_click_on_undo_undoes_once(tmp_path):
     second = client.post("/api/undo", json=undo, headers=headers(guard))  # the same click, twice
     assert first.status_code == 200 and second.status_code == 409
     assert len(table.record.decisions) == 2 and second.json()["view"]["step"] == first.json()["step"]
+
+
+def test_the_log_tells_moves_in_the_third_person_and_a_failed_heron_aloud():
+    from spellpress.play.table import third_person
+
+    assert third_person("exchange your Fern for the spare Heron") == " exchanged their Fern for the spare Heron"
+    assert third_person("discard Q and go out") == " discarded Q and went out"
+    assert third_person("publish (the leader): 5") == ": publish (the leader): 5"
+    game, rules = loaded("lost-words")
+    for seed in range(1, 40):
+        table = Table(game, rules, [SeatSpec("heuristic"), SeatSpec("heuristic")], seed=seed, records=None)
+        while not table.over():
+            state, seat = table.state, table.to_move()
+            held = {state.defs.word[c] for other in range(state.players) if other != seat for c in state.hands[other]}
+            asks = [a for a in table.legal() if a[0] == "play" and len(a) == 3
+                    and state.defs.effects[a[1]].kind == "ask-everyone" and a[2] not in held]
+            if asks:
+                table._apply(asks[0], seat)
+                word = asks[0][2]
+                assert table.log[-1].seen_by(None, ["heuristic"] * 2) == (
+                    f"seat {seat + 1} (heuristic) played {state.defs.names.get(asks[0][1])}: {word.capitalize()}"
+                    f" · nobody had {word.upper()}: seat {seat + 1} misses its next turn")
+                return
+            table.bot_step()
+    pytest.fail("no seat could ask for a word nobody held")
