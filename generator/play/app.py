@@ -78,6 +78,7 @@ def document(title: str, guard: Guard, replay: bool, sizes: dict[str, tuple[floa
 <aside id=log><h2>Moves</h2><ol id=log-lines></ol></aside>
 <div id=curtain hidden><div><p id=curtain-text></p><button id=curtain-go type=button>Show my cards</button></div></div>
 <div id=end hidden></div>
+<div id=round hidden></div>
 <div id=zoom hidden><img alt=""><p>actual size · Esc or a click closes it</p></div>
 <div id=replay-bar hidden><button id=back type=button>◀ Back</button><span id=replay-step></span>
 <button id=forward type=button>Forward ▶</button><button id=leave type=button>Back to the table</button></div>

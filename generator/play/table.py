@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -128,6 +128,54 @@ def reveal(entries: list[Entry], state: State, step: int) -> None:
                 entry.revealed = step
 
 
+@dataclass
+class Scorebook:
+    """Where every point came from: (step, round, seat, points, why) items, from the engine's
+    State.score_items or, for an engine without it, each seat's change of score with the move that
+    made it; and the rounds closed so far, each with its items and the scores after it."""
+
+    items: list[tuple[int, int | None, int, float, str]] = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def starting(cls, state: State) -> Scorebook:
+        """A scorebook with the points each seat has at the start (Spelled's health, a catch-up)."""
+        return cls([(-1, state.round_number(), seat, float(points), "at the start")
+                    for seat, points in enumerate(state.returns()) if points])
+
+    def apply(self, state: State, action: Any, step: int, why: str) -> None:
+        """Apply the action to the state, itemizing what it scored."""
+        itemized = type(state).score_items is not State.score_items
+        before = state.clone() if itemized else None
+        scores, round_number = state.returns(), state.round_number()
+        state.apply(action)
+        items = state.score_items(before, action) if before is not None else None
+        if items is None:
+            items = [(seat, now - then, why) for seat, (now, then) in enumerate(zip(state.returns(), scores)) if now != then]
+        self.items += [(step, round_number, seat, float(points), text) for seat, points, text in items]
+        if round_number is not None and state.round_number() != round_number:
+            self.rounds.append({"round": round_number, "step": step, "scores": list(state.returns()),
+                                "items": [[seat, points, text] for _, r, seat, points, text in self.items if r == round_number]})
+
+    def undo(self, step: int) -> None:
+        """Forget what the actions from `step` on scored."""
+        self.items = [item for item in self.items if item[0] < step]  # the start's, -1, stay
+        self.rounds = [summary for summary in self.rounds if summary["step"] < step]
+
+    def to_json(self) -> list[list[Any]]:
+        return [[round_number, seat, points, why] for _, round_number, seat, points, why in self.items]
+
+
+def scorebook(rules: Rules, game: Game, record: Record) -> Scorebook:
+    """A record's scorebook, from the engine's replay of its actions."""
+    state = rules.new_state(game, len(record.seats), record.options or None)
+    book = Scorebook.starting(state)
+    for step, action in enumerate(record.actions):
+        seat = state.current_player()
+        book.apply(state, action, step, third_person(state.action_to_string(action)).strip(" :") if seat >= 0 else "chance")
+    return book
+
+
 class Table:
     def __init__(self, game: Game, rules: Rules, seats: list[SeatSpec], seed: int, records: Path | None,
                  options: dict | None = None, pause: float = 0.6, timed: bool = True):
@@ -153,6 +201,7 @@ class Table:
         self.state = self.rules.new_state(self.game, len(self.seats), self.options or None)
         self.record = Record(self.game.id, seed, [s.label for s in self.seats], options=self.options)
         self.log: list[Entry] = []
+        self.book = Scorebook.starting(self.state)
         self.viewer = self.humans[0] if self.humans else 0
         self.games += 1
         self.saved = None
@@ -183,7 +232,8 @@ class Table:
     def _apply(self, action: Any, seat: int | None) -> None:
         if seat is not None:
             self.log.append(log_entry(self.state, action, seat, self.step))
-        self.state.apply(action)
+        why = self.log[-1].text.strip(" :") if seat is not None else "chance"
+        self.book.apply(self.state, action, self.step, why)
         self.record.actions.append(action)
         if seat is not None:
             told(self.log[-1], self.state, action)
@@ -256,6 +306,7 @@ class Table:
         self.state = replay(self.rules, self.game, len(self.seats), actions, self.options)
         self.record.actions = actions
         self.log = [entry for entry in self.log if entry.step < last.step]
+        self.book.undo(last.step)
         for entry in self.log:
             if entry.revealed is not None and entry.revealed >= last.step:
                 entry.revealed = None
@@ -307,7 +358,7 @@ class Table:
                     "agreed": sum(d.agrees for d in decisions), "decisions": len(decisions),
                     "differences": [{"seat": d.seat, "chosen": d.chosen, "heuristic": d.heuristic}
                                     for d in decisions if not d.agrees][-30:],
-                    "record": self.saved.name if self.saved else None}
+                    "record": self.saved.name if self.saved else None, "items": self.book.to_json()}
         labels = [spec.label for spec in self.seats]
         return {"game": self.game.name, "step": self.step, "games": self.games, "seed": self.seed,
                 "seats": [{"seat": s, "kind": spec.kind, "label": spec.label} for s, spec in enumerate(self.seats)],
@@ -316,6 +367,7 @@ class Table:
                 "moves": moves, "more_moves": more, "takes_word": word, "undo": self.can_undo(),
                 "log": [entry.seen_by(viewer, labels) for entry in self.log[-LOG_SHOWN:]],
                 "log_start": max(1, len(self.log) - LOG_SHOWN + 1),
+                "rounds": [{k: v for k, v in r.items() if k != "step"} for r in self.book.rounds],
                 "over": over, "pause": self.pause, "race": self.timed and hasattr(self.state, "time_taken")}
 
     def replay_view(self, move: int, record: Record | None = None) -> dict[str, Any]:

@@ -125,6 +125,15 @@ class State(ABC):
         had FERN: seat 1 misses its next turn"), for every seat to read; None when nothing."""
         return None
 
+    def round_number(self) -> int | None:
+        """The round being played (1 on), for a page's round summaries; None: the game has no rounds."""
+        return None
+
+    def score_items(self, before: State, action: Action) -> list[tuple[int, float, str]] | None:
+        """(seat, points, why) of the points `action` scored (`before`: a clone of the state it was
+        applied to), what every seat may know; None: a page says each seat's change of returns()."""
+        return None
+
     def choices_hidden(self) -> bool:
         """True while moves are chosen in secret and not yet revealed (a race's words): a page shows
         another seat such a move only once this is False again."""

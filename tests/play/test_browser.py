@@ -18,7 +18,7 @@ import pytest
 
 from spellpress.load.game import load_game
 from spellpress.play.records import load
-from spellpress.play.table import replay
+from spellpress.play.table import replay, scorebook
 from spellpress.rules.plugins import rules_for
 from tests.conftest import ROOT
 from tests.print.test_all_games import SHIPPED
@@ -89,10 +89,15 @@ def table(browser, tmp_path):
         server.stop()
 
 
-def play_to_the_end(page, choose) -> None:
+def play_to_the_end(page, choose, round_shot: Path | None = None) -> None:
     for _ in range(MAX_CLICKS):
         if wait_for_turn(page) == "over":
             return
+        if page.is_visible("#round"):  # a round's summary: read, then continue
+            check_round(page)
+            if round_shot is not None and not round_shot.exists():
+                page.screenshot(path=str(round_shot))
+            page.click("#round-close")
         choose(page)
     pytest.fail("the game did not end")
 
@@ -131,8 +136,15 @@ def faces_drawn(page) -> None:
                            timeout=60_000)
 
 
+def check_round(page) -> None:
+    """A round's summary: each seat's items add up to its round total."""
+    for row in page.query_selector_all("#round .round-scores tr:has(.items)"):
+        items = [float(li.get_attribute("data-points")) for li in row.query_selector_all(".items li")]
+        assert sum(items) == float(row.query_selector(".total").text_content())
+
+
 def finish(page, server: Server, game_id: str, tmp_path: Path, name: str) -> None:
-    """The end screen's scores are the engine's replay of the record."""
+    """The end screen's scores are the engine's replay of the record, and so is every point it itemizes."""
     faces_drawn(page)
     page.screenshot(path=str(shots(tmp_path) / f"{name}-end.png"))
     shown = [float(cell) for cell in page.eval_on_selector_all(".scores tr td:last-child", "tds => tds.map(t => t.textContent)")]
@@ -146,6 +158,13 @@ def finish(page, server: Server, game_id: str, tmp_path: Path, name: str) -> Non
     assert state.returns() == record.scores == shown
     assert record.seats[0] == "human" and record.decisions
     assert all(d.seat == 0 for d in record.decisions)
+    book = scorebook(rules, game, record).to_json()
+    for seat, score in enumerate(state.returns()):
+        mine = [(why, p) for _, s, p, why in book if s == seat]
+        listed = page.eval_on_selector_all(f".where .items[data-seat='{seat}'] li", "lis => lis.map(l => l.textContent)")
+        assert len(listed) == len(mine) and all(why in text for text, (why, _) in zip(listed, mine))
+        points = page.eval_on_selector_all(f".where .items[data-seat='{seat}'] li", "lis => lis.map(l => +l.dataset.points)")
+        assert points == [p for _, s, p, _ in book if s == seat] and sum(points) == score
 
 
 def words_on_the_page(page, game_id: str) -> list[str]:
@@ -175,18 +194,18 @@ def type_a_word(page, game_id: str) -> None:
     page.wait_for_function(f"() => view.step !== {step} || !document.getElementById('end').hidden")
 
 
-def type_words(page, game_id: str) -> None:
+def type_words(page, game_id: str, round_shot: Path | None = None) -> None:
     """A word that is not one is refused with a message; then every word is typed."""
     wait_for_turn(page)
     page.wait_for_function("() => /your move · \\d+\\.\\d s$/.test(document.getElementById('status').textContent)")
     page.fill("#word", "qzxqv")
     page.click("#word-form button")
     page.wait_for_function("() => document.getElementById('word-message').textContent.includes('not a legal word here')")
-    play_to_the_end(page, lambda page: type_a_word(page, game_id))
+    play_to_the_end(page, lambda page: type_a_word(page, game_id), round_shot)
 
 
-def click_moves(page, game_id: str) -> None:
-    play_to_the_end(page, click_something)
+def click_moves(page, game_id: str, round_shot: Path | None = None) -> None:
+    play_to_the_end(page, click_something, round_shot)
 
 
 # every game but Word Rummy (its own test, with undo) played whole: `spellpress play` arguments, how the human plays
@@ -207,7 +226,7 @@ def test_a_whole_game_in_the_browser(game_id, table, tmp_path):
     arguments, play = WHOLE_GAMES[game_id]
     server, page = table(game_id, *arguments)
     page.screenshot(path=str(shots(tmp_path) / f"{game_id}-table.png"))
-    play(page, game_id)
+    play(page, game_id, shots(tmp_path) / f"{game_id}-round.png")
     finish(page, server, game_id, tmp_path, game_id)
     if game_id == "word-to-the-wise":
         decisions = load(next((server.out / "play" / game_id).glob("*.json"))).decisions
@@ -229,7 +248,7 @@ def test_a_whole_game_of_word_rummy_against_a_bot(table, tmp_path):
     page.click("#undo")  # take back the last move: the table is as it was before it
     page.wait_for_function(f"() => view.step === {before[0]}")
     assert page.evaluate("() => JSON.stringify(view.observation)") == before[1]
-    play_to_the_end(page, click_something)
+    play_to_the_end(page, click_something, shots(tmp_path) / "word-rummy-round.png")
     finish(page, server, "word-rummy", tmp_path, "word-rummy")
 
 

@@ -68,7 +68,8 @@ def check(table, answer: dict, html: str, rng: random.Random, round_start: int) 
                if entry.secret and entry.revealed is None and entry.seat != viewer)
     if table.rules.words_typed:
         assert not any(table.state.action_word(table.legal()[m["i"]]) for m in answer["moves"])
-    public = tokens(json.dumps(answer["observation"])) | tokens(" ".join(
+    # public: what the observation shows (re-dealt above), the summaries of past rounds, the log before this round
+    public = tokens(json.dumps(answer["observation"])) | tokens(json.dumps(answer["rounds"])) | tokens(" ".join(
         entry.seen_by(viewer, labels) for entry in table.log if entry.step < round_start))
     leaked = secret_words(table, viewer) - public
     assert not leaked & tokens(json.dumps(answer) + html), leaked & tokens(json.dumps(answer) + html)

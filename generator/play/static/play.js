@@ -10,6 +10,7 @@ let botTimer = null;
 let replayStep = null;     // a step number while replaying
 let selected = null;       // "component/card" of the card clicked last
 let clock = null;          // a race: the seconds the human has been looking, shown as they run
+let roundsSeen = null;     // the round summaries already shown
 let hovered = null;        // the card under the pointer: Z shows it at actual size
 const sizes = JSON.parse(document.body.dataset.sizes || "{}");  // component -> [width, height] in mm
 
@@ -284,8 +285,41 @@ function show() {
   }
   shownViewer = view.viewer;
   render();
+  showRound();
   showEnd();
   scheduleBot();
+}
+
+const signed = (points) => (points > 0 ? `+${points}` : String(points));
+
+function itemList(items, seat, withRound) {
+  const list = el("ul", {class: "items", "data-seat": String(seat)});
+  items.filter((it) => it[withRound ? 1 : 0] === seat).forEach((it) => {
+    const [round, , points, why] = withRound ? it : [null, ...it];
+    list.append(el("li", {"data-points": String(points),
+      text: `${round !== null && round !== undefined ? `round ${round} · ` : ""}${why} ${signed(points)}`}));
+  });
+  return list;
+}
+
+function showRound() {
+  // the end of a round: each seat's words (or plays), points and bonuses, and the scores after it
+  const rounds = view.rounds || [];
+  if (roundsSeen === null) roundsSeen = rounds.length;  // a page opened mid-game shows the next one
+  if (rounds.length <= roundsSeen || view.over) { roundsSeen = rounds.length; return; }
+  roundsSeen = rounds.length;
+  const r = rounds[rounds.length - 1];
+  const rows = r.scores.map((score, seat) => {
+    const total = r.items.filter((it) => it[0] === seat).reduce((sum, it) => sum + it[1], 0);
+    return el("tr", {}, el("th", {text: seatName(seat)}), el("td", {}, itemList(r.items, seat, false)),
+              el("td", {class: "total", text: signed(total)}), el("td", {class: "score", text: String(score)}));
+  });
+  const box = el("div", {class: "round-box"}, el("h2", {text: `Round ${r.round}`}),
+    el("table", {class: "round-scores"}, el("tr", {}, el("th"), el("th", {text: "plays and bonuses"}),
+       el("th", {text: "round"}), el("th", {text: "score"})), ...rows),
+    el("button", {type: "button", id: "round-close", text: "Continue", onclick: () => { $("round").hidden = true; }}));
+  $("round").replaceChildren(box);
+  $("round").hidden = false;
 }
 
 function showEnd() {
@@ -298,6 +332,12 @@ function showEnd() {
   const box = el("div", {class: "end-box"},
     el("h2", {text: o.stalled ? "The game stalled" : `${best} ${o.winners.length > 1 ? "win" : "wins"}`}),
     el("table", {class: "scores"}, ...rows));
+  if (o.items && o.items.length) {  // where every point came from
+    const where = el("div", {class: "where"}, el("h3", {text: "Where the points came from"}));
+    o.scores.forEach((score, seat) => where.append(el("details", {open: ""},
+      el("summary", {text: `${seatName(seat)}: ${score}`}), itemList(o.items, seat, true))));
+    box.append(where);
+  }
   if (o.decisions) {
     box.append(el("p", {text: `The heuristic would have made the same move ${o.agreed} of ${o.decisions} times.`}));
     if (o.differences.length) {

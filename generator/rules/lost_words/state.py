@@ -574,7 +574,7 @@ class LostWordsState(State):
         if action == DRAW_DECK:
             return "draw from the deck"
         if action == DRAW_DISCARD:
-            return f"take {defs.word[self.discard[-1]].capitalize()} from the discard pile"
+            return f"take {(defs.word[self.discard[-1]] or '').capitalize()} from the discard pile"
         if action == REPLACE:
             return "put the other copy back on the knocked-off Nature card"
         if action == DECLINE:

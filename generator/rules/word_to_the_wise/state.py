@@ -647,6 +647,31 @@ class WiseState(State):
     def choices_hidden(self) -> bool:
         return self.phase in (CHOOSE, TIME, TIEBREAK, RECHOOSE)
 
+    def round_number(self) -> int | None:
+        return self.turns + 1
+
+    def score_items(self, before: State, action) -> list[tuple[int, float, str]] | None:
+        """The ledger's new entries, a word's with the word (paired in the order the round scored them)."""
+        assert isinstance(before, WiseState)
+        new = self.ledger[len(before.ledger):]
+        if not new:
+            return []
+        said = []
+        for placed in self.logs[-1].placed if self.logs and self.logs[-1].number == new[0][0] else ():
+            word, bonus = placed.word.upper(), ("first word" if placed.first_bonus else "") + (" all cards" if placed.all_bonus else "")
+            if placed.challenger is None:
+                said.append((placed.seat, "word", word + (f" (with the {bonus.strip()} bonus)" if bonus else "")))
+            elif placed.valid:
+                said.append((placed.challenger, "wrong challenge", f"wrong challenge of {word}"))
+            else:
+                said.append((placed.seat, "invalid word", f"{word} is no word"))
+        items = []
+        for _, seat, points, why in new:
+            match = next((i for i, (s, w, _) in enumerate(said) if s == seat and w == why), None)
+            plain = {"last": "the last player's points", "cards left in hand": "cards left in hand at the end"}
+            items.append((seat, float(points), said.pop(match)[2] if match is not None else plain.get(why, why)))
+        return items
+
     def time_taken(self, seconds: float):
         """The search-time chance outcome ("time", j) nearest to `seconds` of a person's real search, for
         the seat being timed now (spellpress play's timed race); None when no seat is being timed. The
