@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 from spellpress.play.records import load
-from spellpress.play.table import HUMAN, advisor_rng
+from spellpress.play.table import PEOPLE, advisor_rng
 from spellpress.rules.protocol import RandomPlayer
 
 
@@ -33,7 +33,7 @@ def agreement(rules, game, records: list[Path], player) -> tuple[int, int]:
         if record.game != game.id:
             continue
         state = rules.new_state(game, len(record.seats), record.options or None)
-        humans = {seat for seat, label in enumerate(record.seats) if label == HUMAN}
+        humans = {seat for seat, label in enumerate(record.seats) if label in PEOPLE}
         for step, action in enumerate(record.actions):
             seat = state.current_player()
             if seat in humans:

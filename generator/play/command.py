@@ -23,8 +23,9 @@ def register(commands) -> None:
                     "games you trust.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--seats", default=None,
-                        help="who sits where, one a seat, comma-separated: human, heuristic, random, ismcts "
-                             "(several humans play hot-seat at one screen; default: human then heuristic bots "
+                        help="who sits where, one a seat, comma-separated: human, remote, heuristic, random, ismcts "
+                             "(several humans play hot-seat at one screen; a remote seat is a person at another "
+                             "browser, by the link printed for it; default: human then heuristic bots "
                              "up to the game's smallest table of 2 or more)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (default: a random one, printed)")
     parser.add_argument("--budget", type=int, default=32, help="IS-MCTS playouts a move for ismcts seats (default 32)")
@@ -49,7 +50,7 @@ def register(commands) -> None:
 
 
 def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.8):
-    from spellpress.play.table import BOTS, HUMAN, SeatSpec
+    from spellpress.play.table import BOTS, HUMAN, PEOPLE, SeatSpec
 
     if budget < 1:
         raise UserError.at(Option("--budget"), "must be at least 1 playout a move")
@@ -59,8 +60,8 @@ def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.
     else:
         names = [name.strip().lower() for name in text.split(",") if name.strip()]
     for name in names:
-        if name != HUMAN and name not in BOTS:
-            raise UserError.at(SEATS_WHERE, f"unknown seat {name!r} (known: {HUMAN}, {', '.join(BOTS)})")
+        if name not in PEOPLE and name not in BOTS:
+            raise UserError.at(SEATS_WHERE, f"unknown seat {name!r} (known: {', '.join(PEOPLE + BOTS)})")
     if len(names) not in allowed:
         raise UserError.at(SEATS_WHERE, f"{len(names)} seats, but the game is for {allowed.start} to {allowed.stop - 1} players")
     if think < 0:
@@ -108,7 +109,7 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
     import uvicorn
 
     from spellpress.build import BuildOptions
-    from spellpress.play.app import create_app
+    from spellpress.play.app import create_app, seat_keys
     from spellpress.play.table import Table
     from spellpress.serve.guard import Guard, host_name, is_loopback
     from spellpress.serve.preview import Preview
@@ -121,8 +122,14 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
     shown = f"[{host}]" if ":" in host else host
     who = ", ".join(s.label for s in seats)
     print(f"playing {game.name} (seats: {who}; seed {seed}) at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+    keys = seat_keys(table)
+    for key, seat in keys.items():
+        print(f"seat {seat + 1} (remote): http://{shown}:{port}/seat/{key}", flush=True)
+    if keys and is_loopback(host):
+        print("note: these links work on this computer only; --host with this computer's LAN address opens them to "
+              "your network (docs/play.md, 'Remote seats')", flush=True)
     if not is_loopback(host):
         print(f"warning: listening on {host_name(host)} beyond this computer: anyone who can reach it can see "
               "your hand and play your moves", flush=True)
-    config = uvicorn.Config(create_app(table, preview, guard, replay), log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(create_app(table, preview, guard, replay, keys), log_level="warning", timeout_graceful_shutdown=1)
     uvicorn.Server(config).run(sockets=[sock])

@@ -22,6 +22,8 @@ from spellpress.rules.chance import draw_chance
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Rules, State
 
 HUMAN = "human"
+REMOTE = "remote"  # a person at another browser, by the seat's own link
+PEOPLE = (HUMAN, REMOTE)
 BOTS = ("heuristic", "random", "ismcts")
 MOVES_SHOWN = 400  # moves listed to click; a typed word is matched against all of them
 LOG_SHOWN = 40
@@ -43,7 +45,7 @@ def bot(seat: SeatSpec, rules: Rules):
     from spellpress.rules.protocol import RandomPlayer
     from spellpress.simulate.ismcts import ISMCTSPlayer
 
-    if seat.kind == HUMAN:
+    if seat.kind in PEOPLE:
         return None
     if seat.kind == "random":
         return RandomPlayer()
@@ -250,8 +252,8 @@ class Table:
             self._finish()
         else:
             seat = self.state.current_player()
-            if self.seats[seat].kind == HUMAN:
-                self.viewer = seat
+            if self.seats[seat].kind in PEOPLE:
+                self.viewer = seat if self.seats[seat].kind == HUMAN else self.viewer
                 self.thinking_since = self.clock()
 
     def _timed_outcome(self):
@@ -272,7 +274,7 @@ class Table:
 
     def play(self, seat: int, action: Any) -> None:
         """A human's move (IllegalAction if it is not theirs to make or not legal)."""
-        if self.to_move() != seat or self.seats[seat].kind != HUMAN:
+        if self.to_move() != seat or self.seats[seat].kind not in PEOPLE:
             raise IllegalAction(f"it is not seat {seat + 1}'s move")
         if action not in self.state.legal_actions():
             raise IllegalAction(f"not a legal move: {action!r}")
@@ -293,6 +295,10 @@ class Table:
         self._apply(action, seat)
         self._settle()
         return True
+
+    def last_mover(self) -> int | None:
+        """The seat of the last person's move, which undo takes back."""
+        return self.record.decisions[-1].seat if self.record.decisions else None
 
     def can_undo(self) -> bool:
         return bool(self.record.decisions) and self.record.scores is None
@@ -340,8 +346,8 @@ class Table:
         moves when it is to move, the log as it may see it."""
         viewer = self.viewer if viewer is None else viewer
         seat = self.to_move()
-        human_turn = seat is not None and self.seats[seat].kind == HUMAN
-        mine = human_turn and seat == viewer
+        person = seat is not None and self.seats[seat].kind in PEOPLE
+        mine = person and seat == viewer
         moves, more, word = [], False, False
         if mine:
             offered = self.offered()
@@ -362,7 +368,7 @@ class Table:
         labels = [spec.label for spec in self.seats]
         return {"game": self.game.name, "step": self.step, "games": self.games, "seed": self.seed,
                 "seats": [{"seat": s, "kind": spec.kind, "label": spec.label} for s, spec in enumerate(self.seats)],
-                "viewer": viewer, "to_move": seat, "human_turn": mine,
+                "viewer": viewer, "to_move": seat, "human_turn": mine, "waiting": person and not mine,
                 "observation": self.state.observation(viewer).to_json(),
                 "moves": moves, "more_moves": more, "takes_word": word, "undo": self.can_undo(),
                 "log": [entry.seen_by(viewer, labels) for entry in self.log[-LOG_SHOWN:]],
@@ -375,7 +381,7 @@ class Table:
         events after them, seen by the record's first human, with the move just made."""
         record = record or self.record
         state = self.rules.new_state(self.game, len(record.seats), record.options or None)
-        humans = [s for s, label in enumerate(record.seats) if label == HUMAN] or [0]
+        humans = [s for s, label in enumerate(record.seats) if label in PEOPLE] or [0]
         made, moves = 0, sum(1 for _ in _player_moves(self.rules, self.game, record))
         move = max(0, min(move, moves))
         entries: list[Entry] = []

@@ -277,3 +277,54 @@ def test_a_saved_game_replays_move_by_move_in_the_page(table, tmp_path):
     page.click("#back")
     page.wait_for_function("() => document.getElementById('replay-step').textContent.startsWith('move 2 of ')")
     assert page.evaluate("() => JSON.stringify(view.observation)") == seen[1]
+
+
+def go_out_or_click(page) -> None:
+    """Go out when the hand can (its card, then the move), else click something."""
+    out = page.evaluate("() => view.moves.find(m => m.text.endsWith('and go out')) || null")
+    if out is None:
+        click_something(page)
+        return
+    step = page.evaluate("() => view.step")
+    page.click(f".fan .card[data-card='{out['cards'][0]['component']}/{out['cards'][0]['card']}']")
+    page.wait_for_function(f"() => view.step !== {step} || document.querySelector('#moves .move[data-move=\"{out['i']}\"]')")
+    if page.evaluate(f"() => view.step === {step}"):
+        page.click(f"#moves .move[data-move='{out['i']}']")
+    page.wait_for_function(f"() => view.step !== {step}")
+
+
+def test_two_people_play_word_rummy_by_their_links(browser, tmp_path):
+    """Two browser contexts, each at its remote seat's link, play a whole game; each page sees the
+    other's moves by server push; a seat's page shows only its own hand."""
+    server = Server(tmp_path, "word-rummy", "--seed", "11", "--seats", "remote,remote")
+    try:
+        links = [re.search(r"http://\S+/seat/\S+", server.process.stdout.readline()).group(0) for _ in range(2)]
+        pages = []
+        for link in links:
+            page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            page.goto(link)
+            page.wait_for_selector(".fan .card")
+            pages.append(page)
+        assert page.request.get(server.url + "api/state").status == 403  # no secret: refused
+        for _ in range(3 * MAX_CLICKS):
+            if all(p.is_visible("#end") for p in pages):
+                break
+            mover = next((i for i, p in enumerate(pages) if p.evaluate("() => view.human_turn && !view.over")), None)
+            if mover is None:  # the other page learns of the last move by push
+                pages[0].wait_for_timeout(100)
+                continue
+            other = pages[1 - mover]
+            assert other.evaluate("() => view.waiting") and not other.query_selector_all("#moves .move")
+            if pages[mover].is_visible("#round"):
+                pages[mover].click("#round-close")
+            go_out_or_click(pages[mover])
+        else:
+            pytest.fail("the game did not end")
+        for seat, page in enumerate(pages):
+            hands = page.evaluate("() => view.observation.zones.filter(z => z.kind === 'hand').map(z => [z.name, z.cards.length])")
+            assert dict(hands)[f"hand:{1 - seat}"] == 0 and page.evaluate("() => view.viewer") == seat
+        pages[0].screenshot(path=str(shots(tmp_path) / "word-rummy-remote-end.png"))
+        record = load(next((server.out / "play" / "word-rummy").glob("*.json")))
+        assert record.seats == ["remote", "remote"] and {d.seat for d in record.decisions} == {0, 1}
+    finally:
+        server.stop()

@@ -366,3 +366,44 @@ def test_the_log_tells_moves_in_the_third_person_and_a_failed_heron_aloud():
                 return
             table.bot_step()
     pytest.fail("no seat could ask for a word nobody held")
+
+
+def test_remote_seats_see_and_play_only_their_own_seat(tmp_path, capsys):
+    """Two people by their links: each sees its own hand only; another seat's secret, a wrong one or
+    none is refused; the game plays to the end, and the record names the seats as people."""
+    from spellpress.play.app import SEAT_HEADER, seat_keys
+
+    game, rules = loaded("word-rummy")
+    table = Table(game, rules, [SeatSpec("remote"), SeatSpec("remote")], seed=6, records=tmp_path)
+    keys = seat_keys(table)
+    key = {seat: k for k, seat in keys.items()}
+    guard = Guard.for_address("127.0.0.1", 8766)
+    preview = Preview(ROOT / "cards" / "word-rummy")
+    preview.refresh()
+    client = TestClient(create_app(table, preview, guard, keys=keys), base_url="http://127.0.0.1:8766")
+    assert client.get(f"/seat/{key[1]}").status_code == 200 and client.get("/seat/guess").status_code == 403
+    assert guard.token in client.get(f"/seat/{key[1]}").text and key[1] in client.get(f"/seat/{key[1]}").text
+    assert key[0] not in client.get("/").text and key[0] not in client.get(f"/seat/{key[1]}").text
+    assert client.get("/api/state").status_code == 403  # nobody plays at the host's screen
+    assert client.get("/api/state", headers={SEAT_HEADER: "guess"}).status_code == 403
+    rng = random.Random(4)
+    for _ in range(3000):
+        views = [client.get("/api/state", headers={SEAT_HEADER: key[seat]}).json() for seat in (0, 1)]
+        for seat, view in enumerate(views):
+            hands = {z["name"]: z for z in view["observation"]["zones"] if z["kind"] == "hand"}
+            assert view["viewer"] == seat and not hands[f"hand:{1 - seat}"]["cards"]
+        if views[0]["over"]:
+            break
+        mover = views[0]["to_move"]
+        view = views[mover]
+        assert view["human_turn"] and views[1 - mover]["waiting"] and not views[1 - mover]["moves"]
+        move = {"move": rng.choice(view["moves"])["i"], "step": view["step"], "games": view["games"]}
+        for wrong in ({}, {SEAT_HEADER: key[1 - mover]}):
+            assert client.post("/api/move", json=move, headers={**headers(guard), **wrong}).status_code == 403
+        answer = client.post("/api/move", json=move, headers={**headers(guard), SEAT_HEADER: key[mover]})
+        assert answer.status_code == 200 and answer.json()["viewer"] == mover
+    else:
+        pytest.fail("the game did not end")
+    record = load(table.saved)
+    assert record.seats == ["remote", "remote"] and {d.seat for d in record.decisions} == {0, 1}
+    assert "seat 1 (remote) joined" in capsys.readouterr().out

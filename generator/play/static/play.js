@@ -3,6 +3,9 @@
 "use strict";
 
 const token = document.querySelector('meta[name="spellpress-token"]').content;
+const key = document.body.dataset.key || "";  // a remote seat's secret (its link), sent with every request
+const seatHeaders = key ? {"X-Spellpress-Seat": key} : {};
+const getJson = async (url) => (await fetch(url, {headers: seatHeaders})).json();
 const $ = (id) => document.getElementById(id);
 let view = null;           // the server's last answer
 let shownViewer = null;    // hot-seat: the seat whose cards are on screen
@@ -39,12 +42,13 @@ const refKey = (card) => `${card.component}/${card.card}`;
 const faceUrl = (card) => `/face/${encodeURIComponent(card.component)}/${encodeURIComponent(card.card)}.png`;
 const seatName = (seat) => {
   const s = view && view.seats ? view.seats[seat] : null;
-  return `Seat ${seat + 1}` + (s ? ` (${s.kind === "human" ? "you" : s.label})` : "");
+  const joined = s && s.kind === "remote" && view.joined && !view.joined.includes(seat) ? ", not joined yet" : "";
+  return `Seat ${seat + 1}` + (s ? ` (${seat === view.viewer && s.kind !== "heuristic" ? "you" : s.label}${joined})` : "");
 };
 
 async function post(url, data = {}) {
   const response = await fetch(url, {method: "POST", body: JSON.stringify(data),
-    headers: {"Content-Type": "application/json", "X-Spellpress-Token": token}});
+    headers: {"Content-Type": "application/json", "X-Spellpress-Token": token, ...seatHeaders}});
   const body = await response.json().catch(() => ({error: `the server answered ${response.status}`}));
   return {ok: response.ok, status: response.status, body};
 }
@@ -196,6 +200,7 @@ function renderLog() {
   if (replayStep !== null) status.textContent = "Replay";
   else if (view.over) status.textContent = "Game over";
   else if (view.human_turn) status.textContent = `${seatName(view.to_move)}: your move`;
+  else if (view.waiting) status.textContent = `${seatName(view.to_move)} is choosing…`;
   else if (view.to_move !== null) status.textContent = `${seatName(view.to_move)} is thinking…`;
   clearInterval(clock);
   if (view.race && view.human_turn && replayStep === null && !view.over) {  // the time counts: show it running
@@ -356,7 +361,7 @@ function showEnd() {
 
 function scheduleBot() {
   clearTimeout(botTimer);
-  if (view.over || view.human_turn || view.to_move === null || replayStep !== null) return;
+  if (view.over || view.human_turn || view.waiting || view.to_move === null || replayStep !== null) return;
   const step = view.step, games = view.games;
   botTimer = setTimeout(async () => {
     if (!view || view.step !== step || view.games !== games) return;
@@ -392,12 +397,25 @@ async function startReplay(step) {
 async function leaveReplay() {
   replayStep = null;
   $("replay-bar").hidden = true;
-  view = await (await fetch("/api/state")).json();
+  view = await getJson("/api/state");
   show();
 }
 
+function listen() {
+  // server push: another seat moved (a remote person, or a bot stepped by another page)
+  const events = new EventSource(key ? `/api/events?seat=${encodeURIComponent(key)}` : "/api/events");
+  events.onmessage = async () => {
+    if (replayStep !== null || !view) return;
+    const fresh = await getJson("/api/state");
+    if (fresh.error || (fresh.step === view.step && fresh.games === view.games && !fresh.waiting === !view.waiting)) return;
+    view = fresh;
+    show();
+  };
+}
+
 async function load() {
-  view = await (await fetch("/api/state")).json();
+  view = await getJson("/api/state");
+  listen();
   if (document.body.dataset.mode === "replay") { startReplay(0); return; }
   show();
 }
