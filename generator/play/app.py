@@ -237,7 +237,10 @@ def create_app(table: Table, preview: Preview, guard: Guard, replay: Record | No
             found = word_matches(table.state, legal, str(data["word"]))
             if not found:
                 return JSONResponse({"error": "not a legal word here", "word": str(data["word"])}, status_code=422)
-            if len({table.state.action_to_string(a) for a in found}) > 1:
+            chosen = [a for a in found if legal.index(a) == data.get("choice")]
+            if chosen:  # one of the moves the word is, picked from the list below
+                found = chosen
+            elif len({table.state.action_to_string(a) for a in found}) > 1:
                 return JSONResponse({"error": "that word is several moves: choose one",
                                      "choices": [table.move_json(legal.index(a), a) for a in found][:40]}, status_code=422)
             action = found[0]

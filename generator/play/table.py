@@ -68,7 +68,7 @@ def replay(rules: Rules, game: Game, players: int, actions: list, options: dict 
 
 def word_matches(state: State, legal: list, text: str) -> list:
     """Legal actions that play the typed word (State.action_word): cards in any order that spell it."""
-    word = text.strip().lower()
+    word = " ".join(text.lower().split())
     if not word:
         return []
     return [a for a in legal if state.action_word(a, word) == word]
@@ -331,11 +331,9 @@ class Table:
         return [(i, a) for i, a in enumerate(legal) if self.state.action_word(a) is None]
 
     def takes_word(self) -> bool:
-        """Does a move here take a typed word? In a race, whenever the seat chooses in secret (whether
-        its hand makes a word is for the person to find)."""
-        if self.rules.words_typed and self.state.choices_hidden():
-            return True
-        return any(self.state.action_word(a) is not None for a in self.legal())
+        """Does a move here take a typed word (State.takes_word: in a race, whether or not the hand
+        makes one, which is for the person to find)?"""
+        return self.state.takes_word()
 
     def move_json(self, index: int, action: Any) -> dict[str, Any]:
         return {"i": index, "text": self.state.action_to_string(action),

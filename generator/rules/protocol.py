@@ -120,6 +120,11 @@ class State(ABC):
         word matches any arrangement of cards that spells it."""
         return None
 
+    def takes_word(self) -> bool:
+        """May the seat to move type a word now (whether or not its hand makes one: a page must not
+        tell)? The default: when a legal move has a word."""
+        return any(self.action_word(action) is not None for action in self.legal_actions())
+
     def action_news(self, action: Action, seat: int) -> str | None:
         """Asked just after `seat`'s move was applied: what it did that the table does not show ("nobody
         had FERN: seat 1 misses its next turn"), for every seat to read; None when nothing."""

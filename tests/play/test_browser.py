@@ -280,17 +280,40 @@ def test_a_saved_game_replays_move_by_move_in_the_page(table, tmp_path):
 
 
 def go_out_or_click(page) -> None:
-    """Go out when the hand can (its card, then the move), else click something."""
-    out = page.evaluate("() => view.moves.find(m => m.text.endsWith('and go out')) || null")
-    if out is None:
+    """Go out when the hand can, typing its words as a person who found them would (the page lists no
+    going out), else click something."""
+    words = page.is_visible("#word-form") and words_to_go_out(page)
+    if not words:
         click_something(page)
         return
-    step = page.evaluate("() => view.step")
-    page.click(f".fan .card[data-card='{out['cards'][0]['component']}/{out['cards'][0]['card']}']")
-    page.wait_for_function(f"() => view.step !== {step} || document.querySelector('#moves .move[data-move=\"{out['i']}\"]')")
-    if page.evaluate(f"() => view.step === {step}"):
-        page.click(f"#moves .move[data-move='{out['i']}']")
+    step = page.evaluate("() => { document.getElementById('word-message').textContent = ''; return view.step; }")
+    page.fill("#word", words)
+    page.click("#word-form button")
+    page.wait_for_function(f"() => view.step !== {step} || document.getElementById('word-message').textContent")
+    message = page.text_content("#word-message")
+    if "several moves" in message:  # the words leave either of two cards out: the first
+        page.click("#moves .move[data-move]")
+    elif message:  # refused: the card left out was just taken from the discard pile, say
+        assert message.endswith("not a legal word here"), message
+        click_something(page)
+        return
     page.wait_for_function(f"() => view.step !== {step}")
+
+
+def words_to_go_out(page) -> str:
+    """The words of the hand shown but one card, if it has them: the page's cards read with the game's words."""
+    content = rules_for(game := load_game(ROOT / "cards" / "word-rummy")).new_state(game, 2).c
+    kind_of = {card: kind for kind, card in content.card_ids.items()}
+    observation = page.evaluate("() => view.observation")
+    hand = next(z for z in observation["zones"] if z["name"] == f"hand:{observation['seat']}")
+    kinds = sorted(kind_of[c["card"]] for c in hand["cards"])
+    for k in dict.fromkeys(kinds):
+        rest = list(kinds)
+        rest.remove(k)
+        split = content.best(tuple(rest))
+        if split.uses_every_card:
+            return " ".join(word for word, _ in split.words)
+    return ""
 
 
 def test_two_people_play_word_rummy_by_their_links(browser, tmp_path):
@@ -326,5 +349,6 @@ def test_two_people_play_word_rummy_by_their_links(browser, tmp_path):
         pages[0].screenshot(path=str(shots(tmp_path) / "word-rummy-remote-end.png"))
         record = load(next((server.out / "play" / "word-rummy").glob("*.json")))
         assert record.seats == ["remote", "remote"] and {d.seat for d in record.decisions} == {0, 1}
+        assert {d.seat for d in record.decisions if d.chosen.endswith("and go out")} == {0, 1}  # typed, both
     finally:
         server.stop()

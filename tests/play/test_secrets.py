@@ -98,7 +98,7 @@ def play_over_http(game_id: str, seed: int, rng: random.Random, tmp_path) -> int
             response = client.post("/api/move", json=move, headers=headers(guard))
             if response.status_code == 422 and "choices" in response.json():  # one word, several builds
                 assert not secret_words(table, answer["viewer"]) & tokens(response.text)
-                move = {"step": answer["step"], "games": answer["games"], "move": response.json()["choices"][0]["i"]}
+                move["choice"] = response.json()["choices"][0]["i"]
                 response = client.post("/api/move", json=move, headers=headers(guard))
         else:
             assert table.seats[answer["to_move"]].kind != HUMAN

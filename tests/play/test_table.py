@@ -302,6 +302,7 @@ def headers(guard):
     return {"Origin": "http://127.0.0.1:8766", "Content-Type": "application/json", TOKEN_HEADER: guard.token}
 
 
+@pytest.mark.slow
 def test_spelled_takes_a_typed_word_whatever_the_order_of_its_cards(tmp_path):
     """COKE typed in its own letter order plays the C, O, K, E cards however the hand holds them."""
     from itertools import permutations
@@ -368,6 +369,7 @@ def test_the_log_tells_moves_in_the_third_person_and_a_failed_heron_aloud():
     pytest.fail("no seat could ask for a word nobody held")
 
 
+@pytest.mark.slow
 def test_remote_seats_see_and_play_only_their_own_seat(tmp_path, capsys):
     """Two people by their links: each sees its own hand only; another seat's secret, a wrong one or
     none is refused; the game plays to the end, and the record names the seats as people."""
@@ -398,6 +400,10 @@ def test_remote_seats_see_and_play_only_their_own_seat(tmp_path, capsys):
         view = views[mover]
         assert view["human_turn"] and views[1 - mover]["waiting"] and not views[1 - mover]["moves"]
         move = {"move": rng.choice(view["moves"])["i"], "step": view["step"], "games": view["games"]}
+        outs = [a for a in table.legal() if table.state.action_word(a)]
+        if outs:  # the person goes out, typing the words of the hand
+            move = {"word": table.state.action_word(outs[0]), "choice": table.legal().index(outs[0]),
+                    "step": view["step"], "games": view["games"]}
         for wrong in ({}, {SEAT_HEADER: key[1 - mover]}):
             assert client.post("/api/move", json=move, headers={**headers(guard), **wrong}).status_code == 403
         answer = client.post("/api/move", json=move, headers={**headers(guard), SEAT_HEADER: key[mover]})
@@ -407,3 +413,28 @@ def test_remote_seats_see_and_play_only_their_own_seat(tmp_path, capsys):
     record = load(table.saved)
     assert record.seats == ["remote", "remote"] and {d.seat for d in record.decisions} == {0, 1}
     assert "seat 1 (remote) joined" in capsys.readouterr().out
+
+
+def test_word_rummy_goes_out_by_the_words_typed_never_by_a_listed_move():
+    game, rules = loaded("word-rummy")
+    for seed in range(1, 30):
+        table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=seed, records=None)
+        while not table.over():
+            if table.to_move() != 0:
+                table.bot_step()
+                continue
+            view, state = table.view(), table.state
+            assert not any(m["text"].endswith("go out") for m in view["moves"])
+            assert view["takes_word"] == (state.phase.name == "DISCARD")  # whether or not the hand goes out
+            outs = [a for a in table.legal() if a[0] == "discard" and a[2]]
+            if not outs:
+                table.play(0, next(a for a in table.legal() if not (a[0] == "discard" and a[2])))
+                continue
+            words = state.action_word(outs[0]).split()
+            typed = " ".join(reversed(words)).upper()  # in any order of the words
+            found = word_matches(state, table.legal(), typed)  # a wild may leave another card out instead
+            assert outs[0] in found and set(found) <= set(outs)
+            if len(words) > 1:
+                assert word_matches(state, table.legal(), " ".join(words[1:])) == []  # not every card
+            return
+    pytest.fail("the human never could go out")

@@ -250,7 +250,7 @@ async function playWord(word) {
     moves.replaceChildren();
     answer.body.choices.forEach((m) => {
       moves.append(el("button", {type: "button", class: "move", "data-move": String(m.i), text: m.text,
-                                 onclick: () => playMove(m.i)}));
+                                 onclick: async () => accept(await post("/api/move", {word, choice: m.i, step: view.step, games: view.games}))}));
     });
     return;
   }

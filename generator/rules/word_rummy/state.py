@@ -355,6 +355,36 @@ class RummyState(State):
     def round_number(self) -> int | None:
         return self.round + 1
 
+    def takes_word(self) -> bool:
+        return self.phase == DISCARD and self.went_out is None
+
+    def action_word(self, action, typed: str | None = None) -> str | None:
+        """Going out plays the words of the hand left: the words typed (space between them) when they
+        use exactly those cards, else the best split's."""
+        if not (isinstance(action, tuple) and action[0] == "discard" and action[2]):
+            return None
+        rest = _without(self.hand(self.seat), action[1])
+        if typed is not None and self._spelled_by(rest, typed.split()):
+            return typed
+        return " ".join(word for word, _ in self.c.best(rest).words)
+
+    def _spelled_by(self, rest: Hand, words: list[str]) -> bool:
+        """Do these words use exactly the cards `rest` (a wild for any one letter)?"""
+        if not words:
+            return not rest
+        c = self.c
+        if sum(map(len, words)) != sum(1 if k == c.wild else len(k) for k in rest):
+            return False
+        letters = [k for k in rest if k != c.wild]
+        for match in c.finder.find(letters, wilds=rest.count(c.wild), min_length=c.min_length):
+            if match.word == words[0]:
+                left = list(rest)
+                for k in match.cards + (c.wild,) * len(match.wilds):
+                    left.remove(k)
+                if self._spelled_by(tuple(left), words[1:]):
+                    return True
+        return False
+
     def score_items(self, before: State, action) -> list[tuple[int, float, str]] | None:
         """A round's points by word, cards left and bonus, from the hands it was scored with."""
         assert isinstance(before, RummyState)

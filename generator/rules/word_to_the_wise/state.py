@@ -647,6 +647,9 @@ class WiseState(State):
     def choices_hidden(self) -> bool:
         return self.phase in (CHOOSE, TIME, TIEBREAK, RECHOOSE)
 
+    def takes_word(self) -> bool:
+        return self.phase in (CHOOSE, RECHOOSE)
+
     def round_number(self) -> int | None:
         return self.turns + 1
 
