@@ -42,6 +42,9 @@ def register(commands) -> None:
                         help="open the page on a saved game, to step through it move by move")
     parser.add_argument("--agreement", action="store_true",
                         help="do not serve: say how often the game's heuristic would have made the recorded human moves")
+    parser.add_argument("--stats", action="store_true",
+                        help="do not serve: people against the bots in the saved records (points, word length, "
+                             "wins, going out, game length, with 95%% intervals)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only; any other lets everyone who "
                              "can reach it see your hand and play your moves)")
@@ -84,6 +87,11 @@ def cmd_play(args) -> int:
         from spellpress.play.agreement import agreement_report
 
         print(agreement_report(rules, game, sorted((records / game.id).glob("*.json"))))
+        return 0
+    if args.stats:
+        from spellpress.play.stats import stats_report
+
+        print(stats_report(rules, game, sorted((records / game.id).glob("*.json"))))
         return 0
     replay = None
     if args.replay is not None:

@@ -438,3 +438,22 @@ def test_word_rummy_goes_out_by_the_words_typed_never_by_a_listed_move():
                 assert word_matches(state, table.legal(), " ".join(words[1:])) == []  # not every card
             return
     pytest.fail("the human never could go out")
+
+
+@pytest.mark.slow
+def test_the_stats_command_sets_people_against_the_bots(tmp_path, capsys):
+    game, rules = loaded("word-rummy")
+    assert main(["play", "word-rummy", "--stats", "--out", str(tmp_path)]) == 0
+    assert "no recorded games of word-rummy yet" in capsys.readouterr().out
+    for seed in (1, 2):
+        table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=seed, records=tmp_path / "play")
+        play_out(table, random_human, random.Random(seed))
+    assert main(["play", "word-rummy", "--stats", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    from spellpress.play.stats import gather
+
+    sides, lengths = gather(rules, game, sorted((tmp_path / "play" / "word-rummy").glob("*.json")))
+    assert len(sides["people"].points) == len(sides["bots"].points) == len(lengths) == 2
+    assert sides["bots"].went_out > 0 and sides["bots"].words  # the heuristic goes out, with words
+    assert "Word Rummy: 2 recorded game(s)" in out and re.search(r"games won\s+\d+% \(\d+-\d+%, \d of 2\)", out)
+    assert re.search(r"points a game\s+-?\d+\.\d \(-?\d+\.\d to -?\d+\.\d, n=2\)", out)
