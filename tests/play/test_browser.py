@@ -352,3 +352,33 @@ def test_two_people_play_word_rummy_by_their_links(browser, tmp_path):
         assert {d.seat for d in record.decisions if d.chosen.endswith("and go out")} == {0, 1}  # typed, both
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1920, 1080)])
+def test_the_table_reads_at_a_glance(browser, tmp_path, width, height):
+    """No scrolling at 1280x800 (hand, table and log in view); a fan of 12 cards stays in the window;
+    Z over a card shows it at its printed size."""
+    server = Server(tmp_path, "spelled", "--seed", "3", "--seats", "human,heuristic")
+    try:
+        page = browser.new_page(viewport={"width": width, "height": height})
+        page.goto(server.url)
+        page.wait_for_selector(".fan .card")
+        assert page.evaluate("() => document.documentElement.scrollHeight <= innerHeight")
+        for part in ("#hand-area .fan", ".middle", "#log"):
+            box = page.eval_on_selector(part, "e => e.getBoundingClientRect().toJSON()")
+            assert box["top"] >= 0 and box["bottom"] <= height + 1 and box["right"] <= width + 1, part
+        page.evaluate("""() => { const z = view.observation.zones.find(z => z.name === `hand:${view.viewer}`);
+            while (z.cards.length < 12) z.cards.push(z.cards[z.cards.length % z.cards.length]); render(); }""")
+        boxes = page.eval_on_selector_all(".fan .card", "cs => cs.map(c => c.getBoundingClientRect().toJSON())")
+        assert len(boxes) == 12 and all(b["left"] >= 0 and b["right"] <= width and b["bottom"] <= height for b in boxes)
+        page.hover(".fan .card")
+        page.keyboard.press("z")
+        page.wait_for_selector("#zoom:not([hidden])")
+        shown = page.eval_on_selector("#zoom img", "i => i.getBoundingClientRect().width")
+        size = load_game(ROOT / "cards" / "spelled").component("starter").size
+        assert shown == pytest.approx(size[0] * 96 / 25.4, abs=1)  # CSS millimetres: the printed size
+        page.screenshot(path=str(shots(tmp_path) / f"spelled-zoom-{width}.png"))
+        page.keyboard.press("Escape")
+        assert page.is_hidden("#zoom")
+    finally:
+        server.stop()
