@@ -76,20 +76,23 @@ def word_matches(state: State, legal: list, text: str) -> list:
 
 @dataclass
 class Entry:
-    """One move in the log: said in the third person; a move chosen in secret is shown to the other
-    seats only from `revealed` (the step at which the engine stopped hiding choices) on."""
+    """One move in the log: said in the third person. A move chosen in secret is shown to the other
+    seats only once the engine stops hiding choices (at step `revealed`), and then as the engine says
+    it may be told (`shown`; None: it stays secret, as a word that was never placed)."""
 
     step: int
     seat: int
     text: str
     secret: bool = False
+    action: Any = None
     revealed: int | None = None
+    shown: str | None = None
 
     def seen_by(self, viewer: int | None, labels: list[str]) -> str:
         who = f"seat {self.seat + 1} ({labels[self.seat]})"
-        if self.secret and self.revealed is None and viewer != self.seat:
-            return f"{who} chose in secret"
-        return who + self.text
+        if not self.secret or viewer == self.seat:
+            return who + self.text
+        return who + self.shown if self.shown is not None else f"{who} chose in secret"
 
 
 PAST = {"play": "played", "place": "placed", "discard": "discarded", "draw": "drew", "take": "took", "buy": "bought",
@@ -113,7 +116,7 @@ def third_person(text: str) -> str:
 
 def log_entry(state: State, action: Any, seat: int, step: int) -> Entry:
     """The entry for a move about to be applied (its string may read the position)."""
-    return Entry(step, seat, third_person(state.action_to_string(action)), state.choices_hidden())
+    return Entry(step, seat, third_person(state.action_to_string(action)), state.choices_hidden(), action)
 
 
 def told(entry: Entry, state: State, action: Any) -> None:
@@ -124,10 +127,12 @@ def told(entry: Entry, state: State, action: Any) -> None:
 
 
 def reveal(entries: list[Entry], state: State, step: int) -> None:
+    """Once the engine stops hiding choices, tell each secret move as it now may be told."""
     if not state.choices_hidden():
         for entry in entries:
             if entry.secret and entry.revealed is None:
-                entry.revealed = step
+                said = state.action_revealed(entry.action, entry.seat)
+                entry.revealed, entry.shown = step, None if said is None else third_person(said)
 
 
 @dataclass
@@ -315,7 +320,7 @@ class Table:
         self.book.undo(last.step)
         for entry in self.log:
             if entry.revealed is not None and entry.revealed >= last.step:
-                entry.revealed = None
+                entry.revealed = entry.shown = None
         self.log.append(Entry(last.step, last.seat, " took back its last move"))
         self.viewer = last.seat
         self.searched = {}

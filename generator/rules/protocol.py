@@ -120,6 +120,11 @@ class State(ABC):
         word matches any arrangement of cards that spells it."""
         return None
 
+    def action_revealed(self, action: Action, seat: int) -> str | None:
+        """Asked once choices are no longer hidden, of a move `seat` made in secret: how every seat may
+        now be told it (None: it stays secret, as a word that was never placed)."""
+        return self.action_to_string(action)
+
     def takes_word(self) -> bool:
         """May the seat to move type a word now (whether or not its hand makes one: a page must not
         tell)? The default: when a legal move has a word."""

@@ -650,6 +650,15 @@ class WiseState(State):
     def takes_word(self) -> bool:
         return self.phase in (CHOOSE, RECHOOSE)
 
+    def action_revealed(self, action, seat: int) -> str | None:
+        """A pass, and a word or bluff the seat placed, are told; a word it never placed (the round's
+        last player's, one another seat placed first) stays secret: it would tell its cards."""
+        placed = self.placed or (self.logs[-1].placed if self.logs else ())
+        if action == PASS or any(p.seat == seat and (p.word == action[1] if action[0] == "word" else
+                                                     p.bluff and "".join(sorted(p.cards)) == action[1]) for p in placed):
+            return self.action_to_string(action)
+        return None
+
     def round_number(self) -> int | None:
         return self.turns + 1
 
