@@ -781,6 +781,9 @@ class EvoState(State):
             return f"{name} ({who})" + (f": {rest}" if rest else "")
         return super().action_to_string(action)
 
+    def action_word(self, action, typed: str | None = None) -> str | None:
+        return action[1] if action[0] == "start" else action[2] if action[0] == "modify" else None
+
     def action_cards(self, action) -> tuple[CardRef, ...]:
         kind = action[0]
         if kind not in ("start", "modify", "discard"):
