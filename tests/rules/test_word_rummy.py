@@ -364,3 +364,26 @@ def test_with_next_starter_trailing_the_seat_with_fewest_points_starts_the_round
     state.scores = [10, 4, 4]
     state.round, state.starter = 2, 1
     assert state._next_starter() == 2  # a tie: the first of them clockwise after the last starter
+
+
+@pytest.mark.slow
+def test_a_hand_one_card_short_is_split_as_if_searched_alone(game):
+    """best_without reads the split of a hand less one card off the whole hand's search (issue 39):
+    it gives the very split a search of the smaller hand alone gives, words and unplayed cards alike."""
+    import random
+    from collections import Counter
+
+    from spellpress.rules.word_rummy.content import _Family, _without
+
+    content = new(game, 2).c
+    deck = list(Counter(content.counts).elements())
+    rng = random.Random(39)
+    checked = 0
+    for _ in range(80):
+        hand = tuple(sorted(rng.sample(deck, rng.randint(5, 10))))
+        for kind in sorted(set(hand)):
+            content._splits.clear()
+            alone = _Family(content, _without(hand, kind)).split(None)
+            assert content.best_without(hand, kind) == alone, (hand, kind)
+            checked += 1
+    assert checked > 400

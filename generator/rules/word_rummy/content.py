@@ -65,8 +65,14 @@ class Content:
         minimum = settings.min_word_length or game.spec.words.min_length
         _, self.finder = for_words(game.spec.words, min_length=minimum)
         self.min_length = max(minimum, game.spec.words.min_length)
-        self.best = lru_cache(maxsize=200_000)(self._best)
+        self._splits: dict[Hand, Split] = {}
+        self._families: dict[Hand, _Family] = {}
         self._words = lru_cache(maxsize=50_000)(self._words_of)
+
+    def best(self, hand: Hand) -> Split:
+        """The best split of `hand` (sorted), memoized: see _best."""
+        split = self._splits.get(hand)
+        return split if split is not None else self._remember(hand, self._best(hand))
 
     def hand_points(self, cards: Hand) -> int:
         return sum(map(self.points.__getitem__, cards))
@@ -84,25 +90,65 @@ class Content:
 
     def _best(self, hand: Hand) -> Split:
         """The best split of `hand` (sorted): highest score, then most cards in words, then the
-        longest word; among equals the first found (options in a fixed order: deterministic).
+        longest word; among equals the first found (options in a fixed order: deterministic)."""
+        return self._family(hand).split(None)
 
-        The search runs over multisets packed in one integer, FIELD bits per kind of card with a
-        guard bit, so "does the rest hold these cards" and "the rest without them" are one
-        subtraction each."""
+    def best_without(self, hand: Hand, kind: str) -> Split:
+        """best(hand without one `kind` card), from the search of the whole hand where that gives the
+        very same split: when neither the hand nor the card is a wild, the words of the smaller hand
+        are those of the whole hand that fit in it, in the same order (a wild's words depend on the
+        cards left out: it never stands for a letter whose card is left unused)."""
+        rest = _without(hand, kind)
+        split = self._splits.get(rest)
+        if split is None:
+            if self.wild in hand:
+                split = self._family(rest).split(None)
+            else:
+                split = self._family(hand).split(kind)
+            self._remember(rest, split)
+        return split
+
+    def _family(self, hand: Hand) -> _Family:
+        family = self._families.get(hand)
+        if family is None:
+            if len(self._families) >= FAMILIES_KEPT:
+                del self._families[next(iter(self._families))]
+            family = self._families[hand] = _Family(self, hand)
+        return family
+
+    def _remember(self, hand: Hand, split: Split) -> Split:
+        if len(self._splits) >= SPLITS_KEPT:
+            self._splits.clear()
+        self._splits[hand] = split
+        return split
+
+
+class _Family:
+    """The split search over one hand, shared by the hand and the hands one card short of it.
+
+    The search runs over multisets packed in one integer, FIELD bits per kind of card with a
+    guard bit, so "does the rest hold these cards" and "the rest without them" are one
+    subtraction each."""
+
+    def __init__(self, content: Content, hand: Hand):
         kinds = sorted(set(hand))
         slot = {kind: i for i, kind in enumerate(kinds)}
-        packed = sum(1 << (FIELD * slot[c]) for c in hand)
+        self.kinds = kinds
+        self.bits = bits = {kind: 1 << (FIELD * i) for kind, i in slot.items()}
+        self.packed = sum(map(bits.__getitem__, hand))
         guards = sum(GUARD << (FIELD * i) for i in range(len(kinds)))
-        points = [self.points[kind] for kind in kinds]
-        penalty = self.settings.unplayed_penalty
+        points = [content.points[kind] for kind in kinds]
         by_first: list[list[tuple]] = [[] for _ in kinds]
-        bits = {kind: 1 << (FIELD * i) for kind, i in slot.items()}
-        for word, used, value in self._words(hand):
+        for word, used, value in content._words(hand):
             cards = sum(map(bits.__getitem__, used))
             by_first[min(map(slot.__getitem__, used))].append((cards, value, len(used), len(word), word, used))
-        search = _SplitSearch(by_first, points, penalty, guards).search
+        self.search = _SplitSearch(by_first, points, content.settings.unplayed_penalty, guards).search
+
+    def split(self, without: str | None) -> Split:
+        """The best split of the hand, or of the hand less one `without` card."""
+        search, kinds = self.search, self.kinds
+        packed = self.packed - (self.bits[without] if without is not None else 0)
         top = search(packed)
-        score = top[0]
         words, unplayed = [], []
         rest, node = packed, top
         while rest:
@@ -114,7 +160,7 @@ class Content:
                 words.append((option[4], option[5]))
             rest = left
             node = search(rest)
-        return Split(tuple(sorted(words)), tuple(sorted(unplayed)), score)
+        return Split(tuple(sorted(words)), tuple(sorted(unplayed)), top[0])
 
 
 class _SplitSearch:
@@ -152,8 +198,15 @@ class _SplitSearch:
         return best
 
 
+SPLITS_KEPT = 200_000  # memoized splits, by hand, before that memo starts over
+FAMILIES_KEPT = 8  # searches kept: a turn asks about one hand and the hands one card short of it
 FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings cap a hand at 30 cards), 1 guard
 GUARD = 1 << (FIELD - 1)
+
+
+def _without(hand: Hand, kind: str) -> Hand:
+    index = hand.index(kind)
+    return hand[:index] + hand[index + 1:]
 
 
 def content_for(game: Game, settings: WordRummySettings) -> Content:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from spellpress.rules.protocol import Player
-from spellpress.rules.word_rummy.state import DRAW, FROM_DECK, FROM_DISCARD, RummyState, _without
+from spellpress.rules.word_rummy.state import DRAW, FROM_DECK, FROM_DISCARD, RummyState
 
 
 class RummyHeuristic(Player[RummyState]):
@@ -50,7 +50,7 @@ class RummyHeuristic(Player[RummyState]):
         best, best_key = None, None
         for action in actions:
             _, kind, out = action
-            split = state.c.best(_without(hand, kind))
+            split = state.c.best_without(hand, kind)
             key = (out, split.score + (state.s.all_cards_bonus if split.uses_every_card else 0),
                    state.c.points[kind], kind != state.c.wild)
             if best_key is None or key > best_key:
