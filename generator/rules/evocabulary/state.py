@@ -164,7 +164,7 @@ class EvoState(State):
         it lists are all different (a word lands at one team, so at one lock group, and each way to
         share its letters among the sources has its own source string)."""
         sizes = self._plays(self.seat, counting=True)
-        return sum(sizes) + len(subs_of(key("".join(self.hand_letters(self.seat)))))  # type: ignore[arg-type]
+        return sum(sizes) + len(subs_of(key("".join(self.hand_letters(self.seat)))))
 
     def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,
                counting: bool = False):
