@@ -130,7 +130,7 @@ class RummyState(State):
             actions = []
             for kind in self.discardable(hand):
                 actions.append(Discard("discard", kind, False))
-                if self.went_out is None and self.c.best_without(hand, kind).uses_every_card:
+                if self.went_out is None and self.c.value_without(hand, kind)[1]:
                     actions.append(Discard("discard", kind, True))
             return actions
         return []
@@ -192,7 +192,7 @@ class RummyState(State):
             raise IllegalAction(f"seat {self.seat} holds no {kind!r}")
         if kind not in self.discardable(hand):
             raise IllegalAction(f"seat {self.seat} took {kind!r} from the discard pile and cannot put it back")
-        if out and (self.went_out is not None or not self.c.best_without(hand, kind).uses_every_card):
+        if out and (self.went_out is not None or not self.c.value_without(hand, kind)[1]):
             raise IllegalAction(f"seat {self.seat} cannot go out without {kind!r}")
         self.hands[self.seat].remove(kind)
         self.discard.append(kind)
