@@ -130,7 +130,7 @@ class RummyState(State):
             actions = []
             for kind in self.discardable(hand):
                 actions.append(Discard("discard", kind, False))
-                if self.went_out is None and self.can_go_out(_without(hand, kind)):
+                if self.went_out is None and self.c.value_without(hand, kind)[1]:
                     actions.append(Discard("discard", kind, True))
             return actions
         return []
@@ -192,7 +192,7 @@ class RummyState(State):
             raise IllegalAction(f"seat {self.seat} holds no {kind!r}")
         if kind not in self.discardable(hand):
             raise IllegalAction(f"seat {self.seat} took {kind!r} from the discard pile and cannot put it back")
-        if out and (self.went_out is not None or not self.can_go_out(_without(hand, kind))):
+        if out and (self.went_out is not None or not self.c.value_without(hand, kind)[1]):
             raise IllegalAction(f"seat {self.seat} cannot go out without {kind!r}")
         self.hands[self.seat].remove(kind)
         self.discard.append(kind)
@@ -423,7 +423,3 @@ class RummyState(State):
             return (self.card(self.discard[-1]),)
         return ()
 
-
-def _without(hand: Hand, kind: str) -> Hand:
-    index = hand.index(kind)
-    return hand[:index] + hand[index + 1:]
