@@ -375,7 +375,7 @@ def test_a_hand_one_card_short_is_valued_as_if_searched_alone(game):
     import random
     from collections import Counter
 
-    from spellpress.rules.word_rummy.content import _Family, _without
+    from spellpress.rules.word_rummy.content import _Family, hand_without
 
     content = new(game, 2).c
     deck = list(Counter(content.counts).elements())
@@ -389,9 +389,9 @@ def test_a_hand_one_card_short_is_valued_as_if_searched_alone(game):
         for kind in sorted(set(hand)):
             content._splits.clear()
             content._values.clear()
-            alone = _Family(content, _without(hand, kind)).split(None)
+            alone = _Family(content, hand_without(hand, kind)).split(None)
             assert content.value_without(hand, kind) == (alone.score, alone.uses_every_card), (hand, kind)
             if content.wild not in hand:
-                assert content.best(_without(hand, kind)) == alone, (hand, kind)
+                assert content.best(hand_without(hand, kind)) == alone, (hand, kind)
             checked["wild" if content.wild in hand else "plain"] += 1
     assert min(checked.values()) > 200, checked

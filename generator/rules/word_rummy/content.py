@@ -114,7 +114,7 @@ class Content:
         without an X card, a word may also take a wild for an X whose other cards it all uses, which
         the whole hand's search lacks; _Family.value_without adds those (the same score and
         whether it uses every card; the words chosen among equals may differ, so no split is kept)."""
-        rest = _without(hand, kind)
+        rest = hand_without(hand, kind)
         split = self._splits.get(rest)
         if split is not None:
             return split.score, split.uses_every_card
@@ -267,7 +267,7 @@ def _card_count(packed: int) -> int:
     return total
 
 
-def _without(hand: Hand, kind: str) -> Hand:
+def hand_without(hand: Hand, kind: str) -> Hand:
     index = hand.index(kind)
     return hand[:index] + hand[index + 1:]
 

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
-from spellpress.rules.word_rummy.content import Content, Hand, Split
+from spellpress.rules.word_rummy.content import Content, Hand, Split, hand_without
 
 
 class Phase(IntEnum):
@@ -363,7 +363,7 @@ class RummyState(State):
         use exactly those cards, else the best split's."""
         if not (isinstance(action, tuple) and action[0] == "discard" and action[2]):
             return None
-        rest = _without(self.hand(self.seat), action[1])
+        rest = hand_without(self.hand(self.seat), action[1])
         if typed is not None and self._spelled_by(rest, typed.split()):
             return typed
         return " ".join(word for word, _ in self.c.best(rest).words)
