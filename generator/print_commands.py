@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
@@ -25,11 +26,12 @@ def register(commands) -> None:
 
     check = commands.add_parser("check", help="validate games without writing anything; runs no game code "
                                               "(check-engine checks a game's rules engine)",
-                                description="Validate each game's definitions (YAML, spreadsheets, templates, fonts) "
-                                            "and write nothing, then warn about the design of every face (docs/yaml.md, "
-                                            "Design check). Never imports or runs a game's Python: its rules "
-                                            "engine and rules: keys are checked by check-engine, simulate, report "
-                                            "and sweep, which run the engine.")
+                                description="Validate each game's definitions (YAML, spreadsheets, templates, fonts, "
+                                            "icons, images) and write nothing, then warn about the design of every face "
+                                            "(docs/yaml.md, Design check). The rules: keys of a game played by a shipped "
+                                            "engine are checked against its settings; a game's own Python (rules.py) or "
+                                            "another package's engine is never imported: check-engine, simulate, report "
+                                            "and sweep check those, and run the engine.")
     check.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     check.add_argument("--strict", action="store_true",
                        help="design warnings (collisions, contrast, small or shrunk type, a turned 6 or 9, a border "
@@ -167,14 +169,18 @@ def build_one(folder: Path, options, problems) -> None:
 def check_command(args) -> int:
     from spellpress.build import check
     from spellpress.design.check import design_warnings
+    from spellpress.rules.check_keys import check_rules_keys
 
     problems = Problems()
     for folder in game_folders(args.games):
         try:
             game = check(folder)  # the definitions only: a game's rules engine is Python, never run here
+            warning = check_rules_keys(game)  # a shipped engine's settings model: Spellpress's code, not the game's
         except UserError as exc:
             problems.extend(exc)
             continue
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
         cards = sum(c.copies for c in game.components)
         engine = game.spec.rules.get("engine")
         unchecked = f"; its rules engine '{engine}' is checked by check-engine" if engine is not None else ""

@@ -47,7 +47,7 @@ ALLOWED = {
     "print_commands": {"model", "load", "write", "build", "shop", "rules", "design", "exporters"},
     "tune": {"model", "load", "words", "rules", "simulate", "analysis", "write", "build"},  # searches rules and cards, checks the result
     "edition": {"model", "load", "words", "rules", "simulate", "analysis", "scaffold"},  # a deck for another language, its games
-    "play": {"model", "load", "build", "rules", "simulate", "serve"},  # the table: the preview's faces, the engines, the bots
+    "play": {"model", "load", "build", "rules", "simulate", "serve", "write"},  # write: records where build writes; the table: the preview's faces, the engines, the bots
     "cli": {"print_commands", "pull", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog", "play", "tune",
             "edition", "exporters"},
     "tools": {"cli"},  # cli_docs writes docs/cli.md from the parser
