@@ -169,13 +169,12 @@ def build_one(folder: Path, options, problems) -> None:
 def check_command(args) -> int:
     from spellpress.build import check
     from spellpress.design.check import design_warnings
-    from spellpress.rules.check_keys import check_rules_keys
 
     problems = Problems()
     for folder in game_folders(args.games):
         try:
             game = check(folder)  # the definitions only: a game's rules engine is Python, never run here
-            warning = check_rules_keys(game)  # a shipped engine's settings model: Spellpress's code, not the game's
+            warning = _rules_keys(game)  # a shipped engine's settings model: Spellpress's code, not the game's
         except UserError as exc:
             problems.extend(exc)
             continue
@@ -189,6 +188,16 @@ def check_command(args) -> int:
               f"{warnings})")
     problems.raise_if_any()
     return 0
+
+
+def _rules_keys(game) -> str | None:
+    """check_rules_keys for a game that names an installed engine; rules code is loaded only then."""
+    engine = game.spec.rules.get("engine")
+    if engine is None or str(engine).endswith(".py"):
+        return None
+    from spellpress.rules.check_keys import check_rules_keys
+
+    return check_rules_keys(game)
 
 
 def list_command(args) -> int:

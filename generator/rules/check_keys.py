@@ -16,11 +16,12 @@ SHIPPED = "spellpress.rules."
 def check_rules_keys(game: Game) -> str | None:
     """A UserError for each mistaken `rules:` key of a game with a shipped engine; for an engine name
     that no installed engine has, a warning (the game still prints) naming the nearest one."""
-    from spellpress.rules.plugins import _engine_location, engine_name, installed_engines
-
-    name = engine_name(game)
-    if name is None or name.endswith(".py"):
+    engine = game.spec.rules.get("engine")  # read here: a game with no engine, or its own rules.py, loads no rules code
+    if engine is None or str(engine).endswith(".py"):
         return None
+    from spellpress.rules.plugins import _engine_location, installed_engines
+
+    name = str(engine)
     installed = installed_engines()
     entry = installed.get(name)
     if entry is None:

@@ -8,6 +8,7 @@ ending, the file its BOM.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +22,7 @@ QUOTE = '"'
 class Cell:
     key: str  # the tune key, for messages
     card_id: str
-    row: int  # the loader's 1-based record number
+    row: int  # the line the loader says the card's record starts on (1-based)
     column: str  # the column's name
     value: Any
 
@@ -32,15 +33,17 @@ def edited_csv(text: str, separator: str, cells: list[Cell], where: Location) ->
     expected = [list(found) for _, _, found in records]
     header_at = next((n for n, found in enumerate(expected) if any(c.strip() for c in found)), None)
     header = [c.strip().lower() for c in expected[header_at]] if header_at is not None else []
+    record_at = record_lines(text, records)
     splices = []
     for cell in cells:
         at = Location(where.path, cell.row, 0)
         if cell.column not in header:
             raise UserError.at(Location(where.path, (header_at or 0) + 1), f"{cell.key}: the sheet has no column "
                                f"{cell.column!r}; add it (columns: {', '.join(header)})")
-        if not 0 <= cell.row - 1 < len(records) or cell.row - 1 == header_at:
+        index = record_at.get(cell.row)
+        if index is None or index == header_at:
             raise UserError.at(at, f"{cell.key}: the file has changed since it was loaded: run the command again")
-        start, end, found = records[cell.row - 1]
+        start, end, found = records[index]
         if "id" in header and header.index("id") < len(found) and found[header.index("id")].strip() not in ("", cell.card_id):
             raise UserError.at(at, f"{cell.key}: row {cell.row} is no longer card {cell.card_id!r}; the file has "
                                    "changed since it was loaded: run the command again")
@@ -50,7 +53,7 @@ def edited_csv(text: str, separator: str, cells: list[Cell], where: Location) ->
                                    f"{cell.column} to {cell.value} by hand")
         column = header.index(cell.column)
         new = _cell_text(cell.value, separator)
-        row = expected[cell.row - 1]
+        row = expected[index]
         if column < len(spans):
             s, e = spans[column]
             if text[s:e].startswith(QUOTE) and not new.startswith(QUOTE):
@@ -64,6 +67,16 @@ def edited_csv(text: str, separator: str, cells: list[Cell], where: Location) ->
     for s, e, new in sorted(splices, key=lambda splice: splice[0], reverse=True):
         text = text[:s] + new + text[e:]
     return text, expected
+
+
+def record_lines(text: str, records: list[tuple[int, int, list[str]]]) -> dict[int, int]:
+    """{the line a record starts on: its index}: the loader names a CSV card by that line (a quoted cell
+    with line breaks makes a record longer than one line), counting lines as its reader is given them."""
+    found, line = {}, 1
+    for index, (start, end, _) in enumerate(records):
+        found[line] = index
+        line += len(io.StringIO(text[start:end], newline="").readlines())
+    return found
 
 
 def csv_cells(text: str, separator: str) -> list[list[str]]:

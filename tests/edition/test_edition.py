@@ -89,7 +89,7 @@ def test_the_folder_says_what_was_chosen_and_what_to_translate(spanish, capsys):
     assert "Ñ is a letter of its own" in readme
     strings = yaml.safe_load((spanish / "translate.yaml").read_text())
     rules = [row for row in strings if row["field"].endswith(".body")]
-    assert rules and rules[0]["file"].startswith("rules-card.yaml:") and "Deal 5 consonants" in rules[0]["text"]
+    assert rules and rules[0]["file"].startswith("rules-card.yaml:") and "5 consonants each" in rules[0]["text"]
     assert main(["check", str(spanish)]) == 0  # the edition is a game like any other
 
 

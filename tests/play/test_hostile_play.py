@@ -256,7 +256,8 @@ def test_ctrl_c_while_a_bot_thinks_says_interrupted_and_nothing_else(tmp_path):
     game = tmp_path / "toy-game"
     shutil.copytree(TOY, game)
     (game / "rules.py").write_text(SLOW_BOT)
-    run = subprocess.Popen([sys.executable, "-m", "spellpress", "play", str(game), "--seats", "heuristic,heuristic",
+    # a person sits (a table of bots only serves no page to play on); the bot at seat 1 thinks first
+    run = subprocess.Popen([sys.executable, "-m", "spellpress", "play", str(game), "--seats", "heuristic,human",
                             "--port", "0", "--out", str(tmp_path / "out"), "--pause", "0"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
                            env={**os.environ, "PYTHONPATH": str(ROOT)})

@@ -16,7 +16,7 @@ from tests.conftest import ROOT
 from tests.print import google_stand_in as google
 
 RUMMY = ROOT / "cards" / "word-rummy"
-LETTERS = "id,letter,points,count\na,A,2,9\nn,N,1,12\nq,Q,10,1\n"
+LETTERS = "id,letter,points,count\na,A,2,20\nn,N,1,25\nq,Q,10,1\n"  # 46 cards: Word Rummy's rules need that many
 
 
 @pytest.fixture
@@ -71,7 +71,7 @@ def test_pull_then_build_offline_then_a_changed_sheet_changes_the_cards(stand_in
     assert main(["check", str(folder)]) == 0
     assert main(["build", str(folder), "--out", str(tmp_path / "out")]) == 0
     assert len(stand_in.requests) == asked  # check and build never went to the network
-    assert cards_of(folder) == [("a", "A", 2, 9), ("n", "N", 1, 12), ("q", "Q", 10, 1)]
+    assert cards_of(folder) == [("a", "A", 2, 20), ("n", "N", 1, 25), ("q", "Q", 10, 1)]
 
     monkeypatch.setenv(google_fetch.BASE_VARIABLE, stand_in.base)
     assert main(["pull", str(folder)]) == 0
