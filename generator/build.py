@@ -23,7 +23,7 @@ from spellpress.write.cache import CACHE_FOLDER, Cache
 from spellpress.write.canvas import DocumentInfo
 from spellpress.write.counts import RasterCounts
 from spellpress.write.destination import game_output_folder
-from spellpress.write.metadata import document_info
+from spellpress.write.metadata import document_info, source_date_epoch
 from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 
@@ -102,6 +102,7 @@ def check(folder: Path, options: BuildOptions = BuildOptions()) -> Game:
 
 
 def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
+    source_date_epoch()  # a bad SOURCE_DATE_EPOCH is refused before anything is read or removed
     if options.cache:
         last = stamp.up_to_date(options.out, folder, options)
         if last is not None:
@@ -111,6 +112,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     templates = sorted(str(t.location.path) for t in game.templates.values())
     inputs = stamp.inputs_digest(folder, templates, options) if options.cache else ""
     laid, pages, settings = plan(game, options)
+    info = document_info(game)
     paper = options.paper or game.spec.print.paper
     out = game_output_folder(options.out, game.id, game.root)
     if options.cache:
@@ -128,7 +130,6 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
             from spellpress.write.exports import RasterExports
 
             exports = stack.enter_context(RasterExports(game, laid, options, cache))
-        info = document_info(game)
         key = sheets_key(pages, repr(info) + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
         flat = options.out / CACHE_FOLDER / game.id / "flattened"
         write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, info, paint, flat)))
