@@ -29,10 +29,12 @@ def source_date_epoch() -> int | None:
 
 
 def source_date(folder: Path) -> datetime:
-    """SOURCE_DATE_EPOCH, else the modification time of the newest file under `folder` (UTC, whole seconds)."""
+    """SOURCE_DATE_EPOCH, else the modification time of the newest file under `folder` (UTC, whole seconds);
+    hidden files and folders (.git/, an editor's) are not sources."""
     seconds = source_date_epoch()
     if seconds is None:
-        times = (path.stat().st_mtime for path in folder.rglob("*") if path.is_file() and not path.name.startswith("."))
+        times = (path.stat().st_mtime for path in folder.rglob("*")
+                 if path.is_file() and not any(part.startswith(".") for part in path.relative_to(folder).parts))
         seconds = int(max(times, default=0))
     return datetime.fromtimestamp(seconds, tz=timezone.utc)
 

@@ -101,3 +101,15 @@ def test_a_new_epoch_is_a_new_build_and_a_bad_one_touches_nothing(described, tmp
     assert main(["build", str(described), "--out", str(out)]) == 2
     assert "SOURCE_DATE_EPOCH" in capsys.readouterr().err
     assert {path: path.read_bytes() for path in (out / "described").iterdir()} == before
+
+
+def test_hidden_folders_do_not_date_the_game(described, monkeypatch):
+    """A game kept in its own git repository: .git/ changes on every commit or fetch, its sources do not."""
+    from spellpress.write.metadata import source_date
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    hidden = described / ".git" / "refs" / "heads" / "main"
+    hidden.parent.mkdir(parents=True)
+    hidden.write_text("0" * 40)
+    os.utime(hidden, (NEWEST + 86400, NEWEST + 86400))
+    assert source_date(described).timestamp() == NEWEST
