@@ -9,16 +9,17 @@ import sys
 import traceback
 from pathlib import Path
 
-from spellpress import __version__, print_commands
+from spellpress import __version__, exporters, print_commands
+from spellpress import pull as pull_command
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
 from spellpress.ctrl_c import CtrlC, end_at_once
+from spellpress.edition import command as edition_command
 from spellpress.errors import UserError, report_lines
 from spellpress.paths import output_folder
 from spellpress.play import command as play_command
 from spellpress.scaffold import command as new_command
 from spellpress.serve import command as serve_command
-from spellpress.shop import command as shops_command
 from spellpress.simulate import check_engine as engine_command
 from spellpress.simulate import command as simulate_command
 from spellpress.simulate import sweep as sweep_command
@@ -27,30 +28,9 @@ from spellpress.tune import command as tune_command
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
 # Each command module adds its subcommands with register(commands), each with its handler; in help order.
-COMMAND_MODULES = (print_commands, new_command, engine_command, simulate_command, sweep_command, tune_command,
-                   letters_command, serve_command, play_command, shops_command, catalog_command)
-
-
-def _max_px_arg(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("expected a whole number of pixels, such as 4096") from None
-    if value < 256:
-        raise argparse.ArgumentTypeError("must be at least 256 pixels")
-    return value
-
-
-def _digital_arguments(build: argparse.ArgumentParser) -> None:
-    """The options of the digital-table exports (docs/digital.md)."""
-    build.add_argument("--digital", action="append", choices=["tts", "tabletopia"], default=[],
-                       help="tts: as --tts; tabletopia: one picture per card side in tabletopia/, within 4000 px "
-                            "(may be given twice)")
-    build.add_argument("--tts-max-px", type=_max_px_arg, default=4096, metavar="PX",
-                       help="longest side of a TTS image, in pixels; cards are scaled to fit (default 4096)")
-    build.add_argument("--tts-format", choices=["png", "jpg"], default="png", help="TTS images as RGB PNG or JPEG (default png)")
-    build.add_argument("--tts-url", metavar="BASE",
-                       help="the URL the TTS images will be hosted under (default: file:/// paths of the written files)")
+COMMAND_MODULES = (print_commands, pull_command, new_command, engine_command, simulate_command, sweep_command,
+                   tune_command, letters_command, edition_command, serve_command, play_command, exporters,
+                   catalog_command)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -178,3 +178,26 @@ def test_a_full_disk_is_told_as_such_not_as_a_bug(code, words, tmp_path, monkeyp
     assert main(["build", "word-to-the-wise", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
     assert f"x.pdf: {words}" in err and "Traceback" not in err and "bug" not in err
+
+
+def test_two_news_at_once_the_loser_is_told_the_folder_already_exists(tmp_path, monkeypatch, capsys):
+    """Before: both staged in one `.X.new` folder, and the loser got a traceback (`Directory not empty`)."""
+    import shutil
+
+    from spellpress.scaffold.new import new_game
+
+    monkeypatch.chdir(tmp_path)
+    copy = shutil.copyfile
+    raced = []
+
+    def copy_while_another_new_finishes(source, target, *args, **kwargs):
+        if not raced:  # the other `new` runs to its end while this one is copying
+            raced.append(new_game(tmp_path / "rival"))
+        return copy(source, target, *args, **kwargs)
+
+    monkeypatch.setattr(shutil, "copyfile", copy_while_another_new_finishes)
+    assert main(["new", "rival", "--from", "word-rummy"]) == 2
+    err = capsys.readouterr().err
+    assert "rival" in err and "already exists" in err and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rival"]  # no staging folder left behind
+    assert (tmp_path / "rival" / "cards.yaml").is_file()  # the winner's game, whole

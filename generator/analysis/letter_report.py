@@ -52,7 +52,7 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
         for k in letters
     ]
 
-    with LazyProgress(f"{game.id}: dealing hands", samples) as bar:
+    with LazyProgress(f"{game.id}: dealing hands", samples, lines=True) as bar:
         result = playability(mix, rules, finder, samples=samples, seed=seed, progress=bar, judge=judge)
     play = result.summary(max_length=size + 4, min_length=words.min_length)
     going_out = []
@@ -60,7 +60,7 @@ def analyse(game: Game, hand: int | None = None, samples: int = 4000, seed: int 
         if n == size:
             by_size = result
         else:
-            with LazyProgress(f"{game.id}: going out with {n} cards", samples) as bar:
+            with LazyProgress(f"{game.id}: going out with {n} cards", samples, lines=True) as bar:
                 by_size = playability(mix, HandRules(n, *rules_tail(rules)), finder, samples=samples, seed=seed,
                                       progress=bar, judge=judge)
         going_out.append({"hand": n, "method": by_size.method, "hands": by_size.hands,

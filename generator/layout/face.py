@@ -13,7 +13,7 @@ from spellpress.layout import fonts, markup
 from spellpress.layout.ink_bounds import ops_ink
 from spellpress.layout.ops import Ellipse, FaceLayout, Fill, Grid, Group, Icon, Image, Line, Rect, Shape, parse_color, parse_ink
 from spellpress.layout.text import TextFitError, fit_text, unknown_icons
-from spellpress.model.expressions import ExpressionError, resolve_value
+from spellpress.model.expressions import ExpressionError, has_expression, resolve_value
 from spellpress.model.game import Game, RawBox, Template
 from spellpress.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
 from spellpress.model.types import describe
@@ -63,18 +63,47 @@ def layout_face(
 ) -> FaceLayout:
     """The face's drawing operations; a UserError naming the card and box if it cannot be drawn."""
     width, height = size
+    ops = [op for _, box_ops in layout_boxes(ctx, template, fields, size, who, where) for op in box_ops]
+    return FaceLayout(width, height, ctx.bleed, tuple(ops))
+
+
+def layout_boxes(ctx: FaceContext, template: Template, fields: Mapping[str, Any], size: tuple[float, float],
+                 who: str, where: Location) -> list[tuple[RawBox, tuple]]:
+    """Each box of the face with the operations it draws, in drawing order (the design check
+    judges boxes against each other); a UserError naming the card and box if one cannot be drawn."""
+    width, height = size
     context = {**fields, "card_width": width, "card_height": height, "safe_zone": ctx.safe, "game": ctx.game.name}
-    ops: list = []
+    drawn: list[tuple[RawBox, tuple]] = []
     problems = Problems()  # every box's problem at once, not the first one only
     for box in template.boxes:
         try:
-            ops.extend(_layout_box(ctx, box, context, width, height))
+            drawn.append((box, _layout_box(ctx, box, context, width, height)))
         except (ExpressionError, TextFitError, ValueError) as exc:
-            problems.add(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)
+            if _template_at_fault(box, exc):  # told where it is written, then the card it was found on
+                problems.add(box.location, f"template '{template.name}', box '{box.name}': {exc}", who, where)
+            else:
+                problems.add(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)
         except UserError as exc:
             problems.add(where, f"template '{template.name}', box '{box.name}': {exc.problems[0]}", who)
     problems.raise_if_any()
-    return FaceLayout(width, height, ctx.bleed, tuple(ops))
+    return drawn
+
+
+class BoxError(ValueError):
+    """A box cannot be drawn because of the values of `keys`."""
+
+    def __init__(self, message: str, keys: set[str]):
+        super().__init__(message)
+        self.keys = keys
+
+
+def _template_at_fault(box: RawBox, exc: Exception) -> bool:
+    """True when the values the mistake lies in are the template's own (no {{ }} or {% %}: the same on every
+    card), so the mistake is the template's, not the card's."""
+    if isinstance(exc, ExpressionError):
+        return False
+    keys = exc.keys if isinstance(exc, BoxError) else box.values.keys()
+    return not any(has_expression(box.values.get(key)) for key in keys)
 
 
 def resolved_values(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
@@ -97,7 +126,8 @@ def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width
     try:
         spec = model.model_validate(values)
     except ValidationError as exc:
-        raise ValueError("; ".join(describe(error) for error in exc.errors())) from None
+        raise BoxError("; ".join(describe(error) for error in exc.errors()),
+                       {str(error["loc"][0]) for error in exc.errors() if error["loc"]} or set(values)) from None
     ops = _ops(ctx, spec, width, height) if spec.when else ()
     ctx._cache[key] = ops
     return ops
@@ -166,7 +196,7 @@ def _drawn(ctx: FaceContext, spec, rect, width: float, height: float) -> tuple:
         if not spec.icon:
             return ()
         if spec.icon not in ctx.icons:
-            raise ValueError(f"unknown icon '{spec.icon}'{_icon_hint(spec.icon, ctx.icons)}")
+            raise BoxError(f"unknown icon '{spec.icon}'{_icon_hint(spec.icon, ctx.icons)}", {"icon"})
         x, y, w, h = rect
         side = min(w, h)
         icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_ink(spec.color))
@@ -216,8 +246,12 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     missing = unknown_icons(spec.text, ctx.icons)
     if missing:
         raise ValueError(f"unknown inline icon ':{missing[0]}:'{_icon_hint(missing[0], ctx.icons)}")
+    text = spec.text
+    if spec.smart_quotes:  # kept straight in a font that has no curly quotes (a game's own font may lack them)
+        curly = markup.typographic(spec.text)
+        text = spec.text if fonts.missing_characters("".join(set(curly) - set(spec.text)), font) else curly
     faces: dict[tuple[bool, bool], str] = {(False, False): font}
-    for span in markup.parse(spec.text):
+    for span in markup.parse(text):
         style = (span.bold, span.italic)
         if style not in faces:
             faces[style] = _font(ctx, markup.styled_font(spec.font, *style), f"the {_style_name(*style)} of '{spec.font}'")
@@ -227,9 +261,10 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     inner = (x + (w - h) / 2, y + (h - w) / 2, h, w) if turned else rect
     min_size = spec.min_size if spec.min_size is not None else spec.size * 0.5
     ops, _ = fit_text(
-        spec.text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
+        text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
         leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_ink(spec.color), icons=ctx.icons,
         ink_may_overflow=spec.overflow, style_font=lambda bold, italic: faces[(bold, italic)], color_of=parse_color,
+        paragraph=spec.paragraph,
     )
     return _rotated(ops, rect, spec.rotate)
 
@@ -265,8 +300,11 @@ def _image(ctx: FaceContext, spec: ImageBox, rect) -> tuple:
     try:
         path = inside(ctx.game.root, spec.src, ctx.game.location, "image")
     except UserError as exc:  # said again for the card and box that asked for it
-        raise ValueError(exc.problems[0].message) from None
-    pw, ph = raster_size(path, spec.src)
+        raise BoxError(exc.problems[0].message, {"src"}) from None
+    try:
+        pw, ph = raster_size(path, spec.src)
+    except ValueError as exc:
+        raise BoxError(str(exc), {"src"}) from None
     x, y, w, h = rect
     if spec.fit == "stretch":
         return (Image(str(path), x, y, w, h),)

@@ -98,3 +98,26 @@ def styled_font(font: str, bold: bool, italic: bool) -> str:
     if italic:
         return f"{family}-{weight}Italic"
     return f"{family}-{weight}"
+
+
+_OPENS_AFTER = frozenset("([{*/\u2014\u2013-\u00ab")  # a quote after these (or a space, or nothing) opens
+
+
+def typographic(text: str) -> str:
+    """Straight quotes as typographic ones: ' as an apostrophe (don't, players') or a single quote, " as
+    double quotes, each opening or closing by what stands before and after it."""
+    if "'" not in text and '"' not in text:
+        return text
+    out = []
+    for index, char in enumerate(text):
+        if char not in "'\"":
+            out.append(char)
+            continue
+        before = text[index - 1] if index else ""
+        after = text[index + 1] if index + 1 < len(text) else ""
+        opening = (not before or before.isspace() or before in _OPENS_AFTER) and bool(after) and not after.isspace()
+        if char == '"':
+            out.append("\u201c" if opening else "\u201d")
+        else:
+            out.append("\u2018" if opening else "\u2019")
+    return "".join(out)

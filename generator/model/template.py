@@ -28,6 +28,8 @@ class BoxBase(Strict):
     w: NonNegativeMm | None = None
     h: NonNegativeMm | None = None
     safe: bool | None = None  # None: the kind's default (text, icon, image must stay in the safe zone)
+    # design-check findings this box makes on purpose (the reason goes in the game's README)
+    allow: tuple[Literal["collision", "contrast", "small-type", "turned-numeral", "shrunk", "border", "sliver"], ...] = ()
 
 
 class FillBox(BoxBase):
@@ -76,6 +78,8 @@ class TextBox(BoxBase):
     color: InkColor = "#000000"
     rotate: Literal[0, 90, 180, 270] = 0
     overflow: bool = False  # true: glyphs may draw past the box (a tail, a swash); else the text shrinks to keep its ink inside
+    paragraph: float = Field(default=0.5, ge=0, le=3)  # space a blank line makes between paragraphs, times the size
+    smart_quotes: bool = True  # straight ' and " print as typographic apostrophes and quotes
 
 
 class IconBox(BoxBase):

@@ -9,10 +9,12 @@ a 95% Wilson interval and the number of moves it rests on.
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from spellpress.play.records import load
-from spellpress.play.table import HUMAN, advisor_rng
+from spellpress.play.records import NotARecord, Record, load, replay_problem
+from spellpress.play.table import PEOPLE, advisor_rng
 from spellpress.rules.protocol import RandomPlayer
 
 
@@ -25,15 +27,37 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def agreement(rules, game, records: list[Path], player) -> tuple[int, int]:
-    """(moves the player would have made the same, human moves) over the records of this game."""
-    same = total = 0
-    for path in records:
-        record = load(path)
+def readable(rules, game, paths: list[Path], warn=None) -> list[Record]:
+    """This game's records among `paths`; each file that is not one, or that no longer replays on the game as
+    it is now (a card's count since set to 0), is named to `warn` (stderr) and skipped."""
+    warn = warn or (lambda line: print(line, file=sys.stderr))
+    records = []
+    for path in paths:
+        try:
+            record = load(path)
+        except OSError as exc:
+            warn(f"skipped {path}: cannot read it ({exc.strerror or exc})")
+            continue
+        except NotARecord as exc:
+            warn(f"skipped {path}: not a Spellpress game record ({exc})")
+            continue
         if record.game != game.id:
             continue
+        problem = replay_problem(rules, game, record)
+        if problem:
+            warn(f"skipped {path}: it no longer replays on {game.id} as the game is now ({problem})")
+            continue
+        records.append(record)
+    return records
+
+
+def agreement(rules, game, records: Sequence[Record | Path], player) -> tuple[int, int]:
+    """(moves the player would have made the same, human moves) over the records (or record files) of this game."""
+    same = total = 0
+    for item in records:
+        record = load(item) if isinstance(item, Path) else item
         state = rules.new_state(game, len(record.seats), record.options or None)
-        humans = {seat for seat, label in enumerate(record.seats) if label == HUMAN}
+        humans = {seat for seat, label in enumerate(record.seats) if label in PEOPLE}
         for step, action in enumerate(record.actions):
             seat = state.current_player()
             if seat in humans:
@@ -44,7 +68,8 @@ def agreement(rules, game, records: list[Path], player) -> tuple[int, int]:
     return same, total
 
 
-def agreement_report(rules, game, records: list[Path]) -> str:
+def agreement_report(rules, game, paths: list[Path]) -> str:
+    records = readable(rules, game, paths)
     if not records:
         return f"no recorded games of {game.id} yet (play some with `spellpress play {game.id}`)"
     lines = [f"{game.name}: {len(records)} recorded game(s)"]

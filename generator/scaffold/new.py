@@ -6,11 +6,13 @@ designer reads in them is exactly what Spellpress will read.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import shutil
 import stat
+import tempfile
 from importlib.resources import files as package_files
 from pathlib import Path
 
@@ -216,12 +218,12 @@ def copy_game(source: Path, folder: Path) -> tuple[list[Path], list[str]]:
 
 
 def _write_all(folder: Path, files: dict) -> list[Path]:
-    """Write every file (its text, or a function writing it to a path) into a staging folder, then move
-    that in whole: all of the game or none of it."""
-    staging = folder.with_name(f".{folder.name}.new")
-    shutil.rmtree(staging, ignore_errors=True)
+    """Write every file (its text, or a function writing it to a path) into a staging folder of this run's
+    own, then move that in whole: all of the game or none of it. Two runs at once: one wins, the other is
+    told the folder already exists."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name[:100]}.", suffix=".new"))
     try:
-        staging.mkdir(parents=True)
         for relative, content in files.items():
             path = staging / relative
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -229,10 +231,15 @@ def _write_all(folder: Path, files: dict) -> list[Path]:
                 content(path)
             else:
                 path.write_text(content, encoding="utf-8")
-        if folder.exists():
-            folder.rmdir()
-        staging.rename(folder)
-    except BaseException:
+        try:
+            if folder.is_dir() and not folder.is_symlink():
+                folder.rmdir()  # an empty folder, as refuse_existing found it
+            staging.rename(folder)
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST, errno.ENOTDIR):
+                raise
+            raise UserError.at(Location(folder), "already exists and is not empty (another `spellpress new` made it "
+                                                 "meanwhile?): spellpress new never overwrites; choose a new folder") from None
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
-        raise
     return [folder / relative for relative in files]

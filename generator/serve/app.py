@@ -24,10 +24,10 @@ from starlette.routing import Route
 
 from spellpress.build import BuildOptions, build
 from spellpress.errors import UserError
+from spellpress.exporters import optional, pdf_exports
 from spellpress.serve import page
 from spellpress.serve.guard import Guard
 from spellpress.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
-from spellpress.wording import plural
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"preview.css": "text/css", "preview.js": "text/javascript"}
@@ -98,10 +98,29 @@ async def watch(preview: Preview, hub: Hub, out: Path, stop: asyncio.Event) -> N
             await asyncio.sleep(0.5)
 
 
+async def poll_sheets(preview: Preview, hub: Hub, seconds: float, stop: asyncio.Event) -> None:
+    """serve --pull-every: pull the game's Google Sheets every `seconds`; a changed sheet is rebuilt
+    and the page says when (pull.py writes only a snapshot that changed)."""
+    from spellpress.pull import pull_changes
+
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(stop.wait(), timeout=seconds)
+            return
+        except asyncio.TimeoutError:
+            pass
+        note = await anyio.to_thread.run_sync(pull_changes, preview.folder)
+        if note is not None and note != preview.note:
+            print(note, flush=True)
+            preview.note = note
+            if await anyio.to_thread.run_sync(preview.refresh):
+                hub.publish(preview.state.version)
+
+
 def chosen_modes(wanted: dict) -> dict:
     """Paper, backs and marks chosen on the page; empty means the game's own setting (ValueError if unknown)."""
     modes = {}
-    for key in ("paper", "backs", "marks"):
+    for key in (name for export in pdf_exports().values() for name, _ in export.modes):
         value = wanted.get(key)
         if value in (None, ""):
             continue
@@ -121,7 +140,7 @@ def zipped(files: dict[str, Path]) -> bytes:
     return buffer.getvalue()
 
 
-def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True):
+def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True, pull_every: float | None = None):
     """The preview as an ASGI app, behind `guard` (Host, origin and token checks: serve/guard.py)."""
     hub = Hub()
     downloads: dict[str, Path] = {}
@@ -158,11 +177,8 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
     async def fragment(request: Request) -> Response:
         state = preview.state
         _, errors, content = render(view_of(request), request)
-        counts = ""
-        if state.snapshot:
-            cards = sum(f.card.count for f in state.snapshot.laid)
-            counts = f"{plural(len(state.snapshot.game.components), 'component')}, {plural(cards, 'card')}, {plural(len(state.snapshot.pages), 'sheet')}"
-        return JSONResponse({"version": state.version, "errors": errors, "content": content, "counts": counts},
+        return JSONResponse({"version": state.version, "errors": errors, "content": content,
+                             "counts": page.counts_line(state)},
                             headers={"Cache-Control": "no-store"})
 
     async def face(request: Request) -> Response:
@@ -215,8 +231,8 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
         if not isinstance(wanted, dict):
             return JSONResponse({"errors": ["expected a JSON object such as {\"png\": true}"]}, status_code=400)
         try:
-            options = BuildOptions(out=out, png=wanted.get("png") is True, tts=wanted.get("tts") is True,
-                                   print_shop=wanted.get("print_shop") is True, **chosen_modes(wanted))
+            exports = tuple(name for name, export in optional().items() if wanted.get(export.key) is True)
+            options = BuildOptions(out=out, exports=exports, **chosen_modes(wanted))
         except ValueError as exc:
             return JSONResponse({"errors": [str(exc)]}, status_code=400)
 
@@ -261,12 +277,14 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True)
     async def lifespan(app):
         stop = asyncio.Event()
         task = asyncio.create_task(watch(preview, hub, out, stop)) if watching else None
+        polling = asyncio.create_task(poll_sheets(preview, hub, pull_every, stop)) if pull_every else None
         try:
             yield
         finally:
             stop.set()
-            if task is not None:
-                task.cancel()
+            for running in (task, polling):
+                if running is not None:
+                    running.cancel()
 
     routes = [
         Route("/", html),

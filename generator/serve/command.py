@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+from spellpress.arguments import bounded_int
 from spellpress.errors import Location, Option, UserError
 from spellpress.paths import game_folders
 
@@ -28,6 +29,9 @@ def register(commands) -> None:
                              "print-shop files written under --out) and download them; the page answers only to "
                              "this name or address, localhost and 127.0.0.1")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder for the page's builds (default: output)")
+    parser.add_argument("--pull-every", type=bounded_int(10, 86_400), metavar="SECONDS",
+                        help="fetch the game's Google Sheets (cards_from: links) every SECONDS, at least 10, and rebuild "
+                             "when one changed (as 'spellpress pull' does; the page says when)")
     parser.set_defaults(handler=cmd_serve)
 
 
@@ -93,7 +97,10 @@ def cmd_serve(args) -> int:
     for problem in preview.state.errors:
         print(f"error: {problem}", flush=True)
     guard = Guard.for_address(host, port, names=[args.host])
-    config = uvicorn.Config(create_app(preview, args.out, guard), log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
+    if args.pull_every:
+        print(f"pulling the game's Google Sheets every {args.pull_every} s", flush=True)
+    app = create_app(preview, args.out, guard, pull_every=args.pull_every)
+    config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1, lifespan="on")
     server = uvicorn.Server(config)
     server.run(sockets=[sock])
     return 0

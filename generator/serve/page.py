@@ -9,7 +9,7 @@ from urllib.parse import quote
 from spellpress.errors import display_path, grouped, report_line
 from spellpress.layout.deck import CardFaces
 from spellpress.load.spreadsheet import CellLocation
-from spellpress.model.modes import BackMode, MarkMode, Paper, choices
+from spellpress.model.modes import choices
 from spellpress.serve.preview import FULL_DPI, Snapshot, State
 from spellpress.wording import plural
 
@@ -46,13 +46,35 @@ def mode_select(name: str, mode) -> str:
             f'<option value="">game\'s</option>{options}</select></label>')
 
 
-def header(state: State, view: str) -> str:
+def counts_line(state: State) -> str:
+    """The game's components, cards and sheets, then the preview's note (when a Google Sheet last changed)."""
     snapshot = state.snapshot
-    name = snapshot.game.name if snapshot else "Spellpress preview"
     counts = ""
     if snapshot:
         cards = sum(f.card.count for f in snapshot.laid)
         counts = f"{plural(len(snapshot.game.components), 'component')}, {plural(cards, 'card')}, {plural(len(snapshot.pages), 'sheet')}"
+    return " · ".join(part for part in (counts, state.note) if part)
+
+
+def export_boxes() -> str:
+    """A checkbox for each export of the registry (exporters/) that a build adds when asked."""
+    from spellpress.exporters import optional
+
+    return "\n".join(f'<label><input type="checkbox" name="{escape(export.key)}"> {escape(export.label)}</label>'
+                      for export in optional().values())
+
+
+def mode_selects() -> str:
+    """A select for each mode an export of the registry offers the page (the sheets' paper, backs and marks)."""
+    from spellpress.exporters import pdf_exports
+
+    return "".join(mode_select(name, mode) for export in pdf_exports().values() for name, mode in export.modes)
+
+
+def header(state: State, view: str) -> str:
+    snapshot = state.snapshot
+    name = snapshot.game.name if snapshot else "Spellpress preview"
+    counts = counts_line(state)
     tabs = "".join(
         f'<a href="{href}"{" aria-current=page" if view == key else ""}>{label}</a>'
         for key, href, label in (("cards", "/", "Cards"), ("sheets", "/sheets", "Sheets"))
@@ -61,10 +83,8 @@ def header(state: State, view: str) -> str:
 <h1>{escape(name)}</h1><span class="counts" id="counts">{escape(counts)}</span>
 <nav>{tabs}</nav>
 <form class="build" id="build" method="post" action="/build">
-<label><input type="checkbox" name="png"> PNG</label>
-<label><input type="checkbox" name="tts"> TTS</label>
-<label><input type="checkbox" name="print_shop"> print shop</label>
-{mode_select("paper", Paper)}{mode_select("backs", BackMode)}{mode_select("marks", MarkMode)}
+{export_boxes()}
+{mode_selects()}
 <button type="submit">Build PDF</button>
 </form>
 <label class="zoom">size <input type="range" id="zoom" min="0.2" max="1" step="0.05" value="0.45"
@@ -90,8 +110,17 @@ def subject_card(snapshot: Snapshot | None, subject: str) -> CardFaces | None:
 
 def card_problems(state: State) -> dict[tuple[str, str], list[str]]:
     """The messages found on each card, by (component id, card id); a shared back's under (component id, '')."""
+    return by_card(state.problems)
+
+
+def card_warnings(state: State) -> dict[tuple[str, str], list[str]]:
+    """The design check's findings on each card, as card_problems."""
+    return by_card(state.snapshot.warnings if state.snapshot else ())
+
+
+def by_card(problems) -> dict[tuple[str, str], list[str]]:
     found: dict[tuple[str, str], list[str]] = {}
-    for problem in state.problems:
+    for problem in problems:
         card = CARD_SUBJECT.fullmatch(problem.subject.removeprefix("back of "))
         back = SHARED_BACK_SUBJECT.fullmatch(problem.subject)
         if card:
@@ -124,10 +153,21 @@ def errors_panel(state: State) -> str:
 </section>"""
 
 
-def error_mark(messages: list[str]) -> str:
+def error_mark(messages: list[str], warnings: list[str] | None = None) -> str:
     if not messages:
-        return ""
+        return warning_mark(warnings or [])
     return f'<span class="mark" title="{escape(chr(10).join(messages))}">{len(messages)}&#x26A0;</span>'
+
+
+def warning_mark(warnings: list[str]) -> str:
+    if not warnings:
+        return ""
+    return f'<span class="mark warn" title="{escape(chr(10).join(warnings))}">{len(warnings)}&#x2691;</span>'
+
+
+def marked(messages: list[str], warnings: list[str]) -> str:
+    """The classes a card's figure takes: an error outranks a design warning."""
+    return " has-error" if messages else " has-warning" if warnings else ""
 
 
 def face_image(snapshot, face, side: str, alt: str) -> str:
@@ -140,7 +180,7 @@ def cards_view(state: State) -> str:
     snapshot = state.snapshot
     if snapshot is None:
         return '<main id="content"></main>'
-    marked = card_problems(state)
+    errors, warnings = card_problems(state), card_warnings(state)
     parts = []
     for component in snapshot.game.components:
         group = [f for f in snapshot.laid if f.component.id == component.id]
@@ -148,18 +188,18 @@ def cards_view(state: State) -> str:
         shared = component.back is not None and not component.back.per_card
         figures = []
         if shared and group and group[0].back is not None:
-            messages = marked.get((component.id, ""), [])
-            figures.append(f'<figure class="card shared-back{" has-error" if messages else ""}">'
-                           f'{face_image(snapshot, group[0].back, "back", component.name)}{error_mark(messages)}'
+            messages, warned = errors.get((component.id, ""), []), warnings.get((component.id, ""), [])
+            figures.append(f'<figure class="card shared-back{marked(messages, warned)}">'
+                           f'{face_image(snapshot, group[0].back, "back", component.name)}{error_mark(messages, warned)}'
                            f'<figcaption>back, shared by {plural(len(group), "card")}</figcaption></figure>')
         for faces in group:
             sides = (("front", faces.front),) if shared else (("front", faces.front), ("back", faces.back))
             images = "".join(face_image(snapshot, face, side, faces.card.id) for side, face in sides if face is not None)
-            messages = marked.get((component.id, faces.card.id), [])
+            messages, warned = errors.get((component.id, faces.card.id), []), warnings.get((component.id, faces.card.id), [])
             figures.append(
-                f'<figure class="card{" has-error" if messages else ""}" id="card-{escape(component.id)}-{escape(faces.card.id)}" '
+                f'<figure class="card{marked(messages, warned)}" id="card-{escape(component.id)}-{escape(faces.card.id)}" '
                 f'data-card="{escape(component.id)}/{escape(faces.card.id)}">'
-                f'<a href="{card_url(faces)}">{images}</a>{error_mark(messages)}'
+                f'<a href="{card_url(faces)}">{images}</a>{error_mark(messages, warned)}'
                 f'<figcaption><span class="id">{escape(faces.card.id)}</span> '
                 f'<span class="count">&times;{faces.card.count}</span></figcaption></figure>'
             )
@@ -242,6 +282,9 @@ def card_view(state: State, component_id: str, card_id: str) -> str | None:
     messages = card_problems(state).get((component_id, card_id), [])
     problems = (f'<ul class="card-errors" role="alert">{"".join(f"<li><code>{escape(m)}</code></li>" for m in messages)}</ul>'
                 if messages else "")
+    warned = card_warnings(state).get((component_id, card_id), []) + card_warnings(state).get((component_id, ""), [])
+    if warned:
+        problems += (f'<ul class="card-warnings">{"".join(f"<li><code>{escape(m)}</code></li>" for m in warned)}</ul>')
     own_back = faces.component.back is not None and faces.component.back.per_card  # a shared back has no card fields
     back_fields = (f'<h3>Back fields</h3><table class="fields">{field_rows(card.back_fields)}</table>'
                    if own_back and card.back_fields else "")

@@ -40,6 +40,7 @@ class Snapshot:
     pages: tuple[Page, ...]
     keys: dict[FaceLayout, str]
     sheets_digest: str
+    warnings: tuple[Problem, ...] = ()  # the design check's findings, each naming its card
 
     def key(self, face: FaceLayout | None) -> str | None:
         return None if face is None else self.keys[face]
@@ -51,6 +52,7 @@ class State:
     errors: list[str] = field(default_factory=list)  # one line a mistake, as the command line prints them
     version: int = 0
     problems: list[Problem] = field(default_factory=list)  # the same, with the card each was found on
+    note: str = ""  # shown beside the counts: when a Google Sheet last changed (serve --pull-every)
 
 
 class Preview:
@@ -63,6 +65,7 @@ class Preview:
         self.images: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         self.sheets: dict[str, list[bytes]] = {}
         self.renders = 0  # faces rasterized so far (tests read it)
+        self.note = ""  # for the page's State (serve --pull-every)
 
     # -- the pipeline -------------------------------------------------------------------
     def refresh(self) -> bool:
@@ -79,9 +82,9 @@ class Preview:
                                                            "(see the server's log)")]
             errors = report_lines(problems)
             old = self.state
-            changed = errors != old.errors or _signature(snapshot) != _signature(old.snapshot)
+            changed = errors != old.errors or _signature(snapshot) != _signature(old.snapshot) or self.note != old.note
             if changed:
-                self.state = State(snapshot, errors, old.version + 1, problems)
+                self.state = State(snapshot, errors, old.version + 1, problems, self.note)
                 if snapshot is not None:
                     self.faces = {key: face for face, key in snapshot.keys.items()}
             return changed
@@ -92,7 +95,9 @@ class Preview:
         faces = {face for f in laid for face in (f.front, f.back) if face is not None}
         keys = {face: face_key(face) for face in faces}
         sheets = hashlib.sha256(repr([(p.kind, [(keys[x.face], x.slot) for x in p.placed]) for p in pages]).encode())
-        return Snapshot(game, tuple(laid), tuple(pages), keys, sheets.hexdigest()[:16])
+        from spellpress.design.check import design_findings
+
+        return Snapshot(game, tuple(laid), tuple(pages), keys, sheets.hexdigest()[:16], tuple(design_findings(game)))
 
     # -- images -------------------------------------------------------------------------
     def image(self, key: str, dpi: int) -> bytes | None:
@@ -152,4 +157,4 @@ def _signature(snapshot: Snapshot | None):
         return None
     cards = tuple((f.component.id, f.card.id, f.card.count, snapshot.key(f.front), snapshot.key(f.back)) for f in snapshot.laid)
     components = tuple((c.id, c.name, c.kind, c.size) for c in snapshot.game.components)
-    return snapshot.game.name, components, cards, snapshot.sheets_digest
+    return snapshot.game.name, components, cards, snapshot.sheets_digest, snapshot.warnings

@@ -17,13 +17,13 @@ from spellpress.errors import Problem, UserError
 from spellpress.layout.deck import CardFaces, layout_game
 from spellpress.layout.ops import FaceLayout
 from spellpress.load.game import load_game
-from spellpress.model.game import Component, Game
-from spellpress.model.sizes import CARD_SIZES
+from spellpress.model.game import Game
 from spellpress.render.paint import CmykPaint
 from spellpress.shop.flatten import flattened
 from spellpress.shop.ink_limit import face_excess
 from spellpress.shop.pdfx import cmyk_faces_pdf
 from spellpress.shop.presets import Shop, shop
+from spellpress.shop.sizes import accepts, at_shop_sizes
 from spellpress.write.atomic import atomic_folder
 from spellpress.write.cache import CACHE_FOLDER
 from spellpress.write.metadata import document_info
@@ -38,33 +38,6 @@ class ShopBuild:
     files: list[Path]
     warnings: list[str]
     notes: list[str] = field(default_factory=list)  # what went to the home-print PDF instead, and why
-
-
-def size_name(size) -> str | None:
-    """The built-in size name of a component's size (poker for 63 x 88 mm), or None."""
-    return {dims: name for name, dims in CARD_SIZES.items()}.get(tuple(size))
-
-
-def accepts(preset: Shop, component: Component) -> bool:
-    spec = preset.spec
-    return component.kind in spec.kinds and (not spec.sizes or size_name(component.size) in spec.sizes)
-
-
-def at_shop_sizes(game: Game, preset: Shop) -> Game:
-    """The components the shop prints, those of a built-in size it names (poker 63 x 88 mm) at the
-    shop's size (2.5 x 3.5 in), with the shop's bleed and safe zone."""
-    components = []
-    for component in game.components:
-        if not accepts(preset, component):
-            continue
-        name = size_name(component.size)
-        if name in preset.spec.sizes:
-            size = preset.spec.sizes[name]
-            component = dataclasses.replace(component, size=(size.width, size.height))
-        components.append(component)
-    print_settings = game.spec.print.model_copy(update={"bleed": preset.spec.bleed, "safe": preset.spec.safe})
-    return dataclasses.replace(game, spec=game.spec.model_copy(update={"print": print_settings}),
-                               components=tuple(components))
 
 
 def build_for_shop(folder: Path, name: str, out: Path, ink_limit: bool = True, workers: int | None = None) -> ShopBuild:

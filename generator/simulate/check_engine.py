@@ -36,6 +36,7 @@ def cmd_check_engine(args) -> int:
     from spellpress.rules.plugins import check_engine as check_rules_keys
     from spellpress.rules.plugins import rules_for
     from spellpress.simulate.conformance import check_engine, game_plan, summary_lines
+    from spellpress.simulate.engine_faults import blaming
 
     folders = game_folders([args.game] if args.game else [])
     if len(folders) != 1:
@@ -53,9 +54,10 @@ def cmd_check_engine(args) -> int:
             raise UserError.at(Option("--" + name.replace("_", "-")), "must be 0 or more")
     options = dict(players=sorted(set(args.players)) if args.players else None, seed=args.seed,
                    random_games=args.random_games, heuristic_games=args.games)
-    total = len(game_plan(rules, game, **options)) + (0 if args.no_workers else 1)
-    with LazyProgress(f"checking the {rules.id} engine", total) as bar:
-        report = check_engine(folder, **options, workers=not args.no_workers, progress=bar.advance)
+    total = blaming(lambda: len(game_plan(rules, game, **options)), rules, args.seed) + (0 if args.no_workers else 1)
+    with LazyProgress(f"checking the {rules.id} engine", total) as bar:  # the games are guarded; a probe is not
+        report = blaming(lambda: check_engine(folder, **options, workers=not args.no_workers, progress=bar.advance),
+                         rules, args.seed)
     console = Console()
     console.print(f"[bold]{game.name}[/bold]: the {report.engine} engine, {len(report.games)} games played to the end")
     table = Table("", "check", "looked at")

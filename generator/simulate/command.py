@@ -110,7 +110,9 @@ def simulate(game: Game, players: int, args) -> dict:
     checked_settings(game, rules, dict(options))
     lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
     if any(seat.kind == "ismcts" for seat in lineup):
-        _refuse_search_without_determinize(game, rules, players, dict(options))
+        from spellpress.simulate.engine_faults import blaming
+
+        blaming(lambda: _refuse_search_without_determinize(game, rules, players, dict(options)), rules, args.seed)
     most = args.games or args.max_games
     chosen = getattr(args, "vocabulary", None)
     from spellpress.words.vocabulary import with_vocabulary
@@ -121,7 +123,7 @@ def simulate(game: Game, players: int, args) -> dict:
     planned_luck = most // 5 if args.luck_games is None else args.luck_games
     if getattr(args, "agents", None) and args.luck_games is None:
         planned_luck = 0  # the luck figure is about heuristic skill; ask for it with --luck-games
-    with LazyProgress(f"{game.id}, {players} players", most + planned_luck) as bar:
+    with LazyProgress(f"{game.id}, {players} players", most + planned_luck, lines=True) as bar:
         result: RunResult | None = None
         plan = batch_plan(args.games, args.max_games)
         looks = [stop for _, stop in plan]

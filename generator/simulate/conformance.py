@@ -2,7 +2,8 @@
 
 At every position: chance outcomes are distinct, with positive probabilities summing to 1;
 `legal_actions()` is not empty, has no repeats, and gives the same list twice and on a clone;
-`returns()` is finite for every seat. At sampled positions, more: every listed action (up to
+`returns()` is finite for every seat; every action taken comes back equal from the JSON of a game
+record (`spellpress play` saves and replays games so). At sampled positions, more: every listed action (up to
 ACTIONS_TRIED of them, spread over the list) applies on a clone and leaves its invariants whole;
 a clone shares no list, dict or set with its original, and playing either on leaves the other as
 it was; a determinized state (`State.determinize`) keeps what the seat sees (whose move, its
@@ -18,6 +19,7 @@ This runs the engine's code: only check engines you trust as much as any program
 from __future__ import annotations
 
 import inspect
+import json
 import math
 import random
 import traceback
@@ -38,6 +40,7 @@ CHECKS = {
     "determinize": "determinize: keeps what the seat sees, re-deals only what it cannot, leaks nothing",
     "observation": "observation: never shows what the seat cannot see (unchanged by a re-deal)",
     "scores": "scores: finite for every seat",
+    "record": "actions: JSON values a game record keeps and gives back equal (spellpress play)",
     "end": "every heuristic game ends within the turn cap",
     "workers": "same seed, same game on 1 and on 2 worker processes",
 }
@@ -143,6 +146,21 @@ class _Checker:
             self.report.add("legal", f"legal_actions() lists {repeated!r} twice", where)
             return None
         return first
+
+    def recordable(self, state: State, action: Any, method: str) -> bool:
+        """A game of `spellpress play` is saved as JSON and replayed from it: the action must come back equal."""
+        from spellpress.rules.action_json import from_json_value, to_json_value
+
+        self.report.positions["record"] += 1
+        try:
+            if from_json_value(json.loads(json.dumps(to_json_value(action), allow_nan=False))) == action:
+                return True
+        except (TypeError, ValueError):
+            pass
+        self.report.add("record", f"{method}() gives the action {action!r}, which a game record (spellpress play) "
+                        "cannot keep: an action must be a string, a finite number, a boolean, None, or a tuple of "
+                        "these", method_location(state, method))
+        return False
 
     def scores(self, state: State) -> None:
         self.report.positions["scores"] += 1
@@ -322,7 +340,10 @@ def play_checked(rules: Rules, game, players: int, chooser: str, seed: int, repo
         if seat == CHANCE:
             if not checker.chance(state):
                 return
-            state.apply(_pick_chance(state, rng))
+            action = _pick_chance(state, rng)
+            if not checker.recordable(state, action, "chance_outcomes"):
+                return
+            state.apply(action)
             continue
         sampled = _sampled(decisions)
         legal = checker.legal(state, twice=sampled) if sampled or chooser == "random" else None
@@ -335,19 +356,25 @@ def play_checked(rules: Rules, game, players: int, chooser: str, seed: int, repo
                 checker.determinize(state, seat, random.Random(rng.randrange(2**32)))
         decisions += 1
         action = rng.choice(legal) if chooser == "random" and legal is not None else heuristic[seat].act(state, seat, rng)
+        if not checker.recordable(state, action, "legal_actions"):
+            return
         state.apply(action)
 
 
 def _guarded(report: Report, state_of: Callable[[], State], run: Callable[[], None]) -> None:
     """Run a check; an exception in the engine becomes a finding at its line, not a crash."""
+    from spellpress.simulate.engine_faults import passes_through, what_failed
+
     try:
         run()
-    except Exception as exc:  # the engine's code failed: report where
+    except BaseException as exc:  # the engine's code failed (sys.exit() and GeneratorExit too): report where
+        if passes_through(exc):
+            raise
         try:
             where = raised_at(state_of(), exc)
         except Exception:
             where = None
-        report.add("play", f"{type(exc).__name__} while playing: {exc}", where)
+        report.add("play", f"the engine failed while playing: {what_failed(exc)}", where)
 
 
 def game_plan(rules: Rules, game, players: list[int] | None = None, seed: int = 1, random_games: int = 1,

@@ -97,6 +97,16 @@ def progress() -> None:
         watchdog.moves += 1
 
 
+def passes_through(exc: BaseException) -> bool:
+    """A Ctrl-C is the person's, never the engine's fault; everything else an engine raises (an
+    Exception, sys.exit(), GeneratorExit, a BaseException of its own) is caught and told at its line."""
+    return isinstance(exc, KeyboardInterrupt)
+
+
+def what_failed(exc: BaseException) -> str:
+    return f"it called sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
+
+
 def engine_file(rules) -> Path | None:
     try:
         return Path(inspect.getsourcefile(type(rules)) or "").resolve()
@@ -139,5 +149,18 @@ def blamed(exc: BaseException, rules, game_index: int, seed: int) -> UserError |
                                       "an endless loop?")
     if path.is_relative_to(PACKAGE) or frame is None:
         return None  # a shipped engine's failure is Spellpress's bug: its traceback is wanted
-    what = f"it called sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
-    return UserError.at(location, f"the engine failed{function} {where}: {what}")
+    return UserError.at(location, f"the engine failed{function} {where}: {what_failed(exc)}")
+
+
+def blaming(run, rules, seed: int):
+    """What `run()` gives; an engine that fails in it (raising anything but a Ctrl-C) is told at its line as a
+    UserError (exit 2), for code that runs the engine outside a game's own guard (a first deal, a probe)."""
+    try:
+        return run()
+    except BaseException as exc:
+        error = None if passes_through(exc) else blamed(exc, rules, 0, seed)
+        if error is None and not isinstance(exc, (Exception, KeyboardInterrupt)):
+            raise RuntimeError(f"the rules engine raised {what_failed(exc)}") from exc  # never a quiet exit
+        if error is None:
+            raise
+    raise error  # after the except block: no engine exception chained to it

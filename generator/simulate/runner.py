@@ -97,6 +97,7 @@ class RunResult:
 
 DASK_ALLOWED_FAILURES = 3  # Dask's default: a batch is tried on 4 workers before it is a failure
 DASK_CONNECT_SECONDS = 10
+GREETING_SECONDS = 5  # a Dask scheduler greets a new connection at once; this long means it is something else
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -128,19 +129,24 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
 
 
 def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
-    from spellpress.simulate.engine_faults import Watchdog, blamed
+    from spellpress.simulate.engine_faults import Watchdog, blamed, passes_through, what_failed
     from spellpress.simulate.game_metrics import MOVE_SAMPLE
     from spellpress.simulate.play import play_game
 
     game, rules = _load(spec.folder, spec.engine, spec.variant)
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
+    # each failure is raised after its except block, so that the engine's own exception is not chained to
+    # it: tblib (imported with Dask) pickles the chain, and a class the engine made inside a function
+    # cannot be pickled, which broke the process pool
+    failure = None
     try:
         built = [make_player(seat, rules) for seat in lineup]
-    except (Exception, SystemExit) as exc:  # a game folder's heuristic_player() that fails, told at its line
-        error = blamed(exc, rules, start, game_seed(spec.seed, start))
-        if error is not None:
-            raise error from None
-        raise
+    except BaseException as exc:  # a game folder's heuristic_player() that fails, told at its line
+        failure = None if passes_through(exc) else blamed(exc, rules, start, game_seed(spec.seed, start))
+        if failure is None:
+            raise
+    if failure is not None:
+        raise failure
     options = dict(spec.options)
     records = []
     with Watchdog() as watchdog, _heap_frozen():
@@ -155,13 +161,16 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
             try:
                 outcome = play_game(rules, game, seats, seed, check=spec.check, options=options,
                                     measure_moves=index % MOVE_SAMPLE == 0, watchdog=watchdog)
-            except (Exception, SystemExit) as exc:  # the engine's fault, told at its line; anything else is a bug
-                error = blamed(exc, rules, index, seed)
-                if error is not None:
-                    raise error from None
-                if isinstance(exc, SystemExit):  # never a quiet exit 0 with no figures
-                    raise RuntimeError(f"the rules engine called sys.exit({exc.code!r})") from exc
-                raise
+            except BaseException as exc:  # the engine's fault, told at its line; anything else is a bug
+                if passes_through(exc):
+                    raise
+                failure = blamed(exc, rules, index, seed)
+                if failure is None and not isinstance(exc, Exception):  # never a quiet exit 0 with no figures
+                    raise RuntimeError(f"the rules engine raised {what_failed(exc)}") from exc
+                if failure is None:
+                    raise
+            if failure is not None:
+                raise failure
             records.append(GameRecord(index, offset, outcome))
     return records
 
@@ -244,9 +253,11 @@ def run_many(
     if executor is None and dask is None:
         # build the game, its rules and their caches (word finders) once, before the pool
         # forks, so every worker starts with them instead of building its own
+        from spellpress.simulate.engine_faults import blaming
+
         for spec in specs:
             game, rules = _load(spec.folder, spec.engine, spec.variant)
-            rules.new_state(game, spec.players, dict(spec.options))
+            blaming(lambda: rules.new_state(game, spec.players, dict(spec.options)), rules, game_seed(spec.seed, 0))
     in_flight = 4 * workers  # enough to keep every worker busy while the oldest is folded
     try:
         with nullcontext(executor) if executor is not None else _executor(workers, dask) as executor:
@@ -324,6 +335,64 @@ def nobody_there(address: str) -> str | None:
         return None
 
 
+def address_problem(address: str) -> str | None:
+    """What is wrong with a --dask address as written (None for 'local' or a TCP HOST:PORT): an unknown
+    scheme or a malformed one gave Dask's own traceback, and tls://, ucx:// and inproc:// need what
+    Spellpress does not set up (certificates, UCX, this very process)."""
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    if address == "local":
+        return None
+    if not address.strip():
+        return "empty: give a scheduler's address, such as tcp://HOST:8786, or 'local'"
+    try:
+        scheme, location = parse_address(address)
+    except (ValueError, TypeError):
+        return "not an address: give tcp://HOST:PORT, or 'local'"
+    if scheme != "tcp":
+        why = {"tls": "needs TLS certificates, which Spellpress does not pass to Dask",
+               "inproc": "names a scheduler inside this very process",
+               "ucx": "needs UCX, which Spellpress does not set up"}.get(scheme, "is not a scheme Dask connects by")
+        return f"{scheme}:// {why}; give tcp://HOST:PORT, or 'local'"
+    try:
+        host, port = parse_host_port(location)
+    except (ValueError, TypeError) as exc:
+        return f"not a HOST:PORT ({exc})"
+    if not host or not isinstance(port, int) or not 0 < port < 65536:
+        return "not a HOST:PORT with a port from 1 to 65535"
+    return None
+
+
+def not_a_scheduler(address: str, seconds: float = GREETING_SECONDS) -> str | None:
+    """Why what listens at a TCP address is no Dask scheduler, or None. A scheduler greets each new connection
+    at once with a small framed message; an HTTP server (the dashboard's port, 8787) says nothing until asked,
+    and Dask then waited for it for minutes. Only the first 8 bytes are read: the size of the greeting."""
+    import socket
+    import struct
+
+    from distributed.comm import parse_address
+    from distributed.comm.addressing import parse_host_port
+
+    host, port = parse_host_port(parse_address(address)[1])
+    try:
+        with socket.create_connection((host, port), timeout=seconds) as sock:
+            sock.settimeout(seconds)
+            greeting = b""
+            while len(greeting) < 8:
+                part = sock.recv(8 - len(greeting))
+                if not part:
+                    break
+                greeting += part
+    except TimeoutError:
+        return f"something listens there, but says nothing in {seconds:g} s as a scheduler would"
+    except OSError as exc:
+        return f"no answer ({exc.strerror or exc})"
+    if len(greeting) < 8 or struct.unpack("<Q", greeting)[0] > 2**20:
+        return "something listens there, but it is not a Dask scheduler"
+    return None
+
+
 class _executor:
     """A process pool, or a Dask cluster's executor ('local' starts a local cluster)."""
 
@@ -358,8 +427,12 @@ class _executor:
         else:
             from spellpress.errors import Option, UserError
 
-            closed = nobody_there(self.dask)
-            problem = f"({closed})" if closed else None
+            malformed = address_problem(self.dask)
+            if malformed:
+                self.quieted.restore()
+                raise UserError.at(Option("--dask"), f"{self.dask!r}: {malformed}")
+            why = nobody_there(self.dask) or not_a_scheduler(self.dask)
+            problem = f"({why})" if why else None
             if problem is None:
                 try:
                     self.client = Client(self.dask, timeout="10s")

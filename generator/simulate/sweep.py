@@ -59,7 +59,7 @@ def sweep(game, args) -> dict:
             raise UserError.at(Option("--players"), f"variant {_label(variant)} takes no {players} players")
     folder = str(game.root.resolve())
     specs = [RunSpec(folder, players, args.games, args.seed, options=options, variant=variant) for variant in variants]
-    with LazyProgress(f"{game.id} sweep, {len(specs)} variants", args.games * len(specs)) as bar:
+    with LazyProgress(f"{game.id} sweep, {len(specs)} variants", args.games * len(specs), lines=True) as bar:
         results = run_many(specs, workers=args.workers, dask=args.dask, progress=bar.advance)
     rows = []
     for variant, result in zip(variants, results):

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
+import re
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -18,6 +20,8 @@ from spellpress.model.game import FrozenDict, Game
 from spellpress.model.limits import MAX_CARDS_PER_GAME, MAX_COPIES_PER_CARD
 
 VARY = Option("--vary")
+MAX_NUMBER = 1e15  # of a --vary value: far past any count, score or size, and exact as a float
+NUMBER = re.compile(r"[+-]?(\d[\d_]*\.?\d*|\.\d+)([eE][+-]?\d+)?")
 CARD_NAMES = ("letter", "word", "name", "title")  # a card may be named by one of these fields as well as its id
 
 
@@ -52,10 +56,23 @@ def split_vary(items: list[str], form: str = "KEY=V1,V2,...") -> list[tuple[str,
                                      "(sweep each engine's game on its own)")
         if key in (k for k, _ in pairs):
             raise UserError.at(VARY, f"{key!r} is varied twice")
+        _refuse_huge_numbers(key, values)
         pairs.append((key, values))
     if not pairs:
         raise UserError.at(VARY, f"give at least one --vary {form}")
     return pairs
+
+
+def _refuse_huge_numbers(key: str, values: str) -> None:
+    """A number past MAX_NUMBER (5,000 digits, 1e999) is refused here: int() refuses more than 4,300
+    digits, and a range's ends overflow a float later, both as tracebacks."""
+    for piece in re.split(r",|\.\.", values):
+        piece = piece.strip()
+        if NUMBER.fullmatch(piece):
+            number = float(piece.replace("_", ""))
+            if not (math.isfinite(number) and abs(number) <= MAX_NUMBER):
+                shown = piece if len(piece) <= 24 else f"{piece[:12]}...{piece[-6:]} ({len(piece):,} characters)"
+                raise UserError.at(VARY, f"{key}: {shown} is too large a number; a value is at most {MAX_NUMBER:g}")
 
 
 def parse_vary(items: list[str]) -> list[tuple[str, list[Any]]]:

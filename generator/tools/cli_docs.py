@@ -11,7 +11,7 @@ import os
 EXAMPLES = {
     "build": ["spellpress build", "spellpress build word-to-the-wise --paper letter --backs duplex-short",
               "spellpress build path/to/my-game --bleed 0.125in --back-offset 0.5,-0.3 --png --tts --print-shop"],
-    "check": ["spellpress check", "spellpress check path/to/my-game"],
+    "check": ["spellpress check", "spellpress check path/to/my-game", "spellpress check --strict path/to/my-game"],
     "list": ["spellpress list"],
     "new": ["spellpress new my-game", "spellpress new my-game --size mini",
             "spellpress new my-wise --from word-to-the-wise"],
@@ -23,7 +23,9 @@ EXAMPLES = {
     "sweep": ["spellpress sweep word-to-the-wise --vary cards.consonants.q.count=1,2,3 --games 1000",
               "spellpress sweep spelled --vary rules.health=20,25,30 --vary rules.hand_size=5,6 --dask local --json"],
     "report": ["spellpress report word-to-the-wise --games 2000"],
-    "serve": ["spellpress serve word-to-the-wise", "cd path/to/my-game && spellpress serve --port 8080"],
+    "serve": ["spellpress serve word-to-the-wise", "cd path/to/my-game && spellpress serve --port 8080",
+              "spellpress serve path/to/my-game --pull-every 30"],
+    "pull": ["spellpress pull path/to/my-game", "cd path/to/my-game && spellpress pull"],
     "letters": ["spellpress letters word-to-the-wise", "spellpress letters evocabulary --hand 7 --samples 2000 --seed 3 --json",
                 "spellpress letters word-to-the-wise --suggest-counts 108"],
 }
@@ -45,7 +47,7 @@ def markdown() -> str:
             if isinstance(action, argparse._HelpAction):
                 continue
             names = (", ".join(action.option_strings) or action.metavar or action.dest).replace("|", "\\|")
-            meaning = (action.help or "").replace("|", "\\|")
+            meaning = (action.help or "").replace("%%", "%").replace("|", "\\|")  # argparse prints %% as %
             if action.choices and not isinstance(action.choices, dict):
                 meaning += f" (one of: {', '.join(map(str, action.choices))})"
             lines.append(f"| `{names}` | {meaning} |")

@@ -1,20 +1,22 @@
 """`spellpress tune --apply N`: write a candidate's values into the game's own files.
 
-Only the values change: YAML goes through ruamel.yaml's round trip (comments, key order,
-flow or block style and quoting are kept), a CSV sheet has only its cells rewritten (every
-other line is kept byte for byte). The changed game is checked in a scratch copy before
-anything is written, then each file is replaced atomically. XLSX and ODS sheets are refused:
-the values to change are named instead.
+Only the values change, found where the loader found them: a YAML card by the node the loader's
+own parser places at the card's line and column (tune/yaml_edit.py), a CSV card by the CSV
+reader's record number (tune/csv_edit.py). Every other byte is kept: comments, order, style,
+quoting, line endings, a BOM, the file's mode. The result is read back and must differ from the
+file in exactly the edited values, the changed game is checked in a scratch copy, and each file
+is replaced atomically only if it is still what was read (an edit saved meanwhile is never
+overwritten). XLSX and ODS sheets, read-only files and values shared through YAML anchors are
+refused: the values to change are named instead.
 """
 
 from __future__ import annotations
 
-import csv
 import difflib
-import io
-import json
-import re
+import math
+import os
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,14 +25,17 @@ from typing import Any
 from spellpress.errors import Location, Option, Problem, UserError, Where
 
 APPLY = Option("--apply")
+BOM = "\ufeff"
+SNAPSHOT = ".sheet.csv"  # a linked Google Sheet's snapshot (load/google_sheet.py on main), beside its .sheet.json
 
 
 @dataclass(frozen=True)
 class Edit:
     path: Path  # the file to change
-    line: int  # 1-based line of the card (0 for a rules key)
-    key: str  # the --vary key
-    field: str  # the YAML key or CSV column
+    where: Location  # the card as the loader located it (line 0 for a rules key)
+    card_id: str  # "" for a rules key
+    key: str  # the tune key
+    field: str  # the YAML key (dotted under rules:) or CSV column
     value: Any
 
 
@@ -42,123 +47,98 @@ def edits_for(game, variant) -> list[Edit]:
     for key, value in variant:
         head, *path = key.split(".")
         if head == "rules":
-            found.append(Edit(game.root / "game.yaml", 0, key, ".".join(path), value))
+            where = Location(game.root / "game.yaml")
+            found.append(Edit(where.path, where, "", key, ".".join(path), value))
             continue
         component = game.component(path[0])
         card = _find_card(component, path[1], key)
-        found.append(Edit(card.location.path, card.location.line, key, path[2], value))
+        found.append(Edit(card.location.path, card.location, card.id, key, path[2], value))
     return found
 
 
-def _yaml_text(path: Path, edits: list[Edit]) -> str:
-    """The file with only the edited scalars rewritten (or a missing key added to its mapping).
-
-    ruamel.yaml composes the file with the position of every node; the new values are spliced
-    in at those positions, so comments, order, style and every other byte stay as they were.
-    """
-    from ruamel.yaml import YAML
-
-    text = path.read_text(encoding="utf-8")
-    root = YAML().compose(text)
-    splices: list[tuple[int, int, str]] = []
-    for edit in edits:
-        if edit.line == 0:
-            *parents, last = edit.field.split(".")
-            mapping = _value(root, "rules")
-            for part in parents:
-                mapping = _value(mapping, part) if mapping is not None else None
-            where = Location(path, 1)
-        else:
-            cards = _value(root, "cards")
-            mapping = next((c for c in (cards.value if cards is not None else []) if c.start_mark.line + 1 == edit.line), None)
-            last, where = edit.field, Location(path, edit.line)
-        if mapping is None or type(mapping).__name__ != "MappingNode":
-            raise UserError.at(where, f"{edit.key}: --apply cannot find where this value is written")
-        node = _value(mapping, last)
-        if node is None:
-            splices.append(_insertion(text, mapping, last, _scalar(edit.value, None)))
-        elif type(node).__name__ != "ScalarNode":
-            raise UserError.at(where, f"{edit.key}: the file has a list or map there, not a value")
-        else:
-            splices.append((node.start_mark.index, node.end_mark.index, _scalar(edit.value, node.style)))
-    for start, end, new in sorted(splices, reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
+def read_text(path: Path) -> str:
+    """The file as it is: its BOM and line endings kept (no newline translation)."""
+    try:
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UserError.at(Location(path), f"not UTF-8 text ({exc.reason}); --apply edits UTF-8 files") from None
+    except OSError as exc:
+        raise UserError.at(Location(path), f"cannot read: {exc.strerror}") from None
 
 
-def _value(mapping, key: str):
-    for key_node, value_node in getattr(mapping, "value", []):
-        if str(key_node.value) == key:
-            return value_node
-    return None
+def _yaml_text(path: Path, text: str, edits: list[Edit]) -> str:
+    from spellpress.load.yamlsrc import parse_yaml
+    from spellpress.tune.yaml_edit import Place, edited_yaml
+
+    bom, body = (BOM, text[1:]) if text.startswith(BOM) else ("", text)
+    places = [Place(e.key, (e.field,) if e.where.line else tuple(e.field.split(".")), e.value, e.where, e.card_id)
+              for e in edits]
+    after, changes = edited_yaml(body, places)
+    expected = parse_yaml(body, path).data
+    for data_path, value in changes:
+        _set(expected, data_path, value)
+    if not same_data(parse_yaml(after, path).data, expected):
+        raise _unfaithful(edits)
+    return bom + after
 
 
-def _scalar(value: Any, style: str | None) -> str:
-    """A value as YAML writes it, in the quoting the old value had."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    text = str(value)
-    if style == "'":
-        return "'" + text.replace("'", "''") + "'"
-    if style == '"' or not re.fullmatch(r"[A-Za-z][\w.-]*(?: [\w.-]+)*", text) or text.lower() in YAML_WORDS:
-        return json.dumps(text, ensure_ascii=False)
-    return text
+def _csv_text(path: Path, text: str, edits: list[Edit]) -> str:
+    from spellpress.load.spreadsheet import csv_separator
+    from spellpress.tune.csv_edit import Cell, csv_cells, edited_csv
+
+    bom, body = (BOM, text[1:]) if text.startswith(BOM) else ("", text)
+    separator = csv_separator(body)
+    cells = [Cell(e.key, e.card_id, e.where.line, e.field, e.value) for e in edits]
+    after, expected = edited_csv(body, separator, cells, Location(path))
+    if csv_cells(after, separator) != expected:
+        raise _unfaithful(edits)
+    return bom + after
 
 
-YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n"}
+def _unfaithful(edits: list[Edit]) -> UserError:
+    wanted = "; ".join(f"{e.key} = {e.value!r}" for e in edits)
+    return UserError.at(edits[0].where, f"--apply cannot write these values here without changing anything else "
+                                        f"({wanted}); change them by hand")
 
 
-def _insertion(text: str, mapping, key: str, value: str) -> tuple[int, int, str]:
-    """A new `key: value` at the end of a mapping: `, key: value` inside braces, else a line below its last key."""
-    if mapping.flow_style:
-        close = mapping.end_mark.index - 1
-        while close > 0 and text[close - 1] in " \t":
-            close -= 1
-        return close, close, f", {key}: {value}"
-    last_key, last_value = mapping.value[-1]
-    end = text.find("\n", last_value.end_mark.index - 1)
-    end = len(text) if end < 0 else end
-    return end, end, "\n" + " " * last_key.start_mark.column + f"{key}: {value}"
+def _set(data: Any, path: tuple, value: Any) -> None:
+    for part in path[:-1]:
+        data = data[part]
+    data[path[-1]] = value
 
 
-def _csv_text(path: Path, edits: list[Edit]) -> str:
-    raw = path.read_bytes().decode("utf-8-sig" if path.read_bytes().startswith(b"\xef\xbb\xbf") else "utf-8")
-    lines = raw.splitlines(keepends=True)
-    dialect = csv.Sniffer().sniff(lines[0]) if lines else csv.excel
-    header = next(csv.reader([lines[0]], dialect))
-    for edit in edits:
-        if edit.field not in header:
-            raise UserError.at(Location(path, 1), f"{edit.key}: the sheet has no column {edit.field!r}; "
-                                                  f"add it (columns: {', '.join(header)})")
-        index = edit.line - 1
-        ending = lines[index][len(lines[index].rstrip("\r\n")):]
-        row = next(csv.reader([lines[index]], dialect))
-        row[header.index(edit.field)] = str(edit.value)
-        cell = io.StringIO()
-        csv.writer(cell, delimiter=dialect.delimiter, quotechar=dialect.quotechar, lineterminator="").writerow(row)
-        lines[index] = cell.getvalue() + ending
-    return "".join(lines)
+def same_data(a: Any, b: Any) -> bool:
+    """Equal and of the same types all the way down (1, 1.0 and True are not the same value in a card)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same_data(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same_data(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return a == b
 
 
 def new_texts(game, variant) -> dict[Path, tuple[str, str]]:
-    """Each file the candidate changes: (its text now, its text after)."""
+    """Each file the candidate changes: (its text now, its text after), BOM and line endings as in the file."""
     by_file: dict[Path, list[Edit]] = {}
     for edit in edits_for(game, variant):
         by_file.setdefault(edit.path, []).append(edit)
     texts = {}
     for path, edits in by_file.items():
         suffix = path.suffix.lower()
-        if suffix in (".yaml", ".yml"):
-            after = _yaml_text(path, edits)
-        elif suffix == ".csv":
-            after = _csv_text(path, edits)
-        else:
-            wanted = "; ".join(f"row {e.line} column {e.field} = {e.value}" for e in edits)
+        if suffix not in (".yaml", ".yml", ".csv"):
+            wanted = "; ".join(f"row {e.where.line} column {e.field} = {e.value}" for e in edits)
             raise UserError.at(APPLY, f"{path.name}: --apply writes YAML and CSV files only, not {suffix} sheets; "
                                       f"change these cells by hand: {wanted}")
-        texts[path] = (path.read_text(encoding="utf-8-sig"), after)
+        if path.name.endswith(SNAPSHOT) and path.with_name(path.name[: -len(".csv")] + ".json").exists():
+            wanted = "; ".join(f"row {e.where.line} column {e.field} = {e.value}" for e in edits)
+            raise UserError.at(APPLY, f"{path.name}: a snapshot of a Google Sheet, which the next `spellpress pull` "
+                                      f"replaces; change these cells in the sheet, then pull: {wanted}")
+        before = read_text(path)
+        after = _csv_text(path, before, edits) if suffix == ".csv" else _yaml_text(path, before, edits)
+        texts[path] = (before, after)
     return texts
 
 
@@ -170,11 +150,17 @@ def _inside(game, path: Path) -> Path:
         raise UserError.at(APPLY, f"{path}: not inside the game folder {game.root}; --apply changes the game's own files") from None
 
 
+def _lines(text: str) -> list[str]:
+    """The file's lines as a patch has them: split at \\n only (a CR or U+2028 stays inside its line)."""
+    lines = text.split("\n")
+    return [line + "\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
+
+
 def unified_diff(game, texts: dict[Path, tuple[str, str]]) -> str:
     parts: list[str] = []
     for path, (before, after) in texts.items():
         name = _inside(game, path)
-        parts.extend(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+        parts.extend(difflib.unified_diff(_lines(before), _lines(after),
                                           f"a/{game.root.name}/{name}", f"b/{game.root.name}/{name}"))
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in parts)
 
@@ -187,7 +173,7 @@ def checked_in_scratch(game, texts: dict[Path, tuple[str, str]]) -> None:
         copy = Path(scratch) / game.root.name
         shutil.copytree(game.root, copy)
         for path, (_, after) in texts.items():
-            (copy / _inside(game, path)).write_text(after, encoding="utf-8")
+            (copy / _inside(game, path)).write_bytes(after.encode("utf-8"))
         try:
             changed = check(copy)
             if changed.spec.rules.get("engine") is not None:
@@ -208,12 +194,38 @@ def _moved(location: Where, scratch: Path, root: Path) -> Where:
         return location
 
 
+def _writable(path: Path) -> None:
+    """A read-only file is the user's way of saying 'leave it': refused, not replaced."""
+    target = path.resolve()
+    if not os.access(target, os.W_OK) or not target.stat().st_mode & 0o222:  # root may write anywhere
+        raise UserError.at(Location(path), "the file is read-only; --apply leaves it as it is (make it writable "
+                                            "to apply, or change the values by hand)")
+
+
+def _unchanged(path: Path, before: str) -> None:
+    """Compare before the swap: an edit saved since the file was read is never overwritten."""
+    try:
+        now = path.resolve().read_bytes()
+    except OSError:
+        now = b""
+    if now != before.encode("utf-8"):
+        raise UserError.at(Location(path), "the file changed while --apply was checking the game; nothing was "
+                                           "written to it: run --apply again")
+
+
 def apply(game, variant) -> dict[Path, tuple[str, str]]:
-    """Write the candidate into the game's files (checked first; each file replaced atomically)."""
-    from spellpress.write.atomic import write_text
+    """Write the candidate into the game's files: checked first; each file replaced atomically if unchanged."""
+    from spellpress.write.atomic import atomic_path
 
     texts = new_texts(game, variant)
+    for path in texts:
+        _writable(path)
     checked_in_scratch(game, texts)
-    for path, (_, after) in texts.items():
-        write_text(path, after)
+    for path, (before, _) in texts.items():
+        _unchanged(path, before)
+    for path, (before, after) in texts.items():
+        target = path.resolve()  # a link to the file stays a link
+        with atomic_path(target, mode=stat.S_IMODE(target.stat().st_mode)) as temporary:
+            temporary.write_bytes(after.encode("utf-8"))
+            _unchanged(path, before)
     return texts

@@ -12,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Location, Option, UserError
+from spellpress.errors import Option, UserError
 
 
 def register(commands) -> None:
@@ -104,17 +105,48 @@ def plan_for(game, rules, args):
 
 def tune(game, args) -> tuple[dict, bool]:
     """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
-    from spellpress.progress import LazyProgress
     from spellpress.rules.plugins import rules_for
-    from spellpress.simulate.runner import _load, open_executor
+    from spellpress.tune.journal import mended, one_run
     from spellpress.tune.space import label
-    from spellpress.tune.study import Progress, open_study, proposals, search, verify
+    from spellpress.tune.study import open_study
     from spellpress.write.destination import game_output_folder
 
     rules = rules_for(game)
     plan = plan_for(game, rules, args)
+    unplaceable = _apply_preview(game, plan.space)
+    if unplaceable:
+        print(f"warning: {unplaceable}; the search runs, but its proposals cannot be written with --apply",
+              file=sys.stderr)
     folder = game_output_folder(args.out, game.id, game.root)
-    study = open_study(folder / f"{game.id}-tune.study", f"{game.id}-tune", plan, args.fresh, game_files_hash(game.root))
+    path = folder / f"{game.id}-tune.study"
+    with one_run(path):
+        if not args.fresh:
+            mended(path)
+        study = open_study(path, f"{game.id}-tune", plan, args.fresh, game_files_hash(game.root))
+        report, interrupted = _search_and_verify(game, rules, plan, study, args)
+    report["proposals_text"] = [label(tuple(tuple(p) for p in row["variant"])) for row in report["proposals"]]
+    return report, interrupted
+
+
+def _apply_preview(game, space) -> str | None:
+    """Why --apply could not write the search's values into the game's files (None: it can), found before the search."""
+    from spellpress.tune.apply import new_texts
+
+    keys = [(dim.key, dim.current) for dim in space.dimensions + tuple(m for f in space.families for m in f.members)
+            if dim.current is not None or dim.key.startswith("rules.")]
+    try:
+        new_texts(game, tuple(keys))
+    except UserError as exc:  # what it could not place, without the current values it was given to place
+        first = exc.problems[0]
+        return f"{first.location}: {first.message.split('; ')[0]}"
+    return None
+
+
+def _search_and_verify(game, rules, plan, study, args) -> tuple[dict, bool]:
+    from spellpress.progress import LazyProgress
+    from spellpress.simulate.runner import _load, open_executor
+    from spellpress.tune.study import Progress, proposals, search, verify
+
     workers = args.workers or os.cpu_count() or 1
     use_pool = args.dask is not None or workers > 1
     if use_pool and args.dask is None:  # the game and its caches built once, before the workers fork
@@ -145,9 +177,7 @@ def tune(game, args) -> tuple[dict, bool]:
                 verified = verify(game, rules, plan, variants, args.verify_games or args.games, executor, workers)
         except KeyboardInterrupt:
             interrupted = True
-    report = _report(game, rules, plan, study, args, verified, interrupted)
-    report["proposals_text"] = [label(tuple(tuple(p) for p in row["variant"])) for row in report["proposals"]]
-    return report, interrupted
+    return _report(game, rules, plan, study, args, verified, interrupted), interrupted
 
 
 class _no_pool:
@@ -255,29 +285,26 @@ def cmd_tune(args) -> int:
     if report["proposals"]:
         variant = tuple(tuple(pair) for pair in report["proposals"][0]["variant"])
         if variant:
-            print("Proposal 1 as a patch (write it with --apply 1):")
-            print(unified_diff(game, new_texts(game, variant)), end="")
+            try:
+                patch = unified_diff(game, new_texts(game, variant))
+            except UserError as exc:  # the search's results stand; only the patch cannot be made
+                print(f"Proposal 1 cannot be shown as a patch: {exc.problems[0]}")
+            else:
+                print("Proposal 1 as a patch (write it with --apply 1):")
+                print(patch, end="")
     print(out / f"{game.id}-tune.pdf")
     return 0
 
 
 def _apply(game, saved: Path, number: int) -> int:
     from spellpress.tune.apply import apply, unified_diff
+    from spellpress.tune.saved import proposal, read_report
 
-    if not saved.exists():
-        raise UserError.at(Option("--apply"), f"no tune to apply: {saved} does not exist (run spellpress tune first)")
-    report = json.loads(saved.read_text(encoding="utf-8"))
-    if report.get("game") != game.id:
-        raise UserError.at(Location(saved), f"this tune is of {report.get('game')!r}, not {game.id!r}")
-    rows = report.get("proposals", [])
-    if not 1 <= number <= len(rows):
-        raise UserError.at(Option("--apply"), f"the last tune has {len(rows)} proposals; choose 1 to {len(rows)}")
-    variant = tuple(tuple(pair) for pair in rows[number - 1]["variant"])
+    variant, verdict = proposal(saved, read_report(saved), game, number)
     if not variant:
         print(f"proposal {number} is the game as it is: nothing to change")
         return 0
     texts = apply(game, variant)
     print(unified_diff(game, texts), end="")
-    print(f"applied proposal {number} ({rows[number - 1].get('verified', {}).get('verdict', 'not verified')}) to "
-          + ", ".join(str(path) for path in texts))
+    print(f"applied proposal {number} ({verdict}) to " + ", ".join(str(path) for path in texts))
     return 0

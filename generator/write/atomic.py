@@ -66,8 +66,9 @@ def _cannot_write(target: Path, exc: OSError) -> UserError:
 
 
 @contextmanager
-def atomic_path(target: Path) -> Iterator[Path]:
-    """A temporary path to write; it replaces `target` only if the block succeeds."""
+def atomic_path(target: Path, mode: int | None = None) -> Iterator[Path]:
+    """A temporary path to write; it replaces `target` only if the block succeeds (with `mode`, else the
+    umask's usual mode)."""
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         clean_stale_staging(target.parent)
@@ -77,7 +78,7 @@ def atomic_path(target: Path) -> Iterator[Path]:
     os.close(handle)
     try:
         yield Path(temporary)
-        os.chmod(temporary, 0o666 & ~_umask())
+        os.chmod(temporary, 0o666 & ~_umask() if mode is None else mode)
         os.replace(temporary, target)
     except OSError as exc:
         Path(temporary).unlink(missing_ok=True)

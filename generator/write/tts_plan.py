@@ -1,7 +1,7 @@
 """Tabletop Simulator: which card goes in which cell of which image, at what size.
 
-A deck sheet is a grid of at most 10 x 7 cards, sized to the deck (a deck of 2 is a 2 x 2 grid,
-not 10 wide), its cards scaled so the sheet is at most `max_px` on a side (4096 by default, what
+A deck sheet is a grid of at most 10 x 7 cards, each distinct card once (its copies share its
+CardID), sized to the deck (a deck of 2 is a 2 x 2 grid, not 10 wide), its cards scaled so the sheet is at most `max_px` on a side (4096 by default, what
 TTS's knowledge base recommends), the hidden card (the deck's back, or plain grey) in its last
 slot. Dice become textures of their six faces, boards and score sheets one picture a side.
 write/tts_export.py writes the images, write/tts_save.py the saved object.
@@ -21,7 +21,7 @@ from spellpress.model.game import Component, Game
 from spellpress.render.keys import face_key
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.cache import digest
-from spellpress.write.fit import fit_dpi, trimmed_cell
+from spellpress.write.fit import fit_dpi, piece_dpi, trimmed_cell
 from spellpress.write.raster import PNG_DPI, StripJob
 
 MAX_COLUMNS, MAX_ROWS = 10, 7  # TTS cuts a sheet into at most 10 x 7 cards
@@ -72,7 +72,7 @@ class Sheet:
     file: str
     columns: int
     rows: int
-    cards: list[CardFaces]  # copies repeated
+    cards: list[CardFaces]  # each distinct card once: its copies share its slot (and CardID)
     jobs: list[StripJob] = field(repr=False)  # one per row
 
 
@@ -148,12 +148,12 @@ def plan_tts(game: Game, laid: list[CardFaces], options: TtsOptions) -> TtsPlan:
 
 
 def _deck(component: Component, group: list[CardFaces], max_px: int, ext: str) -> TtsDeck:
-    copies = [f for f in group for _ in range(f.card.count)]
-    per_sheet = MAX_COLUMNS * MAX_ROWS - 1
-    chunks = [copies[start : start + per_sheet] for start in range(0, len(copies), per_sheet)]
+    per_sheet = MAX_COLUMNS * MAX_ROWS - 1  # a distinct card a slot: copies share it, so a deck needs fewer pixels
+    chunks = [group[start : start + per_sheet] for start in range(0, len(group), per_sheet)]
     grids = [sheet_grid(len(chunk) + 1, *component.size) for chunk in chunks]
     first = group[0].front
-    dpi = min(fit_dpi(columns, rows, component.size, first.bleed, max_px) for columns, rows in grids)
+    cap = piece_dpi(component.kind, component.size)
+    dpi = min(fit_dpi(columns, rows, component.size, first.bleed, max_px, cap) for columns, rows in grids)
     bleed_px = mm_to_px(first.bleed, dpi)
     cell = trimmed_cell(component.size, first.bleed, dpi)
     double_sided = component.back is not None and component.back.per_card

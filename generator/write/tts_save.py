@@ -3,7 +3,8 @@
 The Saved Objects format is TTS's save file with the outer fields left empty; its objects are
 laid out in rows: the decks face down, the dice in front of them, boards and score sheets behind.
 A deck is a DeckCustom whose CustomDeck holds one entry per sheet, keyed by a number; a card's
-CardID is that key x 100 + its slot on the sheet (row by row, from 0). docs/digital.md lists what
+CardID is that key x 100 + its slot on the sheet (row by row, from 0); a card's copies share its
+slot and CardID, so a sheet holds each distinct face once. docs/digital.md lists what
 of this was checked against the format's public descriptions, and what could not be.
 """
 
@@ -23,6 +24,17 @@ TILE_WIDTH_AT_SCALE_1 = 50.8  # mm: a tile at scale 1 taken as 2 units wide (not
 GAP = 1.0  # units between objects in a row
 TABLE_HEIGHT = 1.5  # posY: just above the table; TTS drops objects onto it
 WHITE = {"r": 1.0, "g": 1.0, "b": 1.0}
+# the rotation (x, y, z degrees) that puts face 1 ... 6 of TTS's d6 on top, as published saves of a d6 give
+# them (docs/digital.md: not verified in TTS itself)
+D6_ROTATIONS = [(-90.0, 0.0, 0.0), (0.0, 0.0, 0.0), (0.0, 0.0, -90.0), (0.0, 0.0, 90.0), (0.0, 0.0, -180.0), (90.0, 0.0, 0.0)]
+
+
+def face_values(fields) -> list[str]:
+    """A die's six face labels: its `faces` field when it lists six, else 1 to 6."""
+    faces = fields.get("faces")
+    if isinstance(faces, (list, tuple)) and len(faces) == 6:
+        return [str(face) for face in faces]
+    return [str(number) for number in range(1, 7)]
 
 
 def saved_object(game: Game, plan: TtsPlan, url: Callable[[str], str]) -> dict:
@@ -94,11 +106,12 @@ def _deck(game: Game, deck: TtsDeck, url: Callable[[str], str], keys) -> dict:
         entry = _custom_deck(deck, sheet, index, url)
         custom[str(key)] = entry
         for slot, faces in enumerate(sheet.cards):
-            card = _base("Card", _guid(game.id, component.id, str(key), str(slot)), _card_name(faces.card),
-                         f"{component.id}/{faces.card.id}", scale, face_down=True)
-            card.update({"CardID": key * 100 + slot, "SidewaysCard": sideways, "Hands": True,
-                         "HideWhenFaceDown": True, "CustomDeck": {str(key): entry}})
-            cards.append(card)
+            for copy in range(1, faces.card.count + 1):  # every copy is the same picture: the same CardID
+                card = _base("Card", _guid(game.id, component.id, str(key), str(slot), str(copy)),
+                             _card_name(faces.card), f"{component.id}/{faces.card.id}", scale, face_down=True)
+                card.update({"CardID": key * 100 + slot, "SidewaysCard": sideways, "Hands": True,
+                             "HideWhenFaceDown": True, "CustomDeck": {str(key): entry}})
+                cards.append(card)
     if len(cards) == 1:  # TTS has no deck of one: a lone card lies on the table by itself
         card = cards[0]
         card["Nickname"], card["GUID"] = component.name, _guid(game.id, component.id)
@@ -126,6 +139,9 @@ def _die(game: Game, die: TtsDie, url: Callable[[str], str]) -> list[dict]:
                     f"{die.component.id}/{card.id}", 1.0)
         obj["CustomImage"] = {"ImageURL": url(die.file), "ImageSecondaryURL": "", "ImageScalar": 1.0,
                               "WidthScale": 0.0, "CustomDice": {"Type": 1}}  # 1: a d6
+        # what a roll reads: each face's label (A, E, ... WILD) at the rotation that shows it on top
+        obj["RotationValues"] = [{"Value": value, "Rotation": dict(zip("xyz", rotation))}
+                                 for value, rotation in zip(face_values(card.fields), D6_ROTATIONS)]
         copies.append(obj)
     return copies
 

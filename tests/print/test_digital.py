@@ -120,7 +120,24 @@ def test_card_ids_are_the_deck_key_times_100_plus_the_slot(shipped):
             entry = obj["CustomDeck"][str(key)]
             assert card["CustomDeck"] == {str(key): entry}
             assert slot < entry["NumWidth"] * entry["NumHeight"] - 1  # the last slot is the hidden card's
-        assert len({card["CardID"] for card in cards}) == len(cards)  # each slot holds one copy
+        cards_of_slot: dict[int, set] = {}
+        for card in cards:
+            cards_of_slot.setdefault(card["CardID"], set()).add(card["GMNotes"])
+        assert all(len(names) == 1 for names in cards_of_slot.values())  # a slot shows one card, all its copies
+        assert len(cards_of_slot) == len({card["GMNotes"] for card in cards})  # and each card has one slot
+
+
+def test_a_sheet_holds_each_distinct_face_once():
+    from spellpress.build import BuildOptions, plan
+    from spellpress.load.game import load_game
+    from spellpress.write.tts_plan import TtsOptions, plan_tts
+
+    game = load_game(WISE)
+    laid, _, _ = plan(game, BuildOptions())
+    deck = next(d for d in plan_tts(game, laid, TtsOptions()).decks if d.component.id == "consonants")
+    on_sheets = [f.card.id for sheet in deck.sheets for f in sheet.cards]
+    assert sorted(on_sheets) == sorted(c.id for c in game.component("consonants").cards)  # 21 faces, not 108 copies
+    assert len(deck.sheets) == 1 and deck.dpi == 274  # was 2 sheets at 164 dpi with every copy
 
 
 def test_every_card_of_the_game_is_on_the_table_exactly_count_times(shipped):
@@ -237,7 +254,7 @@ def test_a_smaller_limit_jpeg_and_a_hosted_url(tmp_path, capsys):
     tts = tmp_path / "word-to-the-wise" / "tts"
     save = json.loads((tts / "word-to-the-wise.json").read_text())
     entry = save["ObjectStates"][0]["CustomDeck"]["1"]
-    assert entry["FaceURL"] == "https://example.org/wise/consonants-sheet1-69cards.jpg"
+    assert entry["FaceURL"] == "https://example.org/wise/consonants-sheet1-21cards.jpg"  # 21 distinct cards
     for path in tts.glob("*.jpg"):
         image = Image.open(path)
         assert image.format == "JPEG" and image.mode == "RGB" and max(image.size) <= 1024
@@ -268,3 +285,65 @@ def test_tabletopia_has_one_picture_per_side_all_of_a_component_one_size(build_g
         assert fronts <= names
         backs = names - fronts
         assert backs in (set(), {"back.png"}, {f"{card['id']}-back.png" for card in component["cards"]})
+
+
+# -- issue 38 item 7: digital tables keep their faces -------------------------------------------
+def laid_out(folder):
+    from spellpress.build import BuildOptions, plan
+    from spellpress.load.game import load_game
+
+    game = load_game(folder)
+    return game, plan(game, BuildOptions())[0]
+
+
+def test_a_die_rolls_its_face_labels_not_1_to_6():
+    from spellpress.write.tts_plan import TtsOptions, plan_tts
+    from spellpress.write.tts_save import D6_ROTATIONS, saved_object
+
+    game, laid = laid_out(WISE)
+    save = saved_object(game, plan_tts(game, laid, TtsOptions()), lambda name: f"file:///{name}")
+    dice = [obj for obj in save["ObjectStates"] if obj["Name"] == "Custom_Dice"]
+    assert len(dice) == 2
+    faces = {card.id: list(card.fields["faces"]) for card in game.component("dice").cards}
+    for die in dice:
+        values = die["RotationValues"]
+        assert [v["Value"] for v in values] == faces[die["GMNotes"].split("/")[1]]  # A, E, I, O, U, WILD
+        assert [tuple(v["Rotation"][axis] for axis in "xyz") for v in values] == D6_ROTATIONS
+        assert all(isinstance(v["Rotation"][axis], float) for v in values for axis in "xyz")
+    assert len({tuple(r) for r in D6_ROTATIONS}) == 6  # six different faces up
+
+
+def test_small_tiles_and_tokens_get_512_px_on_their_longer_side():
+    from spellpress.write.tabletopia import plan_tabletopia
+    from spellpress.write.tts_plan import TtsOptions, plan_tts
+
+    game, laid = laid_out(next(f for f in SHIPPED if f.name == "magic-spell"))
+    small = {c.id for c in game.components if c.kind in ("tile", "token")}
+    assert small == {"ingredients", "spirit"}
+    for deck in plan_tts(game, laid, TtsOptions()).decks:
+        if deck.component.id in small:
+            assert max(deck.cell) >= 512, (deck.component.id, deck.cell)  # were 200-250 px at 300 dpi
+        else:
+            assert deck.dpi <= 300
+    for pictures in plan_tabletopia(game, laid):
+        if pictures.component.id in small:
+            assert max(pictures.cell) >= 512, (pictures.component.id, pictures.cell)
+
+
+@pytest.mark.slow
+def test_tabletopia_gets_a_die_as_its_six_faces(build_game):
+    _, manifest, result = build_game(WISE, tabletopia=True, png=True)
+    out = result.files[0].parent
+    faces = sorted(p.name for p in (out / "tabletopia" / "dice").iterdir())
+    assert faces == sorted(f"vowel-die-{n}-face{k}.png" for n in (1, 2) for k in range(1, 7))
+    first = Image.open(out / "tabletopia" / "dice" / "vowel-die-1-face1.png")
+    assert first.mode == "RGB" and first.size[0] == first.size[1] >= 512
+    # the face is the net's face1 box (A on vowel die 1), not the flat net with its tabs
+    net = np.asarray(Image.open(out / "png" / "dice" / "vowel-die-1-front.png").convert("RGB")).astype(int)
+    bleed = round(manifest["bleed_mm"] / 25.4 * 300)
+    x, y, side = (round(v / 25.4 * 300) for v in (27, 7.5, 20))
+    crop = Image.fromarray(net[bleed + y : bleed + y + side, bleed + x : bleed + x + side].astype(np.uint8))
+    expected = np.asarray(crop.resize(first.size, Image.Resampling.LANCZOS)).astype(int)
+    assert np.abs(np.asarray(first).astype(int) - expected).mean() < 6
+    other = np.asarray(Image.open(out / "tabletopia" / "dice" / "vowel-die-1-face2.png")).astype(int)
+    assert np.abs(other - expected).mean() > 6  # E is not A

@@ -72,7 +72,7 @@ CASES = [
     ("emoji-in-text", "rules-card.yaml", replace("title: A Word to the Wise", "title: A Word 🦉 to the Wise"), "build",
      "rules-card.yaml:", "U+1F989"),
     # EB Garamond printed nothing for these
-    ("cjk-in-body", "rules-card.yaml", replace("Deal 5 consonants each.", "Deal 5 consonants each (言葉)."), "build",
+    ("cjk-in-body", "rules-card.yaml", replace("**Deal** 5 consonants each.", "Deal 5 consonants each (言葉)."), "build",
      "rules-card.yaml:8:5: card 'rules-summary'", ("box 'body'", "font 'EBGaramond-Regular' cannot draw '言' (U+8A00), '葉' (U+8449)")),
     ("count-100k", "consonants.yaml", replace(FIRST, "{letter: N, points: 1, count: 100000}"), "build",
      "consonants.yaml:12:35", "got 100,000"),  # built 22,248 pages
@@ -85,14 +85,14 @@ CASES = [
     # issue 31: a control character was the parser's own marker (IndexError); 19,990 brackets took 32 s
     ("text-control-char", "rules-card.yaml", replace("title: A Word to the Wise", 'title: "A*b\\u0002c"'), "check",
      "rules-card.yaml:8:5", "cannot draw '\x02' (U+0002)"),
-    ("brackets-19000", "rules-card.yaml", replace("Deal 5 consonants each.", "[" * 19_000 + "*"), "check",
+    ("brackets-19000", "rules-card.yaml", replace("**Deal** 5 consonants each.", "[" * 19_000 + "*"), "check",
      "rules-card.yaml:8:5", "does not fit"),
     # issue 31: pydantic's and Python's own words leaked ("str: Input should be a valid string", a regular expression)
     ("name-not-text", "game.yaml", replace("name: A Word to the Wise", "name: [a, b]"), "check", "game.yaml:2:7",
      "name: expected text, got ['a', 'b']"),
     ("colour-not-hex", "game.yaml", replace('color: "#1f2d4d"', 'color: "#zz2d4d"'), "check", "game.yaml:19:13",
      "color: expected a colour as #rrggbb or #rrggbbaa (six or eight hex digits), or none, got '#zz2d4d'"),
-    ("text-over-20000", "rules-card.yaml", replace("Deal 5 consonants each.", "word " * 5_000), "check",
+    ("text-over-20000", "rules-card.yaml", replace("**Deal** 5 consonants each.", "word " * 5_000), "check",
      "rules-card.yaml:8:5", "the text made here (the template with the card's fields) is 25,"),
 ]
 

@@ -232,3 +232,15 @@ def test_an_error_on_a_shared_back_is_marked_on_it_and_links_to_its_component(cl
     assert sorted(links) == ["/#component-cards", "/#component-tiles"], parts["errors"]
     assert parts["content"].count('<figure class="card shared-back has-error">') == 2
     assert '<figure class="card has-error"' not in parts["content"]  # the fronts are fine
+
+
+def test_design_warnings_are_marked_on_their_cards(tmp_path):
+    preview = copied(tmp_path, "design-game")
+    with guarded_client(preview, tmp_path / "out") as client:
+        content = client.get("/fragment").json()["content"]
+        warned = sorted(re.findall(r'<figure class="card has-warning" id="card-cards-([^"]+)"', content))
+        assert warned == ["border", "contrast", "edge", "overlap", "shop-sliver", "shrunk", "sliver", "small", "turned"]
+        assert content.count('class="mark warn"') == 9
+        detail = client.get("/card/cards/overlap").text
+        assert re.search(r"<ul class=\"card-warnings\"><li><code>[^<]*draws its icon over the text of box", detail)
+        assert "card-warnings" not in client.get("/card/cards/clean").text

@@ -69,6 +69,20 @@ ToyRules = type("ToyRules", (ToyRules,), {"heuristic_player": heuristic_player})
         import sys
         sys.exit(0)  # BLAME
 """, "the engine failed in apply() in game 1 (seed 10000019): it called sys.exit(0)"),
+    "system-exit-3-in-apply": ("""    def apply(self, action):
+        raise SystemExit(3)  # BLAME
+""", "the engine failed in apply() in game 1 (seed 10000019): it called sys.exit(3)"),
+    "own-base-exception": ("""    def apply(self, action):
+        class Mine(BaseException):
+            pass
+        raise Mine("not an Exception")  # BLAME
+""", "the engine failed in apply() in game 1 (seed 10000019): Mine: not an Exception"),
+    "generator-exit": ("""    def apply(self, action):
+        raise GeneratorExit("closed")  # BLAME
+""", "the engine failed in apply() in game 1 (seed 10000019): GeneratorExit: closed"),
+    "sys-exit-in-the-first-deal": ("""    def __init__(self, game, players):
+        raise SystemExit(0)  # BLAME
+""", "the engine failed in __init__() in game 1 (seed 10000019): it called sys.exit(0)"),
 }
 
 
@@ -84,9 +98,13 @@ def broken_game(tmp_path, body: str):
 @pytest.mark.parametrize("workers", ["1", "2"])
 @pytest.mark.parametrize("name", BROKEN)
 def test_a_misbehaving_engine_is_stopped_and_blamed_on_its_line(name, workers, tmp_path, capsys, monkeypatch):
-    if workers == "2" and name not in ("apply-raises", "legal-actions-loops"):
+    if workers == "2" and name not in ("apply-raises", "legal-actions-loops", "own-base-exception",
+                                       "sys-exit-in-the-first-deal"):
         pytest.skip("one failure of each kind across processes is enough")
     monkeypatch.setattr(engine_faults, "SECONDS_PER_ACTION", 1.0)  # a worker forked from here inherits it
+    if workers == "2":  # exceptions then pickle with their chain, as once Dask is imported (it installs tblib)
+        tblib = pytest.importorskip("tblib.pickling_support")
+        tblib.install()
     body, words = BROKEN[name]
     folder, line = broken_game(tmp_path, body)
     started = time.monotonic()
@@ -106,6 +124,25 @@ def test_a_misbehaving_engine_is_stopped_and_blamed_on_its_line(name, workers, t
     assert words in captured.err, captured.err
     assert "Traceback" not in captured.err and "hit a bug" not in captured.err
     assert elapsed < 60
+
+
+@pytest.mark.parametrize("name", ["apply-raises", "sys-exit-in-apply", "system-exit-3-in-apply", "own-base-exception",
+                                  "generator-exit", "sys-exit-in-the-first-deal"])
+def test_check_engine_blames_an_engine_that_raises_anything_on_its_line(name, tmp_path, capsys):
+    """Before: sys.exit(0) in apply() ended check-engine with exit 0 and no output, SystemExit(3) with
+    exit 3, and a BaseException of the engine's own or GeneratorExit with a traceback."""
+    body, _ = BROKEN[name]
+    folder, line = broken_game(tmp_path, body)
+    code = main(["check-engine", str(folder), "--no-workers", "--games", "1", "--random-games", "0"])
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    # a game's failure is a [play] finding; one in the first deal, before any game, stops the check there
+    assert re.search(rf"rules\.py:{line}:1: (\[play\] |the engine failed in __init__)", captured.err), captured.err
+    what = {"sys-exit-in-apply": "it called sys.exit(0)", "system-exit-3-in-apply": "it called sys.exit(3)",
+            "own-base-exception": "Mine: not an Exception", "generator-exit": "GeneratorExit: closed",
+            "apply-raises": "ZeroDivisionError", "sys-exit-in-the-first-deal": "it called sys.exit(0)"}[name]
+    assert what in captured.err
+    assert "Traceback" not in captured.err + captured.out and "hit a bug" not in captured.err
 
 
 def test_sys_exit_while_loading_is_an_error_not_a_silent_success(tmp_path, capsys):
@@ -160,3 +197,11 @@ def test_a_slow_move_that_is_not_a_hung_engine_is_not_stopped(work, tmp_path, ca
                  "--luck-games", "0"])
     err = capsys.readouterr().err
     assert code == 0, err
+
+
+def test_a_first_deal_that_exits_is_blamed_before_a_search_player_is_set_up(tmp_path, capsys):
+    """Before: `--agents ismcts` dealt a probe game outside any guard, and sys.exit(0) there was exit 0."""
+    folder, line = broken_game(tmp_path, BROKEN["sys-exit-in-the-first-deal"][0])
+    assert main(["simulate", str(folder), "--games", "2", "--workers", "1", "--agents", "ismcts"]) == 2
+    err = capsys.readouterr().err
+    assert re.search(rf"rules\.py:{line}:1: the engine failed in __init__\(\)", err) and "Traceback" not in err

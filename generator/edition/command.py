@@ -1,0 +1,324 @@
+"""`spellpress edition SOURCE --language LANG --out FOLDER`: the source game with its letter deck (and
+letter dice) redesigned for another language to the source's playability profile (docs/editions.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spellpress.arguments import bounded_int
+from spellpress.errors import Option, UserError
+
+ACCENTS = {  # the accent policy of each shipped list (generator/model/languages.py, docs/yaml.md)
+    "en": "the letters a-z",
+    "fr": "every accent folded (é is E, ç is C), as French Scrabble does",
+    "de": "Ä, Ö and Ü are letters of their own, as German Scrabble's tiles are; ß is spelt SS, other accents folded",
+    "es": "Ñ is a letter of its own, as Spanish Scrabble's tile is; á é í ó ú ü folded",
+}
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "edition", help="redesign a word game's letter deck for another language, to play like the original",
+        description="Write FOLDER/: a copy of the source game with its letter cards (counts, points, digraphs) and its "
+                    "letter dice redesigned for LANGUAGE's word list, searched towards the source's playability "
+                    "profile (the chance of a word, of using every card, of going out, the expected best score, the "
+                    "letter spread), and with --games the game's length by simulation. The README written there "
+                    "compares both profiles with 95% intervals and a verdict per figure (docs/editions.md).")
+    parser.add_argument("source", metavar="GAME|PATH", help="the game to make an edition of (a shipped id or a folder)")
+    parser.add_argument("--language", required=True, choices=["en", "fr", "de", "es"], help="the edition's language")
+    parser.add_argument("--out", required=True, type=Path, metavar="FOLDER",
+                        help="the new game folder (must not exist, or be empty); its name is the new game's id")
+    parser.add_argument("--name", help="the edition's name (default: the source's name and the language)")
+    parser.add_argument("--samples", type=bounded_int(200, 200_000), default=2000,
+                        help="seeded hands each deck is judged on (default 2000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the hands and the games (default 1)")
+    parser.add_argument("--games", type=bounded_int(0, 100_000), default=400,
+                        help="games simulated of the source and of the edition to compare their length (default 400; "
+                             "0 skips it). This runs the game's rules engine")
+    parser.add_argument("--players", type=int, help="players in those games (default: 4, or the game's nearest count)")
+    parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes for those games (default: one per core)")
+    parser.set_defaults(handler=cmd_edition)
+
+
+def cmd_edition(args) -> int:
+    from spellpress.load.game import load_game
+    from spellpress.paths import game_folders
+
+    source_folder = game_folders([args.source])[0]
+    out = args.out.resolve()
+    if out.is_relative_to(source_folder.resolve()):
+        raise UserError.at(Option("--out"), f"{args.out} is inside the source game's folder; choose a folder outside it")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):  # before the search, not after it
+        raise UserError.at(Option("--out"), f"{args.out} already exists and is not empty: edition never overwrites; "
+                                            "choose a new folder")
+    game = load_game(source_folder)
+    report, files = make_edition(game, args)
+    print_report(report)
+    print(f"wrote {len(files)} files into {args.out}: README.md compares the profiles, translate.yaml lists the texts "
+          f"still in {report['source']['language_name']}")
+    return 0
+
+
+def _deck_component(game):
+    from spellpress.analysis.mix import read_mix
+
+    decks = [c for c in game.components if c.letters == "deck" or (c.letters == "auto" and "letter" in c.cards[0].fields)]
+    if len(decks) != 1:
+        raise UserError.at(game.location, f"edition redesigns one deck of letter cards; {game.name} has {len(decks)} "
+                                          "(components with a `letter` field, or `letters: deck`)")
+    mix = read_mix(game)
+    if not mix.cards or any(card.points is None for card in mix.cards):
+        raise UserError.at(decks[0].location, "edition needs letter cards that print `points`")
+    return decks[0], mix
+
+
+def make_edition(game, args) -> tuple[dict, list[Path]]:
+    from spellpress.analysis.playability import HandRules
+    from spellpress.edition.design import design
+    from spellpress.edition.files import deck_text, dice_text, game_text, strings_to_translate, write_folder
+    from spellpress.edition.profile import deck_profile
+    from spellpress.model.languages import LANGUAGES
+    from spellpress.progress import LazyProgress
+    from spellpress.scaffold.new import copy_plan
+    from spellpress.words.finder import for_words
+
+    words = game.spec.words
+    if words.language == args.language:
+        raise UserError.at(Option("--language"), f"{game.name} is already in {LANGUAGES[args.language].name}")
+    deck, mix = _deck_component(game)
+    dice_components = [c for c in game.components if c.letters == "dice" or (c.letters == "auto" and "faces" in c.cards[0].fields)]
+    size = words.hand or 7
+    rules = HandRules(size, words.min_length, words.wilds, float(game.spec.rules.get("vowel_points", 0)))
+    source_lexicon, source_finder = for_words(words)
+    target_words = words.model_copy(update={"language": args.language, "lexicon": LANGUAGES[args.language].list_name,
+                                            "vocabulary": None})
+    lexicon, finder = for_words(target_words)
+    source_shares, shares = source_lexicon.letter_frequency(), lexicon.letter_frequency()
+    name = args.name or f"{game.name} ({LANGUAGES[args.language].name})"
+    with LazyProgress(f"{game.id}: designing the {LANGUAGES[args.language].name} deck", 26) as bar:
+        source = deck_profile(mix, rules, source_finder, samples=args.samples, seed=args.seed)
+        bar.advance()
+        candidates, search = design(source, mix, source_shares, lexicon.words, shares, rules, finder,
+                                    samples=args.samples, seed=args.seed, component=deck.id, progress=bar.advance)
+    out: Path = args.out
+    language = LANGUAGES[args.language]
+    source_files, _ = copy_plan(game.root)
+    relative = lambda path: path.resolve().relative_to(game.root.resolve()).as_posix()  # noqa: E731
+    deck_file = relative(deck.location.path)
+    deck_source = deck.location.path.read_text(encoding="utf-8")
+
+    def cards_of(candidate) -> list[dict]:
+        designed = candidate.deck
+        cards: list[dict] = [{"letter": face.upper(), "points": designed.points[face], "count": count}
+                             for face, count in sorted(designed.counts.items(), key=lambda item: (-item[1], item[0]))]
+        if mix.wild_cards:
+            wild = next(card for card in deck.cards if str(card.get("letter", "")).strip().lower() in ("?", "*", "wild"))
+            cards.append({"letter": json.dumps(wild["letter"]), "count": mix.wild_cards})
+        return cards
+
+    def deck_yaml(candidate) -> str:
+        return deck_text(deck_source, deck.location,
+                         [f"{deck.name}: {sum(candidate.deck.counts.values())} cards for the {language.name} list, made "
+                          "by spellpress edition", f"from {game.name}'s deck (README.md: the profile compared and the "
+                          "choices).", ""], cards_of(candidate))
+
+    first = candidates[0]
+    replaced = {
+        deck_file: deck_yaml(first),
+        "game.yaml": game_text((game.root / "game.yaml").read_text(encoding="utf-8"),
+                               [f"{name}: the {language.name} edition of {game.name}, made by spellpress edition",
+                                "(README.md). Texts still to translate: translate.yaml."],
+                               name, out.resolve().name, args.language, game.spec.description),
+    }
+    die_faces = [[face.upper() if face != "wild" else "WILD" for face in die] for die in first.deck.dice]
+    at = 0
+    for component in dice_components:
+        count = len(component.cards)
+        replaced[relative(component.location.path)] = dice_text(component.location.path.read_text(encoding="utf-8"),
+                                                                 die_faces[at:at + count])
+        at += count
+    translate = strings_to_translate(game, {deck.id})
+    report: dict = {}
+
+    def finish(staged: Path) -> dict[str, str]:
+        from spellpress.load.game import load_game
+
+        load_game(staged)  # the edition loads and validates as any game (a UserError names the staged file)
+        chosen, rows = first, _rows(source, first.figures)
+        if args.games and game.spec.rules.get("engine"):
+            chosen, rows = _by_length(game, staged, deck.id, candidates, source, args)
+        designed = chosen.deck
+        report.update({
+            "source": {"game": game.id, "name": game.name, "language": words.language,
+                       "language_name": LANGUAGES[words.language].name},
+            "edition": {"name": name, "language": args.language, "language_name": language.name,
+                        "list": language.list_name, "accents": ACCENTS[args.language]},
+            "hand": size, "samples": args.samples, "seed": args.seed,
+            "deck": {"cards": cards_of(chosen), "spread": designed.spread, "highest_points": designed.highest,
+                     "source_highest_points": int(max(card.points for card in mix.cards if card.points is not None)),
+                     "dice": die_faces, "source_dice": [[f.upper() for f in die] for die in mix.dice],
+                     "shares": {face: shares.get(face, 0.0) for face in designed.counts},
+                     "left_out": _left_out(shares, mix)},
+            "profile": rows,
+            "search": [{"spread": s, "highest_points": h, "distance": d} for s, h, d in search.tried],
+            "translate": len(translate),
+        })
+        import yaml
+
+        return {deck_file: deck_yaml(chosen), "README.md": readme(report, game, out),
+                "translate.yaml": yaml.safe_dump(translate, allow_unicode=True, sort_keys=False, width=120),
+                "edition.json": json.dumps(report, indent=1, ensure_ascii=False) + "\n"}
+
+    files = write_folder(out, replaced, source_files, finish)
+    return report, files
+
+
+LENGTH_CANDIDATES = 6  # decks whose games are simulated (the nearest the profile of each spread tried); the nearest
+#                        with its length counted wins: a language can play longer or shorter at the same hand figures
+
+
+def _diverse(candidates, most: int) -> list:
+    """The nearest candidate of each spread tried, nearest first, at most `most` of them."""
+    by_spread: dict[float, object] = {}
+    for candidate in candidates:  # nearest first
+        by_spread.setdefault(round(candidate.deck.spread, 6), candidate)
+    return list(by_spread.values())[:most]
+
+
+def _by_length(game, staged: Path, deck_id: str, candidates, source: dict, args):
+    """Of the LENGTH_CANDIDATES decks nearest the profile, the one nearest with the game's length counted too
+    (each played as a variant of the staged game, its counts and points set: `args.games` seeded heuristic
+    games), and its profile rows."""
+    from spellpress.edition.profile import distance, length_figure
+    from spellpress.rules.plugins import rules_for
+    from spellpress.simulate.runner import RunSpec, run
+
+    rules = rules_for(game)
+    allowed = rules.players_allowed(game)
+    players = args.players or min(max(4, allowed.start), allowed.stop - 1)
+    if players not in allowed:
+        raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
+    label = f"game length ({rules.length_unit}, {players} players, {args.games:,} games)"
+
+    def length(folder: Path, variant: tuple = ()):
+        spec = RunSpec(str(folder.resolve()), players, args.games, args.seed, variant=variant)
+        return length_figure(run(spec, workers=args.workers).tally.lengths, label)
+
+    source = {**source, "length": length(game.root)}
+    best = None
+    for candidate in _diverse(candidates, LENGTH_CANDIDATES):
+        variant = tuple((f"cards.{deck_id}.{face.upper()}.{field}", value) for face in sorted(candidate.deck.counts)
+                        for field, value in (("count", candidate.deck.counts[face]), ("points", candidate.deck.points[face])))
+        figures = {**candidate.figures, "length": length(staged, variant)}
+        far = distance(source, figures)
+        if best is None or far < best[0]:
+            best = (far, candidate, figures)
+    assert best is not None
+    return best[1], _rows(source, best[2])
+
+
+def _left_out(shares: dict[str, float], mix) -> list[str]:
+    from spellpress.edition.design import card_letters
+
+    return [letter.upper() for letter in card_letters(shares, mix.dice)[1]]
+
+
+def _rows(source: dict, edition: dict) -> list[dict]:
+    from spellpress.edition.profile import band, verdict
+
+    rows = []
+    for figure_name, figure in source.items():
+        theirs = edition[figure_name]
+        found, (low, high) = verdict(figure, theirs)
+        rows.append({"figure": figure_name, "label": figure.label, "unit": figure.unit,
+                     "source": figure.value, "source_ci95": list(figure.interval),
+                     "edition": theirs.value, "edition_ci95": list(theirs.interval),
+                     "difference_ci95": [low, high], "tolerance": band(figure), "verdict": found})
+    return rows
+
+
+def _shown(row: dict, value: float) -> str:
+    return f"{100 * value:.1f}%" if row["unit"] == "%" else f"{value:.2f}"
+
+
+def _interval(row: dict, pair) -> str:
+    return f"{_shown(row, pair[0])}-{_shown(row, pair[1])}"
+
+
+def _difference(row: dict) -> str:
+    low, high = row["difference_ci95"]
+    scale = 100 if row["unit"] == "%" else 1
+    unit = " pts" if row["unit"] == "%" else ""
+    return f"{scale * low:+.2f} to {scale * high:+.2f}{unit}"
+
+
+def _tolerance(row: dict) -> str:
+    return f"+/-{100 * row['tolerance']:.0f} pts" if row["unit"] == "%" else f"+/-{row['tolerance']:.2f}"
+
+
+def profile_table(report: dict) -> list[str]:
+    source, edition = report["source"]["name"], report["edition"]["name"]
+    lines = [f"| figure | {source} (95% CI) | {edition} (95% CI) | difference (95% CI) | tolerance | verdict |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for row in report["profile"]:
+        lines.append(f"| {row['label']} | {_shown(row, row['source'])} ({_interval(row, row['source_ci95'])}) | "
+                     f"{_shown(row, row['edition'])} ({_interval(row, row['edition_ci95'])}) | {_difference(row)} | "
+                     f"{_tolerance(row)} | {row['verdict']} |")
+    return lines
+
+
+def readme(report: dict, game, out: Path) -> str:
+    deck = report["deck"]
+    edition, source = report["edition"], report["source"]
+    letters = [card for card in deck["cards"] if card.get("points") is not None]
+    digraphs = [card["letter"] for card in letters if len(card["letter"]) > 1]
+    lines = [f"# {edition['name']}", "",
+             f"The {edition['language_name']} edition of {source['name']} (`{source['game']}`): the same rules, engine, "
+             f"components, templates and backs, with the letter cards{' and the letter dice' if deck['dice'] else ''} "
+             f"redesigned for the shipped {edition['language_name']} word list by",
+             "", "```sh",
+             f"spellpress edition {source['game']} --language {edition['language']} --out {out.name} "
+             f"--samples {report['samples']} --seed {report['seed']}", "```", "",
+             f"Each deck was judged on the same {report['samples']:,} seeded hands of {report['hand']} cards "
+             "(docs/editions.md). A figure is *matched* when the 95% interval of the difference lies inside the "
+             "tolerance, *not matched* when wholly outside it, else *undecided*.", "",
+             f"## Profile against {source['name']}", "", *profile_table(report), "",
+             "## Choices", "",
+             f"- **Accents**: {edition['accents']} (the shipped list's policy: generator/model/languages.py).",
+             f"- **Letters**: {len(letters)} card faces: "
+             f"{', '.join(card['letter'] for card in sorted(letters, key=lambda c: c['letter']))}"
+             + (f"; left out as too rare (under 0.01% of the list's letters): {', '.join(deck['left_out'])}" if deck['left_out'] else "")
+             + (f"; digraph cards: {', '.join(digraphs)} (the list's most bound pairs)" if digraphs else
+                "; no digraph cards (the source prints none)") + ".",
+             f"- **Counts**: each letter's share of the list's letters raised to the power {deck['spread']:.3g} and "
+             f"scaled to the source's {sum(c['count'] for c in letters)} cards, at least one each (a power of 1 follows "
+             "the list; above 1 gives the common letters more cards, so hands make words more easily; below 1 "
+             "spreads cards over the rare letters). The power is the search's: the one whose profile came nearest.",
+             f"- **Points**: the letter analysis's suggested points for the list, from {min(c['points'] for c in letters)} "
+             f"to {deck['highest_points']} (the source prints up to {deck['source_highest_points']}), so the order "
+             "of the points is the suggested order.",
+             ]
+    if deck["dice"]:
+        mapping = "; ".join(f"{' '.join(old)} -> {' '.join(new)}" for old, new in zip(deck["source_dice"], deck["dice"]))
+        lines.append(f"- **Dice**: each face mapped by rank, the source's commonest die letter to the list's commonest "
+                     f"({mapping}).")
+    lines += [f"- **Texts**: the card texts stay in {source['language_name']}; `translate.yaml` lists the "
+              f"{report['translate']} strings to translate with the file and line of each.", "",
+              "| card | share of the list's letters | cards | points |", "| --- | --- | --- | --- |"]
+    for card in letters:
+        share = deck["shares"].get(card["letter"].lower(), 0.0)
+        lines.append(f"| {card['letter']} | {100 * share:.2f}% | {card['count']} | {card['points']} |")
+    return "\n".join(lines) + "\n"
+
+
+def print_report(report: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("figure", report["source"]["name"], report["edition"]["name"], "difference (95% CI)", "verdict",
+                  title=f"{report['edition']['name']}: profile against {report['source']['name']}")
+    for row in report["profile"]:
+        table.add_row(row["label"], _shown(row, row["source"]), _shown(row, row["edition"]), _difference(row), row["verdict"])
+    Console().print(table)
+

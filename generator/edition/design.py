@@ -1,0 +1,223 @@
+"""The search of `spellpress edition`: a letter deck for another language with the source's profile.
+
+What is kept (print constraints): the number of letter cards and of wild cards, the dice and their
+number of faces, the range of printed points, and as many digraph cards as the source has. What is
+designed:
+- **Letters**: every letter of the language that its words use (at least MIN_SHARE of its letters),
+  on cards, except the letters the source's dice carry (the dice keep them: vowel dice stay vowel
+  dice). Digraph cards, where the source prints any, are the language's most bound pairs (a letter
+  almost always followed by one other, as Q by U).
+- **Counts**: the language's letter shares raised to a power `spread` and scaled to the source's
+  card total, at least one card a letter. spread 1 follows the language; above 1 gives the common
+  letters more cards (hands make words more easily), below 1 spreads cards over the rare letters.
+- **Points**: the letter analysis's suggested points for the language (docs/letters.md), on the
+  source's lowest points up to a highest value searched, so their order is the suggested order.
+- **Dice**: each face mapped by rank: the source's commonest die letter becomes the language's
+  commonest, and so on (English die 2 doubles E, the commonest vowel of its list).
+The search tries `spread` on a grid, then refines it, judging each deck on the same seeded hands
+(common random numbers), then the highest points, and keeps the deck nearest the source's profile
+(profile.distance: each figure in units of its tolerance).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable
+
+from spellpress.analysis.english import difficulty, suggest_points
+from spellpress.analysis.mix import DIE_WILD, LetterCard, LetterMix
+from spellpress.analysis.playability import HandRules, Judge
+from spellpress.edition.profile import Figure, deck_profile, distance
+from spellpress.words.finder import WordFinder
+
+MIN_SHARE = 0.0001  # a letter below this share of the language's letters gets no card
+SPREAD_GRID = (0.7, 0.85, 1.0, 1.15, 1.3, 1.5)
+POINTS_REACH = 6  # highest points tried: the source's, up to this many below and above
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A designed deck: cards by face (letter or digraph), points by face, the dice."""
+
+    counts: dict[str, int]
+    points: dict[str, int]
+    dice: tuple[tuple[str, ...], ...]
+    wild_cards: int
+    spread: float
+    highest: int
+
+    def mix(self, component: str) -> LetterMix:
+        cards = tuple(LetterCard(face, self.points[face], count, component) for face, count in sorted(self.counts.items()))
+        return LetterMix(cards, self.wild_cards, self.dice)
+
+
+@dataclass
+class Search:
+    """What the search tried (spread, highest points, distance), for the report."""
+
+    tried: list[tuple[float, int, float]] = field(default_factory=list)
+
+
+def card_letters(language_shares: dict[str, float], dice: tuple[tuple[str, ...], ...]) -> tuple[list[str], list[str]]:
+    """(the letters that get cards, the letters left out as too rare) for a language's letter shares."""
+    on_dice = {face for die in dice for face in die if face != DIE_WILD}
+    used = [letter for letter, share in sorted(language_shares.items()) if share > 0 and letter not in on_dice]
+    return [letter for letter in used if language_shares[letter] >= MIN_SHARE], \
+        [letter for letter in used if language_shares[letter] < MIN_SHARE]
+
+
+def bound_pairs(words, letters: list[str], wanted: int) -> list[str]:
+    """The `wanted` digraphs a card should carry: pairs whose first letter is most often followed by the
+    second (Q by U), weighted by how common the pair is."""
+    if wanted <= 0:
+        return []
+    pairs: Counter = Counter()
+    firsts: Counter = Counter()
+    for word in words:
+        for a, b in zip(word, word[1:]):
+            pairs[a + b] += 1
+            firsts[a] += 1
+    total = sum(pairs.values()) or 1
+    score = {pair: (n / firsts[pair[0]]) * (n / total) ** 0.25 for pair, n in pairs.items()
+             if pair[0] in letters and pair[1] in letters}
+    return sorted(score, key=lambda pair: (-score[pair], pair))[:wanted]
+
+
+def apportion(weights: dict[str, float], total: int) -> dict[str, int]:
+    """`total` cards shared in proportion to the weights, at least one each: a face whose share is under
+    one card gets one, and the rest are shared among the others by largest remainders (Hamilton)."""
+    if total < len(weights):
+        raise ValueError(f"{total} cards cannot give one to each of {len(weights)} faces")
+    counts: dict[str, int] = {}
+    left, rest = total, dict(weights)
+    while True:
+        whole = sum(rest.values())
+        small = [face for face, weight in rest.items() if weight * left / whole < 1]
+        if not small:
+            break
+        for face in small:
+            counts[face] = 1
+            del rest[face]
+        left -= len(small)
+    whole = sum(rest.values())
+    quotas = {face: weight * left / whole for face, weight in rest.items()}
+    counts.update({face: int(quota) for face, quota in quotas.items()})
+    for face in sorted(quotas, key=lambda f: (-(quotas[f] - int(quotas[f])), f))[:total - sum(counts.values())]:
+        counts[face] += 1
+    return counts
+
+
+def counts_for(shares: dict[str, float], faces: list[str], fixed: dict[str, int], total: int, spread: float) -> dict[str, int]:
+    """Card counts: shares ** spread shared over the cards left after the fixed ones, at least one each."""
+    weights = {face: max(shares.get(face, 0.0), 1e-9) ** spread for face in faces}
+    return {**apportion(weights, total - sum(fixed.values())), **fixed}
+
+
+def points_for(words, faces: list[str], hand: int, lowest: int, highest: int) -> dict[str, int]:
+    """The letter analysis's suggested points for these faces on [lowest, highest]."""
+    letters = "".join(sorted({letter for face in faces for letter in face}))
+    units = tuple(face for face in faces if len(face) > 1)
+    measured = difficulty(words, letters, hand, units)
+    scale = {letter: measured[letter]["difficulty"] for letter in letters}
+    suggested = suggest_points({face: measured[face]["difficulty"] for face in faces}, lowest, highest, scale=scale)
+    return {face: max(lowest, suggested[face]) for face in faces}
+
+
+def mapped_dice(dice: tuple[tuple[str, ...], ...], source_shares: dict[str, float],
+                target_shares: dict[str, float]) -> tuple[tuple[str, ...], ...]:
+    """Each die face replaced by the target language's letter of the same rank among the dice's letters."""
+    letters = sorted({face for die in dice for face in die if face != DIE_WILD})
+    by_source = sorted(letters, key=lambda letter: (-source_shares.get(letter, 0.0), letter))
+    by_target = sorted(letters, key=lambda letter: (-target_shares.get(letter, 0.0), letter))
+    rank = dict(zip(by_source, by_target))
+    mapped = []
+    for die in dice:
+        new = tuple(rank.get(face, face) for face in die)
+        mapped.append(die if sorted(new) == sorted(die) else tuple(sorted(new, key=die_order(die))))
+    return tuple(mapped)
+
+
+def die_order(die: tuple[str, ...]):
+    """Faces in the order the source prints them: letters alphabetically, WILD last."""
+    return lambda face: (face == DIE_WILD, face)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    distance: float
+    deck: Deck
+    figures: dict[str, Figure]
+
+
+def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict[str, float], words,
+           shares: dict[str, float], rules: HandRules, finder: WordFinder, *, samples: int, seed: int,
+           component: str, progress: Callable[[], None] | None = None) -> tuple[list[Candidate], Search]:
+    """Every deck tried, nearest the source's profile first (distinct decks only), and what was tried."""
+    digraphs = sorted({card.letters for card in source_mix.cards if len(card.letters) > 1})
+    per_digraph = [sum(card.count for card in source_mix.cards if card.letters == face) for face in digraphs]
+    letters, _ = card_letters(shares, source_mix.dice)
+    chosen_pairs = bound_pairs(words, letters, len(digraphs))
+    fixed = dict(zip(chosen_pairs, per_digraph))
+    faces = letters + chosen_pairs
+    total = sum(card.count for card in source_mix.cards)
+    printed = [card.points for card in source_mix.cards if card.points is not None and len(card.letters) == 1]
+    lowest, source_highest = (int(min(printed)), int(max(printed))) if printed else (1, 10)
+    dice = mapped_dice(source_mix.dice, source_shares, shares)
+    judges: dict[int, Judge] = {}
+    search = Search()
+
+    def judged(spread: float, highest: int) -> Candidate:
+        points = points_for(words, faces, rules.hand, lowest, highest)
+        deck = Deck(counts_for(shares, letters, fixed, total, spread), points, dice, source_mix.wild_cards, spread, highest)
+        if highest not in judges:
+            from spellpress.analysis.playability import judge_for
+
+            judges[highest] = judge_for(deck.mix(component), rules, finder)
+        figures = deck_profile(deck.mix(component), rules, finder, samples=samples, seed=seed, judge=judges[highest])
+        far = distance(source, figures)
+        search.tried.append((spread, highest, far))
+        if progress:
+            progress()
+        return Candidate(far, deck, figures)
+
+    tried: list[Candidate] = []
+    memo: dict[tuple[float, int], Candidate] = {}
+
+    def at(spread: float, highest: int) -> Candidate:
+        key = (round(spread, 6), highest)
+        if key not in memo:
+            memo[key] = judged(spread, highest)
+            tried.append(memo[key])
+        return memo[key]
+
+    def best_highest(spread: float, highest: int) -> Candidate:
+        """Walk the highest points one at a time from `highest`, while the profile comes nearer."""
+        best = at(spread, highest)
+        for direction in (1, -1):
+            step = highest + direction
+            while lowest < step <= source_highest + POINTS_REACH and step >= source_highest - POINTS_REACH:
+                candidate = at(spread, step)
+                if candidate.distance >= best.distance:
+                    break
+                best, step = candidate, step + direction
+        return best
+
+    # coordinate descent: the points that match the score, then the spread over the grid, then the
+    # points again, then the spread refined around the best
+    best = best_highest(1.0, source_highest)
+    best = min((at(spread, best.deck.highest) for spread in SPREAD_GRID), key=lambda found: found.distance)
+    best = best_highest(best.deck.spread, best.deck.highest)
+    step = (SPREAD_GRID[1] - SPREAD_GRID[0]) / 2
+    for _ in range(3):
+        around = [at(best.deck.spread + sign * step, best.deck.highest) for sign in (-1, 1) if best.deck.spread + sign * step > 0.2]
+        best = min([best, *around], key=lambda found: found.distance)
+        step /= 2
+    best_highest(best.deck.spread, best.deck.highest)
+    for spread in SPREAD_GRID:  # each spread with its own points, for a choice that counts the game's length too
+        best_highest(spread, best.deck.highest)
+    distinct: dict[tuple, Candidate] = {}
+    for candidate in sorted(tried, key=lambda found: found.distance):
+        distinct.setdefault((tuple(sorted(candidate.deck.counts.items())), tuple(sorted(candidate.deck.points.items()))),
+                            candidate)
+    return list(distinct.values()), search

@@ -1,0 +1,109 @@
+"""`spellpress edition`: the designed deck keeps the print constraints (card total, one card of every letter
+the language's words use, points in the suggested order, the dice's faces), the written folder is a game
+that loads, and bad requests end with exit 2 and nothing written."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from spellpress.analysis.english import difficulty
+from spellpress.analysis.mix import read_mix
+from spellpress.cli import main
+from spellpress.edition.design import MIN_SHARE, apportion, card_letters, mapped_dice, points_for
+from spellpress.edition.profile import MATCHED, NOT_MATCHED, UNDECIDED, Figure, verdict
+from spellpress.load.game import load_game
+from spellpress.words.finder import for_words
+from tests.conftest import WISE
+
+
+def test_apportion_gives_every_face_a_card_and_shares_the_rest_by_largest_remainders():
+    counts = apportion({"a": 50.0, "b": 30.0, "c": 19.0, "q": 0.5, "x": 0.5}, 20)
+    assert sum(counts.values()) == 20 and counts["q"] == counts["x"] == 1
+    assert counts["a"] > counts["b"] > counts["c"]  # the order of the weights is kept
+    assert apportion({"a": 1.0, "b": 1.0}, 2) == {"a": 1, "b": 1}
+    with pytest.raises(ValueError):
+        apportion({"a": 1.0, "b": 1.0, "c": 1.0}, 2)
+
+
+def test_a_rare_letter_gets_one_card_not_more_than_a_commoner_one():
+    # the scaled counts of `letters --suggest-counts` gave a 0.45% letter two cards and a 0.92% one a single card
+    counts = apportion({"s": 60.0, "r": 38.5, "ae": 0.92, "oe": 0.45}, 100)
+    assert counts["ae"] >= counts["oe"] == 1
+
+
+def test_dice_faces_map_by_rank_and_a_die_with_every_letter_is_kept():
+    english = {"e": 0.11, "i": 0.08, "a": 0.07, "o": 0.06, "u": 0.03}
+    spanish = {"a": 0.13, "e": 0.12, "o": 0.09, "i": 0.07, "u": 0.03}
+    dice = (("a", "e", "i", "o", "u", "wild"), ("a", "e", "e", "i", "o", "wild"))
+    one, two = mapped_dice(dice, english, spanish)
+    assert one == dice[0]  # all five vowels: the same die
+    assert sorted(two) == sorted(["a", "a", "e", "i", "o", "wild"])  # the commonest doubled, the rarest left off
+    assert two[-1] == "wild" and len(two) == 6
+
+
+def test_a_figure_is_matched_only_when_its_difference_lies_inside_the_tolerance():
+    source = Figure("all_cards", "uses all", 0.30, 0.005, 0.05, False, "%")
+    assert verdict(source, Figure("all_cards", "uses all", 0.32, 0.005, 0.05, False, "%"))[0] == MATCHED
+    assert verdict(source, Figure("all_cards", "uses all", 0.40, 0.005, 0.05, False, "%"))[0] == NOT_MATCHED
+    assert verdict(source, Figure("all_cards", "uses all", 0.35, 0.005, 0.05, False, "%"))[0] == UNDECIDED
+
+
+@pytest.fixture(scope="module")
+def spanish(tmp_path_factory):
+    out = tmp_path_factory.mktemp("edition") / "a-buen-entendedor"
+    assert main(["edition", str(WISE), "--language", "es", "--out", str(out), "--samples", "300", "--games", "20",
+                 "--workers", "1", "--name", "A buen entendedor"]) == 0
+    return out
+
+
+@pytest.mark.slow
+def test_the_edition_keeps_the_print_constraints(spanish):
+    source, edition = load_game(WISE), load_game(spanish)
+    (deck,) = [c for c in edition.components if c.id == "consonants"]
+    assert sum(card.count for card in deck.cards) == sum(c.count for c in source.component("consonants").cards)
+    lexicon, _ = for_words(edition.spec.words)
+    shares = lexicon.letter_frequency()
+    letters = {str(card["letter"]).lower() for card in deck.cards}
+    needed, rare = card_letters(shares, read_mix(edition).dice)
+    assert letters == set(needed) and "ñ" in letters  # every letter the Spanish words use, ñ on a card of its own
+    assert all(shares[letter] < MIN_SHARE for letter in rare)
+    points = {str(card["letter"]).lower(): card["points"] for card in deck.cards}
+    measured = difficulty(lexicon.words, "".join(sorted(letters)), 5)
+    harder = sorted(letters, key=lambda letter: measured[letter]["difficulty"])
+    assert [points[letter] for letter in harder] == sorted(points[letter] for letter in harder)  # the suggested order
+    assert points == points_for(lexicon.words, sorted(letters), 5, 1, max(points.values()))
+    dice = [card["faces"] for card in edition.component("dice").cards]
+    assert [len(faces) for faces in dice] == [6, 6] and all(faces[-1] == "WILD" for faces in dice)
+    assert edition.spec.words.language == "es" and edition.name == "A buen entendedor" and edition.id == spanish.name
+
+
+@pytest.mark.slow
+def test_the_folder_says_what_was_chosen_and_what_to_translate(spanish, capsys):
+    readme = (spanish / "README.md").read_text()
+    report = json.loads((spanish / "edition.json").read_text())
+    assert "| a hand uses all its cards in one word |" in readme and "game length" in readme
+    assert {row["verdict"] for row in report["profile"]} <= {MATCHED, NOT_MATCHED, UNDECIDED}
+    assert "Ñ is a letter of its own" in readme
+    strings = yaml.safe_load((spanish / "translate.yaml").read_text())
+    rules = [row for row in strings if row["field"].endswith(".body")]
+    assert rules and rules[0]["file"].startswith("rules-card.yaml:") and "Deal 5 consonants" in rules[0]["text"]
+    assert main(["check", str(spanish)]) == 0  # the edition is a game like any other
+
+
+def test_bad_requests_exit_2_and_write_nothing(tmp_path, capsys):
+    out = tmp_path / "same"
+    assert main(["edition", str(WISE), "--language", "en", "--out", str(out)]) == 2
+    assert "already in English" in capsys.readouterr().err and not out.exists()
+    assert main(["edition", str(WISE), "--language", "de", "--out", str(WISE / "german")]) == 2
+    assert "inside the source game's folder" in capsys.readouterr().err and not (WISE / "german").exists()
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "mine.txt").write_text("keep")
+    assert main(["edition", str(WISE), "--language", "de", "--out", str(tmp_path / "full"), "--samples", "200",
+                 "--games", "0"]) == 2
+    assert "not empty" in capsys.readouterr().err and (tmp_path / "full" / "mine.txt").read_text() == "keep"
+    with pytest.raises(SystemExit) as usage:
+        main(["edition", str(WISE), "--language", "de", "--out", str(out), "--samples", "5"])
+    assert usage.value.code == 2 and "--samples" in capsys.readouterr().err and not out.exists()
