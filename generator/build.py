@@ -23,7 +23,7 @@ from spellpress.write.atomic import remove_file, write_text
 from spellpress.write.cache import Cache
 from spellpress.write.counts import RasterCounts
 from spellpress.write.destination import game_output_folder
-from spellpress.write.metadata import document_info
+from spellpress.write.metadata import document_info, source_date_epoch
 
 
 @dataclass(frozen=True)
@@ -110,6 +110,7 @@ def check(folder: Path, options: BuildOptions = BuildOptions()) -> Game:
 
 
 def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
+    source_date_epoch()  # a bad SOURCE_DATE_EPOCH is refused before anything is read or removed
     if options.cache:
         last = stamp.up_to_date(options.out, folder, options)
         if last is not None:

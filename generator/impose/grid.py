@@ -175,6 +175,18 @@ def crop_marks(slots: tuple[Slot, ...], paper: tuple[float, float], style: MarkS
     return marks
 
 
+def fold_marks(slots: tuple[Slot, ...], paper: tuple[float, float], fold_y: float) -> list[Segment]:
+    """The fold line, marked in the side margins only so that it never crosses a face: from MARK_EDGE in
+    to MARK_GAP short of the ink, on each side with room for MIN_MARK (a side whose ink comes closer to
+    the edge has none)."""
+    width = paper[0]
+    ink_left = min(s.clip[0] for s in slots)
+    ink_right = max(s.clip[0] + s.clip[2] for s in slots)
+    sides = (Segment(MARK_EDGE, fold_y, ink_left - MARK_GAP, fold_y),
+             Segment(ink_right + MARK_GAP, fold_y, width - MARK_EDGE, fold_y))
+    return [mark for mark in sides if mark.x2 - mark.x1 >= MIN_MARK - 1e-9]
+
+
 @dataclass(frozen=True)
 class Axis:
     """Cards along one direction of the sheet."""

@@ -151,7 +151,8 @@ def _icon(canvas: Canvas, op: Icon) -> None:
     """An icon is drawn once per document as a Form in its own units, and placed scaled: a deck
     draws the same few icons hundreds of times, and drawing an SVG's paths is the slow part."""
     paint = PAINT.get()
-    colour = op.color if paint.name == "rgb" else paint.colour(op.color)
+    # an icon no taller than small type sits in its lines: the same black-ink rule (render/paint.py BlackText)
+    colour = op.color if paint.name == "rgb" else paint.type_colour(op.color, mm_to_pt(op.h))
     drawing = coloured(op.path, op.color) if paint.name == "rgb" else painted(op.path, colour)
     name = "I" + hashlib.sha1(repr((op.path, paint.name, repr(colour))).encode()).hexdigest()[:16]
     defined = _ICON_FORMS.setdefault(canvas, set())

@@ -20,7 +20,7 @@ from spellpress.layout.walk import walk
 from spellpress.model.memo import memo_on
 
 # bump when the drawing code changes what the same operations look like
-RENDER_VERSION = "2"
+RENDER_VERSION = "3"
 
 
 @lru_cache(maxsize=4096)

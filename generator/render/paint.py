@@ -32,9 +32,9 @@ def flatten(rgba: Rgba) -> tuple[float, float, float]:
 
 @dataclass(frozen=True)
 class BlackText:
-    """Type at or below `size_pt` and strokes at or below `line_pt` whose colour is dark (CIE L* at most
-    `lightness`) and near-neutral (C*ab under `chroma`) print as 100% K: one ink, which misregistration
-    cannot fringe. A colour of clear chroma is the designer's and is kept. A shop preset gives its own."""
+    """Type at or below `size_pt`, icons no taller, and strokes at or below `line_pt` whose colour is dark
+    (CIE L* at most `lightness`) and near-neutral (C*ab under `chroma`) print as 100% K: one ink, which
+    misregistration cannot fringe. A colour of clear chroma is the designer's and is kept. A shop preset gives its own."""
 
     size_pt: float = 12.0
     line_pt: float = 1.0

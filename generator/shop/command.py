@@ -68,7 +68,7 @@ def describe(preset) -> list[str]:
         lines.append(colour)
         black = spec.black_text
         if black.size > 0 or black.line > 0:
-            lines.append(f"black type: dark text up to {black.size:g} pt and lines up to {black.line:g} pt in black ink "
+            lines.append(f"black type: dark text up to {black.size:g} pt, icons as tall, and lines up to {black.line:g} pt in black ink "
                          f"only, 100% K (dark: L* at most {black.lightness:g}; a colour of chroma {black.chroma:g} or "
                          "more is kept)")
     else:

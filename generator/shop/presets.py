@@ -33,7 +33,7 @@ Figure = Literal["sizes", "kinds", "bleed", "safe", "dpi", "color", "profile", "
 class BlackTextSpec(Strict):
     """Small dark type and thin dark lines in black ink only, 100% K (render/paint.py BlackText)."""
 
-    size: NonNegativePt = 12.0  # text at or below this size (0: none)
+    size: NonNegativePt = 12.0  # text at or below this size, and icons no taller (0: none)
     line: NonNegativePt = 1.0  # strokes at or below this width
     lightness: float = Field(default=30.0, ge=0, le=100)  # CIE L* at or below which a colour is dark
     chroma: float = Field(default=25.0, ge=0, le=200)  # C*ab from which a colour is the designer's and kept

@@ -5,6 +5,7 @@ subject, and a date that is the same on every rebuild of the same sources: SOURC
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -12,17 +13,28 @@ from spellpress.errors import Option, UserError
 from spellpress.model.game import Game
 from spellpress.write.canvas import DocumentInfo
 
+LAST_PDF_SECOND = 253402300799  # 9999-12-31 23:59:59 UTC: a PDF date has four digits for the year
+
+
+def source_date_epoch() -> int | None:
+    """SOURCE_DATE_EPOCH as whole seconds, None when unset; a UserError (exit 2) naming it when it is not a date
+    a PDF can hold."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if epoch is None:
+        return None
+    if not re.fullmatch(r"[0-9]+", epoch.strip()) or int(epoch) > LAST_PDF_SECOND:
+        raise UserError.at(Option("SOURCE_DATE_EPOCH"), "expected a whole number of seconds since 1970-01-01 UTC, "
+                           f"at most {LAST_PDF_SECOND} (the end of 9999), not {epoch!r}")
+    return int(epoch)
+
 
 def source_date(folder: Path) -> datetime:
-    """SOURCE_DATE_EPOCH, else the modification time of the newest file under `folder` (UTC, whole seconds)."""
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    if epoch is not None:
-        if not epoch.strip().isdigit():
-            raise UserError.at(Option("SOURCE_DATE_EPOCH"),
-                               f"expected a whole number of seconds since 1970-01-01 UTC, not {epoch!r}")
-        seconds = int(epoch)
-    else:
-        times = (path.stat().st_mtime for path in folder.rglob("*") if path.is_file() and not path.name.startswith("."))
+    """SOURCE_DATE_EPOCH, else the modification time of the newest file under `folder` (UTC, whole seconds);
+    hidden files and folders (.git/, an editor's) are not sources."""
+    seconds = source_date_epoch()
+    if seconds is None:
+        times = (path.stat().st_mtime for path in folder.rglob("*")
+                 if path.is_file() and not any(part.startswith(".") for part in path.relative_to(folder).parts))
         seconds = int(max(times, default=0))
     return datetime.fromtimestamp(seconds, tz=timezone.utc)
 

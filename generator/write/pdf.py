@@ -6,7 +6,7 @@ from io import BytesIO
 
 from reportlab.pdfgen.canvas import Canvas
 
-from spellpress.impose.grid import MARK_EDGE, MARK_GAP, Slot
+from spellpress.impose.grid import Slot, fold_marks
 from spellpress.impose.sheets import Page
 from spellpress.layout.ops import FaceLayout
 from spellpress.render.draw import PAINT
@@ -82,16 +82,12 @@ def _decor(canvas: Canvas, page: Page) -> None:
 def _fold_line(canvas: Canvas, page: Page) -> None:
     if page.fold_y is None or not page.placed:
         return
-    ink_left = min(p.slot.clip[0] for p in page.placed)
-    ink_right = max(p.slot.clip[0] + p.slot.clip[2] for p in page.placed)
     canvas.saveState()
     canvas.setStrokeColor(PAINT.get().colour(GREY))
     canvas.setLineWidth(0.5)
     canvas.setDash([3, 2])
-    y = mm_to_pt(page.fold_y)
-    # the fold is marked in the side margins only, so it never crosses a face
-    canvas.line(mm_to_pt(MARK_EDGE), y, mm_to_pt(ink_left - MARK_GAP), y)
-    canvas.line(mm_to_pt(ink_right + MARK_GAP), y, mm_to_pt(page.paper[0] - MARK_EDGE), y)
+    for mark in fold_marks(tuple(p.slot for p in page.placed), page.paper, page.fold_y):
+        canvas.line(*(mm_to_pt(v) for v in (mark.x1, mark.y1, mark.x2, mark.y2)))
     canvas.restoreState()
 
 

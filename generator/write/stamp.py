@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,9 +58,10 @@ def _shared_files(folder: Path, templates: list[str]) -> list[Path]:
 
 def inputs_digest(folder: Path, templates: list[str], options: object) -> str:
     """Everything a build of the game in `folder` with `options` reads, as one digest: the game
-    folder's files by content, the shared files by name, size and time."""
+    folder's files by content, the shared files by name, size and time, SOURCE_DATE_EPOCH."""
     files = sorted(path for path in Path(folder).rglob("*") if path.is_file())
-    digest = hashlib.sha256(repr((__version__, RENDER_VERSION, repr(options))).encode())
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")  # the PDFs' date (write/metadata.py)
+    digest = hashlib.sha256(repr((__version__, RENDER_VERSION, repr(options), epoch)).encode())
     for path in files:
         digest.update(f"{path}\n".encode())
         with open(path, "rb") as handle:

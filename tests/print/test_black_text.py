@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from spellpress.layout.ops import FaceLayout, Line, Text
+from spellpress.layout.ops import FaceLayout, Icon, Line, Text
 from spellpress.paths import list_game_folders
 from spellpress.render.paint import BlackText, CmykPaint
 from spellpress.shop.build import build_for_shop
@@ -76,3 +76,32 @@ def test_a_hairline_is_black_ink_and_the_rule_can_be_turned_off(tmp_path):
     assert all(inks(run.colour) >= 3 for run in runs(pdf))
     lightness, _ = lightness_chroma(tuple(runs(pdf)[0].colour), str(DEFAULT_CMYK_PROFILE))
     assert lightness < 30
+
+
+def fills(pdf) -> set[tuple[float, ...]]:
+    """Every CMYK fill colour set anywhere in the file (pages and forms)."""
+    import pikepdf
+
+    found = set()
+    with pikepdf.open(pdf) as document:
+        streams = [page.obj for page in document.pages]
+        streams += [obj for obj in document.objects if isinstance(obj, pikepdf.Stream) and obj.get("/Subtype") == "/Form"]
+        for stream in streams:
+            for operands, operator in pikepdf.parse_content_stream(stream):
+                if str(operator) == "k":
+                    found.add(tuple(round(float(v), 3) for v in operands))
+    return found
+
+
+@pytest.mark.parametrize("height, k_only", [(3.4, True), (10.0, False)])
+def test_an_inline_icon_the_size_of_type_is_black_ink_like_its_words(height, k_only, tmp_path):
+    """Spelled's 3.4 mm icons sit in lines of 100% K type in the text's navy: printed in four inks they
+    would fringe and stand out from the words beside them. An icon up to the type threshold's height
+    (12 pt, 4.2 mm) follows the type; a larger one, an illustration, keeps its inks."""
+    navy = (0x22 / 255, 0x21 / 255, 0x3B / 255, 1.0)
+    icon = Icon(str(ROOT / "templates" / "icons" / "quill-ink.svg"), 2, 2, height, height, navy)
+    pdf = tmp_path / "face.pdf"
+    pdf.write_bytes(cmyk_faces_pdf([FaceLayout(20, 20, 0, (icon,))], "t", CmykPaint(DEFAULT_CMYK_PROFILE)))
+    inked = {colour for colour in fills(pdf) if any(colour)}
+    assert inked
+    assert (inked == {(0.0, 0.0, 0.0, 1.0)}) == k_only

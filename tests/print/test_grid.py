@@ -15,6 +15,7 @@ from spellpress.impose.grid import (
     cut_lines,
     fit_grid,
     fold_back,
+    fold_marks,
     mirror,
 )
 from spellpress.model.sizes import CARD_SIZES, PAPER_SIZES
@@ -186,3 +187,28 @@ def test_fold_backs_are_mirrored_across_the_fold_and_turned():
         assert back.rotation == 180
         assert back.y + back.h <= size[1] / 2 and slot.y >= size[1] / 2
         assert (slot.y + back.y + back.h) / 2 == pytest.approx(size[1] / 2)
+
+
+def fold_sheet_slots(paper: str, card: str, margin: float = 4.0):
+    """A fold-over sheet's fronts and their backs, as impose/sheets.py lays them out."""
+    size = PAPER_SIZES[paper]
+    grid = best_grid(size, CARD_SIZES[card], bleed=3, margin=margin, area=(0, size[1] / 2, size[0], size[1] / 2),
+                     fold=True)
+    return size, grid.slots + tuple(fold_back(slot, size[1] / 2) for slot in grid.slots)
+
+
+@pytest.mark.parametrize("paper, card, margin", [("a4", "poker", 4), ("letter", "tile", 4), ("letter", "tile", 3),
+                                                  ("a4", "mini", 4), ("letter", "square", 4)])
+def test_the_fold_line_is_marked_off_the_faces_and_inside_the_printable_area(paper, card, margin):
+    """Magic Spell's tiles on Letter reach 4 mm from the right edge (no marks there): the fold is
+    not marked on that side, rather than by a 1 mm stub drawn backwards 3.5 mm from the edge."""
+    size, slots = fold_sheet_slots(paper, card, margin)
+    ink_left = min(s.clip[0] for s in slots)
+    ink_right = max(s.clip[0] + s.clip[2] for s in slots)
+    marks = fold_marks(slots, size, size[1] / 2)
+    for mark in marks:
+        low, high = sorted((mark.x1, mark.x2))
+        assert mark.y1 == mark.y2 == size[1] / 2
+        assert low >= MARK_EDGE - 1e-9 and high <= size[0] - MARK_EDGE + 1e-9
+        assert high <= ink_left or low >= ink_right
+        assert high - low >= MIN_MARK - 1e-9

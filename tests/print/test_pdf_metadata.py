@@ -74,3 +74,42 @@ def test_a_bad_source_date_epoch_is_refused(described, tmp_path, monkeypatch, ca
     err = capsys.readouterr().err
     assert "SOURCE_DATE_EPOCH" in err and "whole number of seconds" in err and "Traceback" not in err
     assert not (tmp_path / "out" / "described").exists() or not any((tmp_path / "out" / "described").glob("*.pdf"))
+
+
+@pytest.mark.parametrize("epoch", ["253402300800", "99999999999999", "\u0661\u0662\u0663"])
+def test_an_epoch_no_pdf_date_can_hold_is_refused(epoch, described, tmp_path, monkeypatch, capsys):
+    """A PDF date has four digits for the year (9999-12-31 23:59:59 UTC is 253402300799), and only ASCII digits."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert main(["build", str(described), "--out", str(tmp_path / "out"), "--no-cache"]) == 2
+    err = capsys.readouterr().err
+    assert "SOURCE_DATE_EPOCH" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_a_new_epoch_is_a_new_build_and_a_bad_one_touches_nothing(described, tmp_path, monkeypatch, capsys):
+    """SOURCE_DATE_EPOCH is an input of the build: an unchanged game built with another epoch is not
+    'up to date' with the old date, and a bad epoch is refused before anything is removed."""
+    out = tmp_path / "out"
+    pdf = out / "described" / "described-a4.pdf"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1234567890")
+    assert main(["build", str(described), "--out", str(out)]) == 0
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(NEWEST))
+    assert main(["build", str(described), "--out", str(out)]) == 0
+    assert info(pdf)["/CreationDate"] == "D:20231114221320+00'00'"
+    before = {path: path.read_bytes() for path in (out / "described").iterdir()}
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    assert main(["build", str(described), "--out", str(out)]) == 2
+    assert "SOURCE_DATE_EPOCH" in capsys.readouterr().err
+    assert {path: path.read_bytes() for path in (out / "described").iterdir()} == before
+
+
+def test_hidden_folders_do_not_date_the_game(described, monkeypatch):
+    """A game kept in its own git repository: .git/ changes on every commit or fetch, its sources do not."""
+    from spellpress.write.metadata import source_date
+
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    hidden = described / ".git" / "refs" / "heads" / "main"
+    hidden.parent.mkdir(parents=True)
+    hidden.write_text("0" * 40)
+    os.utime(hidden, (NEWEST + 86400, NEWEST + 86400))
+    assert source_date(described).timestamp() == NEWEST
