@@ -88,7 +88,7 @@ def plan_for(game, rules, args):
     from spellpress.tune.targets import parse_targets
 
     players = args.players or game.spec.players.min
-    if players not in rules.players_allowed(game):
+    if rules is not None and players not in rules.players_allowed(game):
         allowed = rules.players_allowed(game)
         raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
     if args.min_games > args.games:
@@ -105,13 +105,12 @@ def plan_for(game, rules, args):
 
 def tune(game, args) -> tuple[dict, bool]:
     """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
-    from spellpress.rules.plugins import rules_for
     from spellpress.tune.journal import mended, one_run
     from spellpress.tune.space import label
     from spellpress.tune.study import open_study
     from spellpress.write.destination import game_output_folder
 
-    rules = rules_for(game)
+    rules = _engine(game, args.target)
     plan = plan_for(game, rules, args)
     unplaceable = _apply_preview(game, plan.space)
     if unplaceable:
@@ -126,6 +125,16 @@ def tune(game, args) -> tuple[dict, bool]:
         report, interrupted = _search_and_verify(game, rules, plan, study, args)
     report["proposals_text"] = [label(tuple(tuple(p) for p in row["variant"])) for row in report["proposals"]]
     return report, interrupted
+
+
+def _engine(game, targets: list[str]):
+    """The game's rules engine; None for a game without one whose targets are all letter targets (they play no game)."""
+    from spellpress.rules.plugins import engine_name, rules_for
+    from spellpress.tune.targets import parse_targets
+
+    if engine_name(game) is None and not any(t.simulated for t in parse_targets(targets)):
+        return None
+    return rules_for(game)
 
 
 def _apply_preview(game, space) -> str | None:
@@ -148,7 +157,7 @@ def _search_and_verify(game, rules, plan, study, args) -> tuple[dict, bool]:
     from spellpress.tune.study import Progress, proposals, search, verify
 
     workers = args.workers or os.cpu_count() or 1
-    use_pool = args.dask is not None or workers > 1
+    use_pool = bool(plan.rungs()) and (args.dask is not None or workers > 1)  # letter targets play no games
     if use_pool and args.dask is None:  # the game and its caches built once, before the workers fork
         loaded, loaded_rules = _load(plan.folder, None)
         loaded_rules.new_state(loaded, plan.players, dict(plan.options))
@@ -209,7 +218,7 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
     return {"game": game.id, "name": game.name, "players": plan.players, "seed": plan.seed,
             "targets": [t.text for t in plan.targets],
             "card_limit_points": next((t.high for t in plan.targets if t.name == "cards"), None), "vary": list(args.vary), "max_changes": args.max_changes,
-            "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit,
+            "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit if rules else None,
             "verify_games": (args.verify_games or args.games) if verified and plan.rungs() else 0,
             "spent": spent(study), "interrupted": interrupted,
             "baseline": verified[0] if verified else None, "proposals": rows, "history": history}

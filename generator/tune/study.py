@@ -115,7 +115,7 @@ def run_chunks(plan: Plan, variants: list[tuple], chunks: list[tuple[int, int]],
 
 def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
     """Why a candidate cannot be printed or played (empty when it can): counts, deck sizes, the engine's checks."""
-    from spellpress.simulate.variants import checked_variant
+    from spellpress.simulate.variants import apply_variant, checked_variant
 
     problems = [f"{key} = {value} is below {plan.min_count}" for key, value in variant
                 if key.endswith(".count") and value < plan.min_count]
@@ -124,8 +124,8 @@ def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
                  and isinstance(value, (int, float)) and value < 0 <= current_value(game, rules, key)]
     if problems:
         return problems
-    try:
-        changed = checked_variant(game, rules, variant, dict(plan.options))
+    try:  # a game without a rules engine (letter targets only): the changed cards, checked like a build's
+        changed = checked_variant(game, rules, variant, dict(plan.options)) if rules else apply_variant(game, variant)
     except UserError as exc:
         return [p.message for p in exc.problems]
     for component_id in plan.fixed_decks:
@@ -133,7 +133,7 @@ def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
         after = sum(card.count for card in changed.component(component_id).cards)
         if before != after:
             problems.append(f"{component_id} would have {after} cards, not {before} (--fixed-deck)")
-    if plan.players not in rules.players_allowed(changed):
+    if rules is not None and plan.players not in rules.players_allowed(changed):
         problems.append(f"takes no {plan.players} players")
     return problems
 

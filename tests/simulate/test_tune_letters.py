@@ -1,0 +1,66 @@
+"""`spellpress tune` on a letter deck: no rules engine needed for letter targets, cards named by their
+letter, a search that finds sparse edits (issue 40)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from spellpress.cli import main
+from tests.conftest import ROOT
+
+# 14 faces, no `id` column (the loader names the cards letters-001...), points set badly on purpose
+DECK = """letter,points,count
+A,2,6
+E,1,7
+I,2,5
+O,3,5
+U,4,3
+N,6,4
+R,2,4
+S,7,4
+T,5,4
+L,3,3
+D,8,3
+C,9,2
+M,4,2
+P,10,2
+"""
+
+
+def letter_deck(tmp_path, engine: bool = False):
+    """Word Rummy's letter cards alone: no rules engine (unless `engine`), a deck without card ids."""
+    folder = tmp_path / "deck"
+    shutil.copytree(ROOT / "cards" / "word-rummy", folder)
+    (folder / "rules-card.yaml").unlink()
+    (folder / "letters.csv").write_text(DECK)
+    game = (folder / "game.yaml").read_text()
+    game = game.replace("  - rules-card.yaml\n", "").replace("name: Word Rummy", "name: Small Letters")
+    if not engine:
+        game = game[:game.index("\nrules:") + 1]
+    (folder / "game.yaml").write_text(game)
+    return folder
+
+
+LETTERS = ["--target", "points_rank=0.9", "--letter-samples", "200", "--verify", "2", "--seed", "3"]
+
+
+@pytest.mark.slow
+def test_a_letter_target_needs_no_rules_engine(tmp_path, capsys):
+    folder = letter_deck(tmp_path)
+    code = main(["tune", str(folder), "--vary", "cards.letters.*.points=-2..+2", "--max-changes", "3", *LETTERS,
+                 "--trials", "6", "--out", str(tmp_path / "out"), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    report = json.loads(captured.out)
+    assert report["baseline"]["verdict"] in ("balanced", "not balanced", "undecided")
+    assert report["spent"]["games"] == 0 and report["proposals"]
+
+
+def test_a_simulated_target_still_needs_an_engine(tmp_path, capsys):
+    folder = letter_deck(tmp_path)
+    code = main(["tune", str(folder), "--vary", "cards.letters.*.points=-2..+2", "--target", "seats=3",
+                 "--out", str(tmp_path / "out")])
+    assert code == 2 and "has no rules engine" in capsys.readouterr().err
