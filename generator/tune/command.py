@@ -14,11 +14,12 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Option, UserError
+from spellpress.errors import Option, Problem, UserError
 
 
 def register(commands) -> None:
@@ -107,11 +108,15 @@ def tune(game, args) -> tuple[dict, bool]:
     """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
     from spellpress.tune.journal import mended, one_run
     from spellpress.tune.space import label
-    from spellpress.tune.study import open_study
+    from spellpress.tune.study import open_study, untriable
     from spellpress.write.destination import game_output_folder
 
     rules = _engine(game, args.target)
     plan = plan_for(game, rules, args)
+    refused = untriable(game, rules, plan, args.vary)
+    if refused:
+        raise UserError([Problem(p.location, f"the game as it is cannot be played, and no --vary key changes this: "
+                                             f"{p.message}") for p in refused])
     unplaceable = _apply_preview(game, plan.space)
     if unplaceable:
         print(f"warning: {unplaceable}; the search runs, but its proposals cannot be written with --apply",
@@ -236,6 +241,11 @@ def print_tune(report: dict, seconds: float) -> None:
                   f"{spent['infeasible']} infeasible), {spent['games']:,} games in the search, rungs "
                   f"{', '.join(map(str, report['rungs'])) or 'none'}; {seconds:.0f} s")
     console.print("Targets: " + "; ".join(report["targets"]))
+    reasons = Counter(row["infeasible"][0] for row in report["history"] if row["infeasible"])
+    if reasons:
+        reason, times = reasons.most_common(1)[0]
+        console.print(f"{sum(reasons.values())} candidates could not be played; most often ({times}): {reason}",
+                      markup=False, highlight=False)
     verified = bool(report["baseline"])
     fresh = f"re-played on {report['verify_games']:,} fresh games each" if report["verify_games"] else "on fresh letter samples"
     title = f"Proposals, {fresh} (95% intervals)" if verified else "Best candidates so far (search figures, not verified)"

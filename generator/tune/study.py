@@ -138,6 +138,32 @@ def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
     return problems
 
 
+def untriable(game, rules, plan: Plan, vary: list[str]) -> list:
+    """Why the game as it is cannot be played (the engine refuses its rules), when no --vary key can mend it:
+    the problems, for the command to stop on before any trial. A refusal placed at a varied rules key is left to
+    the search, whose candidates change that key. Empty when the game can be tried."""
+    from spellpress.errors import Problem
+    from spellpress.load.yamlsrc import read_yaml
+    from spellpress.simulate.variants import checked_variant, split_vary
+
+    if rules is None:
+        return []
+    try:
+        checked_variant(game, rules, (), dict(plan.options))
+    except UserError as exc:
+        problems = exc.problems
+    else:
+        return []
+    source = read_yaml(game.root / "game.yaml")
+    # the lines of the varied rules keys game.yaml has (one left to the engine's default is placed nowhere)
+    varied = {source.marks[path][0] for key, _ in split_vary(vary)
+              if (path := tuple(key.split("."))) in source.marks and key.startswith("rules.")}
+    here = source.path.resolve()
+    if any(getattr(p.location, "line", 0) in varied and p.location.path.resolve() == here for p in problems):
+        return []
+    return [Problem(p.location, p.message.removeprefix("variant : ")) for p in problems]
+
+
 def figures_of(game, rules, plan: Plan, variant: tuple, tally=None) -> dict:
     """The figures the targets read: simulated ones from a tally, letter ones from the letter analysis."""
     from spellpress.simulate.variants import apply_variant, known_rules_keys
