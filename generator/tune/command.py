@@ -107,7 +107,7 @@ def plan_for(game, rules, args):
 def tune(game, args) -> tuple[dict, bool]:
     """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
     from spellpress.tune.journal import mended, one_run
-    from spellpress.tune.space import label
+    from spellpress.tune.space import card_names, label
     from spellpress.tune.study import open_study, untriable
     from spellpress.write.destination import game_output_folder
 
@@ -128,7 +128,12 @@ def tune(game, args) -> tuple[dict, bool]:
             mended(path)
         study = open_study(path, f"{game.id}-tune", plan, args.fresh, game_files_hash(game.root))
         report, interrupted = _search_and_verify(game, rules, plan, study, args)
-    report["proposals_text"] = [label(tuple(tuple(p) for p in row["variant"])) for row in report["proposals"]]
+    names = card_names(game)
+    used = {".".join(key.split(".")[1:3]) for row in report["history"] for key, _ in row["variant"] if key.startswith("cards.")}
+    report["card_names"] = {card: name for card, name in names.items() if card in used}
+    for row in report["history"] + report["proposals"]:
+        row["changes"] = label(tuple(tuple(p) for p in row["variant"]), names)
+    report["proposals_text"] = [row["changes"] for row in report["proposals"]]
     return report, interrupted
 
 
@@ -233,6 +238,8 @@ def print_tune(report: dict, seconds: float) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from spellpress.tune.space import label
+
     console = Console()
     spent = report["spent"]
     players = f", {report['players']} players" if report["rungs"] else ""
@@ -250,9 +257,11 @@ def print_tune(report: dict, seconds: float) -> None:
     fresh = f"re-played on {report['verify_games']:,} fresh games each" if report["verify_games"] else "on fresh letter samples"
     title = f"Proposals, {fresh} (95% intervals)" if verified else "Best candidates so far (search figures, not verified)"
     table = Table("#", "changes", "search score", *(["worst figure (95% CI)", "verdict"] if verified else []), title=title)
+    table.columns[1].overflow = "fold"  # every change shown, one a line: never cut to "…"
+    names = report.get("card_names", {})
     rows = ([("0", "(as shipped)", "", report["baseline"])] if verified else []) + [
-        (str(row["rank"]), text, f"{row['search']['value']:.2f}", row.get("verified"))
-        for row, text in zip(report["proposals"], report["proposals_text"])]
+        (str(row["rank"]), label(tuple(tuple(p) for p in row["variant"]), names, sep="\n"), f"{row['search']['value']:.2f}",
+         row.get("verified")) for row in report["proposals"]]
     for number, text, value, checked in rows:
         extra = [_worst(checked), checked["verdict"]] if checked else []
         table.add_row(number, text, value, *extra)

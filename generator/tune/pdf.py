@@ -132,7 +132,7 @@ def _before_after(doc, report: dict) -> None:
     rows = [("as is", report["baseline"])] + [(f"#{row['rank']}", row["verified"]) for row in report["proposals"]]
     fresh = f"{report['verify_games']:,} fresh games each" if report["verify_games"] else "fresh letter samples"
     doc.heading(f"Before and after: {fresh}")
-    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(tuple(tuple(p) for p in row["variant"])), row["verdict"]]
+    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(tuple(tuple(p) for p in row["variant"]), report.get("card_names")), row["verdict"]]
                                                       for name, row in rows], widths=[12, 128, 30])
     figures = [row["figures"] for _, row in rows]
     if figures[0].get("seats"):

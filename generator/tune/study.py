@@ -286,8 +286,9 @@ def search(study, game, rules, plan: Plan, trials: int, executor, workers: int, 
     """Run trials until `trials` have finished (complete or pruned); Ctrl-C leaves the current one failed."""
     from optuna.trial import TrialState
 
-    from spellpress.tune.space import label
+    from spellpress.tune.space import card_names, label
 
+    names = card_names(game)
     progress = progress or Progress()
     rungs = plan.rungs()
     known = {t.user_attrs["variant_key"]: t for t in finished_trials(study) if "variant_key" in t.user_attrs}
@@ -314,7 +315,7 @@ def search(study, game, rules, plan: Plan, trials: int, executor, workers: int, 
         if not variant and "probed" not in study.user_attrs:
             _enqueue_probes(study, game, plan, study.get_trials(deepcopy=False)[trial.number])
         best = _best_value(study)
-        progress.trial(len(finished) + 1, best, label(variant))
+        progress.trial(len(finished) + 1, best, label(variant, names))
 
 
 def _best_value(study) -> float | None:

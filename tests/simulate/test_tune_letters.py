@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 
 import pytest
 
@@ -57,6 +58,21 @@ def test_a_letter_target_needs_no_rules_engine(tmp_path, capsys):
     report = json.loads(captured.out)
     assert report["baseline"]["verdict"] in ("balanced", "not balanced", "undecided")
     assert report["spent"]["games"] == 0 and report["proposals"]
+    # the cards have no id: they are named by their letter in the JSON, the table and the PDF
+    faces = {line.split(",")[0] for line in DECK.splitlines()[1:]}
+    for row in report["proposals"] + report["history"]:
+        for change in filter(None, row["changes"].split(", ")):
+            assert change.split(".")[0] in faces | {"(as shipped)"}, row["changes"]
+    assert set(report["card_names"].values()) <= faces and report["card_names"]
+    shown = report["proposals"][0]["changes"].split(", ")
+    assert main(["tune", str(folder), "--vary", "cards.letters.*.points=-2..+2", "--max-changes", "3", *LETTERS,
+                 "--trials", "6", "--out", str(tmp_path / "out")]) == 0
+    table = capsys.readouterr().out
+    assert "letters-0" not in table and "…" not in table
+    assert all(change in table for change in shown)  # every change, one a line, none cut short
+    pdf = tmp_path / "out" / "deck" / "deck-tune.pdf"
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "letters-0" not in text and shown[0] in text
 
 
 def test_a_simulated_target_still_needs_an_engine(tmp_path, capsys):
