@@ -318,10 +318,27 @@ def cmd_tune(args) -> int:
             except UserError as exc:  # the search's results stand; only the patch cannot be made
                 print(f"Proposal 1 cannot be shown as a patch: {exc.problems[0]}")
             else:
-                print("Proposal 1 as a patch (write it with --apply 1):")
+                verdict = _verdict(report["proposals"][0])
+                if verdict == "balanced":
+                    print("Proposal 1 as a patch (write it with --apply 1):")
+                else:
+                    print(f"warning: {_doubt(1, verdict)}", file=sys.stderr)
+                    print(f"Proposal 1 as a patch ({verdict}):")
                 print(patch, end="")
     print(out / f"{game.id}-tune.pdf")
     return 0
+
+
+def _verdict(row: dict) -> str:
+    verified = row.get("verified")
+    return verified["verdict"] if verified else "not verified"
+
+
+def _doubt(number: int, verdict: str) -> str:
+    """Why a proposal that is not verified balanced is no fix to write as it is."""
+    why = {"not balanced": "a target missed on fresh games: it does not meet the targets",
+           "undecided": "the fresh games cannot tell whether it meets the targets (verify with more --verify-games)"}
+    return f"proposal {number} is {verdict}: {why.get(verdict, 'it was not re-played on fresh games')}"
 
 
 def _apply(game, saved: Path, number: int) -> int:
@@ -332,6 +349,8 @@ def _apply(game, saved: Path, number: int) -> int:
     if not variant:
         print(f"proposal {number} is the game as it is: nothing to change")
         return 0
+    if verdict != "balanced":
+        print(f"warning: {_doubt(number, verdict)}; writing it as asked", file=sys.stderr)
     texts = apply(game, variant)
     print(unified_diff(game, texts), end="")
     print(f"applied proposal {number} ({verdict}) to " + ", ".join(str(path) for path in texts))

@@ -80,3 +80,22 @@ def test_a_simulated_target_still_needs_an_engine(tmp_path, capsys):
     code = main(["tune", str(folder), "--vary", "cards.letters.*.points=-2..+2", "--target", "seats=3",
                  "--out", str(tmp_path / "out")])
     assert code == 2 and "has no rules engine" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_only_a_balanced_proposal_is_offered_for_apply(tmp_path, capsys):
+    folder = letter_deck(tmp_path)
+    vary = ["--vary", "cards.letters.*.points=-1..+1", "--max-changes", "2", "--trials", "3"]
+    assert main(["tune", str(folder), *vary, *LETTERS, "--out", str(tmp_path / "missed")]) == 0
+    captured = capsys.readouterr()
+    assert "warning: proposal 1 is not balanced: a target missed on fresh games" in captured.err
+    assert "--apply" not in captured.out and "Proposal 1 as a patch (not balanced):" in captured.out
+    before = (folder / "letters.csv").read_text()
+    assert main(["tune", str(folder), "--apply", "1", "--out", str(tmp_path / "missed")]) == 0  # asked deliberately
+    captured = capsys.readouterr()
+    assert "warning: proposal 1 is not balanced" in captured.err and "applied proposal 1 (not balanced)" in captured.out
+    assert (folder / "letters.csv").read_text() != before
+    easy = [arg.replace("points_rank=0.9", "points_rank=0.3") for arg in LETTERS]
+    assert main(["tune", str(folder), *vary, *easy, "--out", str(tmp_path / "held")]) == 0
+    captured = capsys.readouterr()
+    assert "Proposal 1 as a patch (write it with --apply 1):" in captured.out and "warning" not in captured.err
