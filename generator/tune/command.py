@@ -266,6 +266,29 @@ def print_tune(report: dict, seconds: float) -> None:
         extra = [_worst(checked), checked["verdict"]] if checked else []
         table.add_row(number, text, value, *extra)
     console.print(table)
+    if verified:
+        console.print(_others_table(report))
+
+
+def _others_table(report: dict):
+    """Every figure the verification measured besides the targets, each proposal beside the game as it is."""
+    from rich.table import Table
+
+    rows = [report["baseline"], *(row["verified"] for row in report["proposals"])]
+    table = Table("figure", "as is", *(f"#{row['rank']}" for row in report["proposals"]),
+                  title="Other figures on the same fresh games (change against the game as it is)")
+    unit = f" ({report['length_unit']})" if report.get("length_unit") else ""
+    for name, before in rows[0]["other"].items():
+        cells = [_shown(before)]
+        for row in rows[1:]:
+            after = row["other"].get(name)
+            cells.append("-" if after is None else f"{_shown(after)} ({after - before:+.3g})")
+        table.add_row(name + (unit if name == "length" else ""), *cells)
+    return table
+
+
+def _shown(value: float) -> str:
+    return f"{value:.3f}" if abs(value) < 1 and value != 0 else f"{value:.1f}" if value % 1 else f"{value:.0f}"
 
 
 def _worst(row: dict) -> str:
@@ -285,7 +308,7 @@ def _worst(row: dict) -> str:
 def cmd_tune(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.paths import game_folders
-    from spellpress.tune.apply import new_texts, unified_diff
+    from spellpress.tune.apply import new_texts, stale_comments, unified_diff
     from spellpress.tune.pdf import tune_pdf
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder
@@ -314,7 +337,8 @@ def cmd_tune(args) -> int:
         variant = tuple(tuple(pair) for pair in report["proposals"][0]["variant"])
         if variant:
             try:
-                patch = unified_diff(game, new_texts(game, variant))
+                texts = new_texts(game, variant)
+                patch = unified_diff(game, texts)
             except UserError as exc:  # the search's results stand; only the patch cannot be made
                 print(f"Proposal 1 cannot be shown as a patch: {exc.problems[0]}")
             else:
@@ -324,6 +348,8 @@ def cmd_tune(args) -> int:
                 else:
                     print(f"warning: {_doubt(1, verdict)}", file=sys.stderr)
                     print(f"Proposal 1 as a patch ({verdict}):")
+                for note in stale_comments(game, texts):
+                    print(f"# {note}: read it")
                 print(patch, end="")
     print(out / f"{game.id}-tune.pdf")
     return 0
@@ -342,7 +368,7 @@ def _doubt(number: int, verdict: str) -> str:
 
 
 def _apply(game, saved: Path, number: int) -> int:
-    from spellpress.tune.apply import apply, unified_diff
+    from spellpress.tune.apply import apply, stale_comments, unified_diff
     from spellpress.tune.saved import proposal, read_report
 
     variant, verdict = proposal(saved, read_report(saved), game, number)
@@ -354,4 +380,6 @@ def _apply(game, saved: Path, number: int) -> int:
     texts = apply(game, variant)
     print(unified_diff(game, texts), end="")
     print(f"applied proposal {number} ({verdict}) to " + ", ".join(str(path) for path in texts))
+    for note in stale_comments(game, texts):
+        print(f"warning: {note}: read it", file=sys.stderr)
     return 0

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from spellpress.errors import UserError
 from spellpress.tune.space import Space, current_value, suggest
-from spellpress.tune.targets import Target, distance, letter_figures, objective, simulated_figures
+from spellpress.tune.targets import Target, distance, letter_figures, objective, other_figures, simulated_figures
 
 SEARCH_SEED_BLOCK = 1000  # rung r plays seed * 1000 + r; verification plays seed * 1000 + 500 + k
 VERIFY_OFFSET = 500
@@ -463,7 +463,8 @@ def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor,
         figures = figures_of(game, rules, fresh, variant, tally)
         verdicts = [verdict(t, figures) for t in plan.targets]
         _, distances = score(plan, figures)
-        rows.append({"variant": [[k, v] for k, v in variant], "figures": figures, "distances": distances,
+        rows.append({"variant": [[k, v] for k, v in variant], "figures": figures, "other": other_figures(figures),
+                     "distances": distances,
                      "targets": verdicts, "verdict": overall(verdicts, figures.get("stalls", 0))})
     return rows
 

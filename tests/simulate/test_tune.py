@@ -135,6 +135,10 @@ def test_pruned_candidates_stop_after_the_first_rung(tmp_path, capsys):
         assert row["verified"]["verdict"] in ("balanced", "not balanced", "undecided")
         assert len(row["verified"]["figures"]["seats"]) == 3
     assert report["baseline"]["variant"] == []
+    other = report["baseline"]["other"]
+    assert other["length"] == report["baseline"]["figures"]["length"]["mean"] and other["stalled games"] == 0
+    edges = [100 * (s["win_rate"] - s["fair_share"]) for s in report["baseline"]["figures"]["seats"]]
+    assert other["seat spread (points)"] == pytest.approx(max(edges) - min(edges))
     assert (tmp_path / "toy-game" / "toy-game-tune.pdf").read_bytes().startswith(b"%PDF")
 
 

@@ -69,6 +69,11 @@ def test_a_letter_target_needs_no_rules_engine(tmp_path, capsys):
                  "--trials", "6", "--out", str(tmp_path / "out")]) == 0
     table = capsys.readouterr().out
     assert "letters-0" not in table and "…" not in table
+    # the figures verification measured besides the targets, each proposal beside the game as it is
+    before = report["baseline"]["other"]["points rank"]
+    after = report["proposals"][0]["verified"]["other"]["points rank"]
+    assert before == report["baseline"]["figures"]["points_rank"]["p"]
+    assert "Other figures on the same fresh games" in table and f"{after:.3f} ({after - before:+.3g})" in table
     assert all(change in table for change in shown)  # every change, one a line, none cut short
     pdf = tmp_path / "out" / "deck" / "deck-tune.pdf"
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
