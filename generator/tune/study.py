@@ -117,9 +117,12 @@ def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
     """Why a candidate cannot be printed or played (empty when it can): counts, deck sizes, the engine's checks."""
     from spellpress.simulate.variants import apply_variant, checked_variant
 
-    problems = [f"{key} = {value} is below {plan.min_count}" for key, value in variant
+    from spellpress.tune.space import card_names, label
+
+    names = card_names(game)
+    problems = [f"{label(((key, value),), names)} is below {plan.min_count}" for key, value in variant
                 if key.endswith(".count") and value < plan.min_count]
-    problems += [f"{key} = {value} is negative, where the game has {current_value(game, rules, key)}"
+    problems += [f"{label(((key, value),), names)} is negative, where the game has {current_value(game, rules, key)}"
                  for key, value in variant if key.startswith("cards.") and not key.endswith(".count")
                  and isinstance(value, (int, float)) and value < 0 <= current_value(game, rules, key)]
     if problems:
@@ -313,6 +316,7 @@ def search(study, game, rules, plan: Plan, trials: int, executor, workers: int, 
             study.tell(trial, value)
         known.setdefault(key, study.get_trials(deepcopy=False)[trial.number])
         if not variant and "probed" not in study.user_attrs:
+            _enqueue_seeds(study, game, rules, plan)
             _enqueue_probes(study, game, plan, study.get_trials(deepcopy=False)[trial.number])
         best = _best_value(study)
         progress.trial(len(finished) + 1, best, label(variant, names))
@@ -376,6 +380,109 @@ def _record(trial, figures: dict, distances: dict, games: int) -> None:
     trial.set_user_attr("games", games)
 
 
+def _enqueue_seeds(study, game, rules, plan: Plan) -> None:
+    """After the game as it is has played, with letter targets only (no games: a candidate is scored at once):
+    queue sparse edits found directly, before the sampler's guesses. The search's later trials start from them.
+
+    - a greedy coordinate descent over single changes: each step makes the one change (a new card, or another
+      value for a card already changed) that lowers the score most, never more cards than --max-changes;
+      queued are its end and, for each smaller number of cards, the best it found with that many;
+    - for a points_rank target, "print the suggested points": every points card set to its suggested value
+      within the --vary range; with --max-changes N, the N cards furthest from it.
+    Queued once (kept in the study, so a resumed study has them too)."""
+    if plan.rungs() or not plan.space.families:
+        return
+    seeds = greedy_path(game, rules, plan)
+    seeds = seeds[-1:] + suggested_points(game, rules, plan) + seeds[-2::-1]
+    queued: list[dict] = []
+    for changes in seeds:
+        if changes and changes not in queued:
+            queued.append(changes)
+            study.enqueue_trial(params_for(plan.space, changes))
+
+
+def _scored(game, rules, plan: Plan, changes: dict) -> float | None:
+    """A candidate's score with letter targets only; None when it breaks a constraint."""
+    variant = tuple(changes.items())
+    if constraint_problems(game, rules, plan, variant):
+        return None
+    return score(plan, figures_of(game, rules, plan, variant))[0]
+
+
+def greedy_path(game, rules, plan: Plan) -> list[dict]:
+    """The steps of a greedy coordinate descent from the game as it is: {key: new value} after each step."""
+    members = [dim for family in plan.space.families for dim in family.members]
+    limit = plan.space.max_changes or len(members)
+    best, current, path = _scored(game, rules, plan, {}), {}, []
+    if best is None:
+        return []
+    for _ in range(2 * limit):  # a card may be changed again, so a few more steps than cards
+        step = None
+        for dim in members:
+            if dim.key not in current and len(current) >= limit:
+                continue
+            for drawn in _draws(dim):
+                value = dim.value(drawn)
+                if value == current.get(dim.key, dim.current):
+                    continue
+                changed = {k: v for k, v in {**current, dim.key: value}.items() if k != dim.key or value != dim.current}
+                scored = _scored(game, rules, plan, changed)
+                if scored is not None and scored < (step[0] if step else best) - 1e-12:
+                    step = (scored, changed)
+        if step is None:
+            break
+        best, current = step
+        path.append(current)
+    by_size: dict[int, dict] = {}
+    for changes in path:  # later steps score better: the last of each size is its best
+        by_size[len(changes)] = changes
+    return [by_size[size] for size in sorted(by_size)]
+
+
+def suggested_points(game, rules, plan: Plan) -> list[dict]:
+    """'Print the suggested points' as a candidate (a points_rank target and a family of points): [] otherwise."""
+    if not any(t.name == "points_rank" for t in plan.targets):
+        return []
+    suggested = figures_of(game, rules, plan, ())["points_rank"]["suggested"]
+    gaps = []
+    for family in plan.space.families:
+        for dim in family.members:
+            _, component_id, card_id, field = dim.key.split(".")
+            card = next(c for c in game.component(component_id).cards if c.id == card_id)
+            face = str(card.fields.get("letter", card_id)).lower()
+            if field != "points" or face not in suggested or not isinstance(dim.current, int):
+                continue
+            low, high = (dim.current + dim.low, dim.current + dim.high) if dim.relative else (dim.low, dim.high)
+            if dim.choices:
+                value = min(dim.choices, key=lambda v: abs(v - suggested[face]))
+            else:
+                value = min(max(int(suggested[face]), int(low)), int(high))
+            if value != dim.current:
+                gaps.append((-abs(value - dim.current), dim.key, value))
+    gaps.sort()
+    chosen = gaps[:plan.space.max_changes] if plan.space.max_changes is not None else gaps
+    return [{key: value for _, key, value in sorted(chosen, key=lambda g: g[1])}] if chosen else []
+
+
+def params_for(space: Space, changes: dict) -> dict:
+    """The Optuna parameters that make `suggest` give these family changes (every other key as the game has it)."""
+    from spellpress.tune.space import _member_label
+
+    members = {dim.key: (family, dim) for family in space.families for dim in family.members}
+    params = baseline_params(space)
+    if space.max_changes is not None and len(changes) > space.max_changes:
+        raise ValueError(f"{len(changes)} changes, more than --max-changes {space.max_changes}")
+    for slot, (key, value) in enumerate(changes.items(), 1):
+        family, dim = members[key]
+        drawn = value - dim.current if dim.relative else value
+        if space.max_changes is None:
+            params[key] = drawn
+        else:
+            params[f"change #{slot}"] = _member_label(key)
+            params[f"change #{slot} {family.pattern}"] = drawn
+    return params
+
+
 PROBED_CARDS = 2  # a cards target: the game's worst cards are tried first, one change at a time
 
 
@@ -386,8 +493,6 @@ def _enqueue_probes(study, game, plan: Plan, baseline) -> None:
     that break the target are where a fix most likely lies. The probes are trials like any other
     (kept in the study, so a resumed study has them too), queued once.
     """
-    from spellpress.tune.space import NO_CARD, _member_label
-
     study.set_user_attr("probed", True)
     if not any(t.name == "cards" for t in plan.targets) or not plan.space.families:
         return
@@ -396,19 +501,13 @@ def _enqueue_probes(study, game, plan: Plan, baseline) -> None:
     figures = baseline.user_attrs.get("figures", {})
     if figures.get("worst_card") and abs(100 * figures["worst_card"]["difference"]) <= limit:
         return  # every card already holds
-    base = baseline_params(plan.space)
     for played in worst:
         for family in plan.space.families:
             for dim in family.members:
                 if not _names_card(game, dim.key, played):
                     continue
                 for drawn in _draws(dim):
-                    if plan.space.max_changes is None:
-                        params = {**base, dim.key: drawn}
-                    else:
-                        params = {**base, "change #1": _member_label(dim.key), f"change #1 {family.pattern}": drawn}
-                        params.update({f"change #{slot}": NO_CARD for slot in range(2, plan.space.max_changes + 1)})
-                    study.enqueue_trial(params)
+                    study.enqueue_trial(params_for(plan.space, {dim.key: dim.value(drawn)}))
 
 
 def _names_card(game, key: str, played: str) -> bool:

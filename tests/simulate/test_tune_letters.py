@@ -104,3 +104,33 @@ def test_only_a_balanced_proposal_is_offered_for_apply(tmp_path, capsys):
     assert main(["tune", str(folder), *vary, *easy, "--out", str(tmp_path / "held")]) == 0
     captured = capsys.readouterr()
     assert "Proposal 1 as a patch (write it with --apply 1):" in captured.out and "warning" not in captured.err
+
+
+@pytest.mark.slow
+def test_seeded_sparse_edits_find_a_better_points_rank_than_the_sampler_alone(tmp_path, capsys, monkeypatch):
+    from spellpress.tune import study as tune_study
+
+    folder = letter_deck(tmp_path)
+    search = ["tune", str(folder), "--vary", "cards.letters.*.points=-3..+3", "--max-changes", "6",
+              "--target", "points_rank=0.97", "--letter-samples", "200", "--verify", "1", "--seed", "3", "--trials", "12", "--json"]
+
+    def best(report):
+        return report["proposals"][0]["verified"]["figures"]["points_rank"]["p"]
+
+    assert main([*search, "--out", str(tmp_path / "seeded")]) == 0
+    seeded = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(tune_study, "_enqueue_seeds", lambda *args: None, raising=False)  # the sampler alone
+    assert main([*search, "--out", str(tmp_path / "sampler")]) == 0
+    sampler = json.loads(capsys.readouterr().out)
+    assert best(seeded) >= 0.95 > best(sampler) + 0.05  # measured: 0.955 against 0.724 (0.842 at 40 trials)
+    assert all(len(row["variant"]) <= 6 for row in seeded["history"])  # never more cards than --max-changes
+    changed = [{key: value for key, value in row["variant"]} for row in seeded["history"]]
+    from spellpress.cli import parser
+    from spellpress.load.game import load_game
+    from spellpress.tune.command import plan_for
+
+    game = load_game(folder)
+    args = parser().parse_args(search)
+    plan = plan_for(game, None, args)
+    (suggested,) = tune_study.suggested_points(game, None, plan)
+    assert len(suggested) == 6 and suggested in changed  # "print the suggested points" was tried, 6 cards of it
