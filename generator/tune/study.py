@@ -255,7 +255,8 @@ SAMPLERS = ("tpe", "cmaes", "random")
 def _sampler(plan: Plan, finished: int, trials: int):
     """A fresh sampler for each trial, seeded from the study's seed and the trials finished: the same
     history gives the same next candidate, whether the study ran straight through or was resumed.
-    (CMA-ES keeps its search state in the trials themselves, so it resumes too.)"""
+    (CMA-ES keeps its search state in the trials themselves, and is shown the trials finished, not the
+    trial's number, so it resumes too.)"""
     import warnings
 
     import optuna
@@ -268,9 +269,28 @@ def _sampler(plan: Plan, finished: int, trials: int):
         if plan.sampler == "random":
             return optuna.samplers.RandomSampler(seed=seed)
         if plan.sampler == "cmaes":
-            return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=1, with_margin=True,
-                                                independent_sampler=tpe, warn_independent_sampling=False)
+            return _resumable_cmaes(finished)(seed=seed, n_startup_trials=1, with_margin=True,
+                                              independent_sampler=tpe, warn_independent_sampling=False)
         return tpe
+
+
+def _resumable_cmaes(finished: int):
+    """Optuna's CMA-ES, shown the trial's place among the finished trials instead of its number.
+
+    CMA-ES seeds each draw with the trial's number, and a resumed study has one more number per interrupted
+    (failed) trial: its draws after the interruption differed from an uninterrupted run's. The trials
+    finished before it are the same in both."""
+    import copy
+
+    import optuna
+
+    class ResumableCmaEs(optuna.samplers.CmaEsSampler):
+        def sample_relative(self, study, trial, search_space):
+            shown = copy.copy(trial)
+            shown.number = finished
+            return super().sample_relative(study, shown, search_space)
+
+    return ResumableCmaEs
 
 
 def variant_key(variant) -> str:

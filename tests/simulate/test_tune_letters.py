@@ -134,3 +134,33 @@ def test_seeded_sparse_edits_find_a_better_points_rank_than_the_sampler_alone(tm
     plan = plan_for(game, None, args)
     (suggested,) = tune_study.suggested_points(game, None, plan)
     assert len(suggested) == 6 and suggested in changed  # "print the suggested points" was tried, 6 cards of it
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sampler", ["cmaes", "tpe"])
+def test_an_interrupted_study_resumes_to_the_same_proposals(tmp_path, capsys, monkeypatch, sampler):
+    """Ctrl-C in the middle of the search, then the same command: the trials and proposals of an uninterrupted run."""
+    from spellpress.tune import study as tune_study
+
+    folder = letter_deck(tmp_path)
+    search = ["tune", str(folder), "--vary", "cards.letters.*.points=-2..+2", "--sampler", sampler, "--trials", "30",
+              "--target", "points_rank=0.99", "--letter-samples", "200", "--verify", "3", "--seed", "5", "--json"]
+    assert main([*search, "--out", str(tmp_path / "whole")]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    real, calls = tune_study._play, []
+
+    def interrupted(*args, **kwargs):  # Ctrl-C while the 17th candidate plays, well after the seeds
+        calls.append(1)
+        if len(calls) == 17:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tune_study, "_play", interrupted)
+    assert main([*search, "--out", str(tmp_path / "split")]) == 130
+    capsys.readouterr()
+    monkeypatch.setattr(tune_study, "_play", real)
+    assert main([*search, "--out", str(tmp_path / "split")]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert resumed["spent"]["trials"].get("fail") == 1
+    assert [(r["variant"], r["value"]) for r in resumed["history"]] == [(r["variant"], r["value"]) for r in whole["history"]]
+    assert resumed["proposals"] == whole["proposals"] and resumed["baseline"] == whole["baseline"]
