@@ -116,7 +116,6 @@ def run_chunks(plan: Plan, variants: list[tuple], chunks: list[tuple[int, int]],
 def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
     """Why a candidate cannot be printed or played (empty when it can): counts, deck sizes, the engine's checks."""
     from spellpress.simulate.variants import apply_variant, checked_variant
-
     from spellpress.tune.space import card_names, label
 
     names = card_names(game)
@@ -145,7 +144,7 @@ def untriable(game, rules, plan: Plan, vary: list[str]) -> list:
     """Why the game as it is cannot be played (the engine refuses its rules), when no --vary key can mend it:
     the problems, for the command to stop on before any trial. A refusal placed at a varied rules key is left to
     the search, whose candidates change that key. Empty when the game can be tried."""
-    from spellpress.errors import Problem
+    from spellpress.errors import Location, Problem
     from spellpress.load.yamlsrc import read_yaml
     from spellpress.simulate.variants import checked_variant, split_vary
 
@@ -162,7 +161,8 @@ def untriable(game, rules, plan: Plan, vary: list[str]) -> list:
     varied = {source.marks[path][0] for key, _ in split_vary(vary)
               if (path := tuple(key.split("."))) in source.marks and key.startswith("rules.")}
     here = source.path.resolve()
-    if any(getattr(p.location, "line", 0) in varied and p.location.path.resolve() == here for p in problems):
+    if any(isinstance(p.location, Location) and p.location.line in varied and p.location.path.resolve() == here
+           for p in problems):
         return []
     return [Problem(p.location, p.message.removeprefix("variant : ")) for p in problems]
 
@@ -433,7 +433,8 @@ def greedy_path(game, rules, plan: Plan) -> list[dict]:
     """The steps of a greedy coordinate descent from the game as it is: {key: new value} after each step."""
     members = [dim for family in plan.space.families for dim in family.members]
     limit = plan.space.max_changes or len(members)
-    best, current, path = _scored(game, rules, plan, {}), {}, []
+    current: dict[str, Any] = {}
+    best, path = _scored(game, rules, plan, {}), []
     if best is None:
         return []
     for _ in range(2 * limit):  # a card may be changed again, so a few more steps than cards
@@ -472,11 +473,13 @@ def suggested_points(game, rules, plan: Plan) -> list[dict]:
             face = str(card.fields.get("letter", card_id)).lower()
             if field != "points" or face not in suggested or not isinstance(dim.current, int):
                 continue
-            low, high = (dim.current + dim.low, dim.current + dim.high) if dim.relative else (dim.low, dim.high)
             if dim.choices:
                 value = min(dim.choices, key=lambda v: abs(v - suggested[face]))
+            elif dim.low is not None and dim.high is not None:
+                shift = dim.current if dim.relative else 0
+                value = min(max(int(suggested[face]), int(dim.low) + shift), int(dim.high) + shift)
             else:
-                value = min(max(int(suggested[face]), int(low)), int(high))
+                continue
             if value != dim.current:
                 gaps.append((-abs(value - dim.current), dim.key, value))
     gaps.sort()
