@@ -252,7 +252,7 @@ def print_tune(report: dict, seconds: float) -> None:
     if reasons:
         reason, times = reasons.most_common(1)[0]
         console.print(f"{sum(reasons.values())} candidates could not be played; most often ({times}): {reason}",
-                      markup=False, highlight=False)
+                      markup=False, highlight=False, soft_wrap=True)  # one line: the reason is what to read
     verified = bool(report["baseline"])
     fresh = f"re-played on {report['verify_games']:,} fresh games each" if report["verify_games"] else "on fresh letter samples"
     title = f"Proposals, {fresh} (95% intervals)" if verified else "Best candidates so far (search figures, not verified)"
