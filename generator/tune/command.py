@@ -107,12 +107,18 @@ def plan_for(game, rules, args):
 def tune(game, args) -> tuple[dict, bool]:
     """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
     from spellpress.tune.journal import mended, one_run
+    from spellpress.tune.power import power, power_lines
     from spellpress.tune.space import card_names, label
     from spellpress.tune.study import open_study, untriable
     from spellpress.write.destination import game_output_folder
 
     rules = _engine(game, args.target)
     plan = plan_for(game, rules, args)
+    budget = power(plan.targets, players=plan.players, first=plan.rungs()[0] if plan.rungs() else 0,
+                   games=plan.rungs()[-1] if plan.rungs() else 0, verify=args.verify_games or args.games,
+                   samples=plan.letter_samples)
+    for line in power_lines(budget, plan.players):
+        print(f"budget: {line}", file=sys.stderr)
     refused = untriable(game, rules, plan, args.vary)
     if refused:
         raise UserError([Problem(p.location, f"the game as it is cannot be played, and no --vary key changes this: "
@@ -134,6 +140,7 @@ def tune(game, args) -> tuple[dict, bool]:
     for row in report["history"] + report["proposals"]:
         row["changes"] = label(tuple(tuple(p) for p in row["variant"]), names)
     report["proposals_text"] = [row["changes"] for row in report["proposals"]]
+    report["power"] = budget
     return report, interrupted
 
 

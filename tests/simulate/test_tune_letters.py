@@ -58,6 +58,8 @@ def test_a_letter_target_needs_no_rules_engine(tmp_path, capsys):
     report = json.loads(captured.out)
     assert report["baseline"]["verdict"] in ("balanced", "not balanced", "undecided")
     assert report["spent"]["games"] == 0 and report["proposals"]
+    assert "budget: points rank correlation >= 0.9: computed exactly" in captured.err  # said before the search
+    assert report["power"][0]["decidable"] is None
     # the cards have no id: they are named by their letter in the JSON, the table and the PDF
     faces = {line.split(",")[0] for line in DECK.splitlines()[1:]}
     for row in report["proposals"] + report["history"]:
