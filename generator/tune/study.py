@@ -179,6 +179,22 @@ def figures_of(game, rules, plan: Plan, variant: tuple, tally=None) -> dict:
     return figures
 
 
+def uncertainty(plan: Plan, figures: dict) -> float:
+    """How far the score may move on more games: the widest 95% half-interval among the simulated targets'
+    worst figures, in distances (the band's half-width is 1), times 1.25 as the score is (worst + mean / 4)."""
+    from spellpress.tune.targets import _checks
+
+    widest = 0.0
+    for target in plan.targets:
+        if not target.simulated:
+            continue  # the letter figures do not change with games
+        checks = _checks(target, figures)
+        if checks:
+            _, _, (low, high) = max(checks, key=lambda check: target.distance(check[1]))
+            widest = max(widest, (high - low) / (target.high - target.low))
+    return 1.25 * widest
+
+
 def score(plan: Plan, figures: dict) -> tuple[float, dict[str, float]]:
     distances = {t.name: distance(t, figures) for t in plan.targets}
     return objective(list(distances.values()), figures.get("stalls", 0), figures.get("games", 1)), distances
@@ -200,12 +216,17 @@ def _pruner(eta: int, min_peers: int):
             if step is None:
                 return False
             value = trial.intermediate_values[step]
-            peers = [t.intermediate_values[step] for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
-                     if step in t.intermediate_values]
+            finished = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
+            peers = [t for t in finished if step in t.intermediate_values]
             if len(peers) < min_peers:
                 return False
-            ranked = sorted(peers + [value])
-            return value > ranked[max(1, len(ranked) // eta) - 1]
+            key = f"uncertainty {step}"
+            ranked = sorted([(t.intermediate_values[step], t.user_attrs.get(key, 0.0)) for t in finished
+                             if step in t.intermediate_values] + [(value, trial.user_attrs.get(key, 0.0))])
+            cutoff, cutoff_half = ranked[max(1, len(ranked) // eta) - 1]
+            # not among the best 1/eta, and worse beyond the noise than the last that goes on: a close call
+            # plays the next rung instead (the games go where candidates are close)
+            return value - trial.user_attrs.get(key, 0.0) > cutoff + cutoff_half
 
     return HalvingPruner()
 
@@ -380,6 +401,7 @@ def _play(trial, game, rules, plan, variant, rungs, before, executor, workers, p
         figures = {**letters, **simulated_figures(tally)}
         value, distances = score(plan, figures)
         _record(trial, figures, distances, played)
+        trial.set_user_attr(f"uncertainty {rung}", uncertainty(plan, figures))
         trial.report(value, rung)
         if rung < len(rungs) - 1 and trial.should_prune():
             return "pruned", value

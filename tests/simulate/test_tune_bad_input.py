@@ -74,7 +74,8 @@ def test_a_value_apply_cannot_write_is_said_before_the_search(tmp_path, capsys):
     numbers.write_text(numbers.read_text().replace("value: 5,", "value: &five 5,").replace("value: 9,", "value: *five,"))
     assert main(["tune", str(folder), *TINY, "--trials", "1", "--out", str(tmp_path / "out")]) == 0
     err = capsys.readouterr().err
-    assert err.startswith("warning: ") and "numbers.yaml:7:" in err and "anchor" in err
+    warned = [line for line in err.splitlines() if line.startswith("warning: ")]  # after the budget lines
+    assert len(warned) == 1 and "numbers.yaml:7:" in warned[0] and "anchor" in warned[0]
     assert "cannot be written with --apply" in err
 
 
@@ -236,7 +237,7 @@ def test_a_torn_last_entry_is_dropped_with_a_warning_and_the_study_resumes(tmp_p
     err = capsys.readouterr().err
     assert f"warning: {display_path(study)}: the study's last entry was cut short" in err
     assert whole_journal(study)
-    assert tune_toy(tmp_path, folder, "--trials", "6") == 0 and "warning" not in capsys.readouterr().err
+    assert tune_toy(tmp_path, folder, "--trials", "6") == 0 and "study" not in capsys.readouterr().err  # mended once
 
 
 @pytest.mark.slow

@@ -31,3 +31,31 @@ def test_letter_shares_are_judged_on_the_samples():
     assert row["unit"] == "hands" and row["verification"] == 2000
     assert row["half_width"]["verification"] == pytest.approx(1.96 * (0.6 * 0.4 / 2000) ** 0.5, rel=1e-3)
     assert row["needed_on_aim"] == 369  # 1.96^2 * 0.24 / 0.05^2
+
+
+def _judged(values_and_noise: list[tuple[float, float]], candidate: tuple[float, float], eta: int = 3) -> bool:
+    """Whether the halving pruner stops `candidate` (score, uncertainty) at rung 0 among finished peers."""
+    import optuna
+    from optuna.distributions import FloatDistribution
+    from optuna.trial import TrialState, create_trial
+
+    from spellpress.tune.study import _pruner
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(pruner=_pruner(eta, min_peers=2))
+    for value, noise in values_and_noise:
+        study.add_trial(create_trial(state=TrialState.PRUNED, params={"x": 0.0}, distributions={"x": FloatDistribution(0, 1)},
+                                     intermediate_values={0: value}, user_attrs={"uncertainty 0": noise}))
+    trial = study.ask()
+    trial.set_user_attr("uncertainty 0", candidate[1])
+    trial.report(candidate[0], 0)
+    return trial.should_prune()
+
+
+def test_halving_stops_only_a_candidate_worse_beyond_the_noise():
+    peers = [(1.0, 0.3), (1.2, 0.3), (2.0, 0.3), (2.5, 0.3), (3.0, 0.3)]
+    assert not _judged(peers, (0.9, 0.3))  # among the best third: it goes on
+    assert not _judged(peers, (1.5, 0.3))  # outside the best third, but within the noise of the last that goes on
+    assert _judged(peers, (2.2, 0.3))  # worse than 1.2 + 0.3 by more than its own 0.3: stopped
+    assert not _judged([(v, 2.0) for v, _ in peers], (2.2, 2.0))  # the same scores, too few games to tell: plays on
+    assert _judged([(v, 0.0) for v, _ in peers], (1.3, 0.0))  # no noise (a length, a letter figure): plain halving
