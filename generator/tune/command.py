@@ -226,7 +226,9 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
                for t in study.get_trials(deepcopy=False) if t.state.name in ("COMPLETE", "PRUNED")]
     rows = []
     for rank, trial in enumerate(best, 1):
+        last = f"uncertainty {trial.last_step}" if trial.last_step is not None else ""
         row = {"rank": rank, "trial": trial.user_attrs["index"], "variant": trial.user_attrs["variant"],
+               "search_uncertainty": trial.user_attrs.get(last, 0.0),
                "search": {"value": _score(trial), "rungs_played": len(trial.intermediate_values), "distances": trial.user_attrs.get("distances", {}),
                           "figures": trial.user_attrs.get("figures", {}), "games": trial.user_attrs.get("games", 0)}}
         if verified:
@@ -275,6 +277,23 @@ def print_tune(report: dict, seconds: float) -> None:
     console.print(table)
     if verified:
         console.print(_others_table(report))
+    close = _within_noise(report)
+    if close:
+        console.print(close, markup=False, highlight=False, soft_wrap=True)
+
+
+def _within_noise(report: dict) -> str | None:
+    """A note when the search's best could not be told from the game as it is: their scores are within the noise."""
+    shipped = next((row for row in report["history"] if not row["variant"] and row["value"] is not None), None)
+    if shipped is None or not report["proposals"]:
+        return None
+    best = report["proposals"][0]
+    noise = best.get("search_uncertainty", 0.0)
+    if noise and abs(best["search"]["value"] - shipped["value"]) <= 2 * noise:
+        return (f"note: the search could not tell proposal 1 from the game as it is: scores {best['search']['value']:.2f} "
+                f"and {shipped['value']:.2f}, each +/-{noise:.2f} at {best['search']['games']:,} games; only the "
+                "verification above decides")
+    return None
 
 
 def _others_table(report: dict):

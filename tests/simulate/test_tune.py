@@ -137,7 +137,12 @@ def test_pruned_candidates_stop_after_the_first_rung(tmp_path, capsys):
         assert row["verified"]["verdict"] in ("balanced", "not balanced", "undecided")
         assert len(row["verified"]["figures"]["seats"]) == 3
     assert report["baseline"]["variant"] == []
+    from spellpress.tune.command import _within_noise
+
+    assert _within_noise(report) is None  # a length has no noise here: the search told the candidates apart
     code, report = _tune(tmp_path / "seats", capsys, "--trials", "6")
+    assert report["proposals"][0]["search_uncertainty"] > 1  # a seat at 180 games: +/-12 points against +/-3
+    assert "could not tell proposal 1 from the game as it is" in _within_noise(report)
     other = report["baseline"]["other"]
     assert other["length"] == report["baseline"]["figures"]["length"]["mean"] and other["stalled games"] == 0
     edges = [100 * (s["win_rate"] - s["fair_share"]) for s in report["baseline"]["figures"]["seats"]]
