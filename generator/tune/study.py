@@ -451,10 +451,18 @@ def _scored(game, rules, plan: Plan, changes: dict) -> float | None:
     return score(plan, figures_of(game, rules, plan, variant))[0]
 
 
+GREEDY_EVALUATIONS = 5000  # candidates the descent scores at most (a few seconds of points changes)
+
+
 def greedy_path(game, rules, plan: Plan) -> list[dict]:
     """The steps of a greedy coordinate descent from the game as it is: {key: new value} after each step."""
-    members = [dim for family in plan.space.families for dim in family.members]
+    dealt = any(t.name in ("word_rate", "going_out") for t in plan.targets)
+    # a count changes the hands dealt, and a word_rate or going_out target then deals them anew (a second or so a
+    # candidate): those members are left to the sampler, and the whole descent is capped, so it stays seconds
+    members = [dim for family in plan.space.families for dim in family.members
+               if not (dealt and dim.key.endswith(".count"))]
     limit = plan.space.max_changes or len(members)
+    evaluations = GREEDY_EVALUATIONS
     current: dict[str, Any] = {}
     best, path = _scored(game, rules, plan, {}), []
     if best is None:
@@ -469,6 +477,9 @@ def greedy_path(game, rules, plan: Plan) -> list[dict]:
                 if value == current.get(dim.key, dim.current):
                     continue
                 changed = {k: v for k, v in {**current, dim.key: value}.items() if k != dim.key or value != dim.current}
+                evaluations -= 1
+                if evaluations < 0:
+                    break
                 scored = _scored(game, rules, plan, changed)
                 if scored is not None and scored < (step[0] if step else best) - 1e-12:
                     step = (scored, changed)
@@ -476,6 +487,8 @@ def greedy_path(game, rules, plan: Plan) -> list[dict]:
             break
         best, current = step
         path.append(current)
+        if evaluations < 0:  # the best of a step cut short still stands
+            break
     by_size: dict[int, dict] = {}
     for changes in path:  # later steps score better: the last of each size is its best
         by_size[len(changes)] = changes

@@ -166,3 +166,32 @@ def test_an_interrupted_study_resumes_to_the_same_proposals(tmp_path, capsys, mo
     assert resumed["spent"]["trials"].get("fail") == 1
     assert [(r["variant"], r["value"]) for r in resumed["history"]] == [(r["variant"], r["value"]) for r in whole["history"]]
     assert resumed["proposals"] == whole["proposals"] and resumed["baseline"] == whole["baseline"]
+
+
+@pytest.mark.slow
+def test_the_greedy_descent_is_capped_and_leaves_counts_to_the_sampler_when_hands_are_dealt(tmp_path, monkeypatch):
+    from spellpress.cli import parser
+    from spellpress.load.game import load_game
+    from spellpress.tune import study as tune_study
+    from spellpress.tune.command import plan_for
+
+    folder = letter_deck(tmp_path)
+    game = load_game(folder)
+    scored: list[dict] = []
+    real = tune_study._scored
+
+    def counted(game, rules, plan, changes):
+        scored.append(changes)
+        return real(game, rules, plan, changes)
+
+    monkeypatch.setattr(tune_study, "_scored", counted)
+    args = parser().parse_args(["tune", str(folder), "--vary", "cards.letters.*.count=-1..+1", "--vary",
+                                "cards.letters.*.points=-1..+1", "--target", "going_out=0.5..0.6@5",
+                                "--letter-samples", "100"])
+    tune_study.greedy_path(game, None, plan_for(game, None, args))
+    assert scored and not any(key.endswith(".count") for changes in scored for key in changes)  # no new deal
+    monkeypatch.setattr(tune_study, "GREEDY_EVALUATIONS", 30)
+    scored.clear()
+    args.target = ["points_rank=0.99"]
+    path = tune_study.greedy_path(game, None, plan_for(game, None, args))
+    assert len(scored) <= 31 and path  # the game as it is, then at most 30 candidates; the best found stands
