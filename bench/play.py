@@ -3,9 +3,9 @@
     python bench/play.py [--games 2] [--budget 32] [--think 0.8] [--bots heuristic,ismcts] [GAME ...]
 
 Plays seeded games with the table (generator/play/table.py) with one bot of each kind in seat 1
-and the heuristic elsewhere, and times every move of seat 1 (the page shows a bot's move after
-its pause plus this time). Prints the median, the 95th percentile and the slowest move, and the
-share of moves under one second. The first move of a game includes building the word tables of
+and the heuristic elsewhere, and times every move of seat 1 with the table's answer to the page
+(the page shows a bot's move after its pause plus this time). Prints the median, the 95th
+percentile and the slowest move, and the share of moves under one second. The first move of a game includes building the word tables of
 the game, which the page does while the human thinks; it is reported apart.
 """
 
@@ -24,7 +24,7 @@ from spellpress.load.game import load_game  # noqa: E402
 from spellpress.play.table import SeatSpec, Table  # noqa: E402
 from spellpress.rules.plugins import rules_for  # noqa: E402
 
-GAMES = ["word-rummy", "lost-words", "word-to-the-wise", "evocabulary", "spelled", "magic-spell"]
+GAMES = ["word-rummy", "lost-words", "word-to-the-wise", "un-mot-au-sage", "evocabulary", "spelled", "magic-spell"]
 
 
 def times(game_id: str, bot: str, budget: int, games: int, think: float | None) -> tuple[list[float], list[float]]:
@@ -40,6 +40,7 @@ def times(game_id: str, bot: str, budget: int, games: int, think: float | None) 
             seat = table.to_move()
             started = time.perf_counter()
             table.bot_step()
+            table.view(0)  # the page's answer: the move and the table after it
             if seat == 0:
                 (first if moves == 0 and seed == 1 else rest).append(time.perf_counter() - started)
                 moves += 1

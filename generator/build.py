@@ -8,7 +8,8 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spellpress.errors import Location, Problem, UserError
+from spellpress.errors import Problem, UserError
+from spellpress.exporters import Sheets, chosen, chosen_pdfs
 from spellpress.icon_library import icon_credits
 from spellpress.impose.grid import FitError
 from spellpress.impose.sheets import Page, SheetSettings, capacity_note, plan_pages, print_settings, settings_for, sheet_grid
@@ -16,15 +17,13 @@ from spellpress.layout.deck import CardFaces, items, layout_game
 from spellpress.load.game import load_game
 from spellpress.model.game import Game
 from spellpress.model.modes import BackMode, ColorMode, MarkMode, Paper, checked
-from spellpress.render.keys import faces_key, referenced_files, sheets_key
+from spellpress.render.keys import referenced_files
 from spellpress.write import stamp
-from spellpress.write.atomic import remove_file, write_bytes, write_text
-from spellpress.write.cache import CACHE_FOLDER, Cache
-from spellpress.write.canvas import DocumentInfo
+from spellpress.write.atomic import remove_file, write_text
+from spellpress.write.cache import Cache
 from spellpress.write.counts import RasterCounts
 from spellpress.write.destination import game_output_folder
 from spellpress.write.metadata import document_info
-from spellpress.write.pdf import print_shop_pdf, sheets_pdf
 
 
 @dataclass(frozen=True)
@@ -39,7 +38,7 @@ class BuildOptions:
     tts_format: str = "png"  # png or jpg
     tts_url: str | None = None  # where the TTS images are hosted (default: file:/// paths)
     tabletopia: bool = False  # one picture per card side for Tabletopia (--digital tabletopia)
-    exports: tuple[str, ...] = ()  # the raster exports by name (write/exporters/); png, tts, tabletopia join them
+    exports: tuple[str, ...] = ()  # the exports asked for by name (exporters/); png, tts, tabletopia, print_shop join them
     export_settings: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()  # (export, its settings) from its options
     print_shop: bool = False
     out: Path = Path("output")
@@ -56,7 +55,8 @@ class BuildOptions:
             if value is not None:
                 checked(mode, value, what)
         # the flags of the first exports, as names, and the TTS settings from their own fields
-        flags = tuple(name for name, on in (("png", self.png), ("tts", self.tts), ("tabletopia", self.tabletopia)) if on)
+        flags = tuple(name for name, on in (("png", self.png), ("tts", self.tts), ("tabletopia", self.tabletopia),
+                                            ("print-shop", self.print_shop)) if on)
         object.__setattr__(self, "exports", tuple(dict.fromkeys((*self.exports, *flags))))
         if "tts" in self.exports and "tts" not in dict(self.export_settings):
             tts = (("image_format", self.tts_format), ("max_px", self.tts_max_px), ("url", self.tts_url))
@@ -128,28 +128,16 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
     manifest_path = out / "manifest.json"
     earlier = earlier_files(manifest_path)
     remove_file(manifest_path)
-    paint = sheet_paint(options)
-    suffix = {"grey": "-draft", "cmyk": "-cmyk"}.get(paint.name, "") + ("-cmyk" if paint.name == "grey" and paint.profile else "")
-    pdf_path = out / f"{game.id}-{paper}{suffix}.pdf"
+    sheets = Sheets(game, laid, pages, settings, paper, document_info(game), options, cache, out)
     with ExitStack() as stack:
         exports = None
-        if options.exports:
+        rasters = chosen(options)
+        if rasters:
             from spellpress.write.exports import RasterExports
 
-            exports = stack.enter_context(RasterExports(game, laid, options, cache))
-        info = document_info(game)
-        key = sheets_key(pages, repr(info) + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
-        flat = options.out / CACHE_FOLDER / game.id / "flattened"
-        write_bytes(pdf_path, cache.bytes("pdf", key, lambda: painted_sheets(pages, info, paint, flat)))
-        files = [pdf_path]
-        if settings.marks == "cutter":
-            files += write_cut_files(pages, out / "cut", f"{game.id}-{paper}", settings.corner_radius)
-        if options.print_shop:
-            shop = out / f"{game.id}-print-shop.pdf"
-            pairs = [(f.front, f.back) for f in laid for _ in range(f.card.count)]
-            key = faces_key((face for pair in pairs for face in pair), repr(info))
-            write_bytes(shop, cache.bytes("pdf", key, lambda: print_shop_pdf(pairs, info)))
-            files.append(shop)
+            exports = stack.enter_context(RasterExports(game, laid, rasters, options, cache))
+        written = {export.name: export.write(sheets, dict(values)) for export, values in chosen_pdfs(options)}
+        files = [path for paths in written.values() for path in paths]
         if exports is not None:
             files.extend(exports.write(out))
     credits = icon_credits(referenced_files(op for f in laid for face in (f.front, f.back) if face is not None for op in face.ops))
@@ -157,7 +145,7 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
         write_text(out / "icon-credits.md", credits)
         files.append(out / "icon-credits.md")
     cache.sweep()
-    described = manifest(game, laid, pages, settings, pdf_path.name, paper)
+    described = manifest(game, laid, pages, settings, written["sheets"][0].name, paper)
     described["files"] = {**still_there(out, earlier, files), **file_hashes(out, files)}
     write_text(manifest_path, json.dumps(described, indent=1))
     files.append(manifest_path)
@@ -173,54 +161,6 @@ def sheet_notes(game: Game, settings: SheetSettings) -> list[str]:
     sizes = dict.fromkeys((tuple(c.size), c.kind, settings.backs == "fold" and c.back is not None) for c in game.components)
     notes = (capacity_note((size[0], size[1]), settings_for([kind], settings), fold) for size, kind, fold in sizes)
     return list(dict.fromkeys(notes))
-
-
-def write_cut_files(pages: list[Page], folder: Path, stem: str, radius: float) -> list[Path]:
-    """cut/<game>-<paper>-sheet-NN.svg: the cards' outlines of each cutter sheet, for the cutting machine."""
-    from spellpress.write.cutfile import cut_svg
-
-    written = []
-    for number, page in enumerate((p for p in pages if p.kind != "backs"), start=1):
-        if not page.decor.rects:
-            continue  # a score sheet or board: printed whole, nothing for the machine to cut
-        path = folder / f"{stem}-sheet-{number:02d}.svg"
-        write_text(path, cut_svg(page, radius))
-        written.append(path)
-    return written
-
-
-def sheet_paint(options: BuildOptions):
-    from spellpress.render.paint import CmykPaint, GreyPaint, RgbPaint
-
-    if options.color == "cmyk":
-        from spellpress.shop.presets import DEFAULT_CMYK_PROFILE
-
-        try:
-            cmyk = CmykPaint(options.profile or DEFAULT_CMYK_PROFILE)
-        except ValueError as exc:
-            raise UserError.at(Location(options.profile or DEFAULT_CMYK_PROFILE), str(exc)) from None
-        return GreyPaint(cmyk.profile) if options.draft else cmyk  # a draft's greys are K only either way
-    return GreyPaint() if options.draft else RgbPaint()
-
-
-def painted_sheets(pages: list[Page], title: str | DocumentInfo, paint, flat_folder: Path | None = None) -> bytes:
-    """The sheets PDF in `paint`; CMYK pages are PDF/X-1a, their transparency flattened (images in `flat_folder`)."""
-    from spellpress.render.draw import painting
-
-    if paint.name == "cmyk":
-        from dataclasses import replace
-
-        from spellpress.shop.flatten import flattened
-
-        assert flat_folder is not None, "CMYK sheets flatten their transparency into a folder of images"
-        pages = [replace(page, placed=[replace(p, face=flattened(p.face, flat_folder)) for p in page.placed]) for page in pages]
-    with painting(paint):
-        data = sheets_pdf(pages, title)
-    if getattr(paint, "profile", None) is not None:  # CMYK, or a draft for a CMYK output condition
-        from spellpress.shop.pdfx import pdf_x1a
-
-        data = pdf_x1a(data, title, paint)
-    return data
 
 
 def file_hashes(out: Path, files: list[Path]) -> dict[str, str]:
@@ -257,6 +197,8 @@ def still_there(out: Path, earlier: dict[str, str], written: list[Path]) -> dict
 
 
 def manifest(game: Game, laid: list[CardFaces], pages: list[Page], settings: SheetSettings, pdf: str, paper: str) -> dict:
+    """The build in numbers. paper_mm is the first page's real size (a fold-over sheet may turn landscape) and
+    page_mm each page's, for a game whose card sizes fold best on sheets of both orientations."""
     where: dict[tuple[str, str, int], list[dict]] = {}
     for number, page in enumerate(pages, start=1):
         for placed in page.placed:
@@ -276,7 +218,8 @@ def manifest(game: Game, laid: list[CardFaces], pages: list[Page], settings: She
                            "size_mm": list(component.size), "copies": component.copies, "cards": cards})
     return {
         "game": game.id, "name": game.name, "pdf": pdf, "paper": paper,
-        "paper_mm": list(settings.paper), "bleed_mm": settings.bleed, "backs": settings.backs,
+        "paper_mm": list(pages[0].paper if pages else settings.paper), "page_mm": [list(page.paper) for page in pages],
+        "bleed_mm": settings.bleed, "backs": settings.backs,
         "back_offset_mm": list(settings.back_offset), "cut": settings.cut, "pages": len(pages),
         "page_kinds": [page.kind for page in pages], "components": components,
     }

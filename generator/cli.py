@@ -9,7 +9,7 @@ import sys
 import traceback
 from pathlib import Path
 
-from spellpress import __version__, print_commands
+from spellpress import __version__, exporters, print_commands
 from spellpress import pull as pull_command
 from spellpress.analysis import command as letters_command
 from spellpress.catalog import command as catalog_command
@@ -20,7 +20,6 @@ from spellpress.paths import output_folder
 from spellpress.play import command as play_command
 from spellpress.scaffold import command as new_command
 from spellpress.serve import command as serve_command
-from spellpress.shop import command as shops_command
 from spellpress.simulate import check_engine as engine_command
 from spellpress.simulate import command as simulate_command
 from spellpress.simulate import sweep as sweep_command
@@ -30,7 +29,7 @@ EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
 # Each command module adds its subcommands with register(commands), each with its handler; in help order.
 COMMAND_MODULES = (print_commands, pull_command, new_command, engine_command, simulate_command, sweep_command,
-                   tune_command, letters_command, edition_command, serve_command, play_command, shops_command,
+                   tune_command, letters_command, edition_command, serve_command, play_command, exporters,
                    catalog_command)
 
 

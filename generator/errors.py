@@ -59,9 +59,15 @@ class Problem:
     location: Where
     message: str
     subject: str = ""  # the card or face it was found on, when the same mistake can recur on many
+    origin: Location | None = None  # where that card is written, when the mistake is told elsewhere (its template)
 
     def __str__(self) -> str:
-        return f"{self.location}: {self.subject}: {self.message}" if self.subject else f"{self.location}: {self.message}"
+        return f"{self.location}: {self.named}: {self.message}" if self.subject else f"{self.location}: {self.message}"
+
+    @property
+    def named(self) -> str:
+        """The subject, and where it is written when that is not the problem's location."""
+        return f"{self.subject} at {self.origin}" if self.origin is not None else self.subject
 
 
 MAX_SUBJECTS_SHOWN = 5
@@ -90,7 +96,7 @@ def report_line(found: list[Problem]) -> str:
     first = found[0]
     if len(found) == 1:
         return str(first)
-    names = ", ".join(p.subject for p in found[:MAX_SUBJECTS_SHOWN])
+    names = ", ".join(p.named for p in found[:MAX_SUBJECTS_SHOWN])
     more = f" and {len(found) - MAX_SUBJECTS_SHOWN:,} more" if len(found) > MAX_SUBJECTS_SHOWN else ""
     figures = "" if all(p.message == first.message for p in found) else "; the figures are the first face's"
     return f"{first.location}: {first.message} (on {len(found):,} faces: {names}{more}{figures})"
@@ -100,8 +106,10 @@ def _reading_order(problem: Problem) -> tuple:
     """Options first, then files in path, line and column order."""
     where = problem.location
     if isinstance(where, Option):
-        return (0, where.name, 0, 0, problem.message)
-    return (1, str(where.path), where.line, where.column, problem.message)
+        return (0, where.name, 0, 0, ("", 0, 0), problem.message)
+    origin = problem.origin  # a template's mistake: the cards it was found on in their order
+    return (1, str(where.path), where.line, where.column,
+            (str(origin.path), origin.line, origin.column) if origin is not None else ("", 0, 0), problem.message)
 
 
 class UserError(Exception):
@@ -126,8 +134,8 @@ class Problems:
 
     items: list[Problem] = field(default_factory=list)
 
-    def add(self, location: Where, message: str, subject: str = "") -> None:
-        self.items.append(Problem(location, message, subject))
+    def add(self, location: Where, message: str, subject: str = "", origin: Location | None = None) -> None:
+        self.items.append(Problem(location, message, subject, origin))
 
     def extend(self, error: UserError) -> None:
         self.items.extend(error.problems)

@@ -50,11 +50,33 @@ def inside(root: Path, relative: str, location: Location, what: str) -> Path:
     if target != base and base not in target.parents:
         raise UserError.at(location, f"{what} path '{relative}' leaves the game folder")
     if not target.exists():
-        raise UserError.at(location, f"{what} '{relative}' does not exist")
+        raise UserError.at(location, f"{what} '{relative}' does not exist{_nearest_file(target, relative)}")
     if not target.is_file():
         kind = "a folder" if target.is_dir() else "not a regular file (a pipe or a device?)"
         raise UserError.at(location, f"{what} '{relative}' is {kind}; expected a file")
     return target
+
+
+MAX_NAMES_COMPARED = 2_000
+
+
+def _nearest_file(target: Path, relative: str) -> str:
+    """' (did you mean 'Owl.png'? ...)' for a file beside the missing one whose name differs in case (which
+    works on one computer and not another) or by a slip; '' when none is close."""
+    from itertools import islice
+
+    from spellpress.suggest import did_you_mean
+
+    try:
+        names = [entry.name for entry in islice(target.parent.iterdir(), MAX_NAMES_COMPARED)]
+    except OSError:
+        return ""
+    folder = relative[: len(relative) - len(relative.replace("\\", "/").rsplit("/", 1)[-1])]
+    same = [name for name in names if name.lower() == target.name.lower()]
+    if same:
+        return f" (did you mean '{folder}{same[0]}'? file names differ in case on some computers)"
+    close = did_you_mean(target.name, names)
+    return close.replace(" (did you mean '", f" (did you mean '{folder}") if close else ""
 
 
 def find_game_folder(name_or_path: str) -> Path:

@@ -32,22 +32,24 @@ ALLOWED = {
     "impose": {"model", "layout"},
     "write": {"model", "layout", "render", "impose"},
     "shop": {"model", "load", "layout", "render", "impose", "write"},
-    "build": {"model", "load", "layout", "render", "impose", "write", "shop"},
+    # exporters: the registry of every export (the sheets, the print-shop PDF, the shop presets, the raster exports)
+    "exporters": {"model", "load", "layout", "render", "impose", "write", "shop"},
+    "build": {"model", "load", "layout", "render", "impose", "write", "shop", "exporters"},
     "rules": {"model", "load", "words"},
     "simulate": {"model", "load", "words", "rules", "write"},
     # simulate: analysis/playability.py reads wilson from simulate.metrics until it moves to stats.py (issue 30, item 5)
     "analysis": {"model", "load", "words", "write", "simulate"},
-    "serve": {"model", "load", "layout", "render", "impose", "write", "build", "pull", "design"},  # pull: serve --pull-every
+    "serve": {"model", "load", "layout", "render", "impose", "write", "build", "pull", "design", "exporters"},  # pull: serve --pull-every
     "pull": {"model", "load", "write"},  # spellpress pull: Google Sheets fetched (load) into snapshots (write)
     "scaffold": {"model", "rules", "layout"},  # layout: whether a shipped font draws the new game's name
     "catalog": {"model", "load", "layout", "render", "write"},  # contact sheets of icons and of the shared templates (drawn as a game draws them), the manual
     "design": {"model", "layout", "shop"},  # the design check: laid-out faces judged box by box (shop: the shops' sizes)
-    "print_commands": {"model", "load", "write", "build", "shop", "rules", "design"},
+    "print_commands": {"model", "load", "write", "build", "shop", "rules", "design", "exporters"},
     "tune": {"model", "load", "words", "rules", "simulate", "analysis", "write", "build"},  # searches rules and cards, checks the result
     "edition": {"model", "load", "words", "rules", "simulate", "analysis", "scaffold"},  # a deck for another language, its games
-    "play": {"model", "load", "build", "rules", "simulate", "serve"},  # the table: the preview's faces, the engines, the bots
+    "play": {"model", "load", "build", "rules", "simulate", "serve", "write"},  # write: records where build writes; the table: the preview's faces, the engines, the bots
     "cli": {"print_commands", "pull", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog", "play", "tune",
-            "edition"},
+            "edition", "exporters"},
     "tools": {"cli"},  # cli_docs writes docs/cli.md from the parser
     "entry": {"cli"},  # the installed command: Ctrl-C while cli's modules load ends quietly
     "__main__": {"entry"},

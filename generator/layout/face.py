@@ -13,7 +13,7 @@ from spellpress.layout import fonts, markup
 from spellpress.layout.ink_bounds import ops_ink
 from spellpress.layout.ops import Ellipse, FaceLayout, Fill, Grid, Group, Icon, Image, Line, Rect, Shape, parse_color, parse_ink
 from spellpress.layout.text import TextFitError, fit_text, unknown_icons
-from spellpress.model.expressions import ExpressionError, resolve_value
+from spellpress.model.expressions import ExpressionError, has_expression, resolve_value
 from spellpress.model.game import Game, RawBox, Template
 from spellpress.model.template import BOX_KINDS, FillBox, IconBox, ImageBox, ShapeBox, TextBox
 from spellpress.model.types import describe
@@ -79,11 +79,31 @@ def layout_boxes(ctx: FaceContext, template: Template, fields: Mapping[str, Any]
         try:
             drawn.append((box, _layout_box(ctx, box, context, width, height)))
         except (ExpressionError, TextFitError, ValueError) as exc:
-            problems.add(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)
+            if _template_at_fault(box, exc):  # told where it is written, then the card it was found on
+                problems.add(box.location, f"template '{template.name}', box '{box.name}': {exc}", who, where)
+            else:
+                problems.add(where, f"template '{template.name}', box '{box.name}' ({box.location}): {exc}", who)
         except UserError as exc:
             problems.add(where, f"template '{template.name}', box '{box.name}': {exc.problems[0]}", who)
     problems.raise_if_any()
     return drawn
+
+
+class BoxError(ValueError):
+    """A box cannot be drawn because of the values of `keys`."""
+
+    def __init__(self, message: str, keys: set[str]):
+        super().__init__(message)
+        self.keys = keys
+
+
+def _template_at_fault(box: RawBox, exc: Exception) -> bool:
+    """True when the values the mistake lies in are the template's own (no {{ }} or {% %}: the same on every
+    card), so the mistake is the template's, not the card's."""
+    if isinstance(exc, ExpressionError):
+        return False
+    keys = exc.keys if isinstance(exc, BoxError) else box.values.keys()
+    return not any(has_expression(box.values.get(key)) for key in keys)
 
 
 def resolved_values(box: RawBox, context: Mapping[str, Any], width: float, height: float) -> dict[str, Any]:
@@ -106,7 +126,8 @@ def _layout_box(ctx: FaceContext, box: RawBox, context: Mapping[str, Any], width
     try:
         spec = model.model_validate(values)
     except ValidationError as exc:
-        raise ValueError("; ".join(describe(error) for error in exc.errors())) from None
+        raise BoxError("; ".join(describe(error) for error in exc.errors()),
+                       {str(error["loc"][0]) for error in exc.errors() if error["loc"]} or set(values)) from None
     ops = _ops(ctx, spec, width, height) if spec.when else ()
     ctx._cache[key] = ops
     return ops
@@ -175,7 +196,7 @@ def _drawn(ctx: FaceContext, spec, rect, width: float, height: float) -> tuple:
         if not spec.icon:
             return ()
         if spec.icon not in ctx.icons:
-            raise ValueError(f"unknown icon '{spec.icon}'{_icon_hint(spec.icon, ctx.icons)}")
+            raise BoxError(f"unknown icon '{spec.icon}'{_icon_hint(spec.icon, ctx.icons)}", {"icon"})
         x, y, w, h = rect
         side = min(w, h)
         icon = Icon(ctx.icons[spec.icon], x + (w - side) / 2, y + (h - side) / 2, side, side, parse_ink(spec.color))
@@ -279,8 +300,11 @@ def _image(ctx: FaceContext, spec: ImageBox, rect) -> tuple:
     try:
         path = inside(ctx.game.root, spec.src, ctx.game.location, "image")
     except UserError as exc:  # said again for the card and box that asked for it
-        raise ValueError(exc.problems[0].message) from None
-    pw, ph = raster_size(path, spec.src)
+        raise BoxError(exc.problems[0].message, {"src"}) from None
+    try:
+        pw, ph = raster_size(path, spec.src)
+    except ValueError as exc:
+        raise BoxError(str(exc), {"src"}) from None
     x, y, w, h = rect
     if spec.fit == "stretch":
         return (Image(str(path), x, y, w, h),)

@@ -84,7 +84,7 @@ def overflow(ops: tuple, box: tuple[float, float, float, float]) -> tuple[float,
     x, y, w, h = box
     worst, side = 0.0, ""
     for op in ops:
-        if not isinstance(op, Text):
+        if not isinstance(op, Text) or _inside_for_sure(op, box):
             continue
         ink = text_ink(op)
         if ink is None:
@@ -95,6 +95,40 @@ def overflow(ops: tuple, box: tuple[float, float, float, float]) -> tuple[float,
             if excess > worst:
                 worst, side = excess, name
     return worst, side
+
+
+def _inside_for_sure(op: Text, box: tuple[float, float, float, float]) -> bool:
+    """True when the run's ink cannot leave the box, judged from the extremes of its distinct letters'
+    outlines without walking it letter by letter (text_ink): its pen starts at op.x and only moves right,
+    and ends by the run's advance width. A run this says True of would add no excess above 0 in
+    `overflow`, so skipping it changes no result; it spares a 5,000-character card most of its walk."""
+    if fonts.font_file(op.font) is None:
+        return True  # text_ink has no outlines for a built-in font either
+    found = [extent for char in set(op.text) if (extent := _letter_extent(op.font, op.size_pt, char)) is not None]
+    if not found:
+        return True
+    lefts, bottoms, overhangs, tops = zip(*found)
+    x, y, w, h = box
+    right = op.x + fonts.width(op.text, op.font, op.size_pt) * MM_PER_POINT + max(max(overhangs), 0.0)
+    return op.x + min(lefts) >= x and op.y + min(bottoms) >= y and right + 1e-6 <= x + w and op.y + max(tops) <= y + h
+
+
+@lru_cache(maxsize=256)
+def _letter_extents(font: str, size_pt: float) -> dict[str, tuple[float, float, float, float] | None]:
+    return {}
+
+
+def _letter_extent(font: str, size_pt: float, char: str) -> tuple[float, float, float, float] | None:
+    """A letter's ink at this size, in mm from its pen on the baseline: left, bottom, how far its ink ends past
+    its advance (its overhang), top; None when it draws nothing. Remembered per font and size."""
+    extents = _letter_extents(font, size_pt)
+    if char not in extents:
+        bounds = glyph_bounds(font)
+        glyph = bounds.get(ord(char))
+        scale = size_pt / bounds.units_per_em * MM_PER_POINT
+        extents[char] = None if glyph is None else (
+            glyph[0] * scale, glyph[1] * scale, glyph[2] * scale - fonts.width(char, font, size_pt) * MM_PER_POINT, glyph[3] * scale)
+    return extents[char]
 
 
 def ops_ink(ops: Iterable[Op]) -> Bounds | None:

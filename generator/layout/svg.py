@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import logging
 from functools import lru_cache
 
 from spellpress import icon_library
@@ -16,17 +15,13 @@ class IconError(ValueError):
 @lru_cache(maxsize=512)
 def load_icon(path: str):
     """The icon as a reportlab Drawing (y up, in the SVG's own units)."""
-    from svglib.svglib import svg2rlg
+    from spellpress.images import read_svg
 
-    logging.getLogger("svglib").setLevel(logging.ERROR)
+    source = io.BytesIO(icon_library.svg_text(icon_library.name_of(path)).encode()) if icon_library.is_library_path(path) else path
     try:
-        source = io.BytesIO(icon_library.svg_text(icon_library.name_of(path)).encode()) if icon_library.is_library_path(path) else path
-        drawing = svg2rlg(source)
-    except Exception as exc:  # svglib raises whatever its XML and CSS parsers raise
-        raise IconError(f"icon {path} is not a readable SVG: {exc}") from None
-    if drawing is None or not drawing.width or not drawing.height:
-        raise IconError(f"icon {path} is not a readable SVG")
-    return drawing
+        return read_svg(source, path)
+    except ValueError as exc:
+        raise IconError(str(exc)) from None
 
 
 @lru_cache(maxsize=512)

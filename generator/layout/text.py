@@ -147,19 +147,28 @@ def styled_words(text: str, icons: Mapping[str, str], style_font: StyleFont | No
             for part_index, part in enumerate(line.split(" ")):
                 if part_index:
                     end_word()
-                if part:
+                if part and font is None and color is None:
+                    current.extend(split_pieces(part, icons))
+                elif part:
                     current.extend(Piece(p.text, p.icon, font, color) for p in split_pieces(part, icons))
     end_word()
     return paragraphs
 
 
+SPACE = Piece(" ")
+
+
 def space_after(word: Word) -> Piece:
     """The space after a word, in the style of the word's last letters (so a styled run stays one run)."""
     last = word[-1]
-    return Piece(" ", "", last.font, last.color) if not last.icon else Piece(" ")
+    if last.icon or (last.font is None and last.color is None):
+        return SPACE
+    return Piece(" ", "", last.font, last.color)
 
 
 def split_pieces(word: str, icons: Mapping[str, str]) -> Word:
+    if ":" not in word:
+        return (Piece(text=word),)
     pieces: list[Piece] = []
     position = 0
     for match in _TOKEN.finditer(word):
@@ -240,10 +249,15 @@ def fit_text(
     x, y, w, h = box
     paragraphs = paragraphs_of(text, icons, style_font, color_of, icon_bullets=align == "left")
     width_pt, height_pt = w / MM_PER_POINT, h / MM_PER_POINT
-    current = size
-    while True:
-        lines = wrap(paragraphs, font, current, width_pt)
-        last = current - SHRINK_STEP_PT < min_size - 1e-9
+    sizes = [size]  # the sizes tried, largest first
+    while sizes[-1] - SHRINK_STEP_PT >= min_size - 1e-9:
+        sizes.append(round(sizes[-1] - SHRINK_STEP_PT, 4))
+    first, lines = _first_fitting(sizes, lambda size: _fitted(wrap(paragraphs, font, size, width_pt), font, size, leading,
+                                                              paragraph, height_pt))
+    for current in sizes[first:]:
+        if current != sizes[first] or lines is None:  # (None: no size fits; its lines say by how much)
+            lines = wrap(paragraphs, font, current, width_pt)
+        last = current == sizes[-1]
         if lines is not None and block_height_pt(lines, font, current, leading, paragraph) <= height_pt + 1e-6:
             ops = _place(lines, x, y, w, h, font, current, leading, paragraph, align, valign, color, icons)
             if ink_may_overflow:
@@ -262,7 +276,31 @@ def fit_text(
                 f"text does not fit in {w:.1f} x {h:.1f} mm even at {min_size:g} pt: {text[:40]!r}; "
                 + shortfall(paragraphs, lines, font, current, leading, paragraph, w, h)
             )
-        current = round(current - SHRINK_STEP_PT, 4)
+    raise AssertionError("the last size returns or raises")
+
+
+def _fitted(lines: list[Line] | None, font: str, size: float, leading: float, paragraph: float, height_pt: float):
+    """The lines when they fit the box by advance widths and line height, else None."""
+    return lines if lines is not None and block_height_pt(lines, font, size, leading, paragraph) <= height_pt + 1e-6 else None
+
+
+def _first_fitting(sizes: list[float], fitting: Callable[[float], list | None]) -> tuple[int, list | None]:
+    """The index of the largest size whose lines fit (`fitting`: the lines at a size, or None), and those lines;
+    the last index when none fits. A smaller size never needs more lines (every width shrinks with it), so the
+    sizes that fit follow those that do not: a bisection finds the first in a few wraps, not one wrap for each
+    quarter point down to min_size (a 5,000-character text that fits at no size took 19)."""
+    found = {0: fitting(sizes[0])}
+    if len(sizes) == 1 or found[0] is not None:
+        return 0, found[0]
+    low, high = 1, len(sizes) - 1  # the answer is in low..high; the last size is tried (and reported) as the last
+    while low < high:
+        middle = (low + high) // 2
+        found[middle] = fitting(sizes[middle])
+        if found[middle] is not None:
+            high = middle
+        else:
+            low = middle + 1
+    return low, found.get(low)
 
 
 def shortfall(paragraphs: list[Paragraph], lines: list[Line] | None, font: str, size: float, leading: float,

@@ -15,6 +15,7 @@ from spellpress.model.game import BackFace, Card, Component, Game, freeze
 from spellpress.model.limits import (
     MAX_CARDS_PER_GAME,
     MAX_COPIES_PER_CARD,
+    MAX_GAME_TEXT,
     MAX_WORD_FILE_BYTES,
     MAX_WORD_LETTERS,
     MAX_WORD_LIST_DENSITY,
@@ -63,6 +64,18 @@ def font_problem(path: Path) -> str | None:
     for tag, table in parsed.table.items():
         if table["offset"] + table["length"] > size:
             return f"is cut short: its '{tag}' table ends past the end of the file"
+    return _damaged_glyphs(parsed)
+
+
+def _damaged_glyphs(parsed) -> str | None:
+    """The glyph outlines are read only when a PDF embeds them: every glyph the font maps is read here, as
+    the PDF writer would (in its subsets of 255), so that damaged outlines fail check, not build (struct.error)."""
+    codes = sorted(parsed.charToGlyph)
+    for start in range(0, len(codes), 255):
+        try:
+            parsed.makeSubset([0, *codes[start:start + 255]])
+        except Exception as exc:  # a damaged glyph fails in many ways inside the parser
+            return f"has damaged glyph data (for U+{codes[start]:04X} to U+{codes[min(start + 254, len(codes) - 1)]:04X}: {exc})"
     return None
 
 
@@ -139,6 +152,10 @@ def load_game(folder: Path) -> Game:
     total = sum(component.copies for component in components)
     if total > MAX_CARDS_PER_GAME:
         problems.add(doc.locate(("components",)), f"the game has {total:,} cards; a game may have at most {MAX_CARDS_PER_GAME:,}")
+    characters = sum(_text_length(card.fields) for component in components for card in component.cards)
+    if characters > MAX_GAME_TEXT:
+        problems.add(doc.locate(("components",)), f"the game's cards hold {characters:,} characters of text; a game may hold "
+                     f"at most {MAX_GAME_TEXT:,} (10,000 cards of 1,000), so that check and build lay it out in seconds")
     problems.raise_if_any()
     loaded = {name: template for name, template in templates.loaded.items() if template is not None}
     return Game(
@@ -151,6 +168,17 @@ def load_game(folder: Path) -> Game:
         icons=icons,
         location=doc.locate(),
     )
+
+
+def _text_length(value: Any) -> int:
+    """Characters of text in a card's field values, lists and maps included."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, Mapping):
+        return sum(_text_length(item) for item in value.values())
+    if isinstance(value, (list, tuple)):
+        return sum(_text_length(item) for item in value)
+    return 0
 
 
 def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Problems) -> GameSpec:

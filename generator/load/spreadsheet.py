@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,11 @@ FALSE_WORDS = frozenset({"false", "no", "n", "0", ""})
 
 
 class SheetError(ValueError):
-    """The file cannot be read as a spreadsheet, or has no such sheet."""
+    """The file cannot be read as a spreadsheet, or has no such sheet; `location` is the cell at fault, when one is."""
+
+    def __init__(self, message: str, location: Location | None = None):
+        super().__init__(message)
+        self.location = location
 
 
 @dataclass(frozen=True)
@@ -42,10 +47,12 @@ class CellLocation(Location):
 class Sheet:
     path: Path
     header: list[str]  # column names, lower-cased and stripped
-    rows: list[tuple[int, list[Any]]]  # (1-based row number, cells), empty rows left out
+    rows: list[tuple[int, list[Any]]]  # (1-based row number: a CSV's line, cells), empty rows left out
     separator: str = ","  # a CSV's column separator as found in the file (workbooks: ",")
     notes: CellNotes = CellNotes()  # a workbook's cells that read as empty though something was put there
     nameless: tuple[tuple[int, str], ...] = ()  # (column, merged range): a column of values whose header is merged away
+    header_row: int = 1
+    beyond: tuple[tuple[int, list[Any]], ...] = ()  # a CSV's (row, values right of the last named column)
 
     @property
     def read_as(self) -> str:
@@ -66,10 +73,11 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
                              "(or give an .xlsx or .ods workbook)")
         rows, separator = _csv_rows(path)
     elif suffix in (".xlsx", ".ods"):
-        rows, notes = _workbook_rows(path, sheet)
+        grid, notes = _workbook_rows(path, sheet)
+        rows = list(enumerate(grid, start=1))
     else:
         raise SheetError(f"'{path.name}' is not a spreadsheet: expected {', '.join(SHEET_SUFFIXES)}")
-    numbered = [(number, row) for number, row in enumerate(rows, start=1) if any(not _blank(c) for c in row)]
+    numbered = [(number, row) for number, row in rows if any(not _blank(c) for c in row)]
     if not numbered:
         raise SheetError(f"'{path.name}' has no rows")
     (header_row, header), body = numbered[0], numbered[1:]
@@ -79,8 +87,12 @@ def read_sheet(path: Path, sheet: str | None = None) -> Sheet:
                      and any(column < len(row) and not _blank(row[column]) for _, row in body))
     while names and not names[-1]:  # a spreadsheet's trailing empty columns
         names.pop()
+    # a CSV has no room for remarks beside the cards, as a workbook has: a value past the header is a slip
+    # (a comma too many in a cell), and dropping it would change the card in silence
+    beyond = tuple((number, values) for number, row in body
+                   if suffix == ".csv" and (values := [c for c in row[len(names):] if not _blank(c)]))
     return Sheet(path, names, [(number, list(row[: len(names)]) + [""] * (len(names) - len(row))) for number, row in body],
-                 separator, notes, nameless)
+                 separator, notes, nameless, header_row, beyond)
 
 
 SEPARATOR_NAMES = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -99,22 +111,59 @@ def _outside_quotes(line: str) -> str:
     return "".join(part for index, part in enumerate(line.split('"')) if index % 2 == 0)
 
 
-def _csv_rows(path: Path) -> tuple[list[list[Any]], str]:
+def _csv_rows(path: Path) -> tuple[list[tuple[int, list[Any]]], str]:
+    """Each record with the line it starts on (a quoted cell may hold line breaks), and the separator."""
     try:
         text = path.read_text(encoding="utf-8-sig")  # a spreadsheet's CSV export may start with a BOM
     except UnicodeDecodeError as exc:
         raise SheetError(f"'{path.name}' is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     separator = csv_separator(text)
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+    lines = io.StringIO(text, newline="").readlines()  # the lines as the reader counts them
+    reader = csv.reader(iter(lines), delimiter=separator)
     rows = []
+    start = 1
     try:
         for row in reader:
-            rows.append(row)
+            rows.append((start, row))
+            start = reader.line_num + 1
     except csv.Error as exc:
         limit = csv.field_size_limit()
         reason = f"a cell holds more than {limit:,} characters" if "field limit" in str(exc) else str(exc)
         raise SheetError(f"'{path.name}' cannot be read as CSV at line {reader.line_num}: {reason}") from None
+    if rows:  # the reader takes an unclosed quote to the end of the file: only the last record can hold one
+        last = rows[-1][0]
+        opened = _unclosed_quote("".join(lines[last - 1:]), separator)
+        if opened is not None:
+            line, column = last + opened[0], opened[1]
+            raise SheetError(f"this quote is never closed: every line after it (to line {len(lines)}) would be read "
+                             "into one cell; close it, or remove it", CellLocation(path, line, column + 1))
     return rows, separator
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _unclosed_quote(text: str, separator: str) -> tuple[int, int] | None:
+    """(line within `text`, column index) of a quote that opens a cell and is never closed, as the csv module
+    reads it: a quote opens a cell only as the cell's first character, and "" inside a quoted cell is a quote."""
+    special = re.compile(f'"|\\r\\n|\\r|\\n|{re.escape(separator)}')
+    column, cell_begins, position = 0, 0, 0
+    while (found := special.search(text, position)) is not None:
+        mark, position = found.group(), found.end()
+        if mark == '"':
+            if found.start() != cell_begins:
+                continue  # a quote inside an unquoted cell is text
+            while True:  # inside the quoted cell only a quote, not doubled, ends it
+                closing = text.find('"', position)
+                if closing < 0:
+                    return len(_LINE_BREAK.findall(text, 0, found.start())), column
+                position = closing + (2 if text.startswith('""', closing) else 1)
+                if position == closing + 1:
+                    break
+        else:
+            column = column + 1 if mark == separator else 0
+            cell_begins = position
+    return None
 
 
 def _workbook_rows(path: Path, sheet: str | None) -> tuple[list[list[Any]], CellNotes]:

@@ -30,13 +30,23 @@ def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems
     except UserError as exc:
         problems.extend(exc)
         return
-    except (SheetError, OSError) as exc:
+    except SheetError as exc:
+        problems.add(exc.location or where, str(exc))
+        return
+    except OSError as exc:
         problems.add(where, str(exc))
         return
     if len(sheet.rows) > MAX_CARDS_PER_GAME:
         problems.add(where, f"'{source.file}' has {len(sheet.rows):,} rows; a game may have at most {MAX_CARDS_PER_GAME:,} cards")
         return
-    header_row = next(iter(sheet.rows), (2, []))[0] - 1  # the header is the row above the first card (or row 1)
+    header_row = sheet.header_row
+    for row, values in sheet.beyond[:MAX_CELLS_NAMED]:
+        shown = ", ".join(quoted(value) for value in values[:MAX_CELLS_NAMED]) + (", ..." if len(values) > MAX_CELLS_NAMED else "")
+        problems.add(sheet.cell(row, len(sheet.header)), f"this row has {plural(len(values), 'cell')} more than the header's "
+                     f"{len(sheet.header)} columns ({shown}){sheet.read_as}: name their columns in the first row, or remove them")
+    if len(sheet.beyond) > MAX_CELLS_NAMED:
+        problems.add(sheet.cell(sheet.beyond[MAX_CELLS_NAMED][0], len(sheet.header)),
+                     f"and {len(sheet.beyond) - MAX_CELLS_NAMED:,} more rows with cells beyond the header's columns")
     known = [*spec.fields, *COLUMNS_BESIDE_FIELDS]
     columns: list[tuple[int, str]] = []
     first_column: dict[str, int] = {}

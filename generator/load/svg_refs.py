@@ -15,8 +15,14 @@ from io import BytesIO
 from pathlib import Path
 
 from spellpress.errors import Location, Problems
-from spellpress.images import raster_size
-from spellpress.model.limits import MAX_ICON_BYTES, MAX_ICON_ELEMENTS, MAX_ICON_PATH_NUMBERS
+from spellpress.images import raster_size, read_svg
+from spellpress.model.limits import (
+    MAX_ICON_BYTES,
+    MAX_ICON_COORDINATE,
+    MAX_ICON_ELEMENTS,
+    MAX_ICON_PATH_NUMBERS,
+    MAX_ICON_USE_EXPANSIONS,
+)
 
 HREF_ATTRIBUTES = ("{http://www.w3.org/1999/xlink}href", "href")
 _CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
@@ -39,6 +45,7 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
         return
     seen.add(svg.resolve())
 
+    found_before = len(problems.items)
     parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
     size = svg.stat().st_size if svg.is_file() else 0
     if size > MAX_ICON_BYTES:
@@ -61,7 +68,7 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
     if elements > MAX_ICON_ELEMENTS:
         problems.add(Location(svg), f"icon has {elements:,} elements; an icon may have at most {MAX_ICON_ELEMENTS:,}")
         return
-    if _too_many_path_numbers(svg, top, problems):
+    if _too_many_path_numbers(svg, top, problems) or _unusable_numbers(svg, top, problems) or _too_many_copies(svg, top, problems):
         return
     for node in top.iter():
         line = node.sourceline or 0
@@ -93,6 +100,88 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
         if isinstance(sibling, etree._ProcessingInstruction) and sibling.target == "xml-stylesheet":
             problems.add(Location(svg, sibling.sourceline or 0, 1), "icon: an external style sheet (<?xml-stylesheet?>) is not allowed")
         sibling = sibling.getprevious()
+    if len(problems.items) == found_before:  # what build will draw, read as build reads it, once nothing it follows is in doubt
+        try:
+            read_svg(str(svg), svg.name)
+        except ValueError as exc:
+            problems.add(Location(svg, top.sourceline or 0, 1), str(exc))
+
+
+# attributes whose value is numbers: a word such as NaN there reaches the drawing as no number or as NaN
+_NUMERIC_ATTRIBUTES = frozenset({"d", "points", "viewBox", "transform", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy",
+                                 "r", "rx", "ry", "width", "height", "stroke-width", "font-size", "dx", "dy"})
+_NOT_A_NUMBER = re.compile(r"(?<![a-zA-Z])[-+]?(nan|inf(inity)?)(?![a-zA-Z])", re.IGNORECASE)
+
+
+def _unusable_numbers(svg: Path, top, problems: Problems) -> bool:
+    """A coordinate, size or transform that is NaN, infinite or far beyond any drawing: build would stop
+    with a traceback in the PDF writer (or divide by a zero scale)."""
+    for node in top.iter():
+        if not isinstance(node.tag, str):
+            continue
+        for name, value in node.attrib.items():
+            if name not in _NUMERIC_ATTRIBUTES:
+                continue
+            word = _NOT_A_NUMBER.search(value)
+            if word:
+                problems.add(Location(svg, node.sourceline or 0, 1), f"icon: {name}: '{word.group()}' is not a number")
+                return True
+            for number in _NUMBER.findall(value):
+                if not abs(float(number)) <= MAX_ICON_COORDINATE:
+                    problems.add(Location(svg, node.sourceline or 0, 1), f"icon: {name}: the number {number} is beyond "
+                                 f"{MAX_ICON_COORDINATE:,}, as no drawing needs (the shipped icons stay under 1,000)")
+                    return True
+    return False
+
+
+_DRAWN_ONLY_WHEN_USED = frozenset({"defs", "symbol"})  # counted where a <use> copies them
+
+
+def _too_many_copies(svg: Path, top, problems: Problems) -> bool:
+    """Elements, <use> expansions and path numbers counted as svglib expands the icon: a <use> draws a copy of
+    what it names, <use> elements inside that copy included, so a few nested ones make millions."""
+    ids = {node.get("id"): node for node in top.iter() if isinstance(node.tag, str) and node.get("id")}
+    counted: dict = {}
+    open_now: set = set()
+
+    def count(node) -> tuple[int, int, int]:  # (elements, expansions, path numbers), drawn once
+        if node in counted:
+            return counted[node]
+        if node in open_now:  # a <use> that names its own ancestor: svglib skips it
+            return (0, 0, 0)
+        open_now.add(node)
+        elements, uses, numbers = 1, 0, sum(len(_NUMBER.findall(node.get(a) or "")) for a in ("d", "points"))
+        for child in node:
+            if isinstance(child.tag, str) and etree_name(child) not in _DRAWN_ONLY_WHEN_USED:
+                e, u, n = count(child)
+                elements, uses, numbers = elements + e, uses + u, numbers + n
+        reference = next((node.get(a) for a in HREF_ATTRIBUTES if node.get(a)), "")
+        if etree_name(node) == "use" and reference.startswith("#") and reference[1:] in ids:
+            e, u, n = count(ids[reference[1:]])
+            elements, uses, numbers = elements + e, uses + 1 + u, numbers + n
+        open_now.discard(node)
+        counted[node] = (elements, uses, numbers)
+        return counted[node]
+
+    try:
+        elements, uses, numbers = count(top)
+    except RecursionError:
+        problems.add(Location(svg, top.sourceline or 0, 1), "icon: its <use> elements nest too deeply; simplify the icon")
+        return True
+    over = [f"{uses:,} copies (<use> expansions; at most {MAX_ICON_USE_EXPANSIONS:,})" if uses > MAX_ICON_USE_EXPANSIONS else "",
+            f"{elements:,} elements (at most {MAX_ICON_ELEMENTS:,})" if elements > MAX_ICON_ELEMENTS else "",
+            f"{numbers:,} path numbers (at most {MAX_ICON_PATH_NUMBERS:,})" if numbers > MAX_ICON_PATH_NUMBERS else ""]
+    if any(over):
+        problems.add(Location(svg, top.sourceline or 0, 1), "icon: its <use> elements expand to "
+                     + ", ".join(part for part in over if part) + "; simplify the icon")
+        return True
+    return False
+
+
+def etree_name(node) -> str:
+    from lxml import etree
+
+    return etree.QName(node).localname
 
 
 def _too_many_path_numbers(svg: Path, top, problems: Problems) -> bool:

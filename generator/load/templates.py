@@ -52,7 +52,9 @@ class TemplateLoader:
             return None
         path = template_file(self.game_root, name)
         if path is None:
-            self.problems.add(wanted_at, f"template '{name}' not found in {self.game_root / 'templates'} or the shared templates")
+            known = {found.stem for folder in (self.game_root / "templates", SHARED_TEMPLATES) for found in folder.glob("*.yaml")}
+            self.problems.add(wanted_at, f"template '{name}' not found{did_you_mean(name, sorted(known))} in "
+                                         f"{self.game_root / 'templates'} or the shared templates")
             return None
         if escapes(path, self.game_root):
             self.problems.add(wanted_at, f"template '{name}' ({path}) is a link that leaves the game folder")

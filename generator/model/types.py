@@ -66,7 +66,8 @@ def describe(error: ErrorDetails) -> str:
     if kind == "string_pattern_mismatch":
         pattern = str((error.get("ctx") or {}).get("pattern", ""))
         what = PATTERN_MEANINGS.get(pattern, "a value of the documented form (docs/yaml.md)")
-        return f"{field}: expected {what}, got {shown}" if field is not None else f"expected {what}, got {shown}"
+        hint = _colour_name_hint(error.get("input")) if what.startswith("a colour") else ""
+        return f"{field}: expected {what}, got {shown}{hint}" if field is not None else f"expected {what}, got {shown}{hint}"
     if kind == "extra_forbidden":
         return f"unknown key '{field}'"
     if kind == "missing":
@@ -87,6 +88,20 @@ _TYPE_TAGS = frozenset({"str", "int", "float", "bool", "list", "dict", "none", "
 def _union_member(part: Any) -> bool:
     """pydantic names the member of a union it tried ('str', 'list[str]', 'function-after[...]'): not a key."""
     return isinstance(part, str) and (part in _TYPE_TAGS or "[" in part)
+
+
+def _colour_name_hint(value: Any) -> str:
+    """Colours are written as hex only (one spelling for the PDF, the preview and every export): a CSS
+    colour name is told in hex rather than refused with no hint."""
+    if not isinstance(value, str):
+        return ""
+    from PIL import ImageColor  # its table is CSS's named colours
+
+    name = value.strip().lower()
+    if name not in ImageColor.colormap:
+        return ""
+    red, green, blue = ImageColor.getrgb(name)[:3]
+    return f": a CSS colour name; write it as #{red:02x}{green:02x}{blue:02x}"
 
 
 def _shown(value: Any) -> str:

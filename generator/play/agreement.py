@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from spellpress.play.records import NotARecord, Record, load, replay_problem
-from spellpress.play.table import HUMAN, advisor_rng
+from spellpress.play.table import PEOPLE, advisor_rng
 from spellpress.rules.protocol import RandomPlayer
 
 
@@ -57,7 +57,7 @@ def agreement(rules, game, records: Sequence[Record | Path], player) -> tuple[in
     for item in records:
         record = load(item) if isinstance(item, Path) else item
         state = rules.new_state(game, len(record.seats), record.options or None)
-        humans = {seat for seat, label in enumerate(record.seats) if label == HUMAN}
+        humans = {seat for seat, label in enumerate(record.seats) if label in PEOPLE}
         for step, action in enumerate(record.actions):
             seat = state.current_player()
             if seat in humans:

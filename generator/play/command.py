@@ -28,8 +28,9 @@ def register(commands) -> None:
                     "games you trust.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--seats", default=None,
-                        help="who sits where, one a seat, comma-separated: human, heuristic, random, ismcts "
-                             "(several humans play hot-seat at one screen; default: human then heuristic bots "
+                        help="who sits where, one a seat, comma-separated: human, remote, heuristic, random, ismcts "
+                             "(several humans play hot-seat at one screen; a remote seat is a person at another "
+                             "browser, by the link printed for it; default: human then heuristic bots "
                              "up to the game's smallest table of 2 or more)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the first game (default: a random one, printed)")
     parser.add_argument("--budget", type=int, default=32, help="IS-MCTS playouts a move for ismcts seats (default 32)")
@@ -46,6 +47,9 @@ def register(commands) -> None:
                         help="open the page on a saved game, to step through it move by move")
     parser.add_argument("--agreement", action="store_true",
                         help="do not serve: say how often the game's heuristic would have made the recorded human moves")
+    parser.add_argument("--stats", action="store_true",
+                        help="do not serve: people against the bots in the saved records (points, word length, "
+                             "wins, going out, game length, with 95%% intervals)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only; any other lets everyone who "
                              "can reach it see your hand and play your moves)")
@@ -54,7 +58,7 @@ def register(commands) -> None:
 
 
 def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.8):
-    from spellpress.play.table import BOTS, HUMAN, SeatSpec
+    from spellpress.play.table import BOTS, HUMAN, PEOPLE, SeatSpec
 
     if budget < 1:
         raise UserError.at(Option("--budget"), "must be at least 1 playout a move")
@@ -64,8 +68,8 @@ def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.
     else:
         names = [name.strip().lower() for name in text.split(",") if name.strip()]
     for name in names:
-        if name != HUMAN and name not in BOTS:
-            raise UserError.at(SEATS_WHERE, f"unknown seat {name!r} (known: {HUMAN}, {', '.join(BOTS)})")
+        if name not in PEOPLE and name not in BOTS:
+            raise UserError.at(SEATS_WHERE, f"unknown seat {name!r} (known: {', '.join(PEOPLE + BOTS)})")
     if len(names) not in allowed:
         raise UserError.at(SEATS_WHERE, f"{len(names)} seats, but the game is for {allowed.start} to {allowed.stop - 1} players")
     if think < 0:
@@ -130,6 +134,11 @@ def cmd_play(args) -> int:
 
         print(agreement_report(rules, game, sorted((args.out / "play" / game.id).glob("*.json"))))
         return 0
+    if args.stats:
+        from spellpress.play.stats import stats_report
+
+        print(stats_report(rules, game, sorted((args.out / "play" / game.id).glob("*.json"))))
+        return 0
     seconds("--pause", args.pause, MAX_PAUSE_S)
     seconds("--think", args.think, MAX_THINK_S)
     replay = blaming(lambda: replayed(args.replay, rules, game), rules, 0) if args.replay is not None else None
@@ -148,7 +157,7 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
     import uvicorn
 
     from spellpress.build import BuildOptions
-    from spellpress.play.app import create_app
+    from spellpress.play.app import create_app, seat_keys
     from spellpress.play.table import Table
     from spellpress.serve.guard import Guard, host_name, is_loopback
     from spellpress.serve.preview import Preview
@@ -162,10 +171,17 @@ def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None
     shown = f"[{host}]" if ":" in host else host
     who = ", ".join(s.label for s in seats)
     print(f"playing {game.name} (seats: {who}; seed {seed}) at http://{shown}:{port}/ (Ctrl-C stops)", flush=True)
+    keys = seat_keys(table)
+    for key, seat in keys.items():
+        print(f"seat {seat + 1} (remote): http://{shown}:{port}/seat/{key}", flush=True)
+    if keys and is_loopback(host):
+        print("note: these links work on this computer only; --host with this computer's LAN address opens them to "
+              "your network (docs/play.md, 'Remote seats')", flush=True)
     if not is_loopback(host):
         print(f"warning: listening on {host_name(host)} beyond this computer: anyone who can reach it can see "
               "your hand and play your moves", flush=True)
-    config = uvicorn.Config(create_app(table, preview, guard, replay), log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(create_app(table, preview, guard, replay, keys), log_level="warning",
+                            timeout_graceful_shutdown=1)
     quiet = QuietShutdown()
     logging.getLogger("uvicorn.error").addFilter(quiet)
     try:

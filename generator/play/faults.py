@@ -61,4 +61,4 @@ def back_to_record(table) -> None:
     except Exception:  # noqa: BLE001 - the first failure is the one told
         return
     table.record.decisions = [d for d in table.record.decisions if d.step < len(actions)]
-    table.log = [(step, line) for step, line in table.log if step < len(actions)]
+    table.log = [entry for entry in table.log if entry.step < len(actions)]

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spellpress.rules.action_json import from_json_value, to_json_value
+
 VERSION = 1
 MAX_NAME = 100  # characters of a record's file name (before -2 and .json): a long game id or seed is cut and hashed
 MAX_DEPTH = 32  # lists in lists in an action: the engines' are two deep
@@ -26,20 +28,6 @@ SAME_NAME_TRIES = 1000
 
 class NotARecord(ValueError):
     """A file that is not a game record this version can replay, and why."""
-
-
-def to_json_value(action: Any) -> Any:
-    if isinstance(action, (tuple, list)):
-        return [to_json_value(part) for part in action]
-    if isinstance(action, (str, int, float, bool)) or action is None:
-        return action
-    raise TypeError(f"an action part that JSON cannot hold: {action!r}")
-
-
-def from_json_value(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(from_json_value(part) for part in value)
-    return value
 
 
 @dataclass

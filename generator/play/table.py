@@ -10,8 +10,9 @@ for `spellpress play --agreement`.
 from __future__ import annotations
 
 import random
+import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from spellpress.rules.chance import draw_chance
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Rules, State
 
 HUMAN = "human"
+REMOTE = "remote"  # a person at another browser, by the seat's own link
+PEOPLE = (HUMAN, REMOTE)
 BOTS = ("heuristic", "random", "ismcts")
 MOVES_SHOWN = 400  # moves listed to click; a typed word is matched against all of them
 LOG_SHOWN = 40
@@ -42,7 +45,7 @@ def bot(seat: SeatSpec, rules: Rules):
     from spellpress.rules.protocol import RandomPlayer
     from spellpress.simulate.ismcts import ISMCTSPlayer
 
-    if seat.kind == HUMAN:
+    if seat.kind in PEOPLE:
         return None
     if seat.kind == "random":
         return RandomPlayer()
@@ -64,14 +67,120 @@ def replay(rules: Rules, game: Game, players: int, actions: list, options: dict 
 
 
 def word_matches(state: State, legal: list, text: str) -> list:
-    """Legal actions that play the typed word: a word in the action itself, or in what it says."""
-    word = text.strip().lower()
+    """Legal actions that play the typed word (State.action_word): cards in any order that spell it."""
+    word = " ".join(text.lower().split())
     if not word:
         return []
-    found = [a for a in legal if isinstance(a, tuple) and any(isinstance(p, str) and p.lower() == word for p in a[1:])]
-    if found:
-        return found
-    return [a for a in legal if word.upper() in state.action_to_string(a).replace(",", " ").split()]
+    return [a for a in legal if state.action_word(a, word) == word]
+
+
+@dataclass
+class Entry:
+    """One move in the log: said in the third person. A move chosen in secret is shown to the other
+    seats only once the engine stops hiding choices (at step `revealed`), and then as the engine says
+    it may be told (`shown`; None: it stays secret, as a word that was never placed)."""
+
+    step: int
+    seat: int
+    text: str
+    secret: bool = False
+    action: Any = None
+    revealed: int | None = None
+    shown: str | None = None
+
+    def seen_by(self, viewer: int | None, labels: list[str]) -> str:
+        who = f"seat {self.seat + 1} ({labels[self.seat]})"
+        if not self.secret or viewer == self.seat:
+            return who + self.text
+        return who + self.shown if self.shown is not None else f"{who} chose in secret"
+
+
+PAST = {"play": "played", "place": "placed", "discard": "discarded", "draw": "drew", "take": "took", "buy": "bought",
+        "pass": "passed", "exchange": "exchanged", "attack": "attacked", "spell": "spelled", "scrap": "scrapped",
+        "start": "started", "change": "changed", "end": "ended", "research": "researched", "rest": "rested",
+        "weave": "wove", "cast": "cast", "scrounge": "scrounged", "pick": "picked", "give": "gave",
+        "return": "returned", "drop": "dropped", "keep": "kept", "put": "put", "challenge": "challenged",
+        "risk": "risked", "make": "made", "destroy": "destroyed", "stop": "stopped", "go": "went"}
+
+
+def third_person(text: str) -> str:
+    """A move as the mover says it ("exchange your Fern with the spare Heron"), as the log tells it
+    after the seat's name ("exchanged their Fern with the spare Heron"); ": text" for another verb."""
+    verb, _, rest = text.partition(" ")
+    if verb not in PAST:
+        return f": {text}"
+    rest = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "they", rest))
+    rest = re.sub(r"\band (\w+)", lambda m: f"and {PAST.get(m.group(1), m.group(1))}", rest)
+    return f" {PAST[verb]}" + (f" {rest}" if rest else "")
+
+
+def log_entry(state: State, action: Any, seat: int, step: int) -> Entry:
+    """The entry for a move about to be applied (its string may read the position)."""
+    return Entry(step, seat, third_person(state.action_to_string(action)), state.choices_hidden(), action)
+
+
+def told(entry: Entry, state: State, action: Any) -> None:
+    """Add to the entry of a move just applied what it did that the table does not show."""
+    news = state.action_news(action, entry.seat)
+    if news:
+        entry.text += f" · {news}"
+
+
+def reveal(entries: list[Entry], state: State, step: int) -> None:
+    """Once the engine stops hiding choices, tell each secret move as it now may be told."""
+    if not state.choices_hidden():
+        for entry in entries:
+            if entry.secret and entry.revealed is None:
+                said = state.action_revealed(entry.action, entry.seat)
+                entry.revealed, entry.shown = step, None if said is None else third_person(said)
+
+
+@dataclass
+class Scorebook:
+    """Where every point came from: (step, round, seat, points, why) items, from the engine's
+    State.score_items or, for an engine without it, each seat's change of score with the move that
+    made it; and the rounds closed so far, each with its items and the scores after it."""
+
+    items: list[tuple[int, int | None, int, float, str]] = field(default_factory=list)
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def starting(cls, state: State) -> Scorebook:
+        """A scorebook with the points each seat has at the start (Spelled's health, a catch-up)."""
+        return cls([(-1, state.round_number(), seat, float(points), "at the start")
+                    for seat, points in enumerate(state.returns()) if points])
+
+    def apply(self, state: State, action: Any, step: int, why: str) -> None:
+        """Apply the action to the state, itemizing what it scored."""
+        itemized = type(state).score_items is not State.score_items
+        before = state.clone() if itemized else None
+        scores, round_number = state.returns(), state.round_number()
+        state.apply(action)
+        items = state.score_items(before, action) if before is not None else None
+        if items is None:
+            items = [(seat, now - then, why) for seat, (now, then) in enumerate(zip(state.returns(), scores)) if now != then]
+        self.items += [(step, round_number, seat, float(points), text) for seat, points, text in items]
+        if round_number is not None and state.round_number() != round_number:
+            self.rounds.append({"round": round_number, "step": step, "scores": list(state.returns()),
+                                "items": [[seat, points, text] for _, r, seat, points, text in self.items if r == round_number]})
+
+    def undo(self, step: int) -> None:
+        """Forget what the actions from `step` on scored."""
+        self.items = [item for item in self.items if item[0] < step]  # the start's, -1, stay
+        self.rounds = [summary for summary in self.rounds if summary["step"] < step]
+
+    def to_json(self) -> list[list[Any]]:
+        return [[round_number, seat, points, why] for _, round_number, seat, points, why in self.items]
+
+
+def scorebook(rules: Rules, game: Game, record: Record) -> Scorebook:
+    """A record's scorebook, from the engine's replay of its actions."""
+    state = rules.new_state(game, len(record.seats), record.options or None)
+    book = Scorebook.starting(state)
+    for step, action in enumerate(record.actions):
+        seat = state.current_player()
+        book.apply(state, action, step, third_person(state.action_to_string(action)).strip(" :") if seat >= 0 else "chance")
+    return book
 
 
 class Table:
@@ -98,7 +207,8 @@ class Table:
         self.rng = random.Random(seed)
         self.state = self.rules.new_state(self.game, len(self.seats), self.options or None)
         self.record = Record(self.game.id, seed, [s.label for s in self.seats], options=self.options)
-        self.log: list[tuple[int, str]] = []  # (step, line)
+        self.log: list[Entry] = []
+        self.book = Scorebook.starting(self.state)
         self.viewer = self.humans[0] if self.humans else 0
         self.games += 1
         self.saved = None
@@ -127,11 +237,14 @@ class Table:
         return self._moves_cache[1]
 
     def _apply(self, action: Any, seat: int | None) -> None:
-        if seat is not None:  # said before it is applied: the string may read the position
-            who = f"seat {seat + 1} ({self.seats[seat].label})"
-            self.log.append((self.step, f"{who}: {self.state.action_to_string(action)}"))
-        self.state.apply(action)
+        if seat is not None:
+            self.log.append(log_entry(self.state, action, seat, self.step))
+        why = self.log[-1].text.strip(" :") if seat is not None else "chance"
+        self.book.apply(self.state, action, self.step, why)
         self.record.actions.append(action)
+        if seat is not None:
+            told(self.log[-1], self.state, action)
+        reveal(self.log, self.state, self.step)
 
     def _settle(self) -> None:
         """Play chance events until a seat must decide or the game ends."""
@@ -144,8 +257,8 @@ class Table:
             self._finish()
         else:
             seat = self.state.current_player()
-            if self.seats[seat].kind == HUMAN:
-                self.viewer = seat
+            if self.seats[seat].kind in PEOPLE:
+                self.viewer = seat if self.seats[seat].kind == HUMAN else self.viewer
                 self.thinking_since = self.clock()
 
     def _timed_outcome(self):
@@ -166,7 +279,7 @@ class Table:
 
     def play(self, seat: int, action: Any) -> None:
         """A human's move (IllegalAction if it is not theirs to make or not legal)."""
-        if self.to_move() != seat or self.seats[seat].kind != HUMAN:
+        if self.to_move() != seat or self.seats[seat].kind not in PEOPLE:
             raise IllegalAction(f"it is not seat {seat + 1}'s move")
         if action not in self.state.legal_actions():
             raise IllegalAction(f"not a legal move: {action!r}")
@@ -188,6 +301,10 @@ class Table:
         self._settle()
         return True
 
+    def last_mover(self) -> int | None:
+        """The seat of the last person's move, which undo takes back."""
+        return self.record.decisions[-1].seat if self.record.decisions else None
+
     def can_undo(self) -> bool:
         return bool(self.record.decisions) and self.record.scores is None
 
@@ -199,22 +316,47 @@ class Table:
         actions = self.record.actions[:last.step]
         self.state = replay(self.rules, self.game, len(self.seats), actions, self.options)
         self.record.actions = actions
-        self.log = [(step, line) for step, line in self.log if step < last.step]
-        self.log.append((last.step, f"seat {last.seat + 1} took back: {last.chosen}"))
+        self.log = [entry for entry in self.log if entry.step < last.step]
+        self.book.undo(last.step)
+        for entry in self.log:
+            if entry.revealed is not None and entry.revealed >= last.step:
+                entry.revealed = entry.shown = None
+        self.log.append(Entry(last.step, last.seat, " took back its last move"))
         self.viewer = last.seat
         self.searched = {}
         self.thinking_since = self.clock()
 
     # -- what the page shows -------------------------------------------------------------
-    def view(self) -> dict[str, Any]:
+    def offered(self) -> list[tuple[int, Any]]:
+        """The legal moves the page lists, with their indices: in a game where finding the word is
+        the play (Rules.words_typed) no move a word stands for: the person types it."""
+        legal = self.legal()
+        if not self.rules.words_typed:
+            return list(enumerate(legal))
+        return [(i, a) for i, a in enumerate(legal) if self.state.action_word(a) is None]
+
+    def takes_word(self) -> bool:
+        """Does a move here take a typed word (State.takes_word: in a race, whether or not the hand
+        makes one, which is for the person to find)?"""
+        return self.state.takes_word()
+
+    def move_json(self, index: int, action: Any) -> dict[str, Any]:
+        return {"i": index, "text": self.state.action_to_string(action),
+                "cards": [c.to_json() for c in self.state.action_cards(action)]}
+
+    def view(self, viewer: int | None = None) -> dict[str, Any]:
+        """What the page of `viewer` (by default the seat on screen) may show: its observation, its
+        moves when it is to move, the log as it may see it."""
+        viewer = self.viewer if viewer is None else viewer
         seat = self.to_move()
-        human_turn = seat is not None and self.seats[seat].kind == HUMAN
-        moves, more = [], False
-        if human_turn:
-            legal = self.legal()
-            more = len(legal) > MOVES_SHOWN
-            moves = [{"i": i, "text": self.state.action_to_string(a),
-                      "cards": [c.to_json() for c in self.state.action_cards(a)]} for i, a in enumerate(legal[:MOVES_SHOWN])]
+        person = seat is not None and self.seats[seat].kind in PEOPLE
+        mine = person and seat == viewer
+        moves, more, word = [], False, False
+        if mine:
+            offered = self.offered()
+            more = len(offered) > MOVES_SHOWN
+            moves = [self.move_json(i, a) for i, a in offered[:MOVES_SHOWN]]
+            word = self.takes_word()
         over = None
         if self.over():
             scores = self.state.returns()
@@ -225,13 +367,16 @@ class Table:
                     "agreed": sum(d.agrees for d in decisions), "decisions": len(decisions),
                     "differences": [{"seat": d.seat, "chosen": d.chosen, "heuristic": d.heuristic}
                                     for d in decisions if not d.agrees][-30:],
-                    "record": self.saved.name if self.saved else None}
+                    "record": self.saved.name if self.saved else None, "items": self.book.to_json()}
+        labels = [spec.label for spec in self.seats]
         return {"game": self.game.name, "step": self.step, "games": self.games, "seed": self.seed,
                 "seats": [{"seat": s, "kind": spec.kind, "label": spec.label} for s, spec in enumerate(self.seats)],
-                "viewer": self.viewer, "to_move": seat, "human_turn": human_turn,
-                "observation": self.state.observation(self.viewer).to_json(),
-                "moves": moves, "more_moves": more, "undo": self.can_undo(),
-                "log": [line for _, line in self.log[-LOG_SHOWN:]], "log_start": max(1, len(self.log) - LOG_SHOWN + 1),
+                "viewer": viewer, "to_move": seat, "human_turn": mine, "waiting": person and not mine,
+                "observation": self.state.observation(viewer).to_json(),
+                "moves": moves, "more_moves": more, "takes_word": word, "undo": self.can_undo(),
+                "log": [entry.seen_by(viewer, labels) for entry in self.log[-LOG_SHOWN:]],
+                "log_start": max(1, len(self.log) - LOG_SHOWN + 1),
+                "rounds": [{k: v for k, v in r.items() if k != "step"} for r in self.book.rounds],
                 "over": over, "pause": self.pause, "race": self.timed and hasattr(self.state, "time_taken")}
 
     def replay_view(self, move: int, record: Record | None = None) -> dict[str, Any]:
@@ -239,17 +384,22 @@ class Table:
         events after them, seen by the record's first human, with the move just made."""
         record = record or self.record
         state = self.rules.new_state(self.game, len(record.seats), record.options or None)
-        humans = [s for s, label in enumerate(record.seats) if label == HUMAN] or [0]
-        made, last, moves = 0, None, sum(1 for _ in _player_moves(self.rules, self.game, record))
+        humans = [s for s, label in enumerate(record.seats) if label in PEOPLE] or [0]
+        made, moves = 0, sum(1 for _ in _player_moves(self.rules, self.game, record))
         move = max(0, min(move, moves))
-        for action in record.actions:
+        entries: list[Entry] = []
+        for step, action in enumerate(record.actions):
             seat = state.current_player()
             if seat >= 0:
                 if made == move:
                     break
-                last = f"seat {seat + 1} ({record.seats[seat]}): {state.action_to_string(action)}"
+                entries.append(log_entry(state, action, seat, step))
                 made += 1
             state.apply(action)
+            if seat >= 0:
+                told(entries[-1], state, action)
+            reveal(entries, state, step)
+        last = entries[-1].seen_by(humans[0], record.seats) if entries else None
         return {"step": move, "steps": moves, "viewer": humans[0], "last": last,
                 "observation": state.observation(humans[0]).to_json()}
 

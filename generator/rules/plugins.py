@@ -28,6 +28,7 @@ from typing import Any, Mapping
 from spellpress.errors import Location, UserError
 from spellpress.model.game import Game
 from spellpress.rules.protocol import Rules
+from spellpress.suggest import did_you_mean
 
 GROUP = "spellpress.engines"
 HOW_TO_GET_ONE = ("set rules.engine in game.yaml to an installed engine ({known}) or to a rules.py in the "
@@ -81,7 +82,8 @@ def load_engine(name: str, root: Path | None = None, where=None, modules: bool =
     module_name, _, attribute = name.partition(":")
     if not modules:
         known = ", ".join(sorted(installed)) or "none installed"
-        raise UserError.at(locate(), f"no rules engine '{name}': it is neither an installed engine nor a .py file in "
+        raise UserError.at(locate(), f"no rules engine '{name}'{did_you_mean(name, installed)}: it is neither an "
+                           "installed engine nor a .py file in "
                            "the game folder, and Spellpress does not import other Python modules a game names; "
                            + HOW_TO_GET_ONE.format(known=known))
     if not module_name.replace(".", "").replace("_", "").isalnum():
@@ -144,7 +146,6 @@ def checked_settings(game: Game, rules: Rules, options: Mapping[str, Any] | None
     unknown = [name for name in dict(options or {}) if name not in known]
     if unknown:
         from spellpress.errors import Option, Problems
-        from spellpress.suggest import did_you_mean
 
         problems = Problems()
         for name in unknown:

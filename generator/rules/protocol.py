@@ -114,6 +114,41 @@ class State(ABC):
         """The printed cards the action uses (played, discarded, taken), so a page can offer it on them."""
         return ()
 
+    def action_word(self, action: Action, typed: str | None = None) -> str | None:
+        """The word a move plays, lowercase; None when no word stands for it. Cards that spell
+        several words (anagrams) play the one `typed` names when it is one of them, so a typed
+        word matches any arrangement of cards that spells it."""
+        return None
+
+    def action_revealed(self, action: Action, seat: int) -> str | None:
+        """Asked once choices are no longer hidden, of a move `seat` made in secret: how every seat may
+        now be told it (None: it stays secret, as a word that was never placed)."""
+        return self.action_to_string(action)
+
+    def takes_word(self) -> bool:
+        """May the seat to move type a word now (whether or not its hand makes one: a page must not
+        tell)? The default: when a legal move has a word."""
+        return any(self.action_word(action) is not None for action in self.legal_actions())
+
+    def action_news(self, action: Action, seat: int) -> str | None:
+        """Asked just after `seat`'s move was applied: what it did that the table does not show ("nobody
+        had FERN: seat 1 misses its next turn"), for every seat to read; None when nothing."""
+        return None
+
+    def round_number(self) -> int | None:
+        """The round being played (1 on), for a page's round summaries; None: the game has no rounds."""
+        return None
+
+    def score_items(self, before: State, action: Action) -> list[tuple[int, float, str]] | None:
+        """(seat, points, why) of the points `action` scored (`before`: a clone of the state it was
+        applied to), what every seat may know; None: a page says each seat's change of returns()."""
+        return None
+
+    def choices_hidden(self) -> bool:
+        """True while moves are chosen in secret and not yet revealed (a race's words): a page shows
+        another seat such a move only once this is False again."""
+        return False
+
     # -- for the search player and `spellpress check-engine` --------------------------
     def clone(self) -> Self:
         """An independent copy to play on: applying actions to either never changes the other.
@@ -208,6 +243,8 @@ class Rules(ABC):
     # run options (`simulate --option NAME=VALUE`) that are not `rules:` keys: the engine's own
     # what-ifs, name -> what it does. Any other option name is refused before a game is played.
     run_options: Mapping[str, str] = {}
+    # finding the word is the play (a race): a page never lists the words a hand can make
+    words_typed: bool = False
 
     @abstractmethod
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> State: ...

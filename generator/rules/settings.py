@@ -13,6 +13,7 @@ from spellpress.errors import Location, Option, Problems
 from spellpress.model.game import Card, Game
 from spellpress.model.memo import memo_on
 from spellpress.model.types import describe
+from spellpress.suggest import did_you_mean, keys_at
 
 OPTION = Option("--option")
 
@@ -103,7 +104,8 @@ def _checked(game: Game, model: type[Settings], engine: str, options: Mapping[st
             if where is None:
                 at_key = error["type"] == "extra_forbidden"
                 where = doc.locate(("rules", *loc), at_key=at_key) if loc else doc.locate(("rules",))
-            problems.add(where, f"rules: {describe(error)} (the {engine} engine; see its rules: keys in docs/rules.md)"
+            hint = did_you_mean(loc[-1], keys_at(model, loc)) if error["type"] == "extra_forbidden" and loc else ""
+            problems.add(where, f"rules: {describe(error)}{hint} (the {engine} engine; see its rules: keys in docs/rules.md)"
                          if error["type"] in ("extra_forbidden", "missing") else f"rules: {describe(error)}")
         # the keys that are right still say which components to check: report those problems too
         wrong = {error["loc"][0] for error in exc.errors() if error["loc"]}

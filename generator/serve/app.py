@@ -24,10 +24,10 @@ from starlette.routing import Route
 
 from spellpress.build import BuildOptions, build
 from spellpress.errors import UserError
+from spellpress.exporters import optional, pdf_exports
 from spellpress.serve import page
 from spellpress.serve.guard import Guard
 from spellpress.serve.preview import FULL_DPI, PREVIEW_DPI, Preview
-from spellpress.write.exporters import registry
 
 STATIC = Path(__file__).resolve().parent / "static"
 STATIC_FILES = {"preview.css": "text/css", "preview.js": "text/javascript"}
@@ -120,7 +120,7 @@ async def poll_sheets(preview: Preview, hub: Hub, seconds: float, stop: asyncio.
 def chosen_modes(wanted: dict) -> dict:
     """Paper, backs and marks chosen on the page; empty means the game's own setting (ValueError if unknown)."""
     modes = {}
-    for key in ("paper", "backs", "marks"):
+    for key in (name for export in pdf_exports().values() for name, _ in export.modes):
         value = wanted.get(key)
         if value in (None, ""):
             continue
@@ -231,9 +231,8 @@ def create_app(preview: Preview, out: Path, guard: Guard, watching: bool = True,
         if not isinstance(wanted, dict):
             return JSONResponse({"errors": ["expected a JSON object such as {\"png\": true}"]}, status_code=400)
         try:
-            exports = tuple(name for name in registry() if wanted.get(name) is True)
-            options = BuildOptions(out=out, exports=exports, print_shop=wanted.get("print_shop") is True,
-                                   **chosen_modes(wanted))
+            exports = tuple(name for name, export in optional().items() if wanted.get(export.key) is True)
+            options = BuildOptions(out=out, exports=exports, **chosen_modes(wanted))
         except ValueError as exc:
             return JSONResponse({"errors": [str(exc)]}, status_code=400)
 

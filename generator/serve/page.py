@@ -9,7 +9,7 @@ from urllib.parse import quote
 from spellpress.errors import display_path, grouped, report_line
 from spellpress.layout.deck import CardFaces
 from spellpress.load.spreadsheet import CellLocation
-from spellpress.model.modes import BackMode, MarkMode, Paper, choices
+from spellpress.model.modes import choices
 from spellpress.serve.preview import FULL_DPI, Snapshot, State
 from spellpress.wording import plural
 
@@ -57,11 +57,18 @@ def counts_line(state: State) -> str:
 
 
 def export_boxes() -> str:
-    """A checkbox for each raster export of the registry (write/exporters/)."""
-    from spellpress.write.exporters import registry
+    """A checkbox for each export of the registry (exporters/) that a build adds when asked."""
+    from spellpress.exporters import optional
 
-    return "\n".join(f'<label><input type="checkbox" name="{escape(name)}"> {escape(export.label)}</label>'
-                     for name, export in registry().items())
+    return "\n".join(f'<label><input type="checkbox" name="{escape(export.key)}"> {escape(export.label)}</label>'
+                      for export in optional().values())
+
+
+def mode_selects() -> str:
+    """A select for each mode an export of the registry offers the page (the sheets' paper, backs and marks)."""
+    from spellpress.exporters import pdf_exports
+
+    return "".join(mode_select(name, mode) for export in pdf_exports().values() for name, mode in export.modes)
 
 
 def header(state: State, view: str) -> str:
@@ -77,8 +84,7 @@ def header(state: State, view: str) -> str:
 <nav>{tabs}</nav>
 <form class="build" id="build" method="post" action="/build">
 {export_boxes()}
-<label><input type="checkbox" name="print_shop"> print shop</label>
-{mode_select("paper", Paper)}{mode_select("backs", BackMode)}{mode_select("marks", MarkMode)}
+{mode_selects()}
 <button type="submit">Build PDF</button>
 </form>
 <label class="zoom">size <input type="range" id="zoom" min="0.2" max="1" step="0.05" value="0.45"

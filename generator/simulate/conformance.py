@@ -149,7 +149,7 @@ class _Checker:
 
     def recordable(self, state: State, action: Any, method: str) -> bool:
         """A game of `spellpress play` is saved as JSON and replayed from it: the action must come back equal."""
-        from spellpress.play.records import from_json_value, to_json_value
+        from spellpress.rules.action_json import from_json_value, to_json_value
 
         self.report.positions["record"] += 1
         try:

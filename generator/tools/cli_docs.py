@@ -47,7 +47,7 @@ def markdown() -> str:
             if isinstance(action, argparse._HelpAction):
                 continue
             names = (", ".join(action.option_strings) or action.metavar or action.dest).replace("|", "\\|")
-            meaning = (action.help or "").replace("|", "\\|")
+            meaning = (action.help or "").replace("%%", "%").replace("|", "\\|")  # argparse prints %% as %
             if action.choices and not isinstance(action.choices, dict):
                 meaning += f" (one of: {', '.join(map(str, action.choices))})"
             lines.append(f"| `{names}` | {meaning} |")

@@ -1,24 +1,25 @@
-"""The raster exports of a build (write/exporters/: PNG, Tabletop Simulator, Tabletopia, Card Game
+"""The raster exports of a build (exporters/: PNG, Tabletop Simulator, Tabletopia, Card Game
 Simulator): planned and started before the PDFs, so that the workers draw while this process writes
 them, and written after."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from spellpress.layout.deck import CardFaces
 from spellpress.model.game import Game
 from spellpress.write.cache import Cache
-from spellpress.write.exporters import chosen
 from spellpress.write.raster import Rasterizer
 
 
 class RasterExports:
-    """Use as a context manager around the rest of the build; `options` is the build's BuildOptions."""
+    """Use as a context manager around the rest of the build; `chosen` holds each export (exporters.Export) with
+    its settings, `options` is the build's BuildOptions."""
 
-    def __init__(self, game: Game, laid: list[CardFaces], options, cache: Cache):
+    def __init__(self, game: Game, laid: list[CardFaces], chosen: list[tuple[Any, Any]], options, cache: Cache):
         self.game = game
-        self.plans = [(export, export.plan(game, laid, dict(settings))) for export, settings in chosen(options)]
+        self.plans = [(export, export.plan(game, laid, dict(settings))) for export, settings in chosen]
         self.raster = Rasterizer(cache, options.workers)
 
     def __enter__(self) -> "RasterExports":

@@ -78,9 +78,9 @@ def test_the_replay_goes_move_by_move(tmp_path):
     table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=4, records=tmp_path)
     play_out(table, random_human, random.Random(2))
     steps = table.replay_view(0)["steps"]
-    assert steps == sum(1 for line in table.log if ": " in line[1])  # one replay step a move in the log
+    assert steps == len(table.log)  # one replay step a move in the log
     first, second = table.replay_view(1), table.replay_view(2)
-    assert first["last"].startswith("seat 1 (human): ") and second["last"] != first["last"]
+    assert first["last"] == table.log[0].seen_by(0, table.record.seats) and second["last"] != first["last"]
     assert table.replay_view(steps)["observation"]["scores"] == table.state.returns()
 
 
@@ -135,9 +135,9 @@ def test_agreement_counts_the_recorded_human_moves_the_heuristic_would_make(tmp_
     assert low < same / total < high
 
 
-def app_client(tmp_path, game_id="word-rummy"):
+def app_client(tmp_path, game_id="word-rummy", seed=6, players=2):
     game, rules = loaded(game_id)
-    table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=6, records=tmp_path)
+    table = Table(game, rules, [SeatSpec("human")] + [SeatSpec("heuristic")] * (players - 1), seed=seed, records=tmp_path)
     guard = Guard.for_address("127.0.0.1", 8766)
     preview = Preview(ROOT / "cards" / game_id)
     preview.refresh()
@@ -296,3 +296,164 @@ def test_a_record_that_is_not_one_is_a_clear_error(tmp_path, capsys):
     assert main(["play", "word-rummy", "--replay", str(bad), "--port", "0"]) == 2
     err = capsys.readouterr().err
     assert "bad.json" in err and "not a Spellpress game record" in err and "Traceback" not in err
+
+
+def headers(guard):
+    return {"Origin": "http://127.0.0.1:8766", "Content-Type": "application/json", TOKEN_HEADER: guard.token}
+
+
+@pytest.mark.slow
+def test_spelled_takes_a_typed_word_whatever_the_order_of_its_cards(tmp_path):
+    """COKE typed in its own letter order plays the C, O, K, E cards however the hand holds them."""
+    from itertools import permutations
+
+    client, guard, table = app_client(tmp_path, "spelled")
+    while not (table.to_move() == 0 and table.state.phase == "main"):
+        table.bot_step() if table.to_move() != 0 else table.play(0, table.legal()[0])
+    state = table.state
+    uids = [next(u for u, d in enumerate(state.defs) if d.letter.lower() == letter) for letter in "coke"]
+    assert state.action_word(("spell", tuple(uids)), "coke") == "coke"
+    for order in permutations(uids):
+        state.hand[0] = list(order)
+        table._moves_cache = None
+        legal = table.legal()
+        found = word_matches(state, legal, "COKE ")
+        assert len(found) == 1 and sorted(found[0][1]) == sorted(uids)
+        assert state.action_to_string(found[0]) == "spell COKE"
+        assert word_matches(state, legal, "eock") == []
+    view = client.get("/api/state").json()
+    assert view["takes_word"]
+    answer = client.post("/api/move", json={"word": "coke", "step": view["step"], "games": view["games"]},
+                         headers=headers(guard))
+    assert answer.status_code == 200 and "seat 1 (human) spelled COKE" in answer.json()["log"]
+
+
+def test_a_double_click_on_undo_undoes_once(tmp_path):
+    client, guard, table = app_client(tmp_path)
+    for _ in range(3):
+        view = client.get("/api/state").json()
+        client.post("/api/move", json={"move": view["moves"][0]["i"], "step": view["step"], "games": view["games"]},
+                    headers=headers(guard))
+        while table.to_move() != 0:
+            table.bot_step()
+    view = client.get("/api/state").json()
+    undo = {"step": view["step"], "games": view["games"]}
+    first = client.post("/api/undo", json=undo, headers=headers(guard))
+    second = client.post("/api/undo", json=undo, headers=headers(guard))  # the same click, twice
+    assert first.status_code == 200 and second.status_code == 409
+    assert len(table.record.decisions) == 2 and second.json()["view"]["step"] == first.json()["step"]
+
+
+def test_the_log_tells_moves_in_the_third_person_and_a_failed_heron_aloud():
+    from spellpress.play.table import third_person
+
+    assert third_person("exchange your Fern for the spare Heron") == " exchanged their Fern for the spare Heron"
+    assert third_person("discard Q and go out") == " discarded Q and went out"
+    assert third_person("publish (the leader): 5") == ": publish (the leader): 5"
+    game, rules = loaded("lost-words")
+    for seed in range(1, 40):
+        table = Table(game, rules, [SeatSpec("heuristic"), SeatSpec("heuristic")], seed=seed, records=None)
+        while not table.over():
+            state, seat = table.state, table.to_move()
+            held = {state.defs.word[c] for other in range(state.players) if other != seat for c in state.hands[other]}
+            asks = [a for a in table.legal() if a[0] == "play" and len(a) == 3
+                    and state.defs.effects[a[1]].kind == "ask-everyone" and a[2] not in held]
+            if asks:
+                table._apply(asks[0], seat)
+                word = asks[0][2]
+                assert table.log[-1].seen_by(None, ["heuristic"] * 2) == (
+                    f"seat {seat + 1} (heuristic) played {state.defs.names.get(asks[0][1])}: {word.capitalize()}"
+                    f" · nobody had {word.upper()}: seat {seat + 1} misses its next turn")
+                return
+            table.bot_step()
+    pytest.fail("no seat could ask for a word nobody held")
+
+
+@pytest.mark.slow
+def test_remote_seats_see_and_play_only_their_own_seat(tmp_path, capsys):
+    """Two people by their links: each sees its own hand only; another seat's secret, a wrong one or
+    none is refused; the game plays to the end, and the record names the seats as people."""
+    from spellpress.play.app import SEAT_HEADER, seat_keys
+
+    game, rules = loaded("word-rummy")
+    table = Table(game, rules, [SeatSpec("remote"), SeatSpec("remote")], seed=6, records=tmp_path)
+    keys = seat_keys(table)
+    key = {seat: k for k, seat in keys.items()}
+    guard = Guard.for_address("127.0.0.1", 8766)
+    preview = Preview(ROOT / "cards" / "word-rummy")
+    preview.refresh()
+    client = TestClient(create_app(table, preview, guard, keys=keys), base_url="http://127.0.0.1:8766")
+    assert client.get(f"/seat/{key[1]}").status_code == 200 and client.get("/seat/guess").status_code == 403
+    assert guard.token in client.get(f"/seat/{key[1]}").text and key[1] in client.get(f"/seat/{key[1]}").text
+    assert key[0] not in client.get("/").text and key[0] not in client.get(f"/seat/{key[1]}").text
+    assert client.get("/api/state").status_code == 403  # nobody plays at the host's screen
+    assert client.get("/api/state", headers={SEAT_HEADER: "guess"}).status_code == 403
+    rng = random.Random(4)
+    for _ in range(3000):
+        views = [client.get("/api/state", headers={SEAT_HEADER: key[seat]}).json() for seat in (0, 1)]
+        for seat, view in enumerate(views):
+            hands = {z["name"]: z for z in view["observation"]["zones"] if z["kind"] == "hand"}
+            assert view["viewer"] == seat and not hands[f"hand:{1 - seat}"]["cards"]
+        if views[0]["over"]:
+            break
+        mover = views[0]["to_move"]
+        view = views[mover]
+        assert view["human_turn"] and views[1 - mover]["waiting"] and not views[1 - mover]["moves"]
+        move = {"move": rng.choice(view["moves"])["i"], "step": view["step"], "games": view["games"]}
+        outs = [a for a in table.legal() if table.state.action_word(a)]
+        if outs:  # the person goes out, typing the words of the hand
+            move = {"word": table.state.action_word(outs[0]), "choice": table.legal().index(outs[0]),
+                    "step": view["step"], "games": view["games"]}
+        for wrong in ({}, {SEAT_HEADER: key[1 - mover]}):
+            assert client.post("/api/move", json=move, headers={**headers(guard), **wrong}).status_code == 403
+        answer = client.post("/api/move", json=move, headers={**headers(guard), SEAT_HEADER: key[mover]})
+        assert answer.status_code == 200 and answer.json()["viewer"] == mover
+    else:
+        pytest.fail("the game did not end")
+    record = load(table.saved)
+    assert record.seats == ["remote", "remote"] and {d.seat for d in record.decisions} == {0, 1}
+    assert "seat 1 (remote) joined" in capsys.readouterr().out
+
+
+def test_word_rummy_goes_out_by_the_words_typed_never_by_a_listed_move():
+    game, rules = loaded("word-rummy")
+    for seed in range(1, 30):
+        table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=seed, records=None)
+        while not table.over():
+            if table.to_move() != 0:
+                table.bot_step()
+                continue
+            view, state = table.view(), table.state
+            assert not any(m["text"].endswith("go out") for m in view["moves"])
+            assert view["takes_word"] == (state.phase.name == "DISCARD")  # whether or not the hand goes out
+            outs = [a for a in table.legal() if a[0] == "discard" and a[2]]
+            if not outs:
+                table.play(0, next(a for a in table.legal() if not (a[0] == "discard" and a[2])))
+                continue
+            words = state.action_word(outs[0]).split()
+            typed = " ".join(reversed(words)).upper()  # in any order of the words
+            found = word_matches(state, table.legal(), typed)  # a wild may leave another card out instead
+            assert outs[0] in found and set(found) <= set(outs)
+            if len(words) > 1:
+                assert word_matches(state, table.legal(), " ".join(words[1:])) == []  # not every card
+            return
+    pytest.fail("the human never could go out")
+
+
+@pytest.mark.slow
+def test_the_stats_command_sets_people_against_the_bots(tmp_path, capsys):
+    game, rules = loaded("word-rummy")
+    assert main(["play", "word-rummy", "--stats", "--out", str(tmp_path)]) == 0
+    assert "no recorded games of word-rummy yet" in capsys.readouterr().out
+    for seed in (1, 2):
+        table = Table(game, rules, [SeatSpec("human"), SeatSpec("heuristic")], seed=seed, records=tmp_path / "play")
+        play_out(table, random_human, random.Random(seed))
+    assert main(["play", "word-rummy", "--stats", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    from spellpress.play.stats import gather
+
+    sides, lengths = gather(rules, game, sorted((tmp_path / "play" / "word-rummy").glob("*.json")))
+    assert len(sides["people"].points) == len(sides["bots"].points) == len(lengths) == 2
+    assert sides["bots"].went_out > 0 and sides["bots"].words  # the heuristic goes out, with words
+    assert "Word Rummy: 2 recorded game(s)" in out and re.search(r"games won\s+\d+% \(\d+-\d+%, \d of 2\)", out)
+    assert re.search(r"points a game\s+-?\d+\.\d \(-?\d+\.\d to -?\d+\.\d, n=2\)", out)

@@ -5,7 +5,7 @@ import os
 import pytest
 
 from spellpress.cli import main
-from tests.conftest import WISE
+from tests.conftest import ROOT, WISE
 
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(7)
@@ -188,3 +188,23 @@ def test_a_safe_zone_mistake_in_a_template_is_one_error_line(tmp_path, capsys):
     assert len(lines) == 2 and lines[1] == "1 error; nothing written.", lines
     assert "leaves the safe zone" in lines[0] and "(on 3 faces: card 'first' of 'cards'" in lines[0]
     assert "the figures are the first face's" in lines[0]  # each card's digits reach a little differently
+
+
+@pytest.mark.parametrize("box, words", [
+    ('  background: {color: "#f6f1e1"}', '  background: {color: "#f6f1e"}', ),
+    ("  quill:", "  pic: {kind: image, x: 5mm, y: 5mm, w: 5mm, h: 5mm, src: no-such.png}\n  quill:"),
+], ids=["colour", "image"])
+def test_a_mistake_in_a_template_is_told_at_the_template_first_then_the_card(game_copy, tmp_path, capsys, monkeypatch, box, words):
+    """issue 43: a template's own mistake (nothing in it comes from the card) was told at the first card's CSV cell,
+    the template's line second, in parentheses."""
+    folder = game_copy(ROOT / "cards" / "word-rummy")
+    template = folder / "templates" / "rummy-letter.yaml"
+    text = template.read_text()
+    template.write_text(text.replace(box, words, 1))
+    line = line_of(text, box)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", folder.name]) == 2
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith(f"error: word-rummy/templates/rummy-letter.yaml:{line}:"), lines[0]
+    assert "word-rummy/letters.csv:2:A" in lines[0] and "(on 30 faces: card 'a' of 'letters' at word-rummy/letters.csv:2:A" in lines[0]

@@ -12,10 +12,10 @@ import pytest
 from PIL import Image
 
 from spellpress.cli import main
+from spellpress.exporters.cgs import CARD_KINDS, hand_size
 from spellpress.load.game import load_game
 from spellpress.paths import list_game_folders
 from spellpress.units import MM_PER_INCH
-from spellpress.write.exporters.cgs import CARD_KINDS, hand_size
 from tests.conftest import FIXTURES
 
 SCHEMA = json.loads((FIXTURES / "cgs-schema" / "cgs.json").read_text())

@@ -79,6 +79,16 @@ BAD = [
      "'deck.csv' cannot be read as CSV at line 3: a cell holds more than 131,072 characters"),
     ("letter,points,count,points\nN,1,12,5\n", "deck.csv:1:D: column 'points' is already column B; each column once"),
     ("letter,points,count\nN,1,12\nQ,\x00,1\n", "deck.csv:3:B: points must be a whole number, got '\\x00'"),
+    # issue 43: the extra cells were dropped in silence
+    ("letter,points,count\nN,1,12\nQ,10,1,Qu,x\nZ,10,2\n",
+     "deck.csv:3:D: this row has 2 cells more than the header's 3 columns ('Qu', 'x'): name their columns in the "
+     "first row, or remove them"),
+    # issue 43: an unclosed quote swallowed every later row, then was 'got an empty cell'
+    ("letter,points,count\nN,1,12\nQ,\"10,1\nZ,10,2\nX,8,1\n",
+     "deck.csv:3:B: this quote is never closed: every line after it (to line 5) would be read into one cell; "
+     "close it, or remove it"),
+    # a quoted cell over two lines: the rows after it are named by their own line
+    ("letter,points,count\n\"N\nM\",1,12\nQ,x,1\n", "deck.csv:4:B: points must be a whole number, got 'x'"),
 ]
 
 
@@ -186,3 +196,15 @@ def test_a_huge_cell_of_a_workbook_is_shortened_too(game_copy, tmp_path, capsys,
     assert main(["check", folder.name]) == 2
     err = capsys.readouterr().err
     assert f"deck.xlsx:2:B: points must be a whole number, got '{'z' * 40}...' (32,767 characters)" in err and len(err) < 600, err[:1000]
+
+
+@pytest.mark.parametrize("text, cards", [
+    ("letter,points,count\nN,1,12,,\n", [("N", 1, 12)]),  # a spreadsheet's empty trailing cells
+    ("letter,points,count\n\"N\"\"\",1,12\nQ,10,1\n", [('N"', 1, 12), ("Q", 10, 1)]),  # a doubled quote in a quoted cell
+    ("letter,points,count\nN\",1,12\nQ,10,1\n", [('N"', 1, 12), ("Q", 10, 1)]),  # a quote inside an unquoted cell is text
+    ("letter,points,count\n\"N\nM\",1,12\n\"\",2,1\n", [("N\nM", 1, 12), ("", 2, 1)]),
+])
+def test_quotes_that_close_and_empty_trailing_cells_are_no_mistake(game_copy, text, cards):
+    folder = fed_from(game_copy, "deck.csv")
+    (folder / "deck.csv").write_text(text)
+    assert [(f["letter"], f["points"], count) for _, f, count in cards_of(folder)] == cards

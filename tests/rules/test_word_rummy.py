@@ -364,3 +364,34 @@ def test_with_next_starter_trailing_the_seat_with_fewest_points_starts_the_round
     state.scores = [10, 4, 4]
     state.round, state.starter = 2, 1
     assert state._next_starter() == 2  # a tie: the first of them clockwise after the last starter
+
+
+@pytest.mark.slow
+def test_a_hand_one_card_short_is_valued_as_if_searched_alone(game):
+    """value_without reads the best split of a hand less one card off the whole hand's search (issue
+    39): the score and whether it uses every card are those a search of the smaller hand alone gives,
+    with wilds too (a wild may stand for the letter of the card left out); without a wild the very
+    split is kept, words and unplayed cards alike."""
+    import random
+    from collections import Counter
+
+    from spellpress.rules.word_rummy.content import _Family, hand_without
+
+    content = new(game, 2).c
+    deck = list(Counter(content.counts).elements())
+    rng = random.Random(39)
+    checked = {"wild": 0, "plain": 0}
+    for _ in range(100):
+        hand = rng.sample(deck, rng.randint(5, 10))
+        if rng.random() < 0.5:  # a wild in half the hands: the deck has three in 110 cards
+            hand[0] = content.wild
+        hand = tuple(sorted(hand))
+        for kind in sorted(set(hand)):
+            content._splits.clear()
+            content._values.clear()
+            alone = _Family(content, hand_without(hand, kind)).split(None)
+            assert content.value_without(hand, kind) == (alone.score, alone.uses_every_card), (hand, kind)
+            if content.wild not in hand:
+                assert content.best(hand_without(hand, kind)) == alone, (hand, kind)
+            checked["wild" if content.wild in hand else "plain"] += 1
+    assert min(checked.values()) > 200, checked

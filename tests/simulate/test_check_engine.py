@@ -125,7 +125,8 @@ def test_a_determinize_that_keeps_the_opponents_hands_fails(tmp_path, capsys):
     assert "kept every opponent's hidden hand" in capsys.readouterr().err
 
 
-def test_a_check_not_run_says_skipped(tmp_path, capsys):
+def test_a_check_not_run_says_skipped(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "200")  # one table row a line
     assert main(["check-engine", str(starter_game(tmp_path)), "--no-workers"]) == 0
     (row,) = [line for line in capsys.readouterr().out.splitlines() if "worker processes" in line]
     assert "skipped" in row and "ok" not in row.split("same seed")[0]

@@ -3,6 +3,9 @@
 "use strict";
 
 const token = document.querySelector('meta[name="spellpress-token"]').content;
+const key = document.body.dataset.key || "";  // a remote seat's secret (its link), sent with every request
+const seatHeaders = key ? {"X-Spellpress-Seat": key} : {};
+const getJson = async (url) => (await fetch(url, {headers: seatHeaders})).json();
 const $ = (id) => document.getElementById(id);
 let view = null;           // the server's last answer
 let shownViewer = null;    // hot-seat: the seat whose cards are on screen
@@ -10,6 +13,18 @@ let botTimer = null;
 let replayStep = null;     // a step number while replaying
 let selected = null;       // "component/card" of the card clicked last
 let clock = null;          // a race: the seconds the human has been looking, shown as they run
+let roundsSeen = null;     // the round summaries already shown
+let hovered = null;        // the card under the pointer: Z shows it at actual size
+const sizes = JSON.parse(document.body.dataset.sizes || "{}");  // component -> [width, height] in mm
+
+function zoom(card) {
+  const box = $("zoom"), img = box.querySelector("img");
+  const size = sizes[card.component];
+  img.src = faceUrl(card);
+  img.style.width = size ? `${size[0]}mm` : "63.5mm";
+  img.dataset.card = refKey(card);
+  box.hidden = false;
+}
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -27,19 +42,23 @@ const refKey = (card) => `${card.component}/${card.card}`;
 const faceUrl = (card) => `/face/${encodeURIComponent(card.component)}/${encodeURIComponent(card.card)}.png`;
 const seatName = (seat) => {
   const s = view && view.seats ? view.seats[seat] : null;
-  return `Seat ${seat + 1}` + (s ? ` (${s.kind === "human" ? "you" : s.label})` : "");
+  const joined = s && s.kind === "remote" && view.joined && !view.joined.includes(seat) ? ", not joined yet" : "";
+  return `Seat ${seat + 1}` + (s ? ` (${seat === view.viewer && s.kind !== "heuristic" ? "you" : s.label}${joined})` : "");
 };
 
 async function post(url, data = {}) {
   const response = await fetch(url, {method: "POST", body: JSON.stringify(data),
-    headers: {"Content-Type": "application/json", "X-Spellpress-Token": token}});
+    headers: {"Content-Type": "application/json", "X-Spellpress-Token": token, ...seatHeaders}});
   const body = await response.json().catch(() => ({error: `the server answered ${response.status}`}));
   return {ok: response.ok, status: response.status, body};
 }
 
 function cardImg(card, size, clickable) {
   const img = el("img", {class: `card ${size}`, src: faceUrl(card), alt: card.card, "data-card": refKey(card),
-                         draggable: "false"});
+                         draggable: "false", title: "Z: actual size"});
+  img.addEventListener("mouseenter", () => { hovered = card; });
+  img.addEventListener("mouseleave", () => { if (hovered === card) hovered = null; });
+  img.addEventListener("contextmenu", (event) => { event.preventDefault(); zoom(card); });  // right click, long press
   if (clickable) {
     const moves = movesOn(card);
     if (moves.length) {
@@ -90,14 +109,24 @@ function fan(zone) {
   const n = zone.cards.length;
   zone.cards.forEach((card, i) => {
     const img = cardImg(card, "large", true);
-    const angle = n > 1 ? (i - (n - 1) / 2) * Math.min(6, 40 / n) : 0;
+    const angle = n > 1 ? (i - (n - 1) / 2) * Math.min(4, 24 / n) : 0;
     img.style.setProperty("--angle", `${angle}deg`);
-    img.style.setProperty("--lift", `${Math.abs(angle) * 1.2}px`);
+    img.style.setProperty("--lift", `${Math.abs(angle) * 0.8}px`);
     if (selected === refKey(card)) img.classList.add("selected");
     cards.append(img);
   });
   node.append(cards);
   return node;
+}
+
+function fitFan(node) {
+  // overlap the cards more as the hand grows, so that the fan never leaves its area
+  const cards = [...node.querySelectorAll(".cards .card")];
+  if (cards.length < 2) return;
+  const width = cards[0].offsetWidth || 132;  // unrotated
+  const room = node.parentElement.clientWidth - 64;
+  const step = Math.max(12, Math.min(width * 0.74, (room - width) / (cards.length - 1)));
+  cards.slice(1).forEach((img) => { img.style.marginLeft = `${step - width}px`; });
 }
 
 function render() {
@@ -131,6 +160,7 @@ function render() {
     own.append(z.kind === "hand" && z.cards.length ? fan(z) : zoneNode(z, "medium", true));
   });
   mine.append(own);
+  own.querySelectorAll(".fan").forEach(fitFan);
   renderControls();
   renderLog();
 }
@@ -139,17 +169,20 @@ function renderControls() {
   const moves = $("moves");
   moves.replaceChildren();
   const playing = replayStep === null && view.human_turn && !view.over;
-  $("word-form").hidden = !playing;
+  $("word-form").hidden = !(playing && view.takes_word);
   $("undo").disabled = !(view.undo && replayStep === null);
   if (!playing) return;
   let shown = view.moves;
   if (selected) shown = view.moves.filter((m) => m.cards.some((c) => refKey(c) === selected));
-  else if (view.moves.length > 14) {  // the moves no card stands for first, then the others, up to 14
-    shown = view.moves.filter((m) => !m.cards.length).concat(view.moves.filter((m) => m.cards.length)).slice(0, 14);
+  else if (view.moves.length > 8) {  // many moves: buttons for those no card stands for, the rest on their cards
+    shown = view.moves.filter((m) => !m.cards.length);
   }
   if (selected) moves.append(el("p", {class: "hint", text: "Moves with that card:"}));
   else if (view.moves.length > shown.length) {
-    moves.append(el("p", {class: "hint", text: `Click a card, or type a word: ${view.moves.length}${view.more_moves ? "+" : ""} moves in all.`}));
+    const or = view.takes_word ? ", or type a word" : "";
+    moves.append(el("p", {class: "hint", text: `Click a card for its moves${or}: ${view.moves.length}${view.more_moves ? "+" : ""} moves in all.`}));
+  } else if (view.takes_word && !shown.length) {
+    moves.append(el("p", {class: "hint", text: "Type a word."}));
   }
   shown.slice(0, 40).forEach((m) => moves.append(el("button", {type: "button", class: "move", "data-move": String(m.i),
     text: m.text, onclick: () => playMove(m.i)})));
@@ -167,6 +200,7 @@ function renderLog() {
   if (replayStep !== null) status.textContent = "Replay";
   else if (view.over) status.textContent = "Game over";
   else if (view.human_turn) status.textContent = `${seatName(view.to_move)}: your move`;
+  else if (view.waiting) status.textContent = `${seatName(view.to_move)} is choosing…`;
   else if (view.to_move !== null) status.textContent = `${seatName(view.to_move)} is thinking…`;
   clearInterval(clock);
   if (view.race && view.human_turn && replayStep === null && !view.over) {  // the time counts: show it running
@@ -214,10 +248,9 @@ async function playWord(word) {
     $("word-message").textContent = answer.body.error;
     const moves = $("moves");
     moves.replaceChildren();
-    answer.body.choices.forEach((i) => {
-      const m = view.moves.find((x) => x.i === i);
-      moves.append(el("button", {type: "button", class: "move", "data-move": String(i), text: m ? m.text : `move ${i}`,
-                                 onclick: () => playMove(i)}));
+    answer.body.choices.forEach((m) => {
+      moves.append(el("button", {type: "button", class: "move", "data-move": String(m.i), text: m.text,
+                                 onclick: async () => accept(await post("/api/move", {word, choice: m.i, step: view.step, games: view.games}))}));
     });
     return;
   }
@@ -257,8 +290,41 @@ function show() {
   }
   shownViewer = view.viewer;
   render();
+  showRound();
   showEnd();
   scheduleBot();
+}
+
+const signed = (points) => (points > 0 ? `+${points}` : String(points));
+
+function itemList(items, seat, withRound) {
+  const list = el("ul", {class: "items", "data-seat": String(seat)});
+  items.filter((it) => it[withRound ? 1 : 0] === seat).forEach((it) => {
+    const [round, , points, why] = withRound ? it : [null, ...it];
+    list.append(el("li", {"data-points": String(points),
+      text: `${round !== null && round !== undefined ? `round ${round} · ` : ""}${why} ${signed(points)}`}));
+  });
+  return list;
+}
+
+function showRound() {
+  // the end of a round: each seat's words (or plays), points and bonuses, and the scores after it
+  const rounds = view.rounds || [];
+  if (roundsSeen === null) roundsSeen = rounds.length;  // a page opened mid-game shows the next one
+  if (rounds.length <= roundsSeen || view.over) { roundsSeen = rounds.length; return; }
+  roundsSeen = rounds.length;
+  const r = rounds[rounds.length - 1];
+  const rows = r.scores.map((score, seat) => {
+    const total = r.items.filter((it) => it[0] === seat).reduce((sum, it) => sum + it[1], 0);
+    return el("tr", {}, el("th", {text: seatName(seat)}), el("td", {}, itemList(r.items, seat, false)),
+              el("td", {class: "total", text: signed(total)}), el("td", {class: "score", text: String(score)}));
+  });
+  const box = el("div", {class: "round-box"}, el("h2", {text: `Round ${r.round}`}),
+    el("table", {class: "round-scores"}, el("tr", {}, el("th"), el("th", {text: "plays and bonuses"}),
+       el("th", {text: "round"}), el("th", {text: "score"})), ...rows),
+    el("button", {type: "button", id: "round-close", text: "Continue", onclick: () => { $("round").hidden = true; }}));
+  $("round").replaceChildren(box);
+  $("round").hidden = false;
 }
 
 function showEnd() {
@@ -271,6 +337,12 @@ function showEnd() {
   const box = el("div", {class: "end-box"},
     el("h2", {text: o.stalled ? "The game stalled" : `${best} ${o.winners.length > 1 ? "win" : "wins"}`}),
     el("table", {class: "scores"}, ...rows));
+  if (o.items && o.items.length) {  // where every point came from
+    const where = el("div", {class: "where"}, el("h3", {text: "Where the points came from"}));
+    o.scores.forEach((score, seat) => where.append(el("details", {open: ""},
+      el("summary", {text: `${seatName(seat)}: ${score}`}), itemList(o.items, seat, true))));
+    box.append(where);
+  }
   if (o.decisions) {
     box.append(el("p", {text: `The heuristic would have made the same move ${o.agreed} of ${o.decisions} times.`}));
     if (o.differences.length) {
@@ -289,7 +361,7 @@ function showEnd() {
 
 function scheduleBot() {
   clearTimeout(botTimer);
-  if (view.over || view.human_turn || view.to_move === null || replayStep !== null) return;
+  if (view.over || view.human_turn || view.waiting || view.to_move === null || replayStep !== null) return;
   const step = view.step, games = view.games;
   botTimer = setTimeout(async () => {
     if (!view || view.step !== step || view.games !== games) return;
@@ -325,12 +397,25 @@ async function startReplay(step) {
 async function leaveReplay() {
   replayStep = null;
   $("replay-bar").hidden = true;
-  view = await (await fetch("/api/state")).json();
+  view = await getJson("/api/state");
   show();
 }
 
+function listen() {
+  // server push: another seat moved (a remote person, or a bot stepped by another page)
+  const events = new EventSource(key ? `/api/events?seat=${encodeURIComponent(key)}` : "/api/events");
+  events.onmessage = async () => {
+    if (replayStep !== null || !view) return;
+    const fresh = await getJson("/api/state");
+    if (fresh.error || (fresh.step === view.step && fresh.games === view.games && !fresh.waiting === !view.waiting)) return;
+    view = fresh;
+    show();
+  };
+}
+
 async function load() {
-  view = await (await fetch("/api/state")).json();
+  view = await getJson("/api/state");
+  listen();
   if (document.body.dataset.mode === "replay") { startReplay(0); return; }
   show();
 }
@@ -340,11 +425,24 @@ $("word-form").addEventListener("submit", (event) => {
   const word = $("word").value.trim();
   if (word) playWord(word);
 });
-$("undo").addEventListener("click", async () => { selected = null; accept(await post("/api/undo", {})); });
+$("undo").addEventListener("click", async () => {
+  const button = $("undo");
+  if (button.disabled) return;
+  button.disabled = true;  // one request at a time: a double click undoes once
+  selected = null;
+  try { accept(await post("/api/undo", {step: view.step, games: view.games})); }
+  finally { button.disabled = !(view.undo && replayStep === null); }
+});
 $("new").addEventListener("click", newGame);
 $("replay").addEventListener("click", () => startReplay(0));
 $("back").addEventListener("click", () => startReplay(Math.max(0, replayStep - 1)));
 $("forward").addEventListener("click", () => startReplay(replayStep + 1));
 $("leave").addEventListener("click", leaveReplay);
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape") $("zoom").hidden = true;
+  else if ((event.key === "z" || event.key === "Z") && hovered && document.activeElement !== $("word")) zoom(hovered);
+});
+$("zoom").addEventListener("click", () => { $("zoom").hidden = true; });
+window.addEventListener("resize", () => document.querySelectorAll("#hand-area .fan").forEach(fitFan));
 $("curtain-go").addEventListener("click", () => { $("curtain").hidden = true; shownViewer = view.viewer; show(); });
 load();

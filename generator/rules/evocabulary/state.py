@@ -22,7 +22,7 @@ from typing import Any
 
 from spellpress.rules.evocabulary.content import WILD, Content
 from spellpress.rules.evocabulary.settings import COPYABLE
-from spellpress.rules.evocabulary.words import SOURCE_ORDER, all_builds, make_src, src_counts, subs_of
+from spellpress.rules.evocabulary.words import SOURCE_ORDER, all_builds, count_builds, src_counts, subs_of
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
@@ -152,18 +152,26 @@ class EvoState(State):
         if only is not None and only[0] == "discard":
             return [only] if only[1] in subs_of(key("".join(self.hand_letters(self.seat)))) else []
         out: list = []
-        for kind, team, word, counts in self._plays(self.seat, only):
-            src = make_src(word, counts)
+        for kind, team, word, src in self._plays(self.seat, only):
             out.append(("start", word, src) if kind == "start" else ("modify", team, word, src))
         if only is None:
             for sub in subs_of(key("".join(self.hand_letters(self.seat)))):
                 out.append(("discard", sub))
         return list(dict.fromkeys(out))
 
-    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None):
+    def count_main_actions(self) -> int:
+        """len(_main_actions()), counted without making the moves (the runner's move counts): the moves
+        it lists are all different (a word lands at one team, so at one lock group, and each way to
+        share its letters among the sources has its own source string)."""
+        sizes = self._plays(self.seat, counting=True)
+        return sum(sizes) + len(subs_of(key("".join(self.hand_letters(self.seat)))))
+
+    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,
+               counting: bool = False):
         """Every start and modify this seat may make, as (kind, spell's team or None, word,
-        letter counts by source); with `only`,
-        just that move's word; with `dests`, only plays landing at those teams. A start
+        source string: see make_src); with `only`,
+        just that move's word; with `dests`, only plays landing at those teams; `counting`, how
+        many there are, a number per group of plays. A start
         takes at least one card from the hand; a modify adds one from the hand or takes one
         out of the spell ("add and/or remove letters"), so rearranging alone is no modify."""
         c = self.c
@@ -188,10 +196,13 @@ class EvoState(State):
             teams = allowed(teams)
             if not teams:
                 continue
-            for word_, counts in all_builds(c, {"l": locked, "h": letters}, min(n_wild, c.spell_max_wilds), teams, word):
-                w = sum(counts["w"].values())
-                if sum(counts["h"].values()) + w >= 1:
-                    yield "start", None, word_, counts
+            sources, wilds = {"l": locked, "h": letters}, min(n_wild, c.spell_max_wilds)
+            if counting:
+                yield count_builds(c, sources, wilds, teams, _starts)
+                continue
+            for word_, src, hand_n, spell_n, w in all_builds(c, sources, wilds, teams, word):
+                if _starts(hand_n, spell_n, w):
+                    yield "start", None, word_, src
         for team, spell in sorted(self.spells[seat].items()) if kind in (None, "modify") else ():  # modify a spell
             if only is not None and team != only[1]:
                 continue
@@ -202,13 +213,14 @@ class EvoState(State):
                 teams = allowed(teams)
                 if not teams:
                     continue
-                for word_, counts in all_builds(c, {"l": locked, "s": own, "h": letters},
-                                                min(n_wild + sw, c.spell_max_wilds), teams, word):
-                    w = sum(counts["w"].values())
-                    added = sum(counts["h"].values()) + max(0, w - sw)
-                    removed = len(own) - sum(counts["s"].values()) + max(0, sw - w)
-                    if added or removed:
-                        yield "modify", team, word_, counts
+                sources, wilds = {"l": locked, "s": own, "h": letters}, min(n_wild + sw, c.spell_max_wilds)
+                modifies = _modifies(len(own), sw)
+                if counting:
+                    yield count_builds(c, sources, wilds, teams, modifies)
+                    continue
+                for word_, src, hand_n, spell_n, w in all_builds(c, sources, wilds, teams, word):
+                    if modifies(hand_n, spell_n, w):
+                        yield "modify", team, word_, src
 
     def _lock_groups(self, seat: int, teams: list[int]) -> list[tuple[set[int], str]]:
         """Teams grouped by the locked letters their spells may use."""
@@ -617,10 +629,9 @@ class EvoState(State):
         publish, burn = self.scoring_teams(seat)
         if not publish and not burn:
             return None
-        for kind, team, word, counts in self._plays(seat, dests=frozenset(publish | burn)):
+        for kind, team, word, src in self._plays(seat, dests=frozenset(publish | burn)):
             if c.team_of(len(word)) in publish or any(c.letter_points.get(l, 0) > 0
-                                                       for l in self._hand_after(seat, team, counts)):
-                src = make_src(word, counts)
+                                                       for l in self._hand_after(seat, team, src_counts(word, src))):
                 return ("start", word, src) if kind == "start" else ("modify", team, word, src)
         return None
 
@@ -781,6 +792,9 @@ class EvoState(State):
             return f"{name} ({who})" + (f": {rest}" if rest else "")
         return super().action_to_string(action)
 
+    def action_word(self, action, typed: str | None = None) -> str | None:
+        return action[1] if action[0] == "start" else action[2] if action[0] == "modify" else None
+
     def action_cards(self, action) -> tuple[CardRef, ...]:
         kind = action[0]
         if kind not in ("start", "modify", "discard"):
@@ -798,6 +812,18 @@ class EvoState(State):
                     hand.remove(i)
                     break
         return tuple(cards)
+
+
+def _starts(hand: int, spell: int, wilds: int) -> bool:
+    """Does a build with these many letters from the hand and the spell, and wilds, start a spell?"""
+    return hand + wilds >= 1
+
+
+def _modifies(own: int, spell_wilds: int):
+    """Does a build modify a spell of `own` letters and `spell_wilds` wilds: add or remove a letter?"""
+    def modifies(hand: int, spell: int, wilds: int) -> bool:
+        return bool(hand + max(0, wilds - spell_wilds) or own - spell + max(0, spell_wilds - wilds))
+    return modifies
 
 
 MOVE_LENGTHS = {"start": 3, "modify": 4, "discard": 2}  # a main-phase move's verb -> its tuple's length
@@ -819,6 +845,9 @@ class MainMoves(LazyMoves):
 
     def build(self) -> list:
         return self._current()._main_actions()
+
+    def size(self) -> int:
+        return self._current().count_main_actions()
 
     def allows(self, action) -> bool:
         if not isinstance(action, tuple) or not action or len(action) != MOVE_LENGTHS.get(action[0], -1):

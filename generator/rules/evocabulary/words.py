@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING
+from math import prod
+from typing import TYPE_CHECKING, Callable
 
 from spellpress.model.game import Game
 from spellpress.rules.protocol import IllegalAction
@@ -74,11 +75,41 @@ def src_counts(word: str, src: str) -> dict[str, Counter]:
 
 
 def all_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None):
-    """Every (word, per-source letter counts) landing at one of `teams` from these sources
-    (l locked, s spell, h hand letters) and up to two wilds: for legal_actions only.
-    With `only`, that word's builds alone (is one move legal?)."""
-    pool = key("".join(sources.values())).replace(WILD, "")
+    """Every (word, source string, letters from the hand, from the spell, wilds) landing at one of
+    `teams` from these sources (l locked, s spell, h hand letters) and up to two wilds: for
+    legal_actions only. With `only`, that word's builds alone (is one move legal?). The source
+    string is make_src's, made from each letter's shares without building per-source counts
+    (src_counts gives them back)."""
     seen = set()
+    for word, wild_n, per_letter in _build_options(c, sources, n_wild, teams, only):
+        for combo in product(*per_letter):
+            src = _source_string(word, {letter: (a, a + b, a + b + h) for letter, a, b, h in combo})
+            ident = (word, src)
+            if ident in seen:
+                continue
+            seen.add(ident)
+            yield word, src, sum(share[3] for share in combo), sum(share[2] for share in combo), wild_n
+
+
+def count_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[int],
+                 keep: Callable[[int, int, int], bool]) -> int:
+    """How many of all_builds' builds `keep(hand letters, spell letters, wilds)` keeps, without making
+    them: `keep` must keep every build that takes a letter from the hand. Each (word, letters used)
+    has one build per way to share its letters among the sources, each with its own source string,
+    so the builds of a candidate are the product of its letters' share counts."""
+    total = 0
+    for _, wild_n, per_letter in _build_options(c, sources, n_wild, teams, None):
+        total += prod(map(len, per_letter))
+        no_hand = [[share for share in shares if not share[3]] for shares in per_letter]
+        if all(no_hand):
+            total -= sum(not keep(0, sum(share[2] for share in combo), wild_n) for combo in product(*no_hand))
+    return total
+
+
+def _build_options(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None):
+    """all_builds' candidates: (word, wilds, per letter of the pool used its shares (letter, locked,
+    spell, hand)), the words A-Z."""
+    pool = key("".join(sources.values())).replace(WILD, "")
     cands: set[tuple[str, str]] = set()
     if only is None:
         for w, sub, _ in c.words.finder.extensions("", pool, min(n_wild, 2), need_pool=False):
@@ -86,33 +117,41 @@ def all_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[int]
     elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
         common = key("".join((Counter(pool) & Counter(only)).elements()))
         cands = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= min(n_wild, 2)}
+    held = [Counter(sources.get(s, "")) for s in "lsh"]
     for word, sub in sorted(cands):
         if c.team_of(len(word)) not in teams:
             continue
         need = Counter(word)
         wild_n = len(word) - len(sub)
-        if wild_n > n_wild or wild_n < 0 or not (Counter(sub) <= need):
+        if wild_n > n_wild or wild_n < 0:
+            continue
+        used = Counter(sub)
+        if not (used <= need):
             continue
         # split each letter of sub among the sources, every way
         per_letter = []
-        for letter, n in sorted(Counter(sub).items()):
+        for letter, n in sorted(used.items()):
             options = []
-            avail = [sources.get(s, "").count(letter) for s in "lsh"]
+            avail = [have[letter] for have in held]
             for a in range(min(n, avail[0]) + 1):
                 for b in range(min(n - a, avail[1]) + 1):
                     rest = n - a - b
                     if rest <= avail[2]:
                         options.append((letter, a, b, rest))
             per_letter.append(options)
-        wild_letters = need - Counter(sub)
-        for combo in product(*per_letter):
-            counts: dict[str, Counter[str]] = {s: Counter() for s in SOURCE_ORDER}
-            for letter, a, b, h in combo:
-                counts["l"][letter] += a
-                counts["s"][letter] += b
-                counts["h"][letter] += h
-            counts["w"] = Counter(wild_letters)
-            ident = (word, make_src(word, counts))
-            if ident not in seen:
-                seen.add(ident)
-                yield word, counts
+        yield word, wild_n, per_letter
+
+
+_NO_SHARES = (0, 0, 0)
+
+
+def _source_string(word: str, ends: dict[str, tuple[int, int, int]]) -> str:
+    """make_src for one letter's places taking l, s, h, then w in turn: `ends` gives, per letter, where
+    its locked, spell and hand shares end among its places."""
+    seen: dict[str, int] = {}
+    out = []
+    for letter in word:
+        k = seen[letter] = seen.get(letter, 0) + 1
+        locked, spell, hand = ends.get(letter, _NO_SHARES)
+        out.append("l" if k <= locked else "s" if k <= spell else "h" if k <= hand else "w")
+    return "".join(out)

@@ -574,30 +574,37 @@ class LostWordsState(State):
         if action == DRAW_DECK:
             return "draw from the deck"
         if action == DRAW_DISCARD:
-            return f"take {defs.word[self.discard[-1]]} from the discard pile"
+            return f"take {(defs.word[self.discard[-1]] or '').capitalize()} from the discard pile"
         if action == REPLACE:
             return "put the other copy back on the knocked-off Nature card"
         if action == DECLINE:
             return "keep the other copy in hand"
         verb = action[0]
         if verb == "place":
-            return f"place {action[1]} on your {action[1]}"
+            return f"place {action[1].capitalize()} on your {action[1].capitalize()}"
         if verb == "exchange":
-            return f"exchange your {action[1]} with the spare {action[2]}"
+            return f"exchange your {action[1].capitalize()} for the spare {action[2].capitalize()}"
         if verb == "discard":
             kind, name = action[1].split(":", 1)
-            return f"discard {defs.names.get(name, name)}"
+            return f"discard {defs.names.get(name, name.capitalize())}"
         if verb == "play":
             name = defs.names.get(action[1], action[1])
             rest = action[2:]
+            words = [str(w).capitalize() for w in rest]
             if len(rest) == 1:
-                return f"play {name}: {rest[0]}"
+                return f"play {name}: {words[0]}"
             if len(rest) == 2:
-                return f"play {name} on seat {rest[0] + 1}'s {rest[1]}"
+                return f"play {name} on seat {rest[0] + 1}'s {words[1]}"
             if len(rest) == 3:
-                return f"play {name}: take seat {rest[0] + 1}'s {rest[1]} for your {rest[2]}"
+                return f"play {name}: take seat {rest[0] + 1}'s {words[1]} for your {words[2]}"
             return f"play {name}"
         return super().action_to_string(action)
+
+    def action_news(self, action: Any, seat: int) -> str | None:
+        if isinstance(action, tuple) and action[0] == "play" and self.defs.effects[action[1]].kind == "ask-everyone":
+            asked = action[2].upper()  # a failed ask is the only way a seat to play comes to miss turns
+            return f"nobody had {asked}: seat {seat + 1} misses its next turn" if self.miss[seat] else f"got a {asked}"
+        return None
 
     def action_cards(self, action: Any) -> tuple[CardRef, ...]:
         keys = self.defs.printed_of_key

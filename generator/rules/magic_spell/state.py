@@ -734,20 +734,21 @@ class MagicSpellState(State):
         return total
 
     def _trade_window(self, seats: list[int]) -> None:
-        """The trading policy: one-for-one swaps that help both students (see README)."""
+        """The trading policy: one-for-one swaps that help both students (see README). A trade moves
+        tiles between cabinets, never homework: each seat's needs are read once for the window."""
+        needs = {seat: self.needs(seat) for seat in seats}
         for i, a in enumerate(seats):
             for b in seats[i + 1:]:
                 for _ in range(3):
-                    if not self._one_trade(a, b):
+                    if not self._one_trade(a, b, needs[a], needs[b]):
                         break
 
-    def _one_trade(self, a: int, b: int) -> bool:
-        need_a, need_b = self.needs(a), self.needs(b)
-        spare_a = _spares(self.cabinet[a], need_a, self.cat)
-        spare_b = _spares(self.cabinet[b], need_b, self.cat)
-        give_a = next((t for t in spare_a if need_b[self.cat.letters[t]] > _have(self.cabinet[b], self.cat.letters[t], self.cat)), None)
-        give_b = next((t for t in spare_b if need_a[self.cat.letters[t]] > _have(self.cabinet[a], self.cat.letters[t], self.cat)), None)
-        if give_a is None or give_b is None:
+    def _one_trade(self, a: int, b: int, need_a: Counter, need_b: Counter) -> bool:
+        give_a = self._wanted_spare(a, need_a, b, need_b)
+        if give_a is None:
+            return False
+        give_b = self._wanted_spare(b, need_b, a, need_a)
+        if give_b is None:
             return False
         self.cabinet[a].remove(give_a)
         self.cabinet[b].remove(give_b)
@@ -755,6 +756,19 @@ class MagicSpellState(State):
         self.cabinet[b].append(give_a)
         self.stats["trades"] += 1
         return True
+
+    def _wanted_spare(self, giver: int, giver_needs: Counter, taker: int, taker_needs: Counter) -> int | None:
+        """The first of the giver's spare tiles whose letter the taker needs more of than it holds."""
+        letters = self.cat.letters
+        held: Counter | None = None
+        for t in _spares(self.cabinet[giver], giver_needs, self.cat):
+            wanted = taker_needs.get(letters[t], 0)
+            if wanted:
+                if held is None:
+                    held = Counter(letters[tile] for tile in self.cabinet[taker])
+                if wanted > held[letters[t]]:
+                    return t
+        return None
 
     def _end_turn(self) -> None:
         seat = self.seat
@@ -983,10 +997,6 @@ class MagicSpellState(State):
             figures["completed:" + self.cat.spells[sid].id] = 1.0
         out.figures = figures
         return out
-
-
-def _have(tiles: list[int], letter: str, cat: Catalog) -> int:
-    return sum(1 for t in tiles if cat.letters[t] == letter)
 
 
 def _spares(tiles: list[int], needs: Counter, cat: Catalog) -> list[int]:

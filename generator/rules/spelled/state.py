@@ -544,13 +544,20 @@ class SpelledState(State):
     def _target_name(self, target: int) -> str:
         if target < 0:
             return f"side {-target}"
-        return f"{self.defs[target].key} of seat {(self.owner(target) or 0) + 1}"
+        return f"seat {(self.owner(target) or 0) + 1}'s {self._card_name(target)}"
+
+    def _card_name(self, uid: int) -> str:
+        """A card as the table names it: its letter, a shield or totem with its strength."""
+        d = self.defs[uid]
+        return f"{d.kind.capitalize()} {d.letter.upper()} ({d.strength})" if d.kind in LASTING else d.letter.upper()
 
     def action_to_string(self, action) -> str:
         verb = action[0]
-        name = lambda u: self.defs[u].key.upper()  # noqa: E731
+        name = self._card_name
+        if verb == "buy":
+            return f"buy {name(action[1])} for {self.defs[action[1]].cost} energy"
         if verb == "spell":
-            return "spell " + "".join(self.defs[u].letter for u in action[1]).upper()
+            return "spell " + (self.action_word(action) or "".join(self.defs[u].letter for u in action[1])).upper()
         if verb == "end":
             return "end the turn, keeping the hand" if action[1] else "end the turn"
         if verb == "attack":
@@ -559,11 +566,19 @@ class SpelledState(State):
             return f"make side {action[1] + 1} discard"
         if verb == "destroy":
             return f"destroy {self._target_name(action[1])}"
-        words = {"drop": "discard", "toss": "discard", "fragment": "play as a fragment", "scrapself": "scrap",
+        if verb == "fragment":
+            return f"play {name(action[1])} as a fragment"
+        words = {"drop": "discard", "toss": "discard", "scrapself": "scrap",
                  "buy": "buy", "free": "take for free", "scrap": "scrap"}
         if verb in words:
             return f"{words[verb]} {name(action[1])}"
         return super().action_to_string(action)
+
+    def action_word(self, action, typed: str | None = None) -> str | None:
+        if action[0] != "spell":
+            return None
+        words = self.cat.keys.get(letter_key("".join(self.defs[u].letter for u in action[1])), ())
+        return typed if typed in words else next(iter(words), None)
 
     def action_cards(self, action) -> tuple[CardRef, ...]:
         verb = action[0]

@@ -27,6 +27,7 @@ from spellpress.rules.word_rummy.state import RummyState
 class WordRummyRules(Rules):
     id = "word-rummy"
     length_unit = "turns"
+    words_typed = True  # to go out, a person types the words of their hand
     turn_cap = 5000
     seconds_per_turn = 20.0  # draw, look for words, discard: quick turns; scoring a round about a minute all told
     settings = WordRummySettings

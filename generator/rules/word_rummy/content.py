@@ -65,8 +65,15 @@ class Content:
         minimum = settings.min_word_length or game.spec.words.min_length
         _, self.finder = for_words(game.spec.words, min_length=minimum)
         self.min_length = max(minimum, game.spec.words.min_length)
-        self.best = lru_cache(maxsize=200_000)(self._best)
+        self._splits: dict[Hand, Split] = {}
+        self._values: dict[Hand, tuple[int, bool]] = {}  # see value_without
+        self._families: dict[Hand, _Family] = {}
         self._words = lru_cache(maxsize=50_000)(self._words_of)
+
+    def best(self, hand: Hand) -> Split:
+        """The best split of `hand` (sorted), memoized: see _best."""
+        split = self._splits.get(hand)
+        return split if split is not None else self._remember(hand, self._best(hand))
 
     def hand_points(self, cards: Hand) -> int:
         return sum(map(self.points.__getitem__, cards))
@@ -84,25 +91,117 @@ class Content:
 
     def _best(self, hand: Hand) -> Split:
         """The best split of `hand` (sorted): highest score, then most cards in words, then the
-        longest word; among equals the first found (options in a fixed order: deterministic).
+        longest word; among equals the first found (options in a fixed order: deterministic)."""
+        return self._family(hand).split(None)
 
-        The search runs over multisets packed in one integer, FIELD bits per kind of card with a
-        guard bit, so "does the rest hold these cards" and "the rest without them" are one
-        subtraction each."""
+    def value(self, hand: Hand) -> tuple[int, bool]:
+        """(the best split's score, whether it uses every card) of `hand` (sorted)."""
+        split = self._splits.get(hand)
+        if split is not None:
+            return split.score, split.uses_every_card
+        value = self._values.get(hand)
+        if value is None:
+            split = self.best(hand)
+            return split.score, split.uses_every_card
+        return value
+
+    def value_without(self, hand: Hand, kind: str) -> tuple[int, bool]:
+        """value(hand without one `kind` card), from the search of the whole hand.
+
+        Without a wild in the hand, the words of the hand one card short are the whole hand's words
+        that fit in it, in the same order: the same split, kept for best(). With a wild, its words
+        depend on the cards left out (a wild never stands for a letter whose card is left unused):
+        without an X card, a word may also take a wild for an X whose other cards it all uses, which
+        the whole hand's search lacks; _Family.value_without adds those (the same score and
+        whether it uses every card; the words chosen among equals may differ, so no split is kept)."""
+        rest = hand_without(hand, kind)
+        split = self._splits.get(rest)
+        if split is not None:
+            return split.score, split.uses_every_card
+        value = self._values.get(rest)
+        if value is None:
+            if self.wild in hand:
+                value = self._family(hand).value_without(kind)
+                if len(self._values) >= SPLITS_KEPT:
+                    self._values.clear()
+                self._values[rest] = value
+            else:
+                split = self._remember(rest, self._family(hand).split(kind))
+                value = split.score, split.uses_every_card
+        return value
+
+    def _family(self, hand: Hand) -> _Family:
+        family = self._families.get(hand)
+        if family is None:
+            if len(self._families) >= FAMILIES_KEPT:
+                del self._families[next(iter(self._families))]
+            family = self._families[hand] = _Family(self, hand)
+        return family
+
+    def _remember(self, hand: Hand, split: Split) -> Split:
+        if len(self._splits) >= SPLITS_KEPT:
+            self._splits.clear()
+        self._splits[hand] = split
+        return split
+
+
+class _Family:
+    """The split search over one hand, shared by the hand and the hands one card short of it.
+
+    The search runs over multisets packed in one integer, FIELD bits per kind of card with a
+    guard bit, so "does the rest hold these cards" and "the rest without them" are one
+    subtraction each."""
+
+    def __init__(self, content: Content, hand: Hand):
         kinds = sorted(set(hand))
         slot = {kind: i for i, kind in enumerate(kinds)}
-        packed = sum(1 << (FIELD * slot[c]) for c in hand)
+        self.kinds = kinds
+        self.bits = bits = {kind: 1 << (FIELD * i) for kind, i in slot.items()}
+        self.packed = sum(map(bits.__getitem__, hand))
         guards = sum(GUARD << (FIELD * i) for i in range(len(kinds)))
-        points = [self.points[kind] for kind in kinds]
-        penalty = self.settings.unplayed_penalty
+        points = [content.points[kind] for kind in kinds]
         by_first: list[list[tuple]] = [[] for _ in kinds]
-        bits = {kind: 1 << (FIELD * i) for kind, i in slot.items()}
-        for word, used, value in self._words(hand):
+        for word, used, value in content._words(hand):
             cards = sum(map(bits.__getitem__, used))
             by_first[min(map(slot.__getitem__, used))].append((cards, value, len(used), len(word), word, used))
-        search = _SplitSearch(by_first, points, penalty, guards).search
+        self.content, self.slot, self.by_first, self.points, self.guards = content, slot, by_first, points, guards
+        self.search = _SplitSearch(by_first, points, content.settings.unplayed_penalty, guards).search
+
+    def value_without(self, without: str) -> tuple[int, bool]:
+        """(score, uses every card) of the hand's best split less one `without` card. Without a
+        one-letter card X, the words one card short may take a wild for X where the whole hand's may
+        not (see Content.value_without): each option that holds every X card of the hand and leaves
+        a wild out gives one with a wild in place of an X card."""
+        content, bits = self.content, self.bits
+        packed = self.packed - bits[without]
+        search = self.search
+        if len(without) == 1 and without != content.wild and content.wild in self.slot:
+            x, w = self.slot[without], self.slot[content.wild]
+            x_shift, w_shift = FIELD * x, FIELD * w
+            held_x = (self.packed >> x_shift) & COUNT
+            held_w = (self.packed >> w_shift) & COUNT
+            swap = bits[content.wild] - bits[without]
+            gain = content.points[content.wild] - content.points[without]
+            extra: list[list[tuple]] = [list(options) for options in self.by_first]
+            found = False
+            for options in self.by_first:
+                for option in options:
+                    used = option[0]
+                    if (used >> x_shift) & COUNT == held_x and (used >> w_shift) & COUNT < held_w:
+                        cards = used + swap
+                        first = ((cards & -cards).bit_length() - 1) // FIELD
+                        extra[first].append((cards, option[1] + gain, *option[2:]))
+                        found = True
+            if found:
+                search = _SplitSearch(extra, self.points, content.settings.unplayed_penalty, self.guards).search
         top = search(packed)
-        score = top[0]
+        return top[0], top[1] > 0 and top[1] == _card_count(packed)
+
+    def split(self, without: str | None) -> Split:
+        """The best split of the hand, or of the hand less one `without` card."""
+        search, kinds = self.search, self.kinds
+        packed = self.packed - (self.bits[without] if without is not None else 0)
+        top = search(packed)
         words, unplayed = [], []
         rest, node = packed, top
         while rest:
@@ -114,7 +213,7 @@ class Content:
                 words.append((option[4], option[5]))
             rest = left
             node = search(rest)
-        return Split(tuple(sorted(words)), tuple(sorted(unplayed)), score)
+        return Split(tuple(sorted(words)), tuple(sorted(unplayed)), top[0])
 
 
 class _SplitSearch:
@@ -152,8 +251,25 @@ class _SplitSearch:
         return best
 
 
+SPLITS_KEPT = 200_000  # memoized splits, by hand, before that memo starts over
+FAMILIES_KEPT = 8  # searches kept: a turn asks about one hand and the hands one card short of it
 FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings cap a hand at 30 cards), 1 guard
 GUARD = 1 << (FIELD - 1)
+COUNT = GUARD - 1  # the count bits of one kind's field
+
+
+def _card_count(packed: int) -> int:
+    """How many cards a packed hand holds."""
+    total = 0
+    while packed:
+        total += packed & COUNT
+        packed >>= FIELD
+    return total
+
+
+def hand_without(hand: Hand, kind: str) -> Hand:
+    index = hand.index(kind)
+    return hand[:index] + hand[index + 1:]
 
 
 def content_for(game: Game, settings: WordRummySettings) -> Content:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from spellpress.rules.protocol import Player
-from spellpress.rules.word_rummy.state import DRAW, FROM_DECK, FROM_DISCARD, RummyState, _without
+from spellpress.rules.word_rummy.state import DRAW, FROM_DECK, FROM_DISCARD, RummyState
 
 
 class RummyHeuristic(Player[RummyState]):
@@ -35,7 +35,7 @@ class RummyHeuristic(Player[RummyState]):
         if FROM_DECK not in actions:
             return FROM_DISCARD
         hand = state.hand(seat)
-        now = state.c.best(hand).score
+        now = state.c.value(hand)[0]
         taken = state.c.best(tuple(sorted(hand + (state.discard[-1],))))
         # keeping the top card costs the card discarded next: an unplayed one raises the split by
         # its penalty, a card from a word lowers it by about its points
@@ -50,8 +50,8 @@ class RummyHeuristic(Player[RummyState]):
         best, best_key = None, None
         for action in actions:
             _, kind, out = action
-            split = state.c.best(_without(hand, kind))
-            key = (out, split.score + (state.s.all_cards_bonus if split.uses_every_card else 0),
+            score, whole = state.c.value_without(hand, kind)
+            key = (out, score + (state.s.all_cards_bonus if whole else 0),
                    state.c.points[kind], kind != state.c.wild)
             if best_key is None or key > best_key:
                 best, best_key = action, key

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
-from spellpress.rules.word_rummy.content import Content, Hand, Split
+from spellpress.rules.word_rummy.content import Content, Hand, Split, hand_without
 
 
 class Phase(IntEnum):
@@ -130,7 +130,7 @@ class RummyState(State):
             actions = []
             for kind in self.discardable(hand):
                 actions.append(Discard("discard", kind, False))
-                if self.went_out is None and self.can_go_out(_without(hand, kind)):
+                if self.went_out is None and self.c.value_without(hand, kind)[1]:
                     actions.append(Discard("discard", kind, True))
             return actions
         return []
@@ -192,7 +192,7 @@ class RummyState(State):
             raise IllegalAction(f"seat {self.seat} holds no {kind!r}")
         if kind not in self.discardable(hand):
             raise IllegalAction(f"seat {self.seat} took {kind!r} from the discard pile and cannot put it back")
-        if out and (self.went_out is not None or not self.can_go_out(_without(hand, kind))):
+        if out and (self.went_out is not None or not self.c.value_without(hand, kind)[1]):
             raise IllegalAction(f"seat {self.seat} cannot go out without {kind!r}")
         self.hands[self.seat].remove(kind)
         self.discard.append(kind)
@@ -352,6 +352,70 @@ class RummyState(State):
             return f"discard {action[1].upper()}" + (" and go out" if action[2] else "")
         return super().action_to_string(action)
 
+    def round_number(self) -> int | None:
+        return self.round + 1
+
+    def takes_word(self) -> bool:
+        return self.phase == DISCARD and self.went_out is None
+
+    def action_word(self, action, typed: str | None = None) -> str | None:
+        """Going out plays the words of the hand left: the words typed (space between them) when they
+        use exactly those cards, else the best split's."""
+        if not (isinstance(action, tuple) and action[0] == "discard" and action[2]):
+            return None
+        rest = hand_without(self.hand(self.seat), action[1])
+        if typed is not None and self._spelled_by(rest, typed.split()):
+            return typed
+        return " ".join(word for word, _ in self.c.best(rest).words)
+
+    def _spelled_by(self, rest: Hand, words: list[str]) -> bool:
+        """Do these words use exactly the cards `rest` (a wild for any one letter)?"""
+        if not words:
+            return not rest
+        c = self.c
+        if sum(map(len, words)) != sum(1 if k == c.wild else len(k) for k in rest):
+            return False
+        letters = [k for k in rest if k != c.wild]
+        for match in c.finder.find(letters, wilds=rest.count(c.wild), min_length=c.min_length):
+            if match.word == words[0]:
+                left = list(rest)
+                for k in match.cards + (c.wild,) * len(match.wilds):
+                    left.remove(k)
+                if self._spelled_by(tuple(left), words[1:]):
+                    return True
+        return False
+
+    def score_items(self, before: State, action) -> list[tuple[int, float, str]] | None:
+        """A round's points by word, cards left and bonus, from the hands it was scored with."""
+        assert isinstance(before, RummyState)
+        if len(self.round_scores) == len(before.round_scores):
+            return []
+        hands = [list(hand) for hand in before.hands]
+        went_out = before.went_out
+        if isinstance(action, tuple) and action[0] == "discard":  # the discard that ended the round
+            hands[before.seat].remove(action[1])
+            went_out = before.seat if action[2] else went_out
+        splits, s, c, items = [self.c.best(tuple(sorted(hand))) for hand in hands], self.s, self.c, []
+        for seat, split in enumerate(splits):
+            items += [(seat, float(sum(c.points[k] for k in cards)), word.upper()) for word, cards in split.words]
+            if split.unplayed and s.unplayed_penalty:
+                left = s.unplayed_penalty * sum(c.points[k] for k in split.unplayed)
+                items.append((seat, float(-left), "cards left: " + " ".join(k.upper() for k in split.unplayed)))
+            if split.uses_every_card and s.all_cards_bonus:
+                items.append((seat, float(s.all_cards_bonus), "every card in words"))
+        if went_out is not None:
+            items.append((went_out, float(s.go_out_bonus), "went out"))
+        for measure, bonus, why in ((lambda sp: sp.longest, s.longest_word_bonus, "longest word"),
+                                    (lambda sp: len(sp.words), s.most_words_bonus, "most words")):
+            values = [measure(split) for split in splits]
+            if max(values) > 0 and values.count(max(values)) == 1 and bonus:
+                items.append((values.index(max(values)), float(bonus), why))
+        for seat, points in enumerate(self.round_scores[-1]):  # what the itemizing missed, said plainly
+            missed = points - sum(p for who, p, _ in items if who == seat)
+            if missed:
+                items.append((seat, float(missed), "other points"))
+        return items
+
     def action_cards(self, action) -> tuple[CardRef, ...]:
         if isinstance(action, tuple) and action[0] == "discard":
             return (self.card(action[1]),)
@@ -359,7 +423,3 @@ class RummyState(State):
             return (self.card(self.discard[-1]),)
         return ()
 
-
-def _without(hand: Hand, kind: str) -> Hand:
-    index = hand.index(kind)
-    return hand[:index] + hand[index + 1:]

@@ -31,6 +31,7 @@ class WiseRules(Rules):
     turn_cap = 200
     seconds_per_turn = 60.0  # a race of 5-20 s, then saying the words, scoring and refilling
     settings = WiseSettings
+    words_typed = True
     run_options = {**{name: f"the race model's {name} (rules: race.{name})" for name in RACE_DEFAULTS},
                    "speeds": "a search-speed factor per seat, e.g. 1,1,0.8 (1 = the model's pace)"}
 

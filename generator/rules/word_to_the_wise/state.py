@@ -641,6 +641,49 @@ class WiseState(State):
             return tuple(self.card(c) for c in action[1])
         return ()
 
+    def action_word(self, action, typed: str | None = None) -> str | None:
+        return action[1] if isinstance(action, tuple) and action[0] == "word" else None
+
+    def choices_hidden(self) -> bool:
+        return self.phase in (CHOOSE, TIME, TIEBREAK, RECHOOSE)
+
+    def takes_word(self) -> bool:
+        return self.phase in (CHOOSE, RECHOOSE)
+
+    def action_revealed(self, action, seat: int) -> str | None:
+        """A pass, and a word or bluff the seat placed, are told; a word it never placed (the round's
+        last player's, one another seat placed first) stays secret: it would tell its cards."""
+        placed = self.placed or (self.logs[-1].placed if self.logs else ())
+        if action == PASS or any(p.seat == seat and (p.word == action[1] if action[0] == "word" else
+                                                     p.bluff and "".join(sorted(p.cards)) == action[1]) for p in placed):
+            return self.action_to_string(action)
+        return None
+
+    def round_number(self) -> int | None:
+        return self.turns + 1
+
+    def score_items(self, before: State, action) -> list[tuple[int, float, str]] | None:
+        """The ledger's new entries, a word's with the word (paired in the order the round scored them)."""
+        assert isinstance(before, WiseState)
+        new = self.ledger[len(before.ledger):]
+        if not new:
+            return []
+        said = []
+        for placed in self.logs[-1].placed if self.logs and self.logs[-1].number == new[0][0] else ():
+            word, bonus = placed.word.upper(), ("first word" if placed.first_bonus else "") + (" all cards" if placed.all_bonus else "")
+            if placed.challenger is None:
+                said.append((placed.seat, "word", word + (f" (with the {bonus.strip()} bonus)" if bonus else "")))
+            elif placed.valid:
+                said.append((placed.challenger, "wrong challenge", f"wrong challenge of {word}"))
+            else:
+                said.append((placed.seat, "invalid word", f"{word} is no word"))
+        items = []
+        for _, seat, points, why in new:
+            match = next((i for i, (s, w, _) in enumerate(said) if s == seat and w == why), None)
+            plain = {"last": "the last player's points", "cards left in hand": "cards left in hand at the end"}
+            items.append((seat, float(points), said.pop(match)[2] if match is not None else plain.get(why, why)))
+        return items
+
     def time_taken(self, seconds: float):
         """The search-time chance outcome ("time", j) nearest to `seconds` of a person's real search, for
         the seat being timed now (spellpress play's timed race); None when no seat is being timed. The

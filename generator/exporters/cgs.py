@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
 
 from spellpress.errors import Option, UserError
+from spellpress.exporters import Export
 from spellpress.units import MM_PER_INCH, mm_to_px
 from spellpress.write.atomic import atomic_folder
-from spellpress.write.exporters import Export
 from spellpress.write.fit import fit_dpi, piece_dpi, trimmed_cell
 
 if TYPE_CHECKING:
@@ -226,7 +226,7 @@ def zipped(top: str, contents: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-# -- the export's entry in the registry (write/exporters/__init__.py) ----------------------------
+# -- the export's entry in the registry (exporters/__init__.py) ----------------------------
 def _arguments(build) -> None:
     build.add_argument("--digital-url", metavar="BASE",
                        help="with --digital cgs: the https address the cgs/<Game>/ folder will be hosted at, so Card "

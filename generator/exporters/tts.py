@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spellpress.arguments import bounded_int
-from spellpress.write.exporters import Export
+from spellpress.exporters import Export
 
 DEFAULT_MAX_PX = 4096
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spellpress.write.exporters import Export
+from spellpress.exporters import Export
 
 
 def _plan(game, laid, settings):
