@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import math
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -163,6 +164,47 @@ def unified_diff(game, texts: dict[Path, tuple[str, str]]) -> str:
         parts.extend(difflib.unified_diff(_lines(before), _lines(after),
                                           f"a/{game.root.name}/{name}", f"b/{game.root.name}/{name}"))
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in parts)
+
+
+def stale_comments(game, texts: dict[Path, tuple[str, str]]) -> list[str]:
+    """Comments beside a changed YAML value (on its line, or the comment lines right above it) that still mention
+    the old value: 'word-rummy/game.yaml:31: comment mentions 6, now 4'. They describe the game as it was."""
+    notes = []
+    for path, (before, after) in texts.items():
+        if path.suffix.lower() not in (".yaml", ".yml"):
+            continue
+        old_lines, new_lines = before.split("\n"), after.split("\n")
+        opcodes = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes()
+        for tag, i1, i2, j1, j2 in opcodes:
+            if tag != "replace" or i2 - i1 != j2 - j1:
+                continue
+            for old_line, number in zip(old_lines[i1:i2], range(j1, j2)):
+                old, new, end = _changed_span(old_line, new_lines[number])
+                comments = [new_lines[number][end:]]
+                above = number - 1
+                while above >= 0 and new_lines[above].lstrip().startswith("#"):
+                    comments.append(new_lines[above])
+                    above -= 1
+                mention = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w.])")
+                if old and any("#" in c and mention.search(c[c.index("#"):]) for c in comments):
+                    notes.append(f"{game.root.name}/{_inside(game, path)}:{number + 1}: comment mentions {old}, now {new}")
+    return notes
+
+
+def _changed_span(old: str, new: str) -> tuple[str, str, int]:
+    """The differing words of two lines (a whole number, not its last digit): (old, new, where the new one ends)."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - start and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    word = re.compile(r"[\w.+-]")
+    while start > 0 and word.match(old[start - 1]):
+        start -= 1
+    while tail > 0 and word.match(old[len(old) - tail]):
+        tail -= 1
+    return old[start:len(old) - tail], new[start:len(new) - tail], len(new) - tail
 
 
 def checked_in_scratch(game, texts: dict[Path, tuple[str, str]]) -> None:

@@ -14,11 +14,12 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from spellpress.arguments import bounded_int
-from spellpress.errors import Option, UserError
+from spellpress.errors import Option, Problem, UserError
 
 
 def register(commands) -> None:
@@ -88,7 +89,7 @@ def plan_for(game, rules, args):
     from spellpress.tune.targets import parse_targets
 
     players = args.players or game.spec.players.min
-    if players not in rules.players_allowed(game):
+    if rules is not None and players not in rules.players_allowed(game):
         allowed = rules.players_allowed(game)
         raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
     if args.min_games > args.games:
@@ -105,14 +106,23 @@ def plan_for(game, rules, args):
 
 def tune(game, args) -> tuple[dict, bool]:
     """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
-    from spellpress.rules.plugins import rules_for
     from spellpress.tune.journal import mended, one_run
-    from spellpress.tune.space import label
-    from spellpress.tune.study import open_study
+    from spellpress.tune.power import power, power_lines
+    from spellpress.tune.space import card_names, label
+    from spellpress.tune.study import open_study, untriable
     from spellpress.write.destination import game_output_folder
 
-    rules = rules_for(game)
+    rules = _engine(game, args.target)
     plan = plan_for(game, rules, args)
+    budget = power(plan.targets, players=plan.players, first=plan.rungs()[0] if plan.rungs() else 0,
+                   games=plan.rungs()[-1] if plan.rungs() else 0, verify=args.verify_games or args.games,
+                   samples=plan.letter_samples)
+    for line in power_lines(budget, plan.players):
+        print(f"budget: {line}", file=sys.stderr)
+    refused = untriable(game, rules, plan, args.vary)
+    if refused:
+        raise UserError([Problem(p.location, f"the game as it is cannot be played, and no --vary key changes this: "
+                                             f"{p.message}") for p in refused])
     unplaceable = _apply_preview(game, plan.space)
     if unplaceable:
         print(f"warning: {unplaceable}; the search runs, but its proposals cannot be written with --apply",
@@ -124,8 +134,24 @@ def tune(game, args) -> tuple[dict, bool]:
             mended(path)
         study = open_study(path, f"{game.id}-tune", plan, args.fresh, game_files_hash(game.root))
         report, interrupted = _search_and_verify(game, rules, plan, study, args)
-    report["proposals_text"] = [label(tuple(tuple(p) for p in row["variant"])) for row in report["proposals"]]
+    names = card_names(game)
+    used = {".".join(key.split(".")[1:3]) for row in report["history"] for key, _ in row["variant"] if key.startswith("cards.")}
+    report["card_names"] = {card: name for card, name in names.items() if card in used}
+    for row in report["history"] + report["proposals"]:
+        row["changes"] = label(tuple(tuple(p) for p in row["variant"]), names)
+    report["proposals_text"] = [row["changes"] for row in report["proposals"]]
+    report["power"] = budget
     return report, interrupted
+
+
+def _engine(game, targets: list[str]):
+    """The game's rules engine; None for a game without one whose targets are all letter targets (they play no game)."""
+    from spellpress.rules.plugins import engine_name, rules_for
+    from spellpress.tune.targets import parse_targets
+
+    if engine_name(game) is None and not any(t.simulated for t in parse_targets(targets)):
+        return None
+    return rules_for(game)
 
 
 def _apply_preview(game, space) -> str | None:
@@ -148,7 +174,7 @@ def _search_and_verify(game, rules, plan, study, args) -> tuple[dict, bool]:
     from spellpress.tune.study import Progress, proposals, search, verify
 
     workers = args.workers or os.cpu_count() or 1
-    use_pool = args.dask is not None or workers > 1
+    use_pool = bool(plan.rungs()) and (args.dask is not None or workers > 1)  # letter targets play no games
     if use_pool and args.dask is None:  # the game and its caches built once, before the workers fork
         loaded, loaded_rules = _load(plan.folder, None)
         loaded_rules.new_state(loaded, plan.players, dict(plan.options))
@@ -200,7 +226,9 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
                for t in study.get_trials(deepcopy=False) if t.state.name in ("COMPLETE", "PRUNED")]
     rows = []
     for rank, trial in enumerate(best, 1):
+        last = f"uncertainty {trial.last_step}" if trial.last_step is not None else ""
         row = {"rank": rank, "trial": trial.user_attrs["index"], "variant": trial.user_attrs["variant"],
+               "search_uncertainty": trial.user_attrs.get(last, 0.0),
                "search": {"value": _score(trial), "rungs_played": len(trial.intermediate_values), "distances": trial.user_attrs.get("distances", {}),
                           "figures": trial.user_attrs.get("figures", {}), "games": trial.user_attrs.get("games", 0)}}
         if verified:
@@ -209,7 +237,7 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
     return {"game": game.id, "name": game.name, "players": plan.players, "seed": plan.seed,
             "targets": [t.text for t in plan.targets],
             "card_limit_points": next((t.high for t in plan.targets if t.name == "cards"), None), "vary": list(args.vary), "max_changes": args.max_changes,
-            "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit,
+            "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit if rules else None,
             "verify_games": (args.verify_games or args.games) if verified and plan.rungs() else 0,
             "spent": spent(study), "interrupted": interrupted,
             "baseline": verified[0] if verified else None, "proposals": rows, "history": history}
@@ -219,6 +247,8 @@ def print_tune(report: dict, seconds: float) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from spellpress.tune.space import label
+
     console = Console()
     spent = report["spent"]
     players = f", {report['players']} players" if report["rungs"] else ""
@@ -227,17 +257,64 @@ def print_tune(report: dict, seconds: float) -> None:
                   f"{spent['infeasible']} infeasible), {spent['games']:,} games in the search, rungs "
                   f"{', '.join(map(str, report['rungs'])) or 'none'}; {seconds:.0f} s")
     console.print("Targets: " + "; ".join(report["targets"]))
+    reasons = Counter(row["infeasible"][0] for row in report["history"] if row["infeasible"])
+    if reasons:
+        reason, times = reasons.most_common(1)[0]
+        console.print(f"{sum(reasons.values())} candidates could not be played; most often ({times}): {reason}",
+                      markup=False, highlight=False, soft_wrap=True)  # one line: the reason is what to read
     verified = bool(report["baseline"])
     fresh = f"re-played on {report['verify_games']:,} fresh games each" if report["verify_games"] else "on fresh letter samples"
     title = f"Proposals, {fresh} (95% intervals)" if verified else "Best candidates so far (search figures, not verified)"
     table = Table("#", "changes", "search score", *(["worst figure (95% CI)", "verdict"] if verified else []), title=title)
+    table.columns[1].overflow = "fold"  # every change shown, one a line: never cut to "…"
+    names = report.get("card_names", {})
     rows = ([("0", "(as shipped)", "", report["baseline"])] if verified else []) + [
-        (str(row["rank"]), text, f"{row['search']['value']:.2f}", row.get("verified"))
-        for row, text in zip(report["proposals"], report["proposals_text"])]
+        (str(row["rank"]), label(tuple(tuple(p) for p in row["variant"]), names, sep="\n"), f"{row['search']['value']:.2f}",
+         row.get("verified")) for row in report["proposals"]]
     for number, text, value, checked in rows:
         extra = [_worst(checked), checked["verdict"]] if checked else []
         table.add_row(number, text, value, *extra)
     console.print(table)
+    if verified:
+        console.print(_others_table(report))
+    close = _within_noise(report)
+    if close:
+        console.print(close, markup=False, highlight=False, soft_wrap=True)
+
+
+def _within_noise(report: dict) -> str | None:
+    """A note when the search's best could not be told from the game as it is: their scores are within the noise."""
+    shipped = next((row for row in report["history"] if not row["variant"] and row["value"] is not None), None)
+    if shipped is None or not report["proposals"]:
+        return None
+    best = report["proposals"][0]
+    noise = best.get("search_uncertainty", 0.0)
+    if noise and abs(best["search"]["value"] - shipped["value"]) <= 2 * noise:
+        return (f"note: the search could not tell proposal 1 from the game as it is: scores {best['search']['value']:.2f} "
+                f"and {shipped['value']:.2f}, each +/-{noise:.2f} at {best['search']['games']:,} games; only the "
+                "verification above decides")
+    return None
+
+
+def _others_table(report: dict):
+    """Every figure the verification measured besides the targets, each proposal beside the game as it is."""
+    from rich.table import Table
+
+    rows = [report["baseline"], *(row["verified"] for row in report["proposals"])]
+    table = Table("figure", "as is", *(f"#{row['rank']}" for row in report["proposals"]),
+                  title="Other figures on the same fresh games (change against the game as it is)")
+    unit = f" ({report['length_unit']})" if report.get("length_unit") else ""
+    for name, before in rows[0]["other"].items():
+        cells = [_shown(before)]
+        for row in rows[1:]:
+            after = row["other"].get(name)
+            cells.append("-" if after is None else f"{_shown(after)} ({after - before:+.3g})")
+        table.add_row(name + (unit if name == "length" else ""), *cells)
+    return table
+
+
+def _shown(value: float) -> str:
+    return f"{value:.3f}" if abs(value) < 1 and value != 0 else f"{value:.1f}" if value % 1 else f"{value:.0f}"
 
 
 def _worst(row: dict) -> str:
@@ -257,7 +334,7 @@ def _worst(row: dict) -> str:
 def cmd_tune(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.paths import game_folders
-    from spellpress.tune.apply import new_texts, unified_diff
+    from spellpress.tune.apply import new_texts, stale_comments, unified_diff
     from spellpress.tune.pdf import tune_pdf
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder
@@ -286,25 +363,49 @@ def cmd_tune(args) -> int:
         variant = tuple(tuple(pair) for pair in report["proposals"][0]["variant"])
         if variant:
             try:
-                patch = unified_diff(game, new_texts(game, variant))
+                texts = new_texts(game, variant)
+                patch = unified_diff(game, texts)
             except UserError as exc:  # the search's results stand; only the patch cannot be made
                 print(f"Proposal 1 cannot be shown as a patch: {exc.problems[0]}")
             else:
-                print("Proposal 1 as a patch (write it with --apply 1):")
+                verdict = _verdict(report["proposals"][0])
+                if verdict == "balanced":
+                    print("Proposal 1 as a patch (write it with --apply 1):")
+                else:
+                    print(f"warning: {_doubt(1, verdict)}", file=sys.stderr)
+                    print(f"Proposal 1 as a patch ({verdict}):")
+                for note in stale_comments(game, texts):
+                    print(f"# {note}: read it")
                 print(patch, end="")
     print(out / f"{game.id}-tune.pdf")
     return 0
 
 
+def _verdict(row: dict) -> str:
+    verified = row.get("verified")
+    return verified["verdict"] if verified else "not verified"
+
+
+def _doubt(number: int, verdict: str) -> str:
+    """Why a proposal that is not verified balanced is no fix to write as it is."""
+    why = {"not balanced": "a target missed on fresh games: it does not meet the targets",
+           "undecided": "the fresh games cannot tell whether it meets the targets (verify with more --verify-games)"}
+    return f"proposal {number} is {verdict}: {why.get(verdict, 'it was not re-played on fresh games')}"
+
+
 def _apply(game, saved: Path, number: int) -> int:
-    from spellpress.tune.apply import apply, unified_diff
+    from spellpress.tune.apply import apply, stale_comments, unified_diff
     from spellpress.tune.saved import proposal, read_report
 
     variant, verdict = proposal(saved, read_report(saved), game, number)
     if not variant:
         print(f"proposal {number} is the game as it is: nothing to change")
         return 0
+    if verdict != "balanced":
+        print(f"warning: {_doubt(number, verdict)}; writing it as asked", file=sys.stderr)
     texts = apply(game, variant)
     print(unified_diff(game, texts), end="")
     print(f"applied proposal {number} ({verdict}) to " + ", ".join(str(path) for path in texts))
+    for note in stale_comments(game, texts):
+        print(f"warning: {note}: read it", file=sys.stderr)
     return 0

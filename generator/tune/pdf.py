@@ -132,8 +132,15 @@ def _before_after(doc, report: dict) -> None:
     rows = [("as is", report["baseline"])] + [(f"#{row['rank']}", row["verified"]) for row in report["proposals"]]
     fresh = f"{report['verify_games']:,} fresh games each" if report["verify_games"] else "fresh letter samples"
     doc.heading(f"Before and after: {fresh}")
-    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(tuple(tuple(p) for p in row["variant"])), row["verdict"]]
+    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(tuple(tuple(p) for p in row["variant"]), report.get("card_names")), row["verdict"]]
                                                       for name, row in rows], widths=[12, 128, 30])
+    others = [row.get("other", {}) for _, row in rows]
+    if others[0]:
+        doc.text("Other figures the verification measured, on the same fresh games (change against the game as it is):")
+        _wrapped_table(doc, ["figure", *(name for name, _ in rows)],
+                       [[name, f"{before:.4g}", *(f"{o[name]:.4g} ({o[name] - before:+.3g})" if name in o else "-" for o in others[1:])]
+                        for name, before in others[0].items()],
+                       widths=[50, *([120 / len(rows)] * len(rows))])
     figures = [row["figures"] for _, row in rows]
     if figures[0].get("seats"):
         side = "team" if figures[0]["judged_by"] == "teams" else "seat"

@@ -182,8 +182,34 @@ def _member_label(key: str) -> str:
     return ".".join(key.split(".")[2:])
 
 
-def label(variant) -> str:
-    """cards.spells.sycophant.cost=3 -> sycophant.cost=3; rules.rounds=4 -> rounds=4; the unchanged game: (as shipped)."""
+def card_names(game) -> dict[str, str]:
+    """'letters.letters-013' -> 'N': a card the loader numbered (no `id` in its file) is shown by its letter,
+    word, name or title, when no other card of its component has the same; a card with an id by its id."""
+    from spellpress.simulate.variants import CARD_NAMES
+
+    names: dict[str, str] = {}
+    for component in game.components:
+        shown = {}
+        for card in component.cards:
+            if re.fullmatch(rf"{re.escape(component.id)}-\d{{3,}}", card.id):
+                shown[card.id] = next((str(card.fields[f]) for f in CARD_NAMES if card.fields.get(f) not in (None, "")), card.id)
+        repeated = {name for name in shown.values() if list(shown.values()).count(name) > 1}
+        names.update({f"{component.id}.{card_id}": name for card_id, name in shown.items() if name not in repeated})
+    return names
+
+
+def label(variant, names: dict[str, str] | None = None, sep: str = ", ") -> str:
+    """cards.spells.sycophant.cost=3 -> sycophant.cost=3; cards.letters.letters-013.points=5 -> N.points=5 (with
+    `names` from card_names); rules.rounds=4 -> rounds=4; the unchanged game: (as shipped)."""
     if not variant:
         return "(as shipped)"
-    return ", ".join(f"{'.'.join(k.split('.')[1:] if k.startswith('rules.') else k.split('.')[2:])}={v}" for k, v in variant)
+    names = names or {}
+    shown = []
+    for key, value in variant:
+        parts = key.split(".")
+        if parts[0] == "rules":
+            shown.append(f"{'.'.join(parts[1:])}={value}")
+        else:
+            card = names.get(f"{parts[1]}.{parts[2]}", parts[2])
+            shown.append(f"{card}.{'.'.join(parts[3:])}={value}")
+    return sep.join(shown)

@@ -23,7 +23,7 @@ from typing import Any, Callable
 
 from spellpress.errors import UserError
 from spellpress.tune.space import Space, current_value, suggest
-from spellpress.tune.targets import Target, distance, letter_figures, objective, simulated_figures
+from spellpress.tune.targets import Target, distance, letter_figures, objective, other_figures, simulated_figures
 
 SEARCH_SEED_BLOCK = 1000  # rung r plays seed * 1000 + r; verification plays seed * 1000 + 500 + k
 VERIFY_OFFSET = 500
@@ -115,17 +115,19 @@ def run_chunks(plan: Plan, variants: list[tuple], chunks: list[tuple[int, int]],
 
 def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
     """Why a candidate cannot be printed or played (empty when it can): counts, deck sizes, the engine's checks."""
-    from spellpress.simulate.variants import checked_variant
+    from spellpress.simulate.variants import apply_variant, checked_variant
+    from spellpress.tune.space import card_names, label
 
-    problems = [f"{key} = {value} is below {plan.min_count}" for key, value in variant
+    names = card_names(game)
+    problems = [f"{label(((key, value),), names)} is below {plan.min_count}" for key, value in variant
                 if key.endswith(".count") and value < plan.min_count]
-    problems += [f"{key} = {value} is negative, where the game has {current_value(game, rules, key)}"
+    problems += [f"{label(((key, value),), names)} is negative, where the game has {current_value(game, rules, key)}"
                  for key, value in variant if key.startswith("cards.") and not key.endswith(".count")
                  and isinstance(value, (int, float)) and value < 0 <= current_value(game, rules, key)]
     if problems:
         return problems
-    try:
-        changed = checked_variant(game, rules, variant, dict(plan.options))
+    try:  # a game without a rules engine (letter targets only): the changed cards, checked like a build's
+        changed = checked_variant(game, rules, variant, dict(plan.options)) if rules else apply_variant(game, variant)
     except UserError as exc:
         return [p.message for p in exc.problems]
     for component_id in plan.fixed_decks:
@@ -133,9 +135,36 @@ def constraint_problems(game, rules, plan: Plan, variant: tuple) -> list[str]:
         after = sum(card.count for card in changed.component(component_id).cards)
         if before != after:
             problems.append(f"{component_id} would have {after} cards, not {before} (--fixed-deck)")
-    if plan.players not in rules.players_allowed(changed):
+    if rules is not None and plan.players not in rules.players_allowed(changed):
         problems.append(f"takes no {plan.players} players")
     return problems
+
+
+def untriable(game, rules, plan: Plan, vary: list[str]) -> list:
+    """Why the game as it is cannot be played (the engine refuses its rules), when no --vary key can mend it:
+    the problems, for the command to stop on before any trial. A refusal placed at a varied rules key is left to
+    the search, whose candidates change that key. Empty when the game can be tried."""
+    from spellpress.errors import Location, Problem
+    from spellpress.load.yamlsrc import read_yaml
+    from spellpress.simulate.variants import checked_variant, split_vary
+
+    if rules is None:
+        return []
+    try:
+        checked_variant(game, rules, (), dict(plan.options))
+    except UserError as exc:
+        problems = exc.problems
+    else:
+        return []
+    source = read_yaml(game.root / "game.yaml")
+    # the lines of the varied rules keys game.yaml has (one left to the engine's default is placed nowhere)
+    varied = {source.marks[path][0] for key, _ in split_vary(vary)
+              if (path := tuple(key.split("."))) in source.marks and key.startswith("rules.")}
+    here = source.path.resolve()
+    if any(isinstance(p.location, Location) and p.location.line in varied and p.location.path.resolve() == here
+           for p in problems):
+        return []
+    return [Problem(p.location, p.message.removeprefix("variant : ")) for p in problems]
 
 
 def figures_of(game, rules, plan: Plan, variant: tuple, tally=None) -> dict:
@@ -148,6 +177,22 @@ def figures_of(game, rules, plan: Plan, variant: tuple, tally=None) -> dict:
         changed = apply_variant(game, variant, known_rules_keys(rules))
         figures.update(letter_figures(changed, letter_targets, plan.letter_samples, plan.seed))
     return figures
+
+
+def uncertainty(plan: Plan, figures: dict) -> float:
+    """How far the score may move on more games: the widest 95% half-interval among the simulated targets'
+    worst figures, in distances (the band's half-width is 1), times 1.25 as the score is (worst + mean / 4)."""
+    from spellpress.tune.targets import _checks
+
+    widest = 0.0
+    for target in plan.targets:
+        if not target.simulated:
+            continue  # the letter figures do not change with games
+        checks = _checks(target, figures)
+        if checks:
+            _, _, (low, high) = max(checks, key=lambda check: target.distance(check[1]))
+            widest = max(widest, (high - low) / (target.high - target.low))
+    return 1.25 * widest
 
 
 def score(plan: Plan, figures: dict) -> tuple[float, dict[str, float]]:
@@ -171,12 +216,17 @@ def _pruner(eta: int, min_peers: int):
             if step is None:
                 return False
             value = trial.intermediate_values[step]
-            peers = [t.intermediate_values[step] for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
-                     if step in t.intermediate_values]
+            finished = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
+            peers = [t for t in finished if step in t.intermediate_values]
             if len(peers) < min_peers:
                 return False
-            ranked = sorted(peers + [value])
-            return value > ranked[max(1, len(ranked) // eta) - 1]
+            key = f"uncertainty {step}"
+            ranked = sorted([(t.intermediate_values[step], t.user_attrs.get(key, 0.0)) for t in finished
+                             if step in t.intermediate_values] + [(value, trial.user_attrs.get(key, 0.0))])
+            cutoff, cutoff_half = ranked[max(1, len(ranked) // eta) - 1]
+            # not among the best 1/eta, and worse beyond the noise than the last that goes on: a close call
+            # plays the next rung instead (the games go where candidates are close)
+            return value - trial.user_attrs.get(key, 0.0) > cutoff + cutoff_half
 
     return HalvingPruner()
 
@@ -226,7 +276,8 @@ SAMPLERS = ("tpe", "cmaes", "random")
 def _sampler(plan: Plan, finished: int, trials: int):
     """A fresh sampler for each trial, seeded from the study's seed and the trials finished: the same
     history gives the same next candidate, whether the study ran straight through or was resumed.
-    (CMA-ES keeps its search state in the trials themselves, so it resumes too.)"""
+    (CMA-ES keeps its search state in the trials themselves, and is shown the trials finished, not the
+    trial's number, so it resumes too.)"""
     import warnings
 
     import optuna
@@ -239,9 +290,28 @@ def _sampler(plan: Plan, finished: int, trials: int):
         if plan.sampler == "random":
             return optuna.samplers.RandomSampler(seed=seed)
         if plan.sampler == "cmaes":
-            return optuna.samplers.CmaEsSampler(seed=seed, n_startup_trials=1, with_margin=True,
-                                                independent_sampler=tpe, warn_independent_sampling=False)
+            return _resumable_cmaes(finished)(seed=seed, n_startup_trials=1, with_margin=True,
+                                              independent_sampler=tpe, warn_independent_sampling=False)
         return tpe
+
+
+def _resumable_cmaes(finished: int):
+    """Optuna's CMA-ES, shown the trial's place among the finished trials instead of its number.
+
+    CMA-ES seeds each draw with the trial's number, and a resumed study has one more number per interrupted
+    (failed) trial: its draws after the interruption differed from an uninterrupted run's. The trials
+    finished before it are the same in both."""
+    import copy
+
+    import optuna
+
+    class ResumableCmaEs(optuna.samplers.CmaEsSampler):
+        def sample_relative(self, study, trial, search_space):
+            shown = copy.copy(trial)
+            shown.number = finished
+            return super().sample_relative(study, shown, search_space)
+
+    return ResumableCmaEs
 
 
 def variant_key(variant) -> str:
@@ -260,8 +330,9 @@ def search(study, game, rules, plan: Plan, trials: int, executor, workers: int, 
     """Run trials until `trials` have finished (complete or pruned); Ctrl-C leaves the current one failed."""
     from optuna.trial import TrialState
 
-    from spellpress.tune.space import label
+    from spellpress.tune.space import card_names, label
 
+    names = card_names(game)
     progress = progress or Progress()
     rungs = plan.rungs()
     known = {t.user_attrs["variant_key"]: t for t in finished_trials(study) if "variant_key" in t.user_attrs}
@@ -286,9 +357,10 @@ def search(study, game, rules, plan: Plan, trials: int, executor, workers: int, 
             study.tell(trial, value)
         known.setdefault(key, study.get_trials(deepcopy=False)[trial.number])
         if not variant and "probed" not in study.user_attrs:
+            _enqueue_seeds(study, game, rules, plan)
             _enqueue_probes(study, game, plan, study.get_trials(deepcopy=False)[trial.number])
         best = _best_value(study)
-        progress.trial(len(finished) + 1, best, label(variant))
+        progress.trial(len(finished) + 1, best, label(variant, names))
 
 
 def _best_value(study) -> float | None:
@@ -329,6 +401,7 @@ def _play(trial, game, rules, plan, variant, rungs, before, executor, workers, p
         figures = {**letters, **simulated_figures(tally)}
         value, distances = score(plan, figures)
         _record(trial, figures, distances, played)
+        trial.set_user_attr(f"uncertainty {rung}", uncertainty(plan, figures))
         trial.report(value, rung)
         if rung < len(rungs) - 1 and trial.should_prune():
             return "pruned", value
@@ -349,6 +422,125 @@ def _record(trial, figures: dict, distances: dict, games: int) -> None:
     trial.set_user_attr("games", games)
 
 
+def _enqueue_seeds(study, game, rules, plan: Plan) -> None:
+    """After the game as it is has played, with letter targets only (no games: a candidate is scored at once):
+    queue sparse edits found directly, before the sampler's guesses. The search's later trials start from them.
+
+    - a greedy coordinate descent over single changes: each step makes the one change (a new card, or another
+      value for a card already changed) that lowers the score most, never more cards than --max-changes;
+      queued are its end and, for each smaller number of cards, the best it found with that many;
+    - for a points_rank target, "print the suggested points": every points card set to its suggested value
+      within the --vary range; with --max-changes N, the N cards furthest from it.
+    Queued once (kept in the study, so a resumed study has them too)."""
+    if plan.rungs() or not plan.space.families:
+        return
+    seeds = greedy_path(game, rules, plan)
+    seeds = seeds[-1:] + suggested_points(game, rules, plan) + seeds[-2::-1]
+    queued: list[dict] = []
+    for changes in seeds:
+        if changes and changes not in queued:
+            queued.append(changes)
+            study.enqueue_trial(params_for(plan.space, changes))
+
+
+def _scored(game, rules, plan: Plan, changes: dict) -> float | None:
+    """A candidate's score with letter targets only; None when it breaks a constraint."""
+    variant = tuple(changes.items())
+    if constraint_problems(game, rules, plan, variant):
+        return None
+    return score(plan, figures_of(game, rules, plan, variant))[0]
+
+
+GREEDY_EVALUATIONS = 5000  # candidates the descent scores at most (a few seconds of points changes)
+
+
+def greedy_path(game, rules, plan: Plan) -> list[dict]:
+    """The steps of a greedy coordinate descent from the game as it is: {key: new value} after each step."""
+    dealt = any(t.name in ("word_rate", "going_out") for t in plan.targets)
+    # a count changes the hands dealt, and a word_rate or going_out target then deals them anew (a second or so a
+    # candidate): those members are left to the sampler, and the whole descent is capped, so it stays seconds
+    members = [dim for family in plan.space.families for dim in family.members
+               if not (dealt and dim.key.endswith(".count"))]
+    limit = plan.space.max_changes or len(members)
+    evaluations = GREEDY_EVALUATIONS
+    current: dict[str, Any] = {}
+    best, path = _scored(game, rules, plan, {}), []
+    if best is None:
+        return []
+    for _ in range(2 * limit):  # a card may be changed again, so a few more steps than cards
+        step = None
+        for dim in members:
+            if dim.key not in current and len(current) >= limit:
+                continue
+            for drawn in _draws(dim):
+                value = dim.value(drawn)
+                if value == current.get(dim.key, dim.current):
+                    continue
+                changed = {k: v for k, v in {**current, dim.key: value}.items() if k != dim.key or value != dim.current}
+                evaluations -= 1
+                if evaluations < 0:
+                    break
+                scored = _scored(game, rules, plan, changed)
+                if scored is not None and scored < (step[0] if step else best) - 1e-12:
+                    step = (scored, changed)
+        if step is None:
+            break
+        best, current = step
+        path.append(current)
+        if evaluations < 0:  # the best of a step cut short still stands
+            break
+    by_size: dict[int, dict] = {}
+    for changes in path:  # later steps score better: the last of each size is its best
+        by_size[len(changes)] = changes
+    return [by_size[size] for size in sorted(by_size)]
+
+
+def suggested_points(game, rules, plan: Plan) -> list[dict]:
+    """'Print the suggested points' as a candidate (a points_rank target and a family of points): [] otherwise."""
+    if not any(t.name == "points_rank" for t in plan.targets):
+        return []
+    suggested = figures_of(game, rules, plan, ())["points_rank"]["suggested"]
+    gaps = []
+    for family in plan.space.families:
+        for dim in family.members:
+            _, component_id, card_id, field = dim.key.split(".")
+            card = next(c for c in game.component(component_id).cards if c.id == card_id)
+            face = str(card.fields.get("letter", card_id)).lower()
+            if field != "points" or face not in suggested or not isinstance(dim.current, int):
+                continue
+            if dim.choices:
+                value = min(dim.choices, key=lambda v: abs(v - suggested[face]))
+            elif dim.low is not None and dim.high is not None:
+                shift = dim.current if dim.relative else 0
+                value = min(max(int(suggested[face]), int(dim.low) + shift), int(dim.high) + shift)
+            else:
+                continue
+            if value != dim.current:
+                gaps.append((-abs(value - dim.current), dim.key, value))
+    gaps.sort()
+    chosen = gaps[:plan.space.max_changes] if plan.space.max_changes is not None else gaps
+    return [{key: value for _, key, value in sorted(chosen, key=lambda g: g[1])}] if chosen else []
+
+
+def params_for(space: Space, changes: dict) -> dict:
+    """The Optuna parameters that make `suggest` give these family changes (every other key as the game has it)."""
+    from spellpress.tune.space import _member_label
+
+    members = {dim.key: (family, dim) for family in space.families for dim in family.members}
+    params = baseline_params(space)
+    if space.max_changes is not None and len(changes) > space.max_changes:
+        raise ValueError(f"{len(changes)} changes, more than --max-changes {space.max_changes}")
+    for slot, (key, value) in enumerate(changes.items(), 1):
+        family, dim = members[key]
+        drawn = value - dim.current if dim.relative else value
+        if space.max_changes is None:
+            params[key] = drawn
+        else:
+            params[f"change #{slot}"] = _member_label(key)
+            params[f"change #{slot} {family.pattern}"] = drawn
+    return params
+
+
 PROBED_CARDS = 2  # a cards target: the game's worst cards are tried first, one change at a time
 
 
@@ -359,8 +551,6 @@ def _enqueue_probes(study, game, plan: Plan, baseline) -> None:
     that break the target are where a fix most likely lies. The probes are trials like any other
     (kept in the study, so a resumed study has them too), queued once.
     """
-    from spellpress.tune.space import NO_CARD, _member_label
-
     study.set_user_attr("probed", True)
     if not any(t.name == "cards" for t in plan.targets) or not plan.space.families:
         return
@@ -369,19 +559,13 @@ def _enqueue_probes(study, game, plan: Plan, baseline) -> None:
     figures = baseline.user_attrs.get("figures", {})
     if figures.get("worst_card") and abs(100 * figures["worst_card"]["difference"]) <= limit:
         return  # every card already holds
-    base = baseline_params(plan.space)
     for played in worst:
         for family in plan.space.families:
             for dim in family.members:
                 if not _names_card(game, dim.key, played):
                     continue
                 for drawn in _draws(dim):
-                    if plan.space.max_changes is None:
-                        params = {**base, dim.key: drawn}
-                    else:
-                        params = {**base, "change #1": _member_label(dim.key), f"change #1 {family.pattern}": drawn}
-                        params.update({f"change #{slot}": NO_CARD for slot in range(2, plan.space.max_changes + 1)})
-                    study.enqueue_trial(params)
+                    study.enqueue_trial(params_for(plan.space, {dim.key: dim.value(drawn)}))
 
 
 def _names_card(game, key: str, played: str) -> bool:
@@ -436,7 +620,8 @@ def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor,
         figures = figures_of(game, rules, fresh, variant, tally)
         verdicts = [verdict(t, figures) for t in plan.targets]
         _, distances = score(plan, figures)
-        rows.append({"variant": [[k, v] for k, v in variant], "figures": figures, "distances": distances,
+        rows.append({"variant": [[k, v] for k, v in variant], "figures": figures, "other": other_figures(figures),
+                     "distances": distances,
                      "targets": verdicts, "verdict": overall(verdicts, figures.get("stalls", 0))})
     return rows
 

@@ -125,8 +125,30 @@ def simulated_figures(tally) -> dict:
 
         difference = played_wins / played - unplayed_wins / unplayed
         cards[key] = {"difference": difference, "ci95": list(difference_interval(played_wins, played, unplayed_wins, unplayed))}
+    per_game = {name: total / tally.games for name, total in sorted(tally.figure_sums.items())} if tally.games else {}
     return {"games": tally.games, "stalls": tally.games - finished, "judged_by": "teams" if tally.teams else "seats",
-            "seats": seats, "length": {"mean": mean, "ci95": [mean - half, mean + half]}, "cards": cards}
+            "seats": seats, "length": {"mean": mean, "ci95": [mean - half, mean + half]}, "cards": cards,
+            "per_game": per_game}
+
+
+def other_figures(figures: dict) -> dict[str, float]:
+    """What a verification measures besides its targets, to set a proposal beside the game as it is: the mean
+    length, the seat spread (points between the best and the worst seat against their fair share), stalled
+    games, each figure the engine counts (per game), and the letter figures."""
+    shown: dict[str, float] = {}
+    if "length" in figures:
+        shown["length"] = figures["length"]["mean"]
+    if figures.get("seats"):
+        edges = [100 * (row["win_rate"] - row["fair_share"]) for row in figures["seats"]]
+        shown["seat spread (points)"] = max(edges) - min(edges)
+    if "stalls" in figures:
+        shown["stalled games"] = figures["stalls"]
+    for name, value in figures.get("per_game", {}).items():
+        shown[f"{name.replace('_', ' ')} per game"] = value
+    for name in LETTERS:
+        if name in figures:
+            shown[name.replace("_", " ")] = figures[name]["p"]
+    return shown
 
 
 def letter_figures(game, targets: tuple[Target, ...], samples: int, seed: int) -> dict:

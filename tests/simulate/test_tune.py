@@ -121,7 +121,9 @@ def test_common_random_numbers_every_candidate_plays_the_same_games(tmp_path, ca
 
 @pytest.mark.slow
 def test_pruned_candidates_stop_after_the_first_rung(tmp_path, capsys):
-    code, report = _tune(tmp_path, capsys, "--trials", "14")
+    # a length target: turns_each moves the length far beyond its interval, so the first rung tells candidates
+    # apart (a seat's +/-12 points at 60 games would not: a close call plays on, test_tune_power.py)
+    code, report = _tune(tmp_path, capsys, "--trials", "14", "--target", "length=10..14")
     assert code == 0 and report["rungs"] == [60, 180]
     states = {row["state"] for row in report["history"]}
     assert states == {"complete", "pruned"}
@@ -135,6 +137,16 @@ def test_pruned_candidates_stop_after_the_first_rung(tmp_path, capsys):
         assert row["verified"]["verdict"] in ("balanced", "not balanced", "undecided")
         assert len(row["verified"]["figures"]["seats"]) == 3
     assert report["baseline"]["variant"] == []
+    from spellpress.tune.command import _within_noise
+
+    assert _within_noise(report) is None  # a length has no noise here: the search told the candidates apart
+    code, report = _tune(tmp_path / "seats", capsys, "--trials", "6")
+    assert report["proposals"][0]["search_uncertainty"] > 1  # a seat at 180 games: +/-12 points against +/-3
+    assert "could not tell proposal 1 from the game as it is" in _within_noise(report)
+    other = report["baseline"]["other"]
+    assert other["length"] == report["baseline"]["figures"]["length"]["mean"] and other["stalled games"] == 0
+    edges = [100 * (s["win_rate"] - s["fair_share"]) for s in report["baseline"]["figures"]["seats"]]
+    assert other["seat spread (points)"] == pytest.approx(max(edges) - min(edges))
     assert (tmp_path / "toy-game" / "toy-game-tune.pdf").read_bytes().startswith(b"%PDF")
 
 

@@ -119,3 +119,14 @@ def test_apply_writes_the_proposal_of_the_last_tune(tmp_path, capsys):
     assert printed.startswith("--- a/toy-game/") and "applied proposal 2" in printed
     assert main(["tune", str(toy), "--apply", "9", "--out", str(out)]) == 2
     assert "the last tune has 2 proposals" in capsys.readouterr().err
+
+
+def test_a_comment_that_mentions_the_old_value_is_flagged():
+    from spellpress.tune.apply import stale_comments
+
+    game = load_game(ROOT / "cards" / "word-rummy")
+    variant = (("rules.rounds", 5), ("rules.go_out_bonus", 3), ("rules.min_word_length", 4), ("cards.letters.e.count", 12))
+    notes = stale_comments(game, new_texts(game, variant))
+    # rounds: 6  # hands of 4, 5, 6, 7, 8, 9 cards;  min_word_length: 3  # words of 3 letters or more
+    assert notes == ["word-rummy/game.yaml:30: comment mentions 6, now 5", "word-rummy/game.yaml:34: comment mentions 3, now 4"]
+    assert stale_comments(game, new_texts(game, (("rules.rounds", 16),))) == ["word-rummy/game.yaml:30: comment mentions 6, now 16"]
