@@ -26,7 +26,7 @@ def register(commands) -> None:
     parser = commands.add_parser(
         "tune", help="search rules and card values for a balanced game; verified proposals, a diff, --apply",
         description="Search --vary keys for values that meet the --target(s), re-play the best on fresh seeds and "
-                    "report them with 95%% intervals (docs/tune.md). Writes OUT/<game>/<game>-tune.json, -tune.pdf "
+                    "report them with 95% intervals (docs/tune.md). Writes OUT/<game>/<game>-tune.json, -tune.pdf "
                     "and the resumable study -tune.study.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
