@@ -26,9 +26,14 @@ def register(commands) -> None:
                     "letter spread), and with --games the game's length by simulation. The README written there "
                     "compares both profiles with 95% intervals and a verdict per figure (docs/editions.md).")
     parser.add_argument("source", metavar="GAME|PATH", help="the game to make an edition of (a shipped id or a folder)")
-    parser.add_argument("--language", required=True, choices=["en", "fr", "de", "es"], help="the edition's language")
-    parser.add_argument("--out", required=True, type=Path, metavar="FOLDER",
-                        help="the new game folder (must not exist, or be empty); its name is the new game's id")
+    parser.add_argument("--language", choices=["en", "fr", "de", "es"], help="the edition's language (required unless --compare)")
+    parser.add_argument("--out", type=Path, metavar="FOLDER",
+                        help="the new game folder (must not exist, or be empty); its name is the new game's id "
+                             "(required unless --compare)")
+    parser.add_argument("--compare", metavar="GAME|PATH",
+                        help="write nothing: compare this existing edition (made by hand or by edition) with SOURCE, "
+                             "profile against profile, and print the table (with --markdown, as the README's)")
+    parser.add_argument("--markdown", action="store_true", help="with --compare: print the table as Markdown")
     parser.add_argument("--name", help="the edition's name (default: the source's name and the language)")
     parser.add_argument("--samples", type=bounded_int(200, 200_000), default=2000,
                         help="seeded hands each deck is judged on (default 2000)")
@@ -46,6 +51,13 @@ def cmd_edition(args) -> int:
     from spellpress.paths import game_folders
 
     source_folder = game_folders([args.source])[0]
+    if args.compare:
+        report = compare(load_game(source_folder), load_game(game_folders([args.compare])[0]), args)
+        print("\n".join(profile_table(report))) if args.markdown else print_report(report)
+        return 0
+    for option, value in (("--language", args.language), ("--out", args.out)):
+        if value is None:
+            raise UserError.at(Option(option), "is required to make an edition (or give --compare EDITION to compare one)")
     out = args.out.resolve()
     if out.is_relative_to(source_folder.resolve()):
         raise UserError.at(Option("--out"), f"{args.out} is inside the source game's folder; choose a folder outside it")
@@ -58,6 +70,42 @@ def cmd_edition(args) -> int:
     print(f"wrote {len(files)} files into {args.out}: README.md compares the profiles, translate.yaml lists the texts "
           f"still in {report['source']['language_name']}")
     return 0
+
+
+def compare(source_game, edition_game, args) -> dict:
+    """The profile of an existing edition against its source's (each on its own word list), and with
+    --games their lengths: what the README of an edition made by this command shows."""
+    from spellpress.analysis.playability import HandRules
+    from spellpress.edition.profile import deck_profile
+    from spellpress.model.languages import LANGUAGES
+    from spellpress.words.finder import for_words
+
+    figures = []
+    for game in (source_game, edition_game):
+        _, mix = _deck_component(game)
+        words = game.spec.words
+        rules = HandRules(words.hand or 7, words.min_length, words.wilds, float(game.spec.rules.get("vowel_points", 0)))
+        figures.append(deck_profile(mix, rules, for_words(words)[1], samples=args.samples, seed=args.seed))
+    rows = _rows(*figures)
+    if args.games and source_game.spec.rules.get("engine") and edition_game.spec.rules.get("engine"):
+        rows.append(_lengths(source_game, edition_game, args))
+    name = lambda game: {"game": game.id, "name": game.name, "language": game.spec.words.language,  # noqa: E731
+                         "language_name": LANGUAGES[game.spec.words.language].name}
+    return {"source": name(source_game), "edition": name(edition_game), "profile": rows}
+
+
+def _lengths(source_game, edition_game, args) -> dict:
+    from spellpress.edition.profile import length_figure
+    from spellpress.rules.plugins import rules_for
+    from spellpress.simulate.runner import RunSpec, run
+
+    rules = rules_for(source_game)
+    allowed = rules.players_allowed(source_game)
+    players = args.players or min(max(4, allowed.start), allowed.stop - 1)
+    label = f"game length ({rules.length_unit}, {players} players, {args.games:,} games)"
+    lengths = [length_figure(run(RunSpec(str(game.root.resolve()), players, args.games, args.seed),
+                                 workers=args.workers).tally.lengths, label) for game in (source_game, edition_game)]
+    return _rows({"length": lengths[0]}, {"length": lengths[1]})[0]
 
 
 def _deck_component(game):

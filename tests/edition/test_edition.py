@@ -107,3 +107,22 @@ def test_bad_requests_exit_2_and_write_nothing(tmp_path, capsys):
     with pytest.raises(SystemExit) as usage:
         main(["edition", str(WISE), "--language", "de", "--out", str(out), "--samples", "5"])
     assert usage.value.code == 2 and "--samples" in capsys.readouterr().err and not out.exists()
+
+
+@pytest.mark.slow
+def test_compare_prints_an_existing_editions_profile_against_its_source(capsys):
+    from tests.conftest import ROOT
+
+    assert main(["edition", str(WISE), "--compare", str(ROOT / "cards" / "un-mot-au-sage"), "--samples", "300",
+                 "--games", "0", "--markdown"]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].startswith("| figure | A Word to the Wise (95% CI) | Un mot au sage (95% CI) |")
+    rows = {line.split(" | ")[0].strip("| "): line.rsplit(" | ", 1)[-1].strip(" |") for line in table[2:]}
+    assert set(rows) == {"a hand makes a word", "a hand uses all its cards in one word", "a hand goes out",
+                         "expected best score of a hand", "letter spread (letters the cards are spread over)"}
+    assert set(rows.values()) <= {MATCHED, NOT_MATCHED, UNDECIDED}
+
+
+def test_making_an_edition_needs_its_language_and_folder(capsys):
+    assert main(["edition", str(WISE), "--language", "de"]) == 2
+    assert "--out" in capsys.readouterr().err
