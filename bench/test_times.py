@@ -5,8 +5,8 @@
 Runs `make test-fast` and `make test` (each --runs times, nothing else should be running), and for each
 prints the tests passed and skipped (pytest's last line), the CPU time of make and every process under
 it (user + system) and the wall time, as a range over the runs. --write puts the table into README.md
-between the lines `<!-- test-times -->` and `<!-- /test-times -->`, so the figures there are this
-command's, not typed by hand. A failing run stops it (exit 1) and writes nothing.
+between the lines `<!-- test-times -->` and `<!-- /test-times -->` (with --only, the other target's row
+is kept), so the figures there are this command's, not typed by hand. A failing run stops it (exit 1) and writes nothing.
 """
 
 from __future__ import annotations
@@ -81,7 +81,10 @@ def main() -> int:
         if START not in readme or END not in readme:
             raise SystemExit(f"README.md has no {START} ... {END} lines to write between")
         before, rest = readme.split(START, 1)
-        _, after = rest.split(END, 1)
+        old, after = rest.split(END, 1)
+        kept = [line for line in old.strip().splitlines()[2:] if not any(f"`make {t}`" in line for t in targets)]
+        rows_text = text.splitlines()
+        text = "\n".join(rows_text[:2] + sorted(kept + rows_text[2:], key=lambda line: "make test`" in line))
         README.write_text(f"{before}{START}\n{text}\n{END}{after}")
         print("README.md: table written")
     return 0
