@@ -29,6 +29,15 @@ def test_every_shipped_engine_conforms(gid):
     assert len(report.games) >= 2
 
 
+@pytest.mark.parametrize("gid", SHIPPED)
+def test_every_shipped_engine_keeps_the_protocol_in_one_random_game(gid):
+    """The quick check `make test-fast` runs for every engine (the full one above is slow): one seeded game of
+    random moves, every promise checked at its sampled positions, no workers compared (0.2 to 2 s of CPU)."""
+    report = assert_conforms(ROOT / "cards" / gid, random_games=1, heuristic_games=0, worker_games=0, workers=False)
+    assert report.positions["legal"] > 0 and report.positions["clone"] > 0 and report.positions["record"] > 0
+    assert report.positions["hidden hands re-dealt"] > 0
+
+
 def starter_game(tmp_path, source: str | None = None):
     """The starter engine (or a broken copy) on a 15-card deck, 3 cards a hand."""
     folder = tmp_path / "high-card"
