@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option, UserError
+
+if TYPE_CHECKING:
+    from spellpress.analysis.playability import HandRules
 
 ACCENTS = {  # the accent policy of each shipped list (generator/model/languages.py, docs/yaml.md)
     "en": "the letters a-z",
@@ -75,7 +79,6 @@ def cmd_edition(args) -> int:
 def compare(source_game, edition_game, args) -> dict:
     """The profile of an existing edition against its source's (each on its own word list), and with
     --games their lengths: what the README of an edition made by this command shows."""
-    from spellpress.analysis.playability import HandRules
     from spellpress.edition.profile import deck_profile
     from spellpress.model.languages import LANGUAGES
     from spellpress.words.finder import for_words
@@ -83,29 +86,44 @@ def compare(source_game, edition_game, args) -> dict:
     figures = []
     for game in (source_game, edition_game):
         _, mix = _deck_component(game)
-        words = game.spec.words
-        rules = HandRules(words.hand or 7, words.min_length, words.wilds, float(game.spec.rules.get("vowel_points", 0)))
-        figures.append(deck_profile(mix, rules, for_words(words)[1], samples=args.samples, seed=args.seed))
+        figures.append(deck_profile(mix, hand_rules(game), for_words(game.spec.words)[1], samples=args.samples,
+                                    seed=args.seed))
     rows = _rows(*figures)
     if args.games and source_game.spec.rules.get("engine") and edition_game.spec.rules.get("engine"):
-        rows.append(_lengths(source_game, edition_game, args))
+        length = game_length(source_game, args)
+        rows += _rows({"length": length(source_game.root)}, {"length": length(edition_game.root)})
     name = lambda game: {"game": game.id, "name": game.name, "language": game.spec.words.language,  # noqa: E731
                          "language_name": LANGUAGES[game.spec.words.language].name}
     return {"source": name(source_game), "edition": name(edition_game), "profile": rows}
 
 
-def _lengths(source_game, edition_game, args) -> dict:
+def hand_rules(game) -> HandRules:
+    """The hands a game deals, as the letter analysis judges them (its `words:` and vowel points)."""
+    from spellpress.analysis.playability import HandRules
+
+    words = game.spec.words
+    return HandRules(words.hand or 7, words.min_length, words.wilds, float(game.spec.rules.get("vowel_points", 0)))
+
+
+def game_length(game, args):
+    """A function giving the mean length of `args.games` seeded heuristic games of a folder (and a variant of its
+    cards) at --players (default 4, or the game's nearest count); --players is checked here, before any work."""
     from spellpress.edition.profile import length_figure
     from spellpress.rules.plugins import rules_for
     from spellpress.simulate.runner import RunSpec, run
 
-    rules = rules_for(source_game)
-    allowed = rules.players_allowed(source_game)
+    rules = rules_for(game)
+    allowed = rules.players_allowed(game)
     players = args.players or min(max(4, allowed.start), allowed.stop - 1)
+    if players not in allowed:
+        raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
     label = f"game length ({rules.length_unit}, {players} players, {args.games:,} games)"
-    lengths = [length_figure(run(RunSpec(str(game.root.resolve()), players, args.games, args.seed),
-                                 workers=args.workers).tally.lengths, label) for game in (source_game, edition_game)]
-    return _rows({"length": lengths[0]}, {"length": lengths[1]})[0]
+
+    def length(folder: Path, variant: tuple = ()):
+        spec = RunSpec(str(folder.resolve()), players, args.games, args.seed, variant=variant)
+        return length_figure(run(spec, workers=args.workers).tally.lengths, label)
+
+    return length
 
 
 def _deck_component(game):
@@ -122,7 +140,6 @@ def _deck_component(game):
 
 
 def make_edition(game, args) -> tuple[dict, list[Path]]:
-    from spellpress.analysis.playability import HandRules
     from spellpress.edition.design import design
     from spellpress.edition.files import deck_text, dice_text, game_text, strings_to_translate, write_folder
     from spellpress.edition.profile import deck_profile
@@ -136,8 +153,9 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
         raise UserError.at(Option("--language"), f"{game.name} is already in {LANGUAGES[args.language].name}")
     deck, mix = _deck_component(game)
     dice_components = [c for c in game.components if c.letters == "dice" or (c.letters == "auto" and "faces" in c.cards[0].fields)]
-    size = words.hand or 7
-    rules = HandRules(size, words.min_length, words.wilds, float(game.spec.rules.get("vowel_points", 0)))
+    rules = hand_rules(game)
+    size = rules.hand
+    length = game_length(game, args) if args.games and game.spec.rules.get("engine") else None
     source_lexicon, source_finder = for_words(words)
     target_words = words.model_copy(update={"language": args.language, "lexicon": LANGUAGES[args.language].list_name,
                                             "vocabulary": None})
@@ -194,8 +212,8 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
 
         load_game(staged)  # the edition loads and validates as any game (a UserError names the staged file)
         chosen, rows = first, _rows(source, first.figures)
-        if args.games and game.spec.rules.get("engine"):
-            chosen, rows = _by_length(game, staged, deck.id, candidates, source, args)
+        if length is not None:
+            chosen, rows = _by_length(length, game, staged, deck.id, candidates, source)
         designed = chosen.deck
         report.update({
             "source": {"game": game.id, "name": game.name, "language": words.language,
@@ -234,24 +252,11 @@ def _diverse(candidates, most: int) -> list:
     return list(by_spread.values())[:most]
 
 
-def _by_length(game, staged: Path, deck_id: str, candidates, source: dict, args):
+def _by_length(length, game, staged: Path, deck_id: str, candidates, source: dict):
     """Of the LENGTH_CANDIDATES decks nearest the profile, the one nearest with the game's length counted too
-    (each played as a variant of the staged game, its counts and points set: `args.games` seeded heuristic
-    games), and its profile rows."""
-    from spellpress.edition.profile import distance, length_figure
-    from spellpress.rules.plugins import rules_for
-    from spellpress.simulate.runner import RunSpec, run
-
-    rules = rules_for(game)
-    allowed = rules.players_allowed(game)
-    players = args.players or min(max(4, allowed.start), allowed.stop - 1)
-    if players not in allowed:
-        raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
-    label = f"game length ({rules.length_unit}, {players} players, {args.games:,} games)"
-
-    def length(folder: Path, variant: tuple = ()):
-        spec = RunSpec(str(folder.resolve()), players, args.games, args.seed, variant=variant)
-        return length_figure(run(spec, workers=args.workers).tally.lengths, label)
+    (each played as a variant of the staged game, its counts and points set; `length`: game_length's), and
+    its profile rows."""
+    from spellpress.edition.profile import distance
 
     source = {**source, "length": length(game.root)}
     best = None

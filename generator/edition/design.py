@@ -134,13 +134,13 @@ def mapped_dice(dice: tuple[tuple[str, ...], ...], source_shares: dict[str, floa
     mapped = []
     for die in dice:
         new = tuple(rank.get(face, face) for face in die)
-        mapped.append(die if sorted(new) == sorted(die) else tuple(sorted(new, key=die_order(die))))
+        mapped.append(die if sorted(new) == sorted(die) else tuple(sorted(new, key=die_order)))
     return tuple(mapped)
 
 
-def die_order(die: tuple[str, ...]):
+def die_order(face: str) -> tuple[bool, str]:
     """Faces in the order the source prints them: letters alphabetically, WILD last."""
-    return lambda face: (face == DIE_WILD, face)
+    return (face == DIE_WILD, face)
 
 
 @dataclass(frozen=True)

@@ -109,7 +109,3 @@ def distance(source: dict[str, Figure], edition: dict[str, Figure]) -> float:
     return sum(FIGURES[name][4] * ((edition[name].value - figure.value) / band(figure)) ** 2
                for name, figure in source.items() if name in edition and band(figure))
 
-
-def shown(figure: Figure, value: float | None = None) -> str:
-    value = figure.value if value is None else value
-    return f"{100 * value:.1f}%" if figure.unit == "%" else f"{value:.2f}"
