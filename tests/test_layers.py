@@ -39,7 +39,8 @@ ALLOWED = {
     "simulate": {"model", "load", "words", "rules", "write"},
     # simulate: analysis/playability.py reads wilson from simulate.metrics until it moves to stats.py (issue 30, item 5)
     "analysis": {"model", "load", "words", "write", "simulate"},
-    "serve": {"model", "load", "layout", "render", "impose", "write", "build", "pull", "design", "exporters"},  # pull: serve --pull-every
+    "web": set(),  # the web kit of serve and play: app classes, templates, static files, server push
+    "serve": {"model", "load", "layout", "render", "impose", "write", "build", "pull", "design", "exporters", "web"},  # pull: serve --pull-every
     "pull": {"model", "load", "write"},  # spellpress pull: Google Sheets fetched (load) into snapshots (write)
     "scaffold": {"model", "rules", "layout"},  # layout: whether a shipped font draws the new game's name
     "catalog": {"model", "load", "layout", "render", "write"},  # contact sheets of icons and of the shared templates (drawn as a game draws them), the manual
@@ -47,7 +48,7 @@ ALLOWED = {
     "print_commands": {"model", "load", "write", "build", "shop", "rules", "design", "exporters"},
     "tune": {"model", "load", "words", "rules", "simulate", "analysis", "write", "build"},  # searches rules and cards, checks the result
     "edition": {"model", "load", "words", "rules", "simulate", "analysis", "scaffold"},  # a deck for another language, its games
-    "play": {"model", "load", "build", "rules", "simulate", "serve", "write"},  # write: records where build writes; the table: the preview's faces, the engines, the bots
+    "play": {"model", "load", "build", "rules", "simulate", "serve", "write", "web"},  # write: records where build writes; the table: the preview's faces, the engines, the bots
     "cli": {"print_commands", "pull", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog", "play", "tune",
             "edition", "exporters"},
     "tools": {"cli"},  # cli_docs writes docs/cli.md from the parser

@@ -46,6 +46,8 @@ def test_the_wheel_carries_the_shipped_fonts_templates_games_and_data(wheel):
     assert "spellpress/data/lexicon/words.txt" in names and "spellpress/data/lexicon/SCOWL-COPYRIGHT.txt" in names
     assert any(name.startswith("spellpress/serve/static/") for name in names)
     assert {"spellpress/play/static/play.js", "spellpress/play/static/play.css"} <= names
+    assert {"spellpress/web/templates/document.html", "spellpress/serve/templates/preview.html",
+            "spellpress/play/templates/table.html"} <= names  # the pages' Jinja2 templates
     assert "spellpress/data/icons/game-icons.json.gz" in names and "spellpress/data/icons/README.md" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()

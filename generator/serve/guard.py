@@ -14,13 +14,14 @@ re-pointed at 127.0.0.1 (DNS rebinding) can even read the answers. The guard clo
 - a WebSocket must also come from the page's own origin.
 
 The token is new for every run of the server. The page learns it from the HTML it is served
-(`guard.meta_tag()` in the <head>) and sends it back from script; no other origin can read the page.
+(`guard.meta_tag()` in the <head>: the web kit's document.html has it) and sends it back from script; no
+other origin can read the page.
 
 Use:
 
     guard = Guard.for_address(host, port, names=[args.host])   # host, port: where the socket is bound
-    app = guard.wrap(starlette_app)                             # the ASGI app to run
-    html = f"<head>{guard.meta_tag()}...</head>"                # every HTML page that sends requests
+    app = guard.wrap(starlette_app)                             # the ASGI app to run (web/app.py: WebApp.asgi)
+    page = template.render(token_tag=Markup(guard.meta_tag()))  # every HTML page that sends requests
 
 and in the page's script:
 

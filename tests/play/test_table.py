@@ -373,7 +373,7 @@ def test_the_log_tells_moves_in_the_third_person_and_a_failed_heron_aloud():
 def test_remote_seats_see_and_play_only_their_own_seat(tmp_path, capsys):
     """Two people by their links: each sees its own hand only; another seat's secret, a wrong one or
     none is refused; the game plays to the end, and the record names the seats as people."""
-    from spellpress.play.app import SEAT_HEADER, seat_keys
+    from spellpress.play.seats import SEAT_HEADER, seat_keys
 
     game, rules = loaded("word-rummy")
     table = Table(game, rules, [SeatSpec("remote"), SeatSpec("remote")], seed=6, records=tmp_path)
