@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from spellpress.errors import Location, Problems, UserError
@@ -97,7 +97,7 @@ def _saved(tab: LinkedTab, answer) -> Pulled:
         write_bytes(csv_path, answer.data)
         write_text(json_path, json.dumps({
             "link": tab.link.link, "spreadsheet": tab.link.spreadsheet, "gid": tab.link.gid, "tab": name,
-            "download": answer.filename, "fetched": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "download": answer.filename, "fetched": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "sha256": digest, "bytes": len(answer.data)}, indent=1, ensure_ascii=False) + "\n")
     try:
         rows = len(read_sheet(csv_path).rows)
@@ -110,7 +110,7 @@ def pull_changes(folder: Path) -> str | None:
     """One pull for serve --pull-every: a note when a tab changed or the pull failed, else None."""
     from spellpress.errors import report_lines
 
-    when = datetime.now(timezone.utc).strftime("%H:%M:%S UTC")
+    when = datetime.now(UTC).strftime("%H:%M:%S UTC")
     try:
         changed = [result.name for result in pull(folder) if result.changed]
     except UserError as exc:
@@ -141,10 +141,9 @@ def register(commands) -> None:
                     "published to the web.")
     parser.add_argument("games", nargs="*", metavar="GAME|PATH",
                         help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
-    parser.set_defaults(handler=pull_command)
 
 
-def pull_command(args) -> int:
+def run_pull(args) -> int:
     from spellpress.wording import plural
 
     problems = Problems()

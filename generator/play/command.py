@@ -50,11 +50,13 @@ def register(commands) -> None:
     parser.add_argument("--stats", action="store_true",
                         help="do not serve: people against the bots in the saved records (points, word length, "
                              "wins, going out, game length, with 95%% intervals)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only; any other lets everyone who "
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this computer only; any other lets everyone who "
                              "can reach it see your hand and play your moves)")
-    parser.add_argument("--out", type=Path, default=Path("output"), help="output folder; records go to OUT/play/GAME/ (default: output)")
-    parser.set_defaults(handler=cmd_play)
+    parser.add_argument("--out", type=Path, default=Path("output"),
+                        help="output folder; records go to OUT/play/GAME/ (default: output)")
 
 
 def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.8):
@@ -118,7 +120,7 @@ def replayed(path: Path, rules, game):
     return record
 
 
-def cmd_play(args) -> int:
+def run_play(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.rules.plugins import rules_for
     from spellpress.serve.command import game_folder, listening_socket

@@ -23,10 +23,9 @@ def register(commands) -> None:
                         help=f"card size of the starter deck (default poker): {sizes}")
     parser.add_argument("--rules", action="store_true",
                         help="also write rules.py, a starter rules engine (docs/rules.md), so the game simulates at once")
-    parser.set_defaults(handler=cmd_new)
 
 
-def cmd_new(args) -> int:
+def run_new(args) -> int:
     from spellpress.scaffold.new import copy_game, new_game
 
     if args.source and args.rules:

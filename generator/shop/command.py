@@ -13,7 +13,6 @@ def register(commands) -> None:
     parser = commands.add_parser("shops", help="list the print-shop presets (for build --shop) with their numbers and sources",
                                  description="The shipped print-shop presets, and a game's own shops/*.yaml when GAME is given.")
     parser.add_argument("game", nargs="?", metavar="GAME|PATH", help="also list this game's own presets")
-    parser.set_defaults(handler=run)
 
 
 def _length(mm: float) -> str:
@@ -68,8 +67,8 @@ def describe(preset) -> list[str]:
         lines.append(colour)
         black = spec.black_text
         if black.size > 0 or black.line > 0:
-            lines.append(f"black type: dark text up to {black.size:g} pt, icons as tall, and lines up to {black.line:g} pt in black ink "
-                         f"only, 100% K (dark: L* at most {black.lightness:g}; a colour of chroma {black.chroma:g} or "
+            lines.append(f"black type: dark text up to {black.size:g} pt, icons as tall, and lines up to {black.line:g} pt in "
+                         f"black ink only, 100% K (dark: L* at most {black.lightness:g}; a colour of chroma {black.chroma:g} or "
                          "more is kept)")
     else:
         lines.append("colour: RGB, as designed")
@@ -117,7 +116,7 @@ def _condition(profile: Path) -> str:
     return description if description.upper().startswith(identifier) else f"{identifier} ({description})"
 
 
-def run(args) -> int:
+def run_shops(args) -> int:
     from spellpress.shop.presets import shops
 
     folder: Path | None = game_folders([args.game])[0] if args.game else None
