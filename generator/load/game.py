@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from spellpress.errors import Location, Problems, UserError
 from spellpress.load.spreadsheet_cards import spreadsheet_cards
@@ -87,7 +88,7 @@ def builtin_icons() -> dict[str, Path]:
     return {path.stem: path for path in sorted(SHARED_ICONS.glob("*.svg"))}
 
 
-def load_game(folder: Path) -> Game:
+def load_game(folder: Path) -> Game:  # noqa: C901
     """The validated game, or a UserError listing every problem found."""
     problems = Problems()
     doc = read_yaml(folder / "game.yaml")
@@ -199,7 +200,8 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
         if path.stat().st_size > MAX_WORD_FILE_BYTES:
             problems.add(where, f"word list '{spec.words.lexicon}' is {path.stat().st_size:,} bytes; a word list may have "
                                 f"at most {MAX_WORD_FILE_BYTES:,}, so that letters and simulate take seconds, not "
-                                f"minutes: keep the words players know (or use a shipped list: {', '.join(SHIPPED_LISTS.values())})")
+                                "minutes: keep the words players know (or use a shipped list: "
+                                f"{', '.join(SHIPPED_LISTS.values())})")
             return spec
         lines = list(word_file_lines(path, language))
     except UserError as exc:
@@ -257,7 +259,8 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
         named = game.backs.get(spec.back)
         if named is None:
             known = ", ".join(sorted(game.backs)) or "none defined in game.yaml"
-            problems.add(doc.locate(("back",)), f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
+            problems.add(doc.locate(("back",)),
+                         f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
         else:
             back = BackFace(named.template, freeze(named.fields), per_card=False, location=back_locations.get(spec.back))
     every_card = tuple(_cards(spec, component_id, _card_sources(spec, root, doc, problems), problems))
@@ -338,11 +341,13 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
         yield Card(card_id, freeze(fields), count, freeze({**fields, **back_fields}), where)
 
 
-def _check_fields(fields: dict[str, Any], schema: Mapping[str, str], locate: Locate, key: tuple, problems: Problems, partial: bool = False) -> None:
+def _check_fields(fields: dict[str, Any], schema: Mapping[str, str], locate: Locate, key: tuple, problems: Problems,
+                  partial: bool = False) -> None:
     for name, value in fields.items():
         declared = schema.get(name)
         if declared is None:
-            problems.add(locate(*key, name, at_key=True), f"unknown field '{name}'{did_you_mean(name, schema)} (fields: {', '.join(schema)})")
+            problems.add(locate(*key, name, at_key=True),
+                         f"unknown field '{name}'{did_you_mean(name, schema)} (fields: {', '.join(schema)})")
             continue
         optional = declared.endswith("?")
         if value is None and optional:

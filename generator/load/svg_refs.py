@@ -32,7 +32,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 
 
-def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None = None) -> None:
+def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None = None) -> None:  # noqa: C901
     """Add a problem for an unreadable SVG or for each reference that leaves `root`.
 
     The files it references are checked too, as svglib will read them: another SVG the same
@@ -62,13 +62,15 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
         return
     top = tree.getroot()
     if not isinstance(top.tag, str) or etree.QName(top).localname != "svg":
-        problems.add(Location(svg, top.sourceline or 0, 1), f"icon is not an SVG: its root element is <{etree.QName(top).localname}>, expected <svg>")
+        problems.add(Location(svg, top.sourceline or 0, 1),
+                     f"icon is not an SVG: its root element is <{etree.QName(top).localname}>, expected <svg>")
         return
     elements = sum(1 for _ in top.iter())
     if elements > MAX_ICON_ELEMENTS:
         problems.add(Location(svg), f"icon has {elements:,} elements; an icon may have at most {MAX_ICON_ELEMENTS:,}")
         return
-    if _too_many_path_numbers(svg, top, problems) or _unusable_numbers(svg, top, problems) or _too_many_copies(svg, top, problems):
+    if _too_many_path_numbers(svg, top, problems) or _unusable_numbers(svg, top, problems) or _too_many_copies(svg, top,
+                                                                                                               problems):
         return
     for node in top.iter():
         line = node.sourceline or 0
@@ -98,7 +100,8 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
     sibling = top.getprevious()
     while sibling is not None:
         if isinstance(sibling, etree._ProcessingInstruction) and sibling.target == "xml-stylesheet":
-            problems.add(Location(svg, sibling.sourceline or 0, 1), "icon: an external style sheet (<?xml-stylesheet?>) is not allowed")
+            problems.add(Location(svg, sibling.sourceline or 0, 1),
+                         "icon: an external style sheet (<?xml-stylesheet?>) is not allowed")
         sibling = sibling.getprevious()
     if len(problems.items) == found_before:  # what build will draw, read as build reads it, once nothing it follows is in doubt
         try:
@@ -212,7 +215,8 @@ def _check_reference(reference: str, svg: Path, root: Path, where: Location, pro
         return  # other embedded data, which svglib does not read
     target = reference.split("#", 1)[0]
     if _SCHEME.match(target) or os.path.isabs(target) or target.startswith("\\"):
-        problems.add(where, f"icon references '{reference}': only files inside the game folder may be referenced, by a relative path")
+        problems.add(where,
+                     f"icon references '{reference}': only files inside the game folder may be referenced, by a relative path")
         return
     base = root.resolve()
     resolved = (svg.parent / target).resolve()
