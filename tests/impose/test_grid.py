@@ -4,6 +4,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from spellpress.geometry import Box, Margins
 from spellpress.impose.grid import (
     MARK_EDGE,
     MIN_MARK,
@@ -181,7 +182,7 @@ def test_every_cut_line_has_a_mark_on_a4_poker():
 
 def test_fold_backs_are_mirrored_across_the_fold_and_turned():
     size = PAPER_SIZES["a4"]
-    grid = fit_grid(size, CARD_SIZES["poker"], bleed=3, margin=4, area=(0, size[1] / 2, size[0], size[1] / 2))
+    grid = fit_grid(size, CARD_SIZES["poker"], bleed=3, margin=4, area=Box(0, size[1] / 2, size[0], size[1] / 2))
     for slot in grid.slots:
         back = fold_back(slot, size[1] / 2)
         assert back.rotation == 180
@@ -192,7 +193,7 @@ def test_fold_backs_are_mirrored_across_the_fold_and_turned():
 def fold_sheet_slots(paper: str, card: str, margin: float = 4.0):
     """A fold-over sheet's fronts and their backs, as impose/sheets.py lays them out."""
     size = PAPER_SIZES[paper]
-    grid = best_grid(size, CARD_SIZES[card], bleed=3, margin=margin, area=(0, size[1] / 2, size[0], size[1] / 2),
+    grid = best_grid(size, CARD_SIZES[card], bleed=3, margin=margin, area=Box(0, size[1] / 2, size[0], size[1] / 2),
                      fold=True)
     return size, grid.slots + tuple(fold_back(slot, size[1] / 2) for slot in grid.slots)
 
@@ -212,3 +213,17 @@ def test_the_fold_line_is_marked_off_the_faces_and_inside_the_printable_area(pap
         assert low >= MARK_EDGE - 1e-9 and high <= size[0] - MARK_EDGE + 1e-9
         assert high <= ink_left or low >= ink_right
         assert high - low >= MIN_MARK - 1e-9
+
+
+@pytest.mark.parametrize("side", Margins._fields)
+def test_each_margin_keeps_its_own_edge_free(side):
+    """Margins are named: 40 mm asked on one side keeps the ink that far from that edge only."""
+    paper = PAPER_SIZES["a4"]
+    room = Margins.even(5.0)._replace(**{side: 40.0})
+    grid = fit_grid(paper, CARD_SIZES["poker"], bleed=3, margin=5, room=room)
+    ink = [(s.x - 3, s.y - 3, s.x + s.w + 3, s.y + s.h + 3) for s in grid.slots]
+    free = Margins(left=min(i[0] for i in ink), right=paper[0] - max(i[2] for i in ink),
+                   bottom=min(i[1] for i in ink), top=paper[1] - max(i[3] for i in ink))
+    assert getattr(free, side) >= 40.0 - 1e-6
+    assert all(value >= 5.0 - 1e-6 for value in free)
+    assert min(free) < 40.0  # the other sides are not pushed as far: the grid is centred between the margins

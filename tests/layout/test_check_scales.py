@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from spellpress.geometry import Box
 from spellpress.layout import fonts, ink_bounds, text
 from spellpress.layout.ink_bounds import text_ink
 from spellpress.layout.ops import Text
@@ -33,7 +34,8 @@ def every_size(words_text: str, box, font: str, size: float, min_size: float, le
         lines = wrap(paragraphs, font, current, w / 0.3527777777777778)
         last = current - SHRINK_STEP_PT < min_size - 1e-9
         if lines is not None and block_height_pt(lines, font, current, leading) <= h / 0.3527777777777778 + 1e-6:
-            ops = text._place(lines, x, y, w, h, font, current, leading, 0.5, "left", "top", (0, 0, 0, 1), {})
+            ops = text._place(lines, Box(x, y, w, h), font=font, size=current, leading=leading, paragraph=0.5, align="left",
+                              valign="top", color=(0, 0, 0, 1), icons={})
             if walked_overflow(ops, box)[0] <= INK_TOLERANCE_MM:
                 return ops, current
             if last:
