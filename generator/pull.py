@@ -13,9 +13,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from spellpress.errors import Location, Problems, UserError
+from spellpress.errors import Location, Problems, UserError, report_lines
+from spellpress.load.google_fetch import FetchError, fetch_tab
 from spellpress.load.google_sheet import SheetLink, content_hash, looks_like_link, parse_link, snapshot_paths
+from spellpress.load.spreadsheet import SheetError, read_sheet
+from spellpress.load.yamlsrc import read_yaml
 from spellpress.paths import game_folders, inside
+from spellpress.wording import plural
+from spellpress.write.atomic import write_bytes, write_text
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,6 @@ class Pulled:
 
 def linked_tabs(folder: Path) -> list[LinkedTab]:
     """The Google Sheets tabs a game's component files link; a malformed link is a UserError."""
-    from spellpress.load.yamlsrc import read_yaml
 
     problems = Problems()
     game = read_yaml(folder / "game.yaml")
@@ -64,7 +68,6 @@ def linked_tabs(folder: Path) -> list[LinkedTab]:
 
 def pull(folder: Path, fetch=None) -> list[Pulled]:
     """Fetch every linked tab, then write the snapshots of those that changed (all or none)."""
-    from spellpress.load.google_fetch import FetchError, fetch_tab
 
     fetch = fetch or fetch_tab
     problems = Problems()
@@ -86,8 +89,6 @@ def pull(folder: Path, fetch=None) -> list[Pulled]:
 
 def _saved(tab: LinkedTab, answer) -> Pulled:
     """The tab's snapshot, written when its content changed, and what it holds."""
-    from spellpress.load.spreadsheet import SheetError, read_sheet
-    from spellpress.write.atomic import write_bytes, write_text
 
     csv_path, json_path = snapshot_paths(tab.component_file)
     name = _tab_name(answer.filename)
@@ -108,7 +109,6 @@ def _saved(tab: LinkedTab, answer) -> Pulled:
 
 def pull_changes(folder: Path) -> str | None:
     """One pull for serve --pull-every: a note when a tab changed or the pull failed, else None."""
-    from spellpress.errors import report_lines
 
     when = datetime.now(UTC).strftime("%H:%M:%S UTC")
     try:
@@ -144,7 +144,6 @@ def register(commands) -> None:
 
 
 def run_pull(args) -> int:
-    from spellpress.wording import plural
 
     problems = Problems()
     for folder in game_folders(args.games):

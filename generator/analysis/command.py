@@ -4,24 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from spellpress.analysis.letter_report import analyse, letters_pdf, print_report
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option
+from spellpress.load.game import load_game
 from spellpress.model.limits import MAX_HAND
 from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 from spellpress.paths import game_folders
+from spellpress.words.vocabulary import with_vocabulary
+from spellpress.write.atomic import write_bytes
+from spellpress.write.destination import game_output_folder
 from spellpress.write.json_text import finite_json
 
 MAX_SUGGESTED_DECK = 1_000  # cards in a suggested deck: the search moves one card at a time
 
 
 def run_letters(args) -> int:
-    from spellpress.analysis.letter_report import analyse, letters_pdf, print_report
-    from spellpress.load.game import load_game
-    from spellpress.write.atomic import write_bytes
-    from spellpress.write.destination import game_output_folder
 
     folder = game_folders([args.game])[0]
-    from spellpress.words.vocabulary import with_vocabulary
 
     game = with_vocabulary(load_game(folder), args.vocabulary)
     level = game.spec.words.vocabulary

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from spellpress import icon_library
+from spellpress.catalog.contact_sheet import contact_sheet_pdf
+from spellpress.catalog.template_sheet import shared_template_previews, template_sheet_pdf
+from spellpress.errors import Option, UserError
+from spellpress.paths import DOCS_FOLDER, SHARED_TEMPLATES
+from spellpress.suggest import did_you_mean
+from spellpress.write.atomic import write_bytes
+from spellpress.write.pixels import encode_png, rasterize_pdf
+
 MAX_SHEET_ICONS = 800  # ten pages of the contact sheet
 
 
@@ -33,8 +42,6 @@ def register(commands) -> None:
 
 
 def run_icons(args) -> int:
-    from spellpress import icon_library
-    from spellpress.catalog.contact_sheet import contact_sheet_pdf
 
     found = icon_library.search(args.words)
     words = " ".join(args.words)
@@ -63,8 +70,6 @@ def run_icons(args) -> int:
 def run_templates(args) -> int:
     import yaml
 
-    from spellpress.paths import SHARED_TEMPLATES
-
     for path in sorted(SHARED_TEMPLATES.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
         parent = f" (extends {data['extends']})" if data.get("extends") else ""
@@ -77,7 +82,6 @@ def run_templates(args) -> int:
     print(f"shared templates in {SHARED_TEMPLATES}; a game's templates/ may extend or override them (docs/yaml.md)")
     if args.no_sheet:
         return 0
-    from spellpress.catalog.template_sheet import shared_template_previews, template_sheet_pdf
 
     _write_sheet(args.out / "templates", "templates", template_sheet_pdf(shared_template_previews(SHARED_TEMPLATES),
                                                                           "Shared templates"))
@@ -86,8 +90,6 @@ def run_templates(args) -> int:
 
 def _write_sheet(folder: Path, stem: str, pdf: bytes) -> None:
     """The contact sheet PDF and a PNG of its first page, and where they are."""
-    from spellpress.write.atomic import write_bytes
-    from spellpress.write.pixels import encode_png, rasterize_pdf
 
     write_bytes(folder / f"{stem}.pdf", pdf)
     write_bytes(folder / f"{stem}.png", encode_png(rasterize_pdf(pdf, 150)[0], 150))
@@ -95,14 +97,11 @@ def _write_sheet(folder: Path, stem: str, pdf: bytes) -> None:
 
 
 def doc_pages() -> dict[str, Path]:
-    from spellpress.paths import DOCS_FOLDER
 
     return {path.stem: path for path in sorted(DOCS_FOLDER.glob("*.md"))}
 
 
 def run_docs(args) -> int:
-    from spellpress.errors import Option, UserError
-    from spellpress.suggest import did_you_mean
 
     pages = doc_pages()
     if args.topic is None:

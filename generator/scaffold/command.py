@@ -6,6 +6,7 @@ from pathlib import Path
 
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.paths import game_folders
+from spellpress.scaffold.new import copy_game, new_game
 
 
 def register(commands) -> None:
@@ -26,7 +27,6 @@ def register(commands) -> None:
 
 
 def run_new(args) -> int:
-    from spellpress.scaffold.new import copy_game, new_game
 
     if args.source and args.rules:
         from spellpress.errors import Option, UserError

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 
+from spellpress.errors import Problems, UserError
 from spellpress.paths import game_folders
+from spellpress.shop.build import build_for_shop
+from spellpress.shop.pdfx import output_condition
+from spellpress.shop.presets import shops
 from spellpress.units import MM_PER_INCH
 from spellpress.wording import listed_files, plural
 
@@ -110,14 +116,12 @@ def _applies(spec, figure: str) -> bool:
 
 def _condition(profile: Path) -> str:
     """The printing condition a profile separates for, as its PDF/X OutputIntent names it."""
-    from spellpress.shop.pdfx import output_condition
 
     identifier, description = output_condition(profile)
     return description if description.upper().startswith(identifier) else f"{identifier} ({description})"
 
 
 def run_shops(args) -> int:
-    from spellpress.shop.presets import shops
 
     folder: Path | None = game_folders([args.game])[0] if args.game else None
     for name, preset in shops(folder).items():
@@ -130,11 +134,6 @@ def run_shops(args) -> int:
 
 def build_shops(args) -> int:
     """build --shop NAME: each game as that shop asks, into OUT/<game>/<shop>/."""
-    import sys
-    import time
-
-    from spellpress.errors import Problems, UserError
-    from spellpress.shop.build import build_for_shop
 
     problems = Problems()
     for folder in game_folders(args.games):
