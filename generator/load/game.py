@@ -88,7 +88,7 @@ def builtin_icons() -> dict[str, Path]:
     return {path.stem: path for path in sorted(SHARED_ICONS.glob("*.svg"))}
 
 
-def load_game(folder: Path) -> Game:  # noqa: C901
+def load_game(folder: Path) -> Game:
     """The validated game, or a UserError listing every problem found."""
     problems = Problems()
     doc = read_yaml(folder / "game.yaml")
@@ -102,28 +102,8 @@ def load_game(folder: Path) -> Game:  # noqa: C901
     assert spec is not None
     game_id = spec.id or folder.resolve().name
 
-    fonts = builtin_fonts()
-    for name, relative in spec.fonts.items():
-        try:
-            path = inside(folder, relative, doc.locate(("fonts", name)), "font")
-        except UserError as exc:
-            problems.extend(exc)
-            continue
-        if path.suffix.lower() != ".ttf":
-            problems.add(doc.locate(("fonts", name)), f"font '{relative}' must be a TrueType .ttf file")
-        else:
-            unusable = font_problem(path)
-            if unusable:
-                problems.add(doc.locate(("fonts", name)), f"font '{relative}' {unusable}")
-        fonts[name] = path
-    icons = builtin_icons()
-    for name, relative in spec.icons.items():
-        try:
-            icons[name] = inside(folder, relative, doc.locate(("icons", name)), "icon")
-        except UserError as exc:
-            problems.extend(exc)
-            continue
-        check_icon(icons[name], folder, problems)
+    fonts = _fonts(spec, folder, doc, problems)
+    icons = _icons(spec, folder, doc, problems)
 
     spec = _with_word_file(spec, folder, doc, problems)
 
@@ -169,6 +149,38 @@ def load_game(folder: Path) -> Game:  # noqa: C901
         icons=icons,
         location=doc.locate(),
     )
+
+
+def _fonts(spec: GameSpec, folder: Path, doc, problems: Problems) -> dict[str, Path]:
+    """The shipped fonts and the game's own, each of its own checked to be a usable TrueType file."""
+    fonts = builtin_fonts()
+    for name, relative in spec.fonts.items():
+        try:
+            path = inside(folder, relative, doc.locate(("fonts", name)), "font")
+        except UserError as exc:
+            problems.extend(exc)
+            continue
+        if path.suffix.lower() != ".ttf":
+            problems.add(doc.locate(("fonts", name)), f"font '{relative}' must be a TrueType .ttf file")
+        else:
+            unusable = font_problem(path)
+            if unusable:
+                problems.add(doc.locate(("fonts", name)), f"font '{relative}' {unusable}")
+        fonts[name] = path
+    return fonts
+
+
+def _icons(spec: GameSpec, folder: Path, doc, problems: Problems) -> dict[str, Path]:
+    """The shipped icons and the game's own, each of its own checked as an SVG inside the game folder."""
+    icons = builtin_icons()
+    for name, relative in spec.icons.items():
+        try:
+            icons[name] = inside(folder, relative, doc.locate(("icons", name)), "icon")
+        except UserError as exc:
+            problems.extend(exc)
+            continue
+        check_icon(icons[name], folder, problems)
+    return icons
 
 
 def _text_length(value: Any) -> int:

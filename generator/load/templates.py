@@ -46,7 +46,9 @@ class TemplateLoader:
             self.loaded[name] = self._load(name, wanted_at, chain=(name,))
         return self.loaded[name]
 
-    def _load(self, name: str, wanted_at: Location, chain: tuple[str, ...]) -> Template | None:  # noqa: C901
+    def _document(self, name: str, wanted_at: Location) -> Document | None:
+        """The template's YAML, found and read from inside the game (or the shared templates), its keys
+        checked; None once a problem says why not."""
         if not isinstance(name, str) or "/" in name or "\\" in name or name.startswith("."):
             self.problems.add(wanted_at, f"template name {name!r} must be a plain name (no folders)")
             return None
@@ -72,6 +74,12 @@ class TemplateLoader:
                 self.problems.add(doc.locate((key,), at_key=True),
                                   f"unknown key '{key}'{did_you_mean(key, TEMPLATE_KEYS)} (expected: "
                                   f"{', '.join(sorted(TEMPLATE_KEYS))})")
+        return doc
+
+    def _load(self, name: str, wanted_at: Location, chain: tuple[str, ...]) -> Template | None:
+        doc = self._document(name, wanted_at)
+        if doc is None:
+            return None
         boxes: dict[str, RawBox] = {}
         parent_name = doc.data.get("extends")
         if parent_name is not None:
