@@ -47,7 +47,7 @@ test-tools:
 	  fi; \
 	fi
 
-# ruff with every rule in pyproject.toml (pyflakes and import order); `make test` runs it.
+# ruff with every rule in pyproject.toml (pyflakes, import order, style, bugbear, pyupgrade, complexity); `make test` runs it.
 lint: $(STAMP)
 	$(BIN)/ruff check
 

@@ -17,10 +17,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 FOLDERS = ("generator", "cards", "fonts", "templates", "docs")  # the package and what generator/paths.py looks for
 

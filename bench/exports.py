@@ -146,7 +146,8 @@ def main() -> int:
         checks = [
             (f"every export / PDF only = {cold[0] / pdf_only:.2f}x", "<= 4x", cold[0] / pdf_only <= 4),
             (f"peak memory with every export = {memory[1]:.0f} MB", "<= 300 MB", memory[1] <= 300),
-            (f"rebuild after a one-card edit / cold = {100 * warm[0] / cold[0]:.1f}% (every game)", "<= 10%", warm[0] <= 0.1 * cold[0]),
+            (f"rebuild after a one-card edit / cold = {100 * warm[0] / cold[0]:.1f}% (every game)", "<= 10%",
+             warm[0] <= 0.1 * cold[0]),
             (f"  the same for A Word to the Wise alone = {100 * wise_warm[0] / wise_cold[0]:.1f}%", "<= 10%",
              wise_warm[0] <= 0.1 * wise_cold[0]),
             (f"spellpress build word-to-the-wise = {whole:.2f} s, CPU {whole_cpu:.2f} s (best of 3, fresh output)", "< 0.6 s",

@@ -73,7 +73,7 @@ def main() -> None:
           f"{'change from the budget before':30} {'CPU s':>7}", file=sys.stderr)
     for game in args.game or engine_games():
         before = None
-        for budget, games in zip(budgets, counts):
+        for budget, games in zip(budgets, counts, strict=False):
             row = measure(game, budget, games, args.seed, args.workers)
             low, high = row["ci95"]
             row["parity"] = "above" if low > 0.5 else "below" if high < 0.5 else "parity"

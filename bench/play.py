@@ -5,8 +5,8 @@
 Plays seeded games with the table (generator/play/table.py) with one bot of each kind in seat 1
 and the heuristic elsewhere, and times every move of seat 1 with the table's answer to the page
 (the page shows a bot's move after its pause plus this time). Prints the median, the 95th
-percentile and the slowest move, and the share of moves under one second. The first move of a game includes building the word tables of
-the game, which the page does while the human thinks; it is reported apart.
+percentile and the slowest move, and the share of moves under one second. The first move of a
+game includes building the word tables of the game, which the page does while the human thinks; it is reported apart.
 """
 
 from __future__ import annotations

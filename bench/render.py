@@ -48,7 +48,7 @@ def spellpress_games(repeat: int, out: Path) -> list[tuple[str, int, float, int]
     for folder in list_game_folders(ROOT / "cards"):
         holder = {}
 
-        def once():
+        def once(folder=folder, holder=holder):
             holder["result"] = build(folder, BuildOptions(out=out, cache=False))
 
         try:
@@ -69,12 +69,14 @@ def equivalent_deck(folder: Path) -> None:
     lines = ["name: Bench cards", "template: bench", "fields: {title: str, body: str}", "cards:"]
     for index in range(CARDS):
         word = WORDS[index % len(WORDS)]
-        lines.append(f"  - {{title: '{word.title()} {index + 1}', body: 'The {word} card: draw one, then play a word of {3 + index % 5} letters.'}}")
+        lines.append(f"  - {{title: '{word.title()} {index + 1}', "
+                     f"body: 'The {word} card: draw one, then play a word of {3 + index % 5} letters.'}}")
     (folder / "cards.yaml").write_text("\n".join(lines) + "\n")
     (folder / "templates" / "bench.yaml").write_text(
         "boxes:\n"
         "  bg: {kind: fill, color: '#dcdcdc'}\n"
-        "  title: {kind: text, x: 5mm, y: 6mm, w: 53mm, h: 10mm, text: '{{ title }}', font: Cinzel-Bold, size: 16, align: center}\n"
+        "  title: {kind: text, x: 5mm, y: 6mm, w: 53mm, h: 10mm, text: '{{ title }}', font: Cinzel-Bold, size: 16, "
+        "align: center}\n"
         "  body: {kind: text, x: 6mm, y: 50mm, w: 51mm, h: 30mm, text: '{{ body }}', size: 11}\n"
         "  icon: {kind: icon, x: 19mm, y: 18mm, w: 25mm, h: 25mm, icon: owl}\n")
 
@@ -99,7 +101,8 @@ def decksmith_deck(folder: Path, icon_png: Path) -> None:
     # 300 dpi poker card: 744 x 1039 px
     (folder / "deck.yaml").write_text(
         "width: 744\nheight: 1039\nbackground_color: [220, 220, 220]\nelements:\n"
-        "  - {id: title, type: text, position: [372, 70], anchor: top-center, text: '%title%', color: [30, 30, 60], font_size: 64, align: center}\n"
+        "  - {id: title, type: text, position: [372, 70], anchor: top-center, text: '%title%', color: [30, 30, 60], font_size: "
+        "64, align: center}\n"
         "  - {id: icon, type: image, path: icon.png, position: [222, 210], filters: {resize: [300, 300]}}\n"
         "  - {id: body, type: text, position: [70, 590], text: '%body%', color: [30, 30, 60], font_size: 44, width: 600}\n")
     with open(folder / "deck.csv", "w", newline="") as handle:
@@ -107,7 +110,8 @@ def decksmith_deck(folder: Path, icon_png: Path) -> None:
         writer.writerow(["title", "body"])
         for index in range(CARDS):
             word = WORDS[index % len(WORDS)]
-            writer.writerow([f"{word.title()} {index + 1}", f"The {word} card: draw one, then play a word of {3 + index % 5} letters."])
+            writer.writerow([f"{word.title()} {index + 1}",
+                             f"The {word} card: draw one, then play a word of {3 + index % 5} letters."])
 
 
 def icon_png(target: Path) -> None:

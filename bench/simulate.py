@@ -19,8 +19,8 @@ side in the same run, each run in a fresh process after the same warm-up games (
 run: the word caches fill as a long run goes on), and prints games per CPU-second before and
 after, their ratio against issue 39's target, and the cold start: the CPU seconds of the first
 game in a fresh process (loading the game and its rules included), target at most 0.3 s. The
-machine is shared: CPU time, not wall time, and the load average beside every figure. The games a run plays are sized from a short baseline run (--seconds of
-baseline play, 50 to 5,000 games). Every game's result
+machine is shared: CPU time, not wall time, and the load average beside every figure. The games
+a run plays are sized from a short baseline run (--seconds of baseline play, 50 to 5,000 games). Every game's result
 (scores, winners, turns, played cards, figures, metrics) is compared between the two trees, game
 by game for the same seeds, once with the heuristic in every seat and once with a mixed lineup
 (skill 1, skill 0.5, the random player, skill 0.8): any difference is printed and the exit
@@ -204,7 +204,7 @@ def differences(before: dict, after: dict) -> str:
     old, new = before["digests"], after["digests"]
     if len(old) != len(new):
         return f"{len(old)} games before, {len(new)} after"
-    wrong = [i for i, (a, b) in enumerate(zip(old, new)) if a != b]
+    wrong = [i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b]
     return f"{len(wrong)} of {len(old)} games differ (first: game {wrong[0]})" if wrong else ""
 
 
@@ -249,7 +249,8 @@ def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bo
                   f"{old / new:5.2f}x {target:>4g}x {verdict:7} {cold_old:5.2f} s {cold_new:5.2f} s ({cold_verdict}) "
                   f"[{load()}]  {same}", flush=True)
         if full:
-            print(f"{REFERENCE_GAME}, 4 players, {REFERENCE_GAMES:,} games on 2 workers (run() timed: loading, pool start, games)")
+            print(f"{REFERENCE_GAME}, 4 players, {REFERENCE_GAMES:,} games on 2 workers "
+                  "(run() timed: loading, pool start, games)")
             loads = [load()]
             old_run = play_in(before, REFERENCE_GAME, 4, REFERENCE_GAMES, workers=2)
             loads.append(load())

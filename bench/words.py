@@ -31,8 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from spellpress.words.finder import WordFinder  # noqa: E402
-from spellpress.words.lexicon import Lexicon  # noqa: E402
+from spellpress.words.finder import WordFinder
+from spellpress.words.lexicon import Lexicon
 
 LETTER_MIX = {"e": 12, "a": 9, "i": 9, "o": 8, "n": 6, "r": 6, "t": 6, "l": 4, "s": 4,
               "u": 4, "d": 4, "g": 3, "b": 2, "c": 2, "m": 2, "p": 2, "f": 2, "h": 2,

@@ -141,7 +141,8 @@ def build(folder: Path, options: BuildOptions = BuildOptions()) -> BuildResult:
         files = [path for paths in written.values() for path in paths]
         if exports is not None:
             files.extend(exports.write(out))
-    credits = icon_credits(referenced_files(op for f in laid for face in (f.front, f.back) if face is not None for op in face.ops))
+    credits = icon_credits(referenced_files(op for f in laid for face in (f.front,
+                                                                          f.back) if face is not None for op in face.ops))
     if credits is not None:  # CC BY 3.0: the library icons this game prints, with their authors
         write_text(out / "icon-credits.md", credits)
         files.append(out / "icon-credits.md")

@@ -4,33 +4,72 @@ from __future__ import annotations
 
 import argparse
 import errno
+import importlib
 import signal
 import sys
 import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from spellpress import __version__, exporters, print_commands
-from spellpress import pull as pull_command
-from spellpress.analysis import command as letters_command
-from spellpress.catalog import command as catalog_command
+from spellpress import __version__
 from spellpress.ctrl_c import CtrlC, end_at_once
-from spellpress.edition import command as edition_command
 from spellpress.errors import UserError, report_lines
 from spellpress.paths import output_folder
-from spellpress.play import command as play_command
-from spellpress.scaffold import command as new_command
-from spellpress.serve import command as serve_command
-from spellpress.simulate import check_engine as engine_command
-from spellpress.simulate import command as simulate_command
-from spellpress.simulate import sweep as sweep_command
-from spellpress.tune import command as tune_command
 
 EXIT_OK, EXIT_BUG, EXIT_USER = 0, 1, 2
 
-# Each command module adds its subcommands with register(commands), each with its handler; in help order.
-COMMAND_MODULES = (print_commands, pull_command, new_command, engine_command, simulate_command, sweep_command,
-                   tune_command, letters_command, edition_command, serve_command, play_command, exporters,
-                   catalog_command)
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its handler as "module:function", imported only when the command runs; the
+    module's register(commands) adds its arguments (tests/test_cli.py checks the help matches)."""
+
+    handler: str
+    help: str
+
+    @property
+    def module(self) -> str:
+        return self.handler.partition(":")[0]
+
+
+# Every subcommand, in help order; a handler is named run_<command> in its module.
+COMMANDS: dict[str, Command] = {
+    "build": Command("spellpress.print_commands:run_build", "build print-ready PDFs (and PNG/TTS exports) for games"),
+    "check": Command("spellpress.print_commands:run_check",
+                     "validate games without writing anything; runs no game code (check-engine checks a game's rules engine)"),
+    "list": Command("spellpress.print_commands:run_list", "list the games under cards/"),
+    "calibrate": Command("spellpress.print_commands:run_calibrate",
+                         "write a duplex calibration page to measure a printer's back offset"),
+    "pull": Command("spellpress.pull:run_pull",
+                    "fetch the Google Sheets a game's cards_from: links into snapshots beside their YAML"),
+    "new": Command("spellpress.scaffold.command:run_new", "start a new game folder that checks and builds at once"),
+    "check-engine": Command("spellpress.simulate.check_engine:run_check_engine",
+                            "play random and heuristic games of a game's rules engine and check it keeps the protocol"),
+    "simulate": Command("spellpress.simulate.command:run_simulate",
+                        "play many games of the real rules and report balance; runs the game's rules engine (its Python)"),
+    "report": Command("spellpress.simulate.command:run_report",
+                      "simulate and write OUT/<game>/<game>-balance.pdf with charts; runs the game's rules engine (its Python)"),
+    "sweep": Command("spellpress.simulate.sweep:run_sweep",
+                     "simulate a grid of rules and card variants; table and OUT/<game>/<game>-sweep.pdf; "
+                     "runs the game's rules engine (its Python)"),
+    "tune": Command("spellpress.tune.command:run_tune",
+                    "search rules and card values for a balanced game; verified proposals, a diff, --apply"),
+    "letters": Command("spellpress.analysis.command:run_letters",
+                       "analyse a game's letter mix: playability, distance from the language, fair points"),
+    "edition": Command("spellpress.edition.command:run_edition",
+                       "redesign a word game's letter deck for another language, to play like the original"),
+    "serve": Command("spellpress.serve.command:run_serve", "live preview of a game in the browser, updated on every save"),
+    "play": Command("spellpress.play.command:run_play",
+                    "play a game in the browser against the bots (runs the game's rules code)"),
+    "shops": Command("spellpress.shop.command:run_shops",
+                     "list the print-shop presets (for build --shop) with their numbers and sources"),
+    "icons": Command("spellpress.catalog.command:run_icons",
+                     "search the game-icons.net library (4,000+ icons) and write a contact sheet"),
+    "templates": Command("spellpress.catalog.command:run_templates", "list the shared templates a game can use or extend"),
+    "docs": Command("spellpress.catalog.command:run_docs",
+                    "read the manual: the YAML keys, the commands, rules engines, print shops..."),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,14 +78,38 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USER, f"{self.prog}: error: {message}\n")
 
 
-def parser() -> argparse.ArgumentParser:
+def parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line for argv: only the module of the command it names is imported, the others are
+    listed by their help alone. Without argv, every command's module (docs/cli.md, the tests)."""
     top = _Parser(prog="spellpress", description="Print-and-play decks, letter analysis and balance checks for word card games.")
     top.add_argument("--version", action="version", version=f"spellpress {__version__}")
     commands = top.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    for module in COMMAND_MODULES:
-        module.register(commands)
+    named = _named_command(argv) if argv is not None else None
+    wanted = {command.module for name, command in COMMANDS.items() if argv is None or name == named}
+    for module in dict.fromkeys(command.module for command in COMMANDS.values()):
+        if module in wanted:
+            importlib.import_module(module).register(commands)
+    for name, command in COMMANDS.items():
+        if name not in commands.choices:
+            commands.add_parser(name, help=command.help, add_help=False)
+    _order(commands)
     return top
+
+
+def _named_command(argv: list[str]) -> str | None:
+    """The subcommand argv names: its first word that is not an option (the top level takes no values)."""
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def _order(commands: argparse._SubParsersAction) -> None:
+    """List the subcommands in the table's order, whichever module registered first."""
+    rank = list(COMMANDS)
+    commands._choices_actions.sort(key=lambda action: rank.index(action.dest))
+
+
+def handler(name: str) -> Callable[[argparse.Namespace], int]:
+    module, _, function = COMMANDS[name].handler.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -54,10 +117,11 @@ def main(argv: list[str] | None = None) -> int:
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         CtrlC.install()
     try:
-        args = parser().parse_args(argv)  # inside: building the parser imports modules, a Ctrl-C may land there
+        argv = sys.argv[1:] if argv is None else argv
+        args = parser(argv).parse_args(argv)  # inside: building the parser imports modules, a Ctrl-C may land there
         if isinstance(getattr(args, "out", None), Path):
             args.out = output_folder(args.out)
-        code = args.handler(args)
+        code = handler(args.command)(args)
         sys.stdout.flush()  # a closed pipe shows here, inside the handlers below, not at exit
         if CtrlC.pressed and code != 130:  # swallowed on the way (a command that stops on Ctrl-C says so itself)
             raise KeyboardInterrupt

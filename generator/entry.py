@@ -16,7 +16,7 @@ runs to its end, as if no Ctrl-C had come: this module's handler is not set yet 
 From the handler on, nothing is lost (ctrl_c.CtrlC records every Ctrl-C and raises a lost one
 again). Measured at 60 seeded moments in the first 0.25 s: 49 ended with 130 and "interrupted",
 5 by the signal, 6 in Python's start.
-tests/print/test_startup_interrupt.py tells these apart from ours.
+tests/test_startup_interrupt.py tells these apart from ours.
 """
 
 from __future__ import annotations

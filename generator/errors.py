@@ -124,7 +124,7 @@ class UserError(Exception):
         return (UserError, (self.problems,))
 
     @classmethod
-    def at(cls, location: Where, message: str) -> "UserError":
+    def at(cls, location: Where, message: str) -> UserError:
         return cls([Problem(location, message)])
 
 

@@ -16,13 +16,14 @@ from spellpress.wording import listed_files, plural
 def register(commands) -> None:
     build = commands.add_parser("build", help="build print-ready PDFs (and PNG/TTS exports) for games",
                                 description="Build each game into OUT/<game>/: <game>-<paper>.pdf and manifest.json.")
-    build.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
+    build.add_argument("games", nargs="*", metavar="GAME|PATH",
+                       help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     export_arguments(build)
-    build.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output; inside a game folder, the output folder beside it)")
+    build.add_argument("--out", type=Path, default=Path("output"),
+                       help="output folder (default: output; inside a game folder, the output folder beside it)")
     build.add_argument("--no-cache", dest="cache", action="store_false",
                        help="draw every face again and neither read nor write OUT/.cache (the same bytes, slower)")
 
-    build.set_defaults(handler=build_command)
 
     check = commands.add_parser("check", help="validate games without writing anything; runs no game code "
                                               "(check-engine checks a game's rules engine)",
@@ -32,20 +33,18 @@ def register(commands) -> None:
                                             "engine are checked against its settings; a game's own Python (rules.py) or "
                                             "another package's engine is never imported: check-engine, simulate, report "
                                             "and sweep check those, and run the engine.")
-    check.add_argument("games", nargs="*", metavar="GAME|PATH", help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
+    check.add_argument("games", nargs="*", metavar="GAME|PATH",
+                       help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
     check.add_argument("--strict", action="store_true",
                        help="design warnings (collisions, contrast, small or shrunk type, a turned 6 or 9, a border "
                             "near the trim, a sliver between shapes) are errors: exit 2")
-    check.set_defaults(handler=check_command)
 
-    listing = commands.add_parser("list", help="list the games under cards/")
-    listing.set_defaults(handler=list_command)
+    commands.add_parser("list", help="list the games under cards/")
 
     calibrate = commands.add_parser("calibrate", help="write a duplex calibration page to measure a printer's back offset")
     calibrate.add_argument("--paper", choices=choices(CalibrationPaper), default="a4")
     calibrate.add_argument("--backs", choices=choices(DuplexMode), default="duplex-long")
     calibrate.add_argument("--out", type=Path, default=Path("output"))
-    calibrate.set_defaults(handler=calibrate_command)
 
 
 def export_arguments(build) -> None:
@@ -115,7 +114,7 @@ def refuse_options_a_shop_decides(args, shop) -> None:
                                                "ignore it; build without --shop for it") for flag in given])
 
 
-def build_command(args) -> int:
+def run_build(args) -> int:
     from spellpress.build import BuildOptions
     from spellpress.exporters import raster_exports, shop_exports
     from spellpress.progress import track
@@ -166,7 +165,7 @@ def build_one(folder: Path, options, problems) -> None:
         print(line)
 
 
-def check_command(args) -> int:
+def run_check(args) -> int:
     from spellpress.build import check
     from spellpress.design.check import design_warnings
 
@@ -200,7 +199,7 @@ def _rules_keys(game) -> str | None:
     return check_rules_keys(game)
 
 
-def list_command(args) -> int:
+def run_list(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.paths import list_game_folders
 
@@ -216,7 +215,7 @@ def list_command(args) -> int:
     return 0
 
 
-def calibrate_command(args) -> int:
+def run_calibrate(args) -> int:
     from spellpress.write.calibration import write_calibration
 
     path = write_calibration(args.paper, args.backs, args.out)

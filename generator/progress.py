@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING, Iterable, Iterator, TypeVar
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from spellpress.ctrl_c import CtrlC
 
@@ -69,7 +70,7 @@ class LazyProgress:
             self.bar.stop()
             self.bar = None
 
-    def __enter__(self) -> "LazyProgress":
+    def __enter__(self) -> LazyProgress:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -10,12 +10,17 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from spellpress.errors import Location, Problems, UserError
+from spellpress.errors import Location, Problems, UserError, report_lines
+from spellpress.load.google_fetch import FetchError, fetch_tab
 from spellpress.load.google_sheet import SheetLink, content_hash, looks_like_link, parse_link, snapshot_paths
+from spellpress.load.spreadsheet import SheetError, read_sheet
+from spellpress.load.yamlsrc import read_yaml
 from spellpress.paths import game_folders, inside
+from spellpress.wording import plural
+from spellpress.write.atomic import write_bytes, write_text
 
 
 @dataclass(frozen=True)
@@ -36,7 +41,6 @@ class Pulled:
 
 def linked_tabs(folder: Path) -> list[LinkedTab]:
     """The Google Sheets tabs a game's component files link; a malformed link is a UserError."""
-    from spellpress.load.yamlsrc import read_yaml
 
     problems = Problems()
     game = read_yaml(folder / "game.yaml")
@@ -64,7 +68,6 @@ def linked_tabs(folder: Path) -> list[LinkedTab]:
 
 def pull(folder: Path, fetch=None) -> list[Pulled]:
     """Fetch every linked tab, then write the snapshots of those that changed (all or none)."""
-    from spellpress.load.google_fetch import FetchError, fetch_tab
 
     fetch = fetch or fetch_tab
     problems = Problems()
@@ -86,8 +89,6 @@ def pull(folder: Path, fetch=None) -> list[Pulled]:
 
 def _saved(tab: LinkedTab, answer) -> Pulled:
     """The tab's snapshot, written when its content changed, and what it holds."""
-    from spellpress.load.spreadsheet import SheetError, read_sheet
-    from spellpress.write.atomic import write_bytes, write_text
 
     csv_path, json_path = snapshot_paths(tab.component_file)
     name = _tab_name(answer.filename)
@@ -97,7 +98,7 @@ def _saved(tab: LinkedTab, answer) -> Pulled:
         write_bytes(csv_path, answer.data)
         write_text(json_path, json.dumps({
             "link": tab.link.link, "spreadsheet": tab.link.spreadsheet, "gid": tab.link.gid, "tab": name,
-            "download": answer.filename, "fetched": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "download": answer.filename, "fetched": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "sha256": digest, "bytes": len(answer.data)}, indent=1, ensure_ascii=False) + "\n")
     try:
         rows = len(read_sheet(csv_path).rows)
@@ -108,9 +109,8 @@ def _saved(tab: LinkedTab, answer) -> Pulled:
 
 def pull_changes(folder: Path) -> str | None:
     """One pull for serve --pull-every: a note when a tab changed or the pull failed, else None."""
-    from spellpress.errors import report_lines
 
-    when = datetime.now(timezone.utc).strftime("%H:%M:%S UTC")
+    when = datetime.now(UTC).strftime("%H:%M:%S UTC")
     try:
         changed = [result.name for result in pull(folder) if result.changed]
     except UserError as exc:
@@ -141,11 +141,9 @@ def register(commands) -> None:
                     "published to the web.")
     parser.add_argument("games", nargs="*", metavar="GAME|PATH",
                         help="game ids under cards/ or game folders (default: the game whose folder you are in, else every game)")
-    parser.set_defaults(handler=pull_command)
 
 
-def pull_command(args) -> int:
-    from spellpress.wording import plural
+def run_pull(args) -> int:
 
     problems = Problems()
     for folder in game_folders(args.games):

@@ -69,7 +69,7 @@ def verdict(wins: Sequence[float], games: int | Sequence[int], band_points: floa
     share = 1 / len(wins) if fair is None else fair
     band = band_points / 100
     low_edge, high_edge = share - band, share + band
-    intervals = [wilson(w, n, z) for w, n in zip(wins, counts)]
+    intervals = [wilson(w, n, z) for w, n in zip(wins, counts, strict=False)]
     if any(high < low_edge or low > high_edge for low, high in intervals):
         return NOT_BALANCED
     if all(low_edge <= low and high <= high_edge for low, high in intervals):
@@ -84,7 +84,7 @@ def spent_error(looks: Sequence[int], look: int, error_rate: float = ERROR_RATE)
     """The share of the error rate spent at look number `look` of a run judged after `looks` games
     (a rising list, known before the first game): in proportion to the games that look adds
     (a linear alpha-spending function). The shares add up to the error rate."""
-    if not looks or any(b <= a for a, b in zip(looks, looks[1:])) or looks[0] <= 0:
+    if not looks or any(b <= a for a, b in zip(looks, looks[1:], strict=False)) or looks[0] <= 0:
         raise ValueError("looks must be a rising list of game counts")
     added = looks[look] - (looks[look - 1] if look else 0)
     return error_rate * added / looks[-1]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import difflib
 import typing
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from pydantic import BaseModel
 

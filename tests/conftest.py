@@ -22,7 +22,8 @@ DUPLEX = FIXTURES / "duplex-game"
 
 
 # the longest modules, measured (half a minute to a minute and a half each on this 2-core machine), longest first
-LONGEST = ["tests/test_docs_commands_cli.py", "tests/test_tutorial.py", "tests/test_docs_commands.py", "tests/play/test_browser.py"]
+LONGEST = ["tests/test_docs_commands_cli.py", "tests/test_tutorial.py", "tests/test_docs_commands.py",
+           "tests/play/test_browser.py"]
 
 
 def pytest_collection_modifyitems(items):

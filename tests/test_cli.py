@@ -1,4 +1,4 @@
-"""The command line has one shape: every command registers the same way with its own handler,
+"""The command line has one shape: every command is one entry of cli.COMMANDS, its handler run_<command>,
 option mistakes are reported as options (not as files), and `build --shop` refuses the options
 a shop's preset decides instead of dropping them."""
 
@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from spellpress.cli import COMMAND_MODULES, main, parser
+from spellpress.cli import COMMANDS, handler, main, parser
 from spellpress.errors import Location, Option, Problem, UserError
 from tests.conftest import FIXTURES, WISE
 
@@ -25,12 +28,26 @@ def test_every_command_has_its_handler_from_its_module():
     names = subcommands()
     assert {"build", "check", "list", "calibrate", "new", "simulate", "report", "sweep", "letters", "serve",
             "shops"} <= set(names)
-    # the export registry (spellpress.exporters) adds its exports' own commands: shops, from shop/command.py
-    modules = {module.__name__ for module in COMMAND_MODULES} | {"spellpress.shop.command"}
+    assert list(names) == list(COMMANDS)  # nothing registers a command the table does not name
     for name, sub in names.items():
-        handler = sub.get_default("handler")
-        assert callable(handler), name
-        assert handler.__module__ in modules, (name, handler.__module__)
+        run = handler(name)
+        assert run.__name__ == f"run_{name.replace('-', '_')}", name
+        assert run.__module__ == COMMANDS[name].module, name
+        assert sub.get_default("handler") is None, f"{name}: the table gives the handler, not set_defaults"
+
+
+def test_the_table_help_is_the_help_the_command_registers():
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert {action.dest: action.help for action in commands._choices_actions} == {
+        name: command.help for name, command in COMMANDS.items()}
+
+
+def test_only_the_named_command_is_imported():
+    others = sorted({command.module for name, command in COMMANDS.items()} - {COMMANDS["list"].module})
+    code = ("import sys; from spellpress.cli import parser; parser(['list']); "
+            f"print([m for m in {others!r} if m in sys.modules])")
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert loaded.strip() == "[]"
 
 
 def test_no_module_imports_the_command_line():
@@ -38,7 +55,8 @@ def test_no_module_imports_the_command_line():
     users = []
     for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.module == "spellpress.cli" and path.name not in ("cli_docs.py", "entry.py"):
+            if isinstance(node, ast.ImportFrom) and node.module == "spellpress.cli" and path.name not in ("cli_docs.py",
+                                                                                                          "entry.py"):
                 users.append(f"{path.relative_to(PACKAGE)}:{node.lineno}")
     assert users == []
 
@@ -63,7 +81,8 @@ def test_simulate_reports_a_bad_option_by_its_name(capsys):
 @pytest.mark.parametrize("extra, named", [
     (["--png", "--tts", "--paper", "letter", "--marks", "cutter"], ["--png", "--tts", "--paper", "--marks"]),
     (["--backs", "fold", "--bleed", "2mm", "--no-cache"], ["--backs", "--bleed", "--no-cache"]),
-    (["--color", "cmyk", "--draft", "--print-shop", "--back-offset", "1,1"], ["--color", "--draft", "--print-shop", "--back-offset"]),
+    (["--color", "cmyk", "--draft", "--print-shop", "--back-offset", "1,1"], ["--color", "--draft", "--print-shop",
+                                                                              "--back-offset"]),
 ])
 def test_build_for_a_shop_refuses_the_options_its_preset_decides(tmp_path, capsys, extra, named):
     out = tmp_path / "out"
@@ -92,7 +111,7 @@ def test_a_ctrl_c_while_the_commands_load_is_an_interruption_not_a_traceback(mon
     def interrupted(commands):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(COMMAND_MODULES[-1], "register", interrupted)
+    monkeypatch.setattr(importlib.import_module(COMMANDS["list"].module), "register", interrupted)
     assert main(["list"]) == 130
     err = capsys.readouterr().err
     assert err == "interrupted\n"
@@ -108,7 +127,7 @@ def test_a_ctrl_c_that_a_module_load_wraps_in_another_error_is_still_an_interrup
     def loading(commands):
         type("Spec", (), {"field": Descriptor()})
 
-    monkeypatch.setattr(COMMAND_MODULES[-1], "register", loading)
+    monkeypatch.setattr(importlib.import_module(COMMANDS["list"].module), "register", loading)
     assert main(["list"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
 
@@ -117,7 +136,7 @@ def test_a_real_bug_is_still_reported_as_one(monkeypatch, capsys):
     def broken(commands):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(COMMAND_MODULES[-1], "register", broken)
+    monkeypatch.setattr(importlib.import_module(COMMANDS["list"].module), "register", broken)
     assert main(["list"]) == 1
     assert "please report it" in capsys.readouterr().err
 
@@ -134,7 +153,7 @@ def test_a_ctrl_c_that_a_library_swallows_still_ends_the_command_as_interrupted(
         except KeyboardInterrupt:
             pass  # what the library does with it
 
-    monkeypatch.setattr(COMMAND_MODULES[-1], "register", swallowing)
+    monkeypatch.setattr(importlib.import_module(COMMANDS["list"].module), "register", swallowing)
     assert main(["list"]) == 130
     assert capsys.readouterr().err == "interrupted\n"
 
@@ -153,6 +172,6 @@ def test_a_panic_of_a_compiled_library_after_a_ctrl_c_is_an_interruption(monkeyp
         except KeyboardInterrupt:
             raise PanicException("failed to import `datetime` C API") from None
 
-    monkeypatch.setattr(COMMAND_MODULES[-1], "register", panicking)
+    monkeypatch.setattr(importlib.import_module(COMMANDS["list"].module), "register", panicking)
     assert main(["list"]) == 130
     assert capsys.readouterr().err == "interrupted\n"

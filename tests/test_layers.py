@@ -12,7 +12,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "generator"
 
-FOUNDATION = {"errors", "units", "suggest", "progress", "ctrl_c", "pools", "arguments", "paths", "stats", "wording", "icon_library",
+FOUNDATION = {"errors", "units", "geometry", "suggest", "progress", "ctrl_c", "pools", "arguments", "paths", "stats", "wording",
+              "icon_library",
               "__init__"}
 """Small modules with one job each (errors, units, progress bars, Ctrl-C, worker pools, argument types,
 confidence intervals, counts in words, the shipped icon library's data, ...) and the package's own
@@ -37,20 +38,23 @@ ALLOWED = {
     "build": {"model", "load", "layout", "render", "impose", "write", "shop", "exporters"},
     "rules": {"model", "load", "words"},
     "simulate": {"model", "load", "words", "rules", "write"},
-    # simulate: analysis/playability.py reads wilson from simulate.metrics until it moves to stats.py (issue 30, item 5)
-    "analysis": {"model", "load", "words", "write", "simulate"},
+    "analysis": {"model", "load", "words", "write"},
     "web": set(),  # the web kit of serve and play: app classes, templates, static files, server push
-    "serve": {"model", "load", "layout", "render", "impose", "write", "build", "pull", "design", "exporters", "web"},  # pull: serve --pull-every
+    # pull: serve --pull-every
+    "serve": {"model", "load", "layout", "render", "impose", "write", "build", "pull", "design", "exporters", "web"},
     "pull": {"model", "load", "write"},  # spellpress pull: Google Sheets fetched (load) into snapshots (write)
     "scaffold": {"model", "rules", "layout"},  # layout: whether a shipped font draws the new game's name
-    "catalog": {"model", "load", "layout", "render", "write"},  # contact sheets of icons and of the shared templates (drawn as a game draws them), the manual
+    # contact sheets of icons and of the shared templates (drawn as a game draws them), the manual
+    "catalog": {"model", "load", "layout", "render", "write"},
     "design": {"model", "layout", "shop"},  # the design check: laid-out faces judged box by box (shop: the shops' sizes)
     "print_commands": {"model", "load", "write", "build", "shop", "rules", "design", "exporters"},
-    "tune": {"model", "load", "words", "rules", "simulate", "analysis", "write", "build"},  # searches rules and cards, checks the result
+    # searches rules and cards, checks the result
+    "tune": {"model", "load", "words", "rules", "simulate", "analysis", "write", "build"},
     "edition": {"model", "load", "words", "rules", "simulate", "analysis", "scaffold"},  # a deck for another language, its games
-    "play": {"model", "load", "build", "rules", "simulate", "serve", "write", "web"},  # write: records where build writes; the table: the preview's faces, the engines, the bots
-    "cli": {"print_commands", "pull", "scaffold", "simulate", "analysis", "serve", "shop", "rules", "catalog", "play", "tune",
-            "edition", "exporters"},
+    # write: records where build writes; the table: the preview's faces, the engines, the bots
+    "play": {"model", "load", "build", "rules", "simulate", "serve", "write", "web"},
+    # cli names the command modules in its table (cli.COMMANDS) and imports one when its command runs
+    "cli": {"print_commands", "pull", "scaffold", "simulate", "analysis", "serve", "shop", "catalog", "play", "tune", "edition"},
     "tools": {"cli"},  # cli_docs writes docs/cli.md from the parser
     "entry": {"cli"},  # the installed command: Ctrl-C while cli's modules load ends quietly
     "__main__": {"entry"},
@@ -108,6 +112,13 @@ def test_a_part_imports_only_what_is_below_it(part):
     wrong = [f"{path.relative_to(PACKAGE.parent)}:{line} imports {name}"
              for path in files for name, line in runtime_imports(path)
              if part_imported(name) not in allowed]
+    assert wrong == []
+
+
+def test_the_command_table_names_only_what_cli_may_import():
+    from spellpress.cli import COMMANDS
+
+    wrong = [command.module for command in COMMANDS.values() if part_imported(command.module) not in ALLOWED["cli"]]
     assert wrong == []
 
 

@@ -94,7 +94,8 @@ def test_the_installed_wheel_works_from_an_empty_folder(installed, tmp_path):
     assert (tmp_path / "output" / "g" / "g-a4.pdf").is_file()
     assert not (tmp_path / "output" / "g" / "icon-credits.md").exists()  # the starter uses shared icons only
     cards = tmp_path / "g" / "cards.yaml"
-    cards.write_text(cards.read_text().replace("body: What this card does, in a sentence or two.", 'body: "A :fire-ray: from the library."'))
+    cards.write_text(cards.read_text().replace("body: What this card does, in a sentence or two.",
+                                               'body: "A :fire-ray: from the library."'))
     game = run(installed, tmp_path, "build", "g")
     assert game.returncode == 0, game.stderr
     credits = (tmp_path / "output" / "g" / "icon-credits.md").read_text()

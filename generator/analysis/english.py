@@ -54,7 +54,7 @@ def neighbour_entropy(words) -> dict[str, float]:
     """Normalized entropy (0..1) of the letters on either side of each letter."""
     neighbours: dict[str, Counter] = defaultdict(Counter, {letter: Counter() for letter in ALPHABET})
     for word in words:
-        for a, b in zip(word, word[1:]):
+        for a, b in zip(word, word[1:], strict=False):
             neighbours[a][b] += 1
             neighbours[b][a] += 1
     entropy = {}
@@ -118,7 +118,7 @@ def difficulty(words, letters: str, hand: int, units: tuple[str, ...] = ()) -> d
         mean = sum(values) / len(values) if values else 0.0
         sd = math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) if len(values) >= 2 else 0.0
         scales[name] = (mean, sd or 1.0)
-    for k, row in measured.items():
+    for row in measured.values():
         if len(letters) < 2:
             row["difficulty"] = 0.0
             continue
@@ -126,7 +126,8 @@ def difficulty(words, letters: str, hand: int, units: tuple[str, ...] = ()) -> d
     return measured
 
 
-def suggest_points(difficulties: dict[str, float], low: float, high: float, scale: dict[str, float] | None = None) -> dict[str, int]:
+def suggest_points(difficulties: dict[str, float], low: float, high: float, scale: dict[str, float] | None = None) -> dict[str,
+                                                                                                                           int]:
     """Difficulty mapped linearly onto [low, high], rounded to whole points. The line runs
     through the lowest and highest difficulty of `scale` (default: of `difficulties`);
     values beyond it are kept inside [low, high]."""
@@ -159,7 +160,7 @@ def spearman(a: Mapping[str, float], b: Mapping[str, float]) -> float:
 
     ra, rb = ranks([a[k] for k in keys]), ranks([b[k] for k in keys])
     ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb, strict=False))
     sa = math.sqrt(sum((x - ma) ** 2 for x in ra))
     sb = math.sqrt(sum((y - mb) ** 2 for y in rb))
     return cov / (sa * sb) if sa and sb else float("nan")

@@ -12,8 +12,8 @@ trade places, so no split is lost.
 from __future__ import annotations
 
 from collections import Counter
-from functools import lru_cache
-from typing import Iterable
+from collections.abc import Iterable
+from functools import cache
 
 from spellpress.words.builds import Match
 from spellpress.words.finder import WordFinder
@@ -79,7 +79,7 @@ def _fits(used: tuple[str, ...], have: Counter) -> bool:
     return all(have[card] >= n for card, n in Counter(used).items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _sums_to(total: int, lengths: tuple[int, ...]) -> bool:
     """Can `total` letters be cut into words of these lengths?"""
     if total == 0:

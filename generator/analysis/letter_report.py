@@ -126,8 +126,9 @@ def print_report(report: dict) -> None:
 
     console = Console()
     deck = report["deck"]
+    dice = " / ".join("".join(face[0].upper() if face != "wild" else "*" for face in die) for die in deck["dice"])
     console.print(f"[bold]{report['name']}[/bold]: {deck['cards']} letter cards, hand of {report['hand']}"
-                  + (f", dice {' / '.join(''.join(f[0].upper() if f != 'wild' else '*' for f in d) for d in deck['dice'])}" if deck["dice"] else ""))
+                  + (f", dice {dice}" if deck["dice"] else ""))
     console.print(known_words_note(report.get("vocabulary")))
     play = report["playability"]
     console.print(f"A hand can make a word: {percent(play['word'])}   [{play['method']}, {play['hands']} hands]")
@@ -142,7 +143,8 @@ def print_report(report: dict) -> None:
         going.add_row(str(row["hand"]), percent(row), f"{row['method']}, {row['hands']}")
     console.print(going)
     best = play["expected_best_score"]
-    console.print(f"Expected best score: {best['mean']:.2f}" + (f" ({best['ci95'][0]:.2f}-{best['ci95'][1]:.2f})" if "ci95" in best else ""))
+    interval = f" ({best['ci95'][0]:.2f}-{best['ci95'][1]:.2f})" if "ci95" in best else ""
+    console.print(f"Expected best score: {best['mean']:.2f}{interval}")
     divergence = report["divergence"]
     console.print(f"Distance from the language (over {divergence['compared_over']}): Jensen-Shannon "
                   f"{divergence['jensen_shannon_bits']:.4f} bits, total variation {divergence['total_variation']:.3f}")
@@ -195,7 +197,8 @@ def letters_pdf(report: dict) -> bytes:
     going = report["going_out_by_hand"]
     doc.bars([str(row["hand"]) for row in going], [[row["p"] for row in going]], percent=True, value_max=1.0,
              errors=[tuple(row.get("ci95", (row["p"], row["p"]))) for row in going],
-             caption=f"Going out: a hand of each size splits into words of {report['deck']['min_length']}+ letters, every card used")
+             caption=f"Going out: a hand of each size splits into words of {report['deck']['min_length']}+ letters, "
+                     "every card used")
     doc.table(["hand", "going out", "95% interval", "method", "hands"],
               [[row["hand"], f"{100 * row['p']:.1f}%",
                 f"{100 * row['ci95'][0]:.1f}-{100 * row['ci95'][1]:.1f}%" if "ci95" in row else "exact",

@@ -112,7 +112,9 @@ def read_mix(game: Game) -> LetterMix:
                 wilds += card.count
                 continue
             if not isinstance(letter, str) or not LETTERS.match(letter.strip()):
-                problems.add(card.location, f"card '{card.id}' of '{component.id}': letter must be 1-3 letters A-Z or '?' for a wild, got {letter!r}")
+                problems.add(card.location,
+                             f"card '{card.id}' of '{component.id}': letter must be 1-3 letters A-Z or '?' for a wild, "
+                             f"got {letter!r}")
                 continue
             points = card.get("points")
             if points is not None and (isinstance(points, bool) or not isinstance(points, (int, float))):

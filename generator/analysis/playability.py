@@ -7,9 +7,10 @@ import itertools
 import math
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Callable, Iterable
+from functools import cache
+from typing import Any
 
 from spellpress.analysis.going_out import GoingOut
 from spellpress.analysis.mix import DIE_WILD, WILD_FACE, LetterMix
@@ -45,7 +46,7 @@ class Tally:
     dealt: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # card letters dealt (weighted, per copy)
     dead: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))  # of those, left unusable in every word
 
-    def add(self, weight: float, hand: tuple[str, ...], result: "HandResult") -> None:
+    def add(self, weight: float, hand: tuple[str, ...], result: HandResult) -> None:
         self.weight += weight
         if result.lengths:
             self.word += weight
@@ -104,7 +105,7 @@ def card_types(mix: LetterMix) -> list[tuple[str, int]]:
 def count_hands(types: list[tuple[str, int]], size: int) -> int:
     """Distinct multisets of `size` cards drawn from types with these counts."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def ways(index: int, left: int) -> int:
         if left == 0:
             return 1
@@ -227,7 +228,7 @@ def sample_hands(types: list[tuple[str, int]], dice: tuple[tuple[str, ...], ...]
         rolls = [roll_rng.integers(len(f), size=n) for f in dice]
         for i in range(n):
             hand = tuple(faces[j] for j in chosen[:, i])
-            yield 1.0, hand, tuple(sorted(f[int(r[i])] for f, r in zip(dice, rolls)))
+            yield 1.0, hand, tuple(sorted(f[int(r[i])] for f, r in zip(dice, rolls, strict=False)))
 
 
 class Judge:

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from spellpress import icon_library
+from spellpress.catalog.contact_sheet import contact_sheet_pdf
+from spellpress.catalog.template_sheet import shared_template_previews, template_sheet_pdf
+from spellpress.errors import Option, UserError
+from spellpress.paths import DOCS_FOLDER, SHARED_TEMPLATES
+from spellpress.suggest import did_you_mean
+from spellpress.write.atomic import write_bytes
+from spellpress.write.pixels import encode_png, rasterize_pdf
+
 MAX_SHEET_ICONS = 800  # ten pages of the contact sheet
 
 
@@ -16,7 +25,6 @@ def register(commands) -> None:
     icons.add_argument("words", nargs="*", metavar="WORD", help="words the names must hold, such as fire or sword")
     icons.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
     icons.add_argument("--no-sheet", action="store_true", help="only list the names; write no contact sheet")
-    icons.set_defaults(handler=cmd_icons)
 
     templates = commands.add_parser(
         "templates", help="list the shared templates a game can use or extend",
@@ -26,18 +34,14 @@ def register(commands) -> None:
                     "page. A game's own templates/ folder adds to them or overrides one of the same name.")
     templates.add_argument("--out", type=Path, default=Path("output"), help="output folder (default: output)")
     templates.add_argument("--no-sheet", action="store_true", help="only list the templates; write no contact sheet")
-    templates.set_defaults(handler=cmd_templates)
 
     docs = commands.add_parser(
         "docs", help="read the manual: the YAML keys, the commands, rules engines, print shops...",
         description="Print a page of the manual (the docs/ folder, shipped with Spellpress), or list the pages.")
     docs.add_argument("topic", nargs="?", metavar="TOPIC", help="a page, such as yaml, cli, tutorial (default: list the pages)")
-    docs.set_defaults(handler=cmd_docs)
 
 
-def cmd_icons(args) -> int:
-    from spellpress import icon_library
-    from spellpress.catalog.contact_sheet import contact_sheet_pdf
+def run_icons(args) -> int:
 
     found = icon_library.search(args.words)
     words = " ".join(args.words)
@@ -47,8 +51,10 @@ def cmd_icons(args) -> int:
     for name in found[:60]:
         print(f"  {name:32} by {icon_library.author(name)}")
     if len(found) > 60:
-        print(f"  ... and {len(found) - 60:,} more (all on the contact sheet)" if not args.no_sheet else f"  ... and {len(found) - 60:,} more")
-    print(f"{len(found):,} icon{'s' if len(found) != 1 else ''}" + (f" with {words!r}" if words else "") + " in the game-icons.net library (CC BY 3.0)")
+        where = "" if args.no_sheet else " (all on the contact sheet)"
+        print(f"  ... and {len(found) - 60:,} more{where}")
+    with_words = f" with {words!r}" if words else ""
+    print(f"{len(found):,} icon{'s' if len(found) != 1 else ''}{with_words} in the game-icons.net library (CC BY 3.0)")
     if args.no_sheet:
         return 0
     on_sheet = found[:MAX_SHEET_ICONS]
@@ -61,10 +67,8 @@ def cmd_icons(args) -> int:
     return 0
 
 
-def cmd_templates(args) -> int:
+def run_templates(args) -> int:
     import yaml
-
-    from spellpress.paths import SHARED_TEMPLATES
 
     for path in sorted(SHARED_TEMPLATES.glob("*.yaml")):
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
@@ -78,7 +82,6 @@ def cmd_templates(args) -> int:
     print(f"shared templates in {SHARED_TEMPLATES}; a game's templates/ may extend or override them (docs/yaml.md)")
     if args.no_sheet:
         return 0
-    from spellpress.catalog.template_sheet import shared_template_previews, template_sheet_pdf
 
     _write_sheet(args.out / "templates", "templates", template_sheet_pdf(shared_template_previews(SHARED_TEMPLATES),
                                                                           "Shared templates"))
@@ -87,8 +90,6 @@ def cmd_templates(args) -> int:
 
 def _write_sheet(folder: Path, stem: str, pdf: bytes) -> None:
     """The contact sheet PDF and a PNG of its first page, and where they are."""
-    from spellpress.write.atomic import write_bytes
-    from spellpress.write.pixels import encode_png, rasterize_pdf
 
     write_bytes(folder / f"{stem}.pdf", pdf)
     write_bytes(folder / f"{stem}.png", encode_png(rasterize_pdf(pdf, 150)[0], 150))
@@ -96,19 +97,17 @@ def _write_sheet(folder: Path, stem: str, pdf: bytes) -> None:
 
 
 def doc_pages() -> dict[str, Path]:
-    from spellpress.paths import DOCS_FOLDER
 
     return {path.stem: path for path in sorted(DOCS_FOLDER.glob("*.md"))}
 
 
-def cmd_docs(args) -> int:
-    from spellpress.errors import Option, UserError
-    from spellpress.suggest import did_you_mean
+def run_docs(args) -> int:
 
     pages = doc_pages()
     if args.topic is None:
         for name, path in pages.items():
-            title = next((line.lstrip("# ").strip() for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#")), "")
+            headings = (line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("#"))
+            title = next((line.lstrip("# ").strip() for line in headings), "")
             print(f"  {name:12} {title}")
         print("spellpress docs TOPIC prints a page")
         return 0

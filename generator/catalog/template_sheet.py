@@ -60,7 +60,8 @@ def shared_template_previews(folder: Path) -> list[TemplatePreview]:
             file = f"{component['id']}.yaml"
             (game / file).write_text(yaml.safe_dump(component, allow_unicode=True), encoding="utf-8")
             files.append(file)
-        (game / "game.yaml").write_text(yaml.safe_dump({"name": "Shared templates", "players": {"min": 1, "max": 1}, "components": files}), encoding="utf-8")
+        (game / "game.yaml").write_text(yaml.safe_dump({"name": "Shared templates", "players": {"min": 1, "max": 1},
+                                                        "components": files}), encoding="utf-8")
         laid = layout_game(load_game(game), bleed=0.0)
     return [TemplatePreview(faces.component.id, *notes[faces.component.id], faces.front) for faces in laid]
 

@@ -80,7 +80,8 @@ def _what(part: Part) -> str:
 def _shrunk(ink: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
     """The ink less FORGIVEN_MM on every side (never less than its middle line: a hyphen stays a hyphen)."""
     x, y = (ink[0] + ink[2]) / 2, (ink[1] + ink[3]) / 2
-    return (min(ink[0] + FORGIVEN_MM, x), min(ink[1] + FORGIVEN_MM, y), max(ink[2] - FORGIVEN_MM, x), max(ink[3] - FORGIVEN_MM, y))
+    return (min(ink[0] + FORGIVEN_MM, x), min(ink[1] + FORGIVEN_MM, y), max(ink[2] - FORGIVEN_MM, x), max(ink[3] - FORGIVEN_MM,
+                                                                                                          y))
 
 
 def _on(part: Part, area) -> bool:
@@ -247,7 +248,8 @@ def shrunk_text(laid: list[Face]) -> list[Finding]:
             runs = [part.op for part in box.parts if isinstance(part.op, Text)]
             if runs:
                 length = sum(len(run.text.strip()) for run in runs)
-                sizes[(face.component.id, face.side, box.name, length, face.at)].append((max(r.size_pt for r in runs), face, box.raw))
+                sizes[(face.component.id, face.side, box.name, length, face.at)].append((max(r.size_pt for r in runs), face,
+                                                                                         box.raw))
     found = []
     for members in sizes.values():
         if len(members) < SIBLINGS:

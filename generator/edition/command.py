@@ -47,10 +47,9 @@ def register(commands) -> None:
                              "0 skips it). This runs the game's rules engine")
     parser.add_argument("--players", type=int, help="players in those games (default: 4, or the game's nearest count)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes for those games (default: one per core)")
-    parser.set_defaults(handler=cmd_edition)
 
 
-def cmd_edition(args) -> int:
+def run_edition(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.paths import game_folders
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -107,7 +108,6 @@ class ShopExport:
     build: Callable[[argparse.Namespace], int]  # builds the games the command line names: the exit code
     refused: Callable[[argparse.Namespace], list[str]]  # options it would ignore, given (as flags), besides the other exports'
     unused: Callable[[argparse.Namespace], None]  # refuses its options given without it (UserError)
-    command: Callable[[Any], None]  # adds its own subcommand (`spellpress shops`)
     order: int = 100
 
 
@@ -125,12 +125,6 @@ def registry() -> dict[str, Entry]:
         for export in sorted(entries, key=lambda e: (e.order, e.name)):
             _REGISTRY[export.name] = export
     return _REGISTRY
-
-
-def register(commands) -> None:
-    """The exports' own subcommands (`spellpress shops`), for the command line (cli.py)."""
-    for export in shop_exports().values():
-        export.command(commands)
 
 
 def raster_exports() -> dict[str, Export]:

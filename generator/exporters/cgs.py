@@ -130,7 +130,8 @@ def property_values(faces: CardFaces, properties: dict[str, str]) -> dict:
         if kind == "stringList":
             values[name] = ", ".join(str(item) for item in value)
         elif kind == "string":
-            values[name] = value if isinstance(value, str) else json.dumps(value) if isinstance(value, (list, tuple)) else str(value)
+            values[name] = value if isinstance(value, str) else json.dumps(value) if isinstance(value, (list,
+                                                                                                        tuple)) else str(value)
         else:
             values[name] = value
     return values
@@ -159,7 +160,7 @@ def hand_size(game: Game) -> int:
 def game_json(game: Game, groups: list[list[CardFaces]], properties: dict[str, str], decks: dict[str, str],
               backs: list[str], url: str | None) -> dict:
     width, height = groups[0][0].component.size if groups else (63.5, 88.9)
-    start = [name for name, group in zip(decks, groups) if group[0].component.letters == "deck"] or list(decks)[:1]
+    start = [name for name, group in zip(decks, groups, strict=False) if group[0].component.letters == "deck"] or list(decks)[:1]
     spec: dict = {
         "name": game.name,
         "autoUpdate": -1 if url is None else 30,  # -1: not hosted, nothing to update from
@@ -205,7 +206,7 @@ def write_cgs(plan: CgsPlan, folder: Path, title: str, raster: Rasterizer) -> li
         pngs.update({(face, dpi): png for face, png in drawn.items()})
     calls = [("trimmed_png", (pngs[(p.face, p.dpi)], p.bleed_px, p.cell, p.dpi)) for p in plan.pictures]
     contents = dict(plan.files)
-    contents.update({p.file: png for p, png in zip(plan.pictures, raster.pixel_jobs(calls))})
+    contents.update({p.file: png for p, png in zip(plan.pictures, raster.pixel_jobs(calls), strict=False)})
     with atomic_folder(folder) as temporary:
         for relative, data in sorted(contents.items()):
             path = temporary / plan.folder_name / relative

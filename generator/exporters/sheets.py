@@ -31,7 +31,8 @@ def _arguments(build) -> None:
                        help="crop: 5 mm crop marks; lines: full cut lines across the sheet; cutter: Silhouette Type 1 "
                             "registration marks for print-and-cut; none (default: the game's print.marks)")
     build.add_argument("--draft", action="store_true",
-                       help="low-ink proof sheets, <game>-<paper>-draft.pdf: no background fills, outlines and text only, greyscale")
+                       help="low-ink proof sheets, <game>-<paper>-draft.pdf: no background fills, outlines and text "
+                            "only, greyscale")
 
 
 def _settings(args) -> dict:
@@ -56,7 +57,8 @@ def _write(sheets: Sheets, settings) -> list[Path]:
 
     options, game = sheets.options, sheets.game
     paint = sheet_paint(options)
-    key = sheets_key(sheets.pages, repr(sheets.info) + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
+    key = sheets_key(sheets.pages,
+                     repr(sheets.info) + ("" if paint.name == "rgb" else f"|{paint.name}|{getattr(paint, 'profile', '')}"))
     flat = options.out / CACHE_FOLDER / game.id / "flattened"
     path = sheets_path(sheets)
     write_bytes(path, sheets.cache.bytes("pdf", key, lambda: painted_sheets(sheets.pages, sheets.info, paint, flat)))

@@ -25,14 +25,8 @@ def _build(args) -> int:
     return build_shops(args)
 
 
-def _command(commands) -> None:
-    from spellpress.shop.command import register
-
-    register(commands)
-
-
 EXPORT = ShopExport(
     name="shop", order=50, summary="what a print shop asks for, from its preset, in OUT/<game>/<shop>/",
     arguments=_arguments, wanted=lambda args: bool(args.shop), build=_build, unused=_unused,
-    refused=lambda args: [] if args.cache else ["--no-cache"], command=_command,
+    refused=lambda args: [] if args.cache else ["--no-cache"],
 )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from spellpress.geometry import Box, Margins
 from spellpress.model.modes import CutMode, DuplexMode
 
 MARK_GAP = 0.5  # default offset: between the outermost bleed and a crop mark
@@ -80,20 +81,20 @@ def fit_grid(
     margin: float,
     cut: CutMode = "shared",
     gutter: float = 0.0,
-    area: tuple[float, float, float, float] | None = None,
-    room: tuple[float, float, float, float] | None = None,
+    area: Box | None = None,
+    room: Margins | None = None,
     apart: tuple[Apart, Apart] = (0.0, 0.0),
 ) -> Grid:
-    """The largest grid of `card` on `paper` with its whole bleed, centred in `area` (x, y, w, h; the whole
-    sheet by default).
+    """The largest grid of `card` on `paper` with its whole bleed, centred in `area` (the whole sheet by
+    default).
 
-    `room` is the least paper kept free between the ink and the area's (left, right,
-    bottom, top) edges, for marks and the label; `margin` by default. `apart` holds neighbouring
+    `room` is the least paper kept free between the ink and the area's edges, for marks and the
+    label; `margin` on every side by default. `apart` holds neighbouring
     columns' and rows' trims at least that far apart (impose/backs.py; see fit_axis).
     """
     width, height = paper
-    ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
-    left_room, right_room, bottom_room, top_room = room if room is not None else (margin,) * 4
+    ax, ay, aw, ah = area if area is not None else Box(0.0, 0.0, width, height)
+    left_room, right_room, bottom_room, top_room = room if room is not None else Margins.even(margin)
     along = fit_axis(ax, ax + aw, card[0], bleed=bleed, cut=cut, gutter=gutter, need=(left_room, right_room),
                      apart=apart[0], trim=False)
     up = fit_axis(ay, ay + ah, card[1], bleed=bleed, cut=cut, gutter=gutter, need=(bottom_room, top_room),
@@ -236,7 +237,7 @@ def best_grid(
     margin: float,
     cut: CutMode = "shared",
     gutter: float = 0.0,
-    area: tuple[float, float, float, float] | None = None,
+    area: Box | None = None,
     marks: MarkStyle | None = MarkStyle(),
     fold: bool = False,
     apart: tuple[Apart, Apart] = (0.0, 0.0),
@@ -249,7 +250,7 @@ def best_grid(
     keeps no room of its own: it goes where the cards leave some (write/pdf.py), or is left out.
     `apart` holds neighbouring columns' and rows' trims at least that far apart (impose/backs.py)."""
     width, height = paper
-    ax, ay, aw, ah = area if area is not None else (0.0, 0.0, width, height)
+    ax, ay, aw, ah = area if area is not None else Box(0.0, 0.0, width, height)
     marked = max(margin, marks.room) if marks is not None else margin
     # a side without marks still keeps its outermost cut line MARK_EDGE in: the line is marked at its ends
     bare = max(margin, MARK_EDGE - min(bleed, MIN_OUTER_BLEED)) if marks is not None else margin

@@ -58,7 +58,7 @@ def label_spot(paper: tuple[float, float], slots: tuple[Slot, ...], lines: tuple
             continue
         stops = sorted({MARK_EDGE, height - MARK_EDGE, *avoid_y,
                         *(line.y1 for line in lines if line.y1 == line.y2 and crossing(line))})
-        low, high = max(zip(stops, stops[1:]), key=lambda pair: pair[1] - pair[0])
+        low, high = max(zip(stops, stops[1:], strict=False), key=lambda pair: pair[1] - pair[0])
         if high - low - 2 * CLEAR >= SMALLEST_LENGTH:
             return LabelSpot(baseline, (low + high) / 2, 90, high - low - 2 * CLEAR)
     return None

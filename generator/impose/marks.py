@@ -40,7 +40,7 @@ class Decor:
     guides: tuple[tuple[float, float, float, int], ...] = ()  # (centre x, centre y, radius, start angle) quarter arcs
     rects: tuple[tuple[float, float, float, float], ...] = ()  # filled black rectangles (x, y, w, h): cutter marks
     weight_pt: float = 0.25
-    label: "LabelSpot | None" = None  # where the sheet's label line goes; None: the sheet has no room for it
+    label: LabelSpot | None = None  # where the sheet's label line goes; None: the sheet has no room for it
 
 
 def full_cut_lines(slots: tuple[Slot, ...], paper: tuple[float, float]) -> tuple[Segment, ...]:

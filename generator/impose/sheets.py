@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 from itertools import groupby
 
+from spellpress.geometry import Box, Margins
 from spellpress.impose.backs import Sheet, Split, by_back, pack
 from spellpress.impose.grid import (
     LABEL_ROOM,
@@ -107,15 +109,15 @@ def sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool = 
 
 def _sheet_grid(size: tuple[float, float], settings: SheetSettings, fold: bool, apart: tuple[Apart, Apart]) -> Grid:
     width, height = settings.paper
-    area = None
+    area: Box | None = None
     if fold:
         # fronts use the top half; the fold line needs its own margin on each side
-        area = (0.0, height / 2, width, height / 2)
+        area = Box(0.0, height / 2, width, height / 2)
     if settings.marks == "cutter":
         room = cutter_room()
         return fit_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin, cut=settings.cut,
                         gutter=settings.gutter, area=area, apart=apart,
-                        room=(room, room, settings.margin if fold else room, room + LABEL_ROOM))
+                        room=Margins(left=room, right=room, bottom=settings.margin if fold else room, top=room + LABEL_ROOM))
     return best_grid(settings.paper, size, bleed=settings.bleed, margin=settings.margin, cut=settings.cut,
                      gutter=settings.gutter, area=area, marks=settings.mark_style if settings.marks == "crop" else None,
                      fold=fold, apart=apart)
@@ -169,7 +171,7 @@ def plan_pages(items: list[Item], settings: SheetSettings, title: str = "") -> l
         sheet_grid(size, group_settings, fold)  # FitError when not one card fits
         backs_printed = settings.backs != "none" and any(item.back is not None for item in group_items)
         groups = by_back(group_items) if backs_printed else [group_items]
-        for packed in pack(groups, lambda split: _grid_or_none(size, group_settings, fold, split)):
+        for packed in pack(groups, partial(_grid_or_none, size, group_settings, fold)):
             grid, filled = _gaps_where_needed(packed, size, group_settings, fold)
             pages.extend(_sheet(filled, grid, group_settings, fold))
     total = sum(1 for page in pages if page.kind != "backs")

@@ -6,7 +6,8 @@ table wants the six squares, not the net with its glue tabs.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from spellpress.layout.face import resolved_values
 from spellpress.model.game import Template

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, assert_never
+from collections.abc import Mapping
+from typing import Any, assert_never
 
 from pydantic import TypeAdapter, ValidationError
 
 from spellpress.errors import Location, Problems, UserError
+from spellpress.geometry import Box
 from spellpress.icon_library import IconNames
 from spellpress.images import raster_size
 from spellpress.layout import fonts, markup
@@ -261,7 +263,7 @@ def _text(ctx: FaceContext, spec: TextBox, rect) -> tuple:
     inner = (x + (w - h) / 2, y + (h - w) / 2, h, w) if turned else rect
     min_size = spec.min_size if spec.min_size is not None else spec.size * 0.5
     ops, _ = fit_text(
-        text, box=inner, font=font, size=spec.size, min_size=min(min_size, spec.size),
+        text, box=Box(*inner), font=font, size=spec.size, min_size=min(min_size, spec.size),
         leading=spec.leading, align=spec.align, valign=spec.valign, color=parse_ink(spec.color), icons=ctx.icons,
         ink_may_overflow=spec.overflow, style_font=lambda bold, italic: faces[(bold, italic)], color_of=parse_color,
         paragraph=spec.paragraph,

@@ -107,7 +107,7 @@ def _inside_for_sure(op: Text, box: tuple[float, float, float, float]) -> bool:
     found = [extent for char in set(op.text) if (extent := _letter_extent(op.font, op.size_pt, char)) is not None]
     if not found:
         return True
-    lefts, bottoms, overhangs, tops = zip(*found)
+    lefts, bottoms, overhangs, tops = zip(*found, strict=False)
     x, y, w, h = box
     right = op.x + fonts.width(op.text, op.font, op.size_pt) * MM_PER_POINT + max(max(overhangs), 0.0)
     return op.x + min(lefts) >= x and op.y + min(bottoms) >= y and right + 1e-6 <= x + w and op.y + max(tops) <= y + h
@@ -127,7 +127,8 @@ def _letter_extent(font: str, size_pt: float, char: str) -> tuple[float, float, 
         glyph = bounds.get(ord(char))
         scale = size_pt / bounds.units_per_em * MM_PER_POINT
         extents[char] = None if glyph is None else (
-            glyph[0] * scale, glyph[1] * scale, glyph[2] * scale - fonts.width(char, font, size_pt) * MM_PER_POINT, glyph[3] * scale)
+            glyph[0] * scale, glyph[1] * scale, glyph[2] * scale - fonts.width(char, font, size_pt) * MM_PER_POINT,
+            glyph[3] * scale)
     return extents[char]
 
 

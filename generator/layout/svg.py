@@ -17,7 +17,8 @@ def load_icon(path: str):
     """The icon as a reportlab Drawing (y up, in the SVG's own units)."""
     from spellpress.images import read_svg
 
-    source = io.BytesIO(icon_library.svg_text(icon_library.name_of(path)).encode()) if icon_library.is_library_path(path) else path
+    library = icon_library.is_library_path(path)
+    source = io.BytesIO(icon_library.svg_text(icon_library.name_of(path)).encode()) if library else path
     try:
         return read_svg(source, path)
     except ValueError as exc:

@@ -14,9 +14,10 @@ that starts with an icon standing alone (`:draw: **Draw** a letter`), the icon i
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
+from spellpress.geometry import Box
 from spellpress.layout import fonts, ink_bounds, markup
 from spellpress.layout.ops import Icon, Rgba, Text
 from spellpress.units import MM_PER_POINT
@@ -226,7 +227,7 @@ def block_height_pt(lines: list[Line], font: str, size: float, leading: float, p
 def fit_text(
     text: str,
     *,
-    box: tuple[float, float, float, float],
+    box: Box,
     font: str,
     size: float,
     min_size: float,
@@ -259,7 +260,8 @@ def fit_text(
             lines = wrap(paragraphs, font, current, width_pt)
         last = current == sizes[-1]
         if lines is not None and block_height_pt(lines, font, current, leading, paragraph) <= height_pt + 1e-6:
-            ops = _place(lines, x, y, w, h, font, current, leading, paragraph, align, valign, color, icons)
+            ops = _place(lines, box, font=font, size=current, leading=leading, paragraph=paragraph, align=align,
+                         valign=valign, color=color, icons=icons)
             if ink_may_overflow:
                 return ops, current
             past, side = ink_bounds.overflow(ops, box)
@@ -316,7 +318,15 @@ def shortfall(paragraphs: list[Paragraph], lines: list[Line] | None, font: str, 
             f"(about {100 * (1 - h / needed):.0f}% less text would fit)")
 
 
-def _place(lines: list[Line], x, y, w, h, font, size, leading, paragraph, align, valign, color, icons) -> tuple:
+def _flush(ops: list, run: str, start: float, baseline: float, style: tuple[str, Rgba], size: float) -> None:
+    """The run of text set so far in one font and colour, as one Text op (nothing for blanks)."""
+    if run.strip():
+        ops.append(Text(round(start, 4), round(baseline, 4), style[0], size, style[1], run))
+
+
+def _place(lines: list[Line], box: Box, *, font: str, size: float, leading: float, paragraph: float, align: str,
+           valign: str, color: Rgba, icons: Mapping[str, str]) -> tuple:
+    x, y, w, h = box
     ascent, _ = fonts.vertical_metrics(font)
     block = block_height_pt(lines, font, size, leading, paragraph) * MM_PER_POINT
     top = y + h
@@ -342,24 +352,21 @@ def _place(lines: list[Line], x, y, w, h, font, size, leading, paragraph, align,
             cursor = x + w - line_width
         run, run_start, run_style = "", cursor, (font, color)
 
-        def flush() -> None:
-            if run.strip():
-                ops.append(Text(round(run_start, 4), round(baseline, 4), run_style[0], size, run_style[1], run))
-
         for piece in pieces:
             piece_width = piece.width_pt(font, size) * MM_PER_POINT
             style = (piece.font or font, piece.color or color)
             if piece.icon or piece.blank_pt:
-                flush()
+                _flush(ops, run, run_start, baseline, run_style, size)
                 side = size * ICON_EM * MM_PER_POINT
                 if piece.icon:
-                    ops.append(Icon(icons[piece.icon], round(cursor, 4), round(baseline, 4), round(side, 4), round(side, 4), style[1]))
+                    ops.append(Icon(icons[piece.icon], round(cursor, 4), round(baseline, 4), round(side, 4), round(side, 4),
+                                    style[1]))
                 run, run_start = "", cursor + piece_width
             elif style != run_style:
-                flush()
+                _flush(ops, run, run_start, baseline, run_style, size)
                 run, run_start, run_style = piece.text, cursor, style
             else:
                 run += piece.text
             cursor += piece_width
-        flush()
+        _flush(ops, run, run_start, baseline, run_style, size)
     return tuple(ops)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Iterator
+from collections.abc import Iterator
 
 
 def csv_records(text: str, separator: str) -> list[tuple[int, int, list[str]]]:

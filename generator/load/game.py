@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from spellpress.errors import Location, Problems, UserError
 from spellpress.load.spreadsheet_cards import spreadsheet_cards
@@ -101,28 +102,8 @@ def load_game(folder: Path) -> Game:
     assert spec is not None
     game_id = spec.id or folder.resolve().name
 
-    fonts = builtin_fonts()
-    for name, relative in spec.fonts.items():
-        try:
-            path = inside(folder, relative, doc.locate(("fonts", name)), "font")
-        except UserError as exc:
-            problems.extend(exc)
-            continue
-        if path.suffix.lower() != ".ttf":
-            problems.add(doc.locate(("fonts", name)), f"font '{relative}' must be a TrueType .ttf file")
-        else:
-            unusable = font_problem(path)
-            if unusable:
-                problems.add(doc.locate(("fonts", name)), f"font '{relative}' {unusable}")
-        fonts[name] = path
-    icons = builtin_icons()
-    for name, relative in spec.icons.items():
-        try:
-            icons[name] = inside(folder, relative, doc.locate(("icons", name)), "icon")
-        except UserError as exc:
-            problems.extend(exc)
-            continue
-        check_icon(icons[name], folder, problems)
+    fonts = _fonts(spec, folder, doc, problems)
+    icons = _icons(spec, folder, doc, problems)
 
     spec = _with_word_file(spec, folder, doc, problems)
 
@@ -170,6 +151,38 @@ def load_game(folder: Path) -> Game:
     )
 
 
+def _fonts(spec: GameSpec, folder: Path, doc, problems: Problems) -> dict[str, Path]:
+    """The shipped fonts and the game's own, each of its own checked to be a usable TrueType file."""
+    fonts = builtin_fonts()
+    for name, relative in spec.fonts.items():
+        try:
+            path = inside(folder, relative, doc.locate(("fonts", name)), "font")
+        except UserError as exc:
+            problems.extend(exc)
+            continue
+        if path.suffix.lower() != ".ttf":
+            problems.add(doc.locate(("fonts", name)), f"font '{relative}' must be a TrueType .ttf file")
+        else:
+            unusable = font_problem(path)
+            if unusable:
+                problems.add(doc.locate(("fonts", name)), f"font '{relative}' {unusable}")
+        fonts[name] = path
+    return fonts
+
+
+def _icons(spec: GameSpec, folder: Path, doc, problems: Problems) -> dict[str, Path]:
+    """The shipped icons and the game's own, each of its own checked as an SVG inside the game folder."""
+    icons = builtin_icons()
+    for name, relative in spec.icons.items():
+        try:
+            icons[name] = inside(folder, relative, doc.locate(("icons", name)), "icon")
+        except UserError as exc:
+            problems.extend(exc)
+            continue
+        check_icon(icons[name], folder, problems)
+    return icons
+
+
 def _text_length(value: Any) -> int:
     """Characters of text in a card's field values, lists and maps included."""
     if isinstance(value, str):
@@ -199,7 +212,8 @@ def _with_word_file(spec: GameSpec, folder: Path, doc: Document, problems: Probl
         if path.stat().st_size > MAX_WORD_FILE_BYTES:
             problems.add(where, f"word list '{spec.words.lexicon}' is {path.stat().st_size:,} bytes; a word list may have "
                                 f"at most {MAX_WORD_FILE_BYTES:,}, so that letters and simulate take seconds, not "
-                                f"minutes: keep the words players know (or use a shipped list: {', '.join(SHIPPED_LISTS.values())})")
+                                "minutes: keep the words players know (or use a shipped list: "
+                                f"{', '.join(SHIPPED_LISTS.values())})")
             return spec
         lines = list(word_file_lines(path, language))
     except UserError as exc:
@@ -257,7 +271,8 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
         named = game.backs.get(spec.back)
         if named is None:
             known = ", ".join(sorted(game.backs)) or "none defined in game.yaml"
-            problems.add(doc.locate(("back",)), f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
+            problems.add(doc.locate(("back",)),
+                         f"unknown back '{spec.back}'{did_you_mean(spec.back, game.backs)} (backs: {known})")
         else:
             back = BackFace(named.template, freeze(named.fields), per_card=False, location=back_locations.get(spec.back))
     every_card = tuple(_cards(spec, component_id, _card_sources(spec, root, doc, problems), problems))
@@ -338,11 +353,13 @@ def _cards(spec: ComponentSpec, component_id: str, sources: Iterable[tuple[Any, 
         yield Card(card_id, freeze(fields), count, freeze({**fields, **back_fields}), where)
 
 
-def _check_fields(fields: dict[str, Any], schema: Mapping[str, str], locate: Locate, key: tuple, problems: Problems, partial: bool = False) -> None:
+def _check_fields(fields: dict[str, Any], schema: Mapping[str, str], locate: Locate, key: tuple, problems: Problems,
+                  partial: bool = False) -> None:
     for name, value in fields.items():
         declared = schema.get(name)
         if declared is None:
-            problems.add(locate(*key, name, at_key=True), f"unknown field '{name}'{did_you_mean(name, schema)} (fields: {', '.join(schema)})")
+            problems.add(locate(*key, name, at_key=True),
+                         f"unknown field '{name}'{did_you_mean(name, schema)} (fields: {', '.join(schema)})")
             continue
         optional = declared.endswith("?")
         if value is None and optional:

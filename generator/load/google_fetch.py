@@ -12,7 +12,6 @@ from __future__ import annotations
 import http.client
 import ipaddress
 import os
-import socket
 import ssl
 import time
 from dataclasses import dataclass
@@ -145,7 +144,7 @@ def _get(url: str, deadline: float) -> tuple[int, str, Message, bytes]:
                 raise FetchError(_too_large())
             chunks.append(chunk)
         return response.status, response.reason, headers, b"".join(chunks)
-    except (socket.timeout, TimeoutError):
+    except TimeoutError:
         raise FetchError(_too_slow()) from None
     except ssl.SSLError as exc:
         raise FetchError(f"the secure connection to {parts.hostname} failed ({exc.reason or exc})") from None

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from spellpress.errors import Location, Problems, UserError
 from spellpress.model.limits import MAX_CARDS_PER_GAME
@@ -14,7 +15,7 @@ from spellpress.wording import plural, quoted
 COLUMNS_BESIDE_FIELDS = ("count", "id")
 
 
-def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems
+def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems  # noqa: C901
                 ) -> Iterator[tuple[dict[str, Any], Callable[..., Location]]]:
     from spellpress.load.google_sheet import looks_like_link, read_linked_sheet
     from spellpress.load.spreadsheet import SheetError, read_sheet, typed  # only for spreadsheet-fed games
@@ -41,7 +42,8 @@ def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems
         return
     header_row = sheet.header_row
     for row, values in sheet.beyond[:MAX_CELLS_NAMED]:
-        shown = ", ".join(quoted(value) for value in values[:MAX_CELLS_NAMED]) + (", ..." if len(values) > MAX_CELLS_NAMED else "")
+        more = ", ..." if len(values) > MAX_CELLS_NAMED else ""
+        shown = ", ".join(quoted(value) for value in values[:MAX_CELLS_NAMED]) + more
         problems.add(sheet.cell(row, len(sheet.header)), f"this row has {plural(len(values), 'cell')} more than the header's "
                      f"{len(sheet.header)} columns ({shown}){sheet.read_as}: name their columns in the first row, or remove them")
     if len(sheet.beyond) > MAX_CELLS_NAMED:
@@ -69,7 +71,8 @@ def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems
                                                      "the column has no name and its values are not read; unmerge the "
                                                      "cells and name each column")
     present = {name for _, name in columns}
-    lacking = [name for name, kind in spec.fields.items() if not kind.endswith("?") and name not in spec.defaults and name not in present]
+    lacking = [name for name,
+               kind in spec.fields.items() if not kind.endswith("?") and name not in spec.defaults and name not in present]
     explained = set()
     for column, name in unknown:
         suggestion = did_you_mean(name, known)
@@ -127,6 +130,7 @@ def _report_unread(sheet, reason: str, cells: list[tuple[int, int, str]], proble
     row, column, said = cells[0]
     others = [f"{column_letter(c + 1)}{r}" for r, c, _ in cells[1:]]
     if others:
-        named = ", ".join(others[:MAX_CELLS_NAMED]) + (f" and {len(others) - MAX_CELLS_NAMED:,} more" if len(others) > MAX_CELLS_NAMED else "")
+        more = f" and {len(others) - MAX_CELLS_NAMED:,} more" if len(others) > MAX_CELLS_NAMED else ""
+        named = ", ".join(others[:MAX_CELLS_NAMED]) + more
         said += f" (and {plural(len(others), 'more cell')} like it: {named})"
     problems.add(sheet.cell(row, column), f"{said}; {ADVICE[reason]}")

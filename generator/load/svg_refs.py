@@ -14,6 +14,8 @@ import re
 from io import BytesIO
 from pathlib import Path
 
+from lxml import etree  # svglib's own XML library
+
 from spellpress.errors import Location, Problems
 from spellpress.images import raster_size, read_svg
 from spellpress.model.limits import (
@@ -38,67 +40,23 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
     The files it references are checked too, as svglib will read them: another SVG the same
     way (once, whatever the cycles), a raster image as an image box's would be.
     """
-    from lxml import etree  # svglib's own XML library
-
     seen = set() if seen is None else seen
     if svg.resolve() in seen:
         return
     seen.add(svg.resolve())
 
     found_before = len(problems.items)
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
-    size = svg.stat().st_size if svg.is_file() else 0
-    if size > MAX_ICON_BYTES:
-        problems.add(Location(svg), f"icon is {size:,} bytes; an icon may be at most {MAX_ICON_BYTES:,} bytes")
-        return
-    try:
-        tree = etree.parse(str(svg), parser)
-    except etree.XMLSyntaxError as exc:
-        line, column = (exc.position if exc.position else (0, 0))
-        problems.add(Location(svg, line, column), f"icon is not a readable SVG: {exc.msg}")
-        return
-    except OSError as exc:
-        problems.add(Location(svg), f"icon cannot be read: {exc.strerror or exc}")
-        return
-    top = tree.getroot()
-    if not isinstance(top.tag, str) or etree.QName(top).localname != "svg":
-        problems.add(Location(svg, top.sourceline or 0, 1), f"icon is not an SVG: its root element is <{etree.QName(top).localname}>, expected <svg>")
-        return
-    elements = sum(1 for _ in top.iter())
-    if elements > MAX_ICON_ELEMENTS:
-        problems.add(Location(svg), f"icon has {elements:,} elements; an icon may have at most {MAX_ICON_ELEMENTS:,}")
-        return
-    if _too_many_path_numbers(svg, top, problems) or _unusable_numbers(svg, top, problems) or _too_many_copies(svg, top, problems):
+    top = _readable_root(svg, problems)
+    if top is None:
         return
     for node in top.iter():
-        line = node.sourceline or 0
-        if isinstance(node, etree._ProcessingInstruction):
-            if node.target == "xml-stylesheet":
-                problems.add(Location(svg, line, 1), "icon: an external style sheet (<?xml-stylesheet?>) is not allowed")
-            continue
-        if not isinstance(node.tag, str):
-            continue
-        for attribute in HREF_ATTRIBUTES:
-            reference = node.get(attribute)
-            if reference is not None:
-                _check_reference(reference, svg, root, Location(svg, line, 1), problems, seen)
-        styles = [node.get("style") or ""]
-        if etree.QName(node).localname == "style":
-            styles.append(node.text or "")
-        for style in styles:
-            if _CSS_IMPORT.search(style):
-                problems.add(Location(svg, line, 1), "icon: CSS @import is not allowed")
-            for match in _CSS_URL.finditer(style):
-                _check_reference(match.group(2), svg, root, Location(svg, line, 1), problems, seen)
-        for name, value in node.attrib.items():
-            if name not in HREF_ATTRIBUTES and name != "style" and "url(" in value:
-                for match in _CSS_URL.finditer(value):
-                    _check_reference(match.group(2), svg, root, Location(svg, line, 1), problems, seen)
+        _check_node(node, svg, root, problems, seen)
     # processing instructions before the root element are siblings, not descendants
     sibling = top.getprevious()
     while sibling is not None:
         if isinstance(sibling, etree._ProcessingInstruction) and sibling.target == "xml-stylesheet":
-            problems.add(Location(svg, sibling.sourceline or 0, 1), "icon: an external style sheet (<?xml-stylesheet?>) is not allowed")
+            problems.add(Location(svg, sibling.sourceline or 0, 1),
+                         "icon: an external style sheet (<?xml-stylesheet?>) is not allowed")
         sibling = sibling.getprevious()
     if len(problems.items) == found_before:  # what build will draw, read as build reads it, once nothing it follows is in doubt
         try:
@@ -111,6 +69,64 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
 _NUMERIC_ATTRIBUTES = frozenset({"d", "points", "viewBox", "transform", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy",
                                  "r", "rx", "ry", "width", "height", "stroke-width", "font-size", "dx", "dy"})
 _NOT_A_NUMBER = re.compile(r"(?<![a-zA-Z])[-+]?(nan|inf(inity)?)(?![a-zA-Z])", re.IGNORECASE)
+
+
+def _readable_root(svg: Path, problems: Problems):
+    """The SVG's root element, or None once a problem says why it cannot be read or is too large."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    size = svg.stat().st_size if svg.is_file() else 0
+    if size > MAX_ICON_BYTES:
+        problems.add(Location(svg), f"icon is {size:,} bytes; an icon may be at most {MAX_ICON_BYTES:,} bytes")
+        return None
+    try:
+        tree = etree.parse(str(svg), parser)
+    except etree.XMLSyntaxError as exc:
+        line, column = (exc.position if exc.position else (0, 0))
+        problems.add(Location(svg, line, column), f"icon is not a readable SVG: {exc.msg}")
+        return None
+    except OSError as exc:
+        problems.add(Location(svg), f"icon cannot be read: {exc.strerror or exc}")
+        return None
+    top = tree.getroot()
+    if not isinstance(top.tag, str) or etree.QName(top).localname != "svg":
+        problems.add(Location(svg, top.sourceline or 0, 1),
+                     f"icon is not an SVG: its root element is <{etree.QName(top).localname}>, expected <svg>")
+        return None
+    elements = sum(1 for _ in top.iter())
+    if elements > MAX_ICON_ELEMENTS:
+        problems.add(Location(svg), f"icon has {elements:,} elements; an icon may have at most {MAX_ICON_ELEMENTS:,}")
+        return None
+    if _too_many_path_numbers(svg, top, problems) or _unusable_numbers(svg, top, problems) \
+            or _too_many_copies(svg, top, problems):
+        return None
+    return top
+
+
+def _check_node(node, svg: Path, root: Path, problems: Problems, seen: set[Path]) -> None:
+    """Each reference one element makes (href, style, url(...)) and a style sheet it asks for."""
+    line = node.sourceline or 0
+    if isinstance(node, etree._ProcessingInstruction):
+        if node.target == "xml-stylesheet":
+            problems.add(Location(svg, line, 1), "icon: an external style sheet (<?xml-stylesheet?>) is not allowed")
+        return
+    if not isinstance(node.tag, str):
+        return
+    for attribute in HREF_ATTRIBUTES:
+        reference = node.get(attribute)
+        if reference is not None:
+            _check_reference(reference, svg, root, Location(svg, line, 1), problems, seen)
+    styles = [node.get("style") or ""]
+    if etree.QName(node).localname == "style":
+        styles.append(node.text or "")
+    for style in styles:
+        if _CSS_IMPORT.search(style):
+            problems.add(Location(svg, line, 1), "icon: CSS @import is not allowed")
+        for match in _CSS_URL.finditer(style):
+            _check_reference(match.group(2), svg, root, Location(svg, line, 1), problems, seen)
+    for name, value in node.attrib.items():
+        if name not in HREF_ATTRIBUTES and name != "style" and "url(" in value:
+            for match in _CSS_URL.finditer(value):
+                _check_reference(match.group(2), svg, root, Location(svg, line, 1), problems, seen)
 
 
 def _unusable_numbers(svg: Path, top, problems: Problems) -> bool:
@@ -179,8 +195,6 @@ def _too_many_copies(svg: Path, top, problems: Problems) -> bool:
 
 
 def etree_name(node) -> str:
-    from lxml import etree
-
     return etree.QName(node).localname
 
 
@@ -212,7 +226,8 @@ def _check_reference(reference: str, svg: Path, root: Path, where: Location, pro
         return  # other embedded data, which svglib does not read
     target = reference.split("#", 1)[0]
     if _SCHEME.match(target) or os.path.isabs(target) or target.startswith("\\"):
-        problems.add(where, f"icon references '{reference}': only files inside the game folder may be referenced, by a relative path")
+        problems.add(where,
+                     f"icon references '{reference}': only files inside the game folder may be referenced, by a relative path")
         return
     base = root.resolve()
     resolved = (svg.parent / target).resolve()

@@ -46,7 +46,9 @@ class TemplateLoader:
             self.loaded[name] = self._load(name, wanted_at, chain=(name,))
         return self.loaded[name]
 
-    def _load(self, name: str, wanted_at: Location, chain: tuple[str, ...]) -> Template | None:
+    def _document(self, name: str, wanted_at: Location) -> Document | None:
+        """The template's YAML, found and read from inside the game (or the shared templates), its keys
+        checked; None once a problem says why not."""
         if not isinstance(name, str) or "/" in name or "\\" in name or name.startswith("."):
             self.problems.add(wanted_at, f"template name {name!r} must be a plain name (no folders)")
             return None
@@ -69,7 +71,15 @@ class TemplateLoader:
             return None
         for key in doc.data:
             if key not in TEMPLATE_KEYS:
-                self.problems.add(doc.locate((key,), at_key=True), f"unknown key '{key}'{did_you_mean(key, TEMPLATE_KEYS)} (expected: {', '.join(sorted(TEMPLATE_KEYS))})")
+                self.problems.add(doc.locate((key,), at_key=True),
+                                  f"unknown key '{key}'{did_you_mean(key, TEMPLATE_KEYS)} (expected: "
+                                  f"{', '.join(sorted(TEMPLATE_KEYS))})")
+        return doc
+
+    def _load(self, name: str, wanted_at: Location, chain: tuple[str, ...]) -> Template | None:
+        doc = self._document(name, wanted_at)
+        if doc is None:
+            return None
         boxes: dict[str, RawBox] = {}
         parent_name = doc.data.get("extends")
         if parent_name is not None:
@@ -104,7 +114,9 @@ class TemplateLoader:
         kind = values.get("kind")
         model = BOX_KINDS.get(kind) if isinstance(kind, str) else None
         if model is None:
-            self.problems.add(doc.locate((*key, "kind")), f"box '{name}': kind must be one of {', '.join(BOX_KINDS)}, got {kind!r}{did_you_mean(kind, BOX_KINDS)}")
+            self.problems.add(doc.locate((*key, "kind")),
+                              f"box '{name}': kind must be one of {', '.join(BOX_KINDS)}, got "
+                              f"{kind!r}{did_you_mean(kind, BOX_KINDS)}")
             return False
         ok = True
         z = values.get("z", 0)
@@ -113,7 +125,9 @@ class TemplateLoader:
             ok = False
         for field, value in values.items():
             if field not in model.model_fields:
-                self.problems.add(doc.locate((*key, field), at_key=True), f"box '{name}': unknown key '{field}'{did_you_mean(field, model.model_fields)} for a {kind} box (expected: {', '.join(sorted(model.model_fields))})")
+                self.problems.add(doc.locate((*key, field), at_key=True),
+                                  f"box '{name}': unknown key '{field}'{did_you_mean(field, model.model_fields)} for a {kind} "
+                                  f"box (expected: {', '.join(sorted(model.model_fields))})")
                 ok = False
             elif has_expression(value):
                 try:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from spellpress.load.cells import column_number
 
 
 def attribute(tag: str, name: str) -> str | None:
-    match = re.search(r'\b{}\s*=\s*"([^"]*)"'.format(re.escape(name)), tag)
+    match = re.search(rf'\b{re.escape(name)}\s*=\s*"([^"]*)"', tag)
     return match.group(1) if match else None
 
 
@@ -67,7 +67,8 @@ def xlsx_cells(xml: str, with_content: bool = True) -> Iterator[XlsxCell]:
         yield XlsxCell(row, column, attributes, content)
 
 
-ODS_TAG = re.compile(r"<(/?)(table:table|table:table-row|table:table-cell|table:covered-table-cell|text:p)(?=[\s/>])([^>]*?)(/?)>")
+ODS_TAG = re.compile(r"<(/?)(table:table|table:table-row|table:table-cell|table:covered-table-cell|text:p)"
+                     r"(?=[\s/>])([^>]*?)(/?)>")
 
 
 @dataclass(frozen=True)

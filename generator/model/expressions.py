@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 import signal
 import threading
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
@@ -29,7 +30,8 @@ class _LimitedEnvironment(SandboxedEnvironment):
     def call_binop(self, context, operator, left, right):
         if operator == "*":
             for sized, times in ((left, right), (right, left)):
-                if isinstance(sized, (str, list, tuple)) and isinstance(times, int) and len(sized) * times > MAX_EXPRESSION_OUTPUT:
+                if isinstance(sized, (str, list, tuple)) and isinstance(times,
+                                                                        int) and len(sized) * times > MAX_EXPRESSION_OUTPUT:
                     raise ExpressionError(f"expression makes more than {MAX_EXPRESSION_OUTPUT:,} characters or items")
         if operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1 and right > 256:
             raise ExpressionError("expression raises a number to a power above 256")
@@ -94,7 +96,8 @@ def has_expression(value: Any) -> bool:
 @lru_cache(maxsize=4096)
 def compiled(source: str) -> jinja2.Template:
     if len(source) > MAX_EXPRESSION_SOURCE:
-        raise ExpressionError(f"a value with an expression may be at most {MAX_EXPRESSION_SOURCE:,} characters, this one has {len(source):,}")
+        raise ExpressionError(f"a value with an expression may be at most {MAX_EXPRESSION_SOURCE:,} characters, this one has "
+                              f"{len(source):,}")
     try:
         return _ENV.from_string(source)
     except jinja2.TemplateSyntaxError as exc:

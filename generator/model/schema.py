@@ -19,7 +19,7 @@ class Players(Strict):
     max: int = Field(ge=1)
 
     @model_validator(mode="after")
-    def _ordered(self) -> "Players":
+    def _ordered(self) -> Players:
         if self.max < self.min:
             raise ValueError("max must be at least min")
         return self
@@ -78,7 +78,7 @@ class WordsSpec(Strict):
     vocabulary: int | None = Field(default=None, ge=10, le=95)
 
     @model_validator(mode="after")
-    def _vocabulary_needs_levels(self) -> "WordsSpec":
+    def _vocabulary_needs_levels(self) -> WordsSpec:
         if self.vocabulary is not None and self.lexicon != SHIPPED_LEXICON:
             raise ValueError(f"a vocabulary needs a word list with commonness levels: only the English list "
                              f"({SHIPPED_LEXICON!r}) has them, this game uses {self.lexicon!r}")
@@ -137,7 +137,7 @@ class ComponentSpec(Strict):
     cards_from: str | CardsFrom | None = None  # a spreadsheet file, or {file, sheet, separator}
 
     @model_validator(mode="after")
-    def _one_back(self) -> "ComponentSpec":
+    def _one_back(self) -> ComponentSpec:
         if self.back and self.back_template:
             raise ValueError("give either back (a deck back) or back_template (double-sided), not both")
         if (self.cards is None) == (self.cards_from is None):

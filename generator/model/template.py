@@ -8,7 +8,7 @@ then validated here.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -60,7 +60,7 @@ class ShapeBox(BoxBase):
         return value
 
     @model_validator(mode="after")
-    def _line_is_stroked(self) -> "ShapeBox":
+    def _line_is_stroked(self) -> ShapeBox:
         if self.shape == "line" and self.fill != "none":
             raise ValueError("a line has no fill: give it a stroke colour instead (fill: is for rect, ellipse and grid)")
         return self
@@ -95,7 +95,7 @@ class ImageBox(BoxBase):
     fit: Literal["contain", "cover", "stretch"] = "contain"
 
 
-Box = Annotated[Union[FillBox, ShapeBox, TextBox, IconBox, ImageBox], Field(discriminator="kind")]
+Box = Annotated[FillBox | ShapeBox | TextBox | IconBox | ImageBox, Field(discriminator="kind")]
 
 
 BOX_KINDS: dict[str, type[BoxBase]] = {"fill": FillBox, "shape": ShapeBox, "text": TextBox, "icon": IconBox, "image": ImageBox}

@@ -9,7 +9,18 @@ import math
 import random
 from pathlib import Path
 
+from spellpress.build import BuildOptions
 from spellpress.errors import Location, Option, UserError
+from spellpress.load.game import load_game
+from spellpress.play.app import create_app, seat_keys
+from spellpress.play.records import NotARecord, load, replay_problem, writable_folder
+from spellpress.play.table import BOTS, HUMAN, PEOPLE, SeatSpec, Table
+from spellpress.rules.plugins import rules_for
+from spellpress.serve.command import game_folder, listening_socket
+from spellpress.serve.guard import Guard, host_name, is_loopback
+from spellpress.serve.preview import Preview
+from spellpress.simulate.engine_faults import blaming
+from spellpress.write.destination import game_output_folder
 
 DEFAULT_PORT = 8766
 SEATS_WHERE = Option("--seats")
@@ -50,15 +61,16 @@ def register(commands) -> None:
     parser.add_argument("--stats", action="store_true",
                         help="do not serve: people against the bots in the saved records (points, word length, "
                              "wins, going out, game length, with 95%% intervals)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this computer only; any other lets everyone who "
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this computer only; any other lets everyone who "
                              "can reach it see your hand and play your moves)")
-    parser.add_argument("--out", type=Path, default=Path("output"), help="output folder; records go to OUT/play/GAME/ (default: output)")
-    parser.set_defaults(handler=cmd_play)
+    parser.add_argument("--out", type=Path, default=Path("output"),
+                        help="output folder; records go to OUT/play/GAME/ (default: output)")
 
 
 def parse_seats(text: str | None, allowed: range, budget: int, think: float = 0.8):
-    from spellpress.play.table import BOTS, HUMAN, PEOPLE, SeatSpec
 
     if budget < 1:
         raise UserError.at(Option("--budget"), "must be at least 1 playout a move")
@@ -85,8 +97,6 @@ def seconds(option: str, value: float, most: float) -> None:
 def records_folder(out: Path, game_id: str, game_root: Path) -> Path:
     """OUT/play/GAME, refused at the start when it lies in a game folder or cannot be written to (else
     the first game would be lost at its end)."""
-    from spellpress.play.records import writable_folder
-    from spellpress.write.destination import game_output_folder
 
     folder = game_output_folder(out / "play", game_id, game_root)
     problem = writable_folder(folder)
@@ -97,8 +107,6 @@ def records_folder(out: Path, game_id: str, game_root: Path) -> Path:
 
 def replayed(path: Path, rules, game):
     """The record at `path`, checked to replay on this game move by move before anything is served."""
-    from spellpress.play.records import NotARecord, load, replay_problem
-    from spellpress.play.table import BOTS, HUMAN
 
     try:
         record = load(path)
@@ -118,11 +126,7 @@ def replayed(path: Path, rules, game):
     return record
 
 
-def cmd_play(args) -> int:
-    from spellpress.load.game import load_game
-    from spellpress.rules.plugins import rules_for
-    from spellpress.serve.command import game_folder, listening_socket
-    from spellpress.simulate.engine_faults import blaming
+def run_play(args) -> int:
 
     folder = game_folder(args.game)
     game = load_game(folder)
@@ -155,13 +159,6 @@ def cmd_play(args) -> int:
 
 def serve(folder, game, rules, seats, seed, records, sock, args, replay) -> None:
     import uvicorn
-
-    from spellpress.build import BuildOptions
-    from spellpress.play.app import create_app, seat_keys
-    from spellpress.play.table import Table
-    from spellpress.serve.guard import Guard, host_name, is_loopback
-    from spellpress.serve.preview import Preview
-    from spellpress.simulate.engine_faults import blaming
 
     preview = Preview(folder, BuildOptions(out=args.out))
     preview.refresh()

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import logging
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from starlette.responses import JSONResponse, Response
 
@@ -58,7 +59,7 @@ def back_to_record(table) -> None:
     actions = table.record.actions
     try:
         table.state = replay(table.rules, table.game, len(table.seats), actions, table.options)
-    except Exception:  # noqa: BLE001 - the first failure is the one told
+    except Exception:
         return
     table.record.decisions = [d for d in table.record.decisions if d.step < len(actions)]
     table.log = [entry for entry in table.log if entry.step < len(actions)]

@@ -61,7 +61,7 @@ class Record:
                 "decisions": [vars(d) for d in self.decisions]}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Record":
+    def from_json(cls, data: Any) -> Record:
         """The record, or NotARecord naming the first field that is not what a record holds."""
         if not isinstance(data, dict):
             raise NotARecord(f"a JSON {type(data).__name__}, not an object with game, seed, seats and actions")

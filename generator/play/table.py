@@ -158,7 +158,8 @@ class Scorebook:
         state.apply(action)
         items = state.score_items(before, action) if before is not None else None
         if items is None:
-            items = [(seat, now - then, why) for seat, (now, then) in enumerate(zip(state.returns(), scores)) if now != then]
+            items = [(seat, now - then, why) for seat, (now, then) in enumerate(zip(state.returns(), scores,
+                                                                                    strict=False)) if now != then]
         self.items += [(step, round_number, seat, float(points), text) for seat, points, text in items]
         if round_number is not None and state.round_number() != round_number:
             self.rounds.append({"round": round_number, "step": step, "scores": list(state.returns()),
@@ -265,7 +266,7 @@ class Table:
         """A human's real search time as the engine's chance outcome, in a timed race; else None."""
         timing = getattr(self.state, "time_taken", None)
         seat = self.state.chance_seat() if timing and hasattr(self.state, "chance_seat") else None
-        if not self.timed or seat is None or seat not in self.searched:
+        if not self.timed or timing is None or seat is None or seat not in self.searched:
             return None
         return timing(self.searched.pop(seat))
 

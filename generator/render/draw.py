@@ -21,7 +21,8 @@ from spellpress.render.icons import coloured, painted
 from spellpress.render.paint import RgbPaint
 from spellpress.units import mm_to_pt
 
-PAINT: ContextVar = ContextVar("paint", default=RgbPaint())  # RGB, CMYK (print shops) or the grey draft
+_RGB = RgbPaint()  # stateless: every context may share it
+PAINT: ContextVar = ContextVar("paint", default=_RGB)  # RGB, CMYK (print shops) or the grey draft
 
 
 @contextmanager
@@ -144,7 +145,7 @@ def _text(canvas: Canvas, op: Text) -> None:
     canvas.drawString(mm_to_pt(op.x), mm_to_pt(op.y), op.text)
 
 
-_ICON_FORMS: "weakref.WeakKeyDictionary[Canvas, set[str]]" = weakref.WeakKeyDictionary()  # defined, per document
+_ICON_FORMS: weakref.WeakKeyDictionary[Canvas, set[str]] = weakref.WeakKeyDictionary()  # defined, per document
 
 
 def _icon(canvas: Canvas, op: Icon) -> None:

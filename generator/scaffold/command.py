@@ -6,6 +6,7 @@ from pathlib import Path
 
 from spellpress.model.sizes import CARD_SIZES
 from spellpress.paths import game_folders
+from spellpress.scaffold.new import copy_game, new_game
 
 
 def register(commands) -> None:
@@ -23,11 +24,9 @@ def register(commands) -> None:
                         help=f"card size of the starter deck (default poker): {sizes}")
     parser.add_argument("--rules", action="store_true",
                         help="also write rules.py, a starter rules engine (docs/rules.md), so the game simulates at once")
-    parser.set_defaults(handler=cmd_new)
 
 
-def cmd_new(args) -> int:
-    from spellpress.scaffold.new import copy_game, new_game
+def run_new(args) -> int:
 
     if args.source and args.rules:
         from spellpress.errors import Option, UserError

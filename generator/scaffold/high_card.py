@@ -37,7 +37,7 @@ class HighCardState(State):
         self.values = values                      # card number -> its value
         self.printed = printed                    # card number -> the CardRef it was printed as
         self.deck = list(range(len(values)))      # card numbers still in the deck
-        self.hands = [[] for _ in range(players)]
+        self.hands: list[list[int]] = [[] for _ in range(players)]
         self.scores = [0] * players
         self.table = []                           # (seat, card) played this round
         self.to_deal = min(hand, len(values) // players) * players  # a short deck deals fewer
@@ -83,7 +83,7 @@ class HighCardState(State):
         others = [o for o in range(self.players) if o != seat]
         hidden = list(copy.deck) + [card for o in others for card in copy.hands[o]]
         hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) for o in others])
-        for o, hand in zip(others, hands):
+        for o, hand in zip(others, hands, strict=False):
             copy.hands[o] = hand
         return copy
     # what one seat sees, for `spellpress play`: never another seat's hand, nor the deck

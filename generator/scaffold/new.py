@@ -142,7 +142,8 @@ def game_yaml(name: str) -> str:
 
 def refuse_existing(folder: Path) -> None:
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise UserError.at(Location(folder), "already exists and is not empty: spellpress new never overwrites; choose a new folder")
+        raise UserError.at(Location(folder),
+                           "already exists and is not empty: spellpress new never overwrites; choose a new folder")
 
 
 def starter_engine() -> str:

@@ -32,7 +32,6 @@ def register(commands) -> None:
     parser.add_argument("--pull-every", type=bounded_int(10, 86_400), metavar="SECONDS",
                         help="fetch the game's Google Sheets (cards_from: links) every SECONDS, at least 10, and rebuild "
                              "when one changed (as 'spellpress pull' does; the page says when)")
-    parser.set_defaults(handler=cmd_serve)
 
 
 def game_folder(name: str | None) -> Path:
@@ -76,7 +75,7 @@ def exposure_warning(address: str, out: Path) -> str | None:
             f"every card, start builds (PDF, PNG, TTS and print-shop files written to {out}) and download them")
 
 
-def cmd_serve(args) -> int:
+def run_serve(args) -> int:
     import uvicorn
 
     from spellpress.build import BuildOptions

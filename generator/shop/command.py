@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 
+from spellpress.errors import Problems, UserError
 from spellpress.paths import game_folders
+from spellpress.shop.build import build_for_shop
+from spellpress.shop.pdfx import output_condition
+from spellpress.shop.presets import shops
 from spellpress.units import MM_PER_INCH
 from spellpress.wording import listed_files, plural
 
@@ -13,7 +19,6 @@ def register(commands) -> None:
     parser = commands.add_parser("shops", help="list the print-shop presets (for build --shop) with their numbers and sources",
                                  description="The shipped print-shop presets, and a game's own shops/*.yaml when GAME is given.")
     parser.add_argument("game", nargs="?", metavar="GAME|PATH", help="also list this game's own presets")
-    parser.set_defaults(handler=run)
 
 
 def _length(mm: float) -> str:
@@ -68,8 +73,8 @@ def describe(preset) -> list[str]:
         lines.append(colour)
         black = spec.black_text
         if black.size > 0 or black.line > 0:
-            lines.append(f"black type: dark text up to {black.size:g} pt, icons as tall, and lines up to {black.line:g} pt in black ink "
-                         f"only, 100% K (dark: L* at most {black.lightness:g}; a colour of chroma {black.chroma:g} or "
+            lines.append(f"black type: dark text up to {black.size:g} pt, icons as tall, and lines up to {black.line:g} pt in "
+                         f"black ink only, 100% K (dark: L* at most {black.lightness:g}; a colour of chroma {black.chroma:g} or "
                          "more is kept)")
     else:
         lines.append("colour: RGB, as designed")
@@ -111,14 +116,12 @@ def _applies(spec, figure: str) -> bool:
 
 def _condition(profile: Path) -> str:
     """The printing condition a profile separates for, as its PDF/X OutputIntent names it."""
-    from spellpress.shop.pdfx import output_condition
 
     identifier, description = output_condition(profile)
     return description if description.upper().startswith(identifier) else f"{identifier} ({description})"
 
 
-def run(args) -> int:
-    from spellpress.shop.presets import shops
+def run_shops(args) -> int:
 
     folder: Path | None = game_folders([args.game])[0] if args.game else None
     for name, preset in shops(folder).items():
@@ -131,11 +134,6 @@ def run(args) -> int:
 
 def build_shops(args) -> int:
     """build --shop NAME: each game as that shop asks, into OUT/<game>/<shop>/."""
-    import sys
-    import time
-
-    from spellpress.errors import Problems, UserError
-    from spellpress.shop.build import build_for_shop
 
     problems = Problems()
     for folder in game_folders(args.games):

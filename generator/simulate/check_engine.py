@@ -24,10 +24,9 @@ def register(commands) -> None:
     parser.add_argument("--random-games", type=int, default=1, help="games of random players (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="the games' seed (default 1)")
     parser.add_argument("--no-workers", action="store_true", help="skip the 1-versus-2-workers comparison (it starts worker processes)")
-    parser.set_defaults(handler=cmd_check_engine)
 
 
-def cmd_check_engine(args) -> int:
+def run_check_engine(args) -> int:
     from rich.console import Console
     from rich.table import Table
 

@@ -271,7 +271,7 @@ def verdict_text(report: dict) -> str:
             f"worst {judged} {report['max_seat_deviation_points']:.1f} points off")
 
 
-def cmd_simulate(args) -> int:
+def run_simulate(args) -> int:
     from spellpress.load.game import load_game
 
     folder = game_folders([args.game])[0]
@@ -284,7 +284,7 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def cmd_report(args) -> int:
+def run_report(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.simulate.balance_pdf import balance_pdf
     from spellpress.write.atomic import write_bytes
@@ -309,8 +309,6 @@ def register(commands) -> None:
     simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance; runs the game's rules engine (its Python)")
     add_arguments(simulate_parser, default_max_games=20000)
     simulate_parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    simulate_parser.set_defaults(handler=cmd_simulate)
     report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts; runs the game's rules engine (its Python)")
     add_arguments(report_parser, default_max_games=10000)
     report_parser.add_argument("--out", type=Path, default=Path("output"))
-    report_parser.set_defaults(handler=cmd_report)

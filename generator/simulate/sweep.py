@@ -32,7 +32,6 @@ def register(commands) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option for every variant; repeatable")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default output/)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    parser.set_defaults(handler=cmd_sweep)
 
 
 def sweep(game, args) -> dict:
@@ -159,7 +158,7 @@ def print_sweep(report: dict) -> None:
     console.print(f"* a seat more than {report['spread_limit_points']:g} points from its fair share")
 
 
-def cmd_sweep(args) -> int:
+def run_sweep(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder

@@ -35,13 +35,14 @@ def markdown() -> str:
     from spellpress.cli import parser
 
     os.environ["COLUMNS"] = "80"  # usage lines wrap at the terminal's width: make them stable
-    top = parser()
+    top = parser()  # every command
     lines = ["# Command line", "", "Generated from the parser by `python -m spellpress.tools.cli_docs`; do not edit by hand.", "",
              "Exit codes: 0 success, 2 a mistake in the input (every problem listed as file:line:column), 1 a bug.", ""]
     subparsers = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
     for name, sub in subparsers.choices.items():
         lines += [f"## spellpress {name}", "", sub.description or next(
-            (c.help or "" for c in subparsers._choices_actions if c.dest == name), ""), "", "```", sub.format_usage().strip(), "```", ""]
+            (c.help or "" for c in subparsers._choices_actions if c.dest == name), ""), "", "```", sub.format_usage().strip(),
+            "```", ""]
         lines += ["| argument | meaning |", "| --- | --- |"]
         for action in sub._actions:
             if isinstance(action, argparse._HelpAction):

@@ -31,7 +31,8 @@ def main(argv: list[str]) -> int:
         dest, argv = Path(argv[1]), argv[2:]
     unknown = [name for name in argv if not icon_library.has(name)]
     if unknown or not argv:
-        print(f"not library icons: {', '.join(unknown) or '(none named)'}; `spellpress icons WORD` searches them", file=sys.stderr)
+        print(f"not library icons: {', '.join(unknown) or '(none named)'}; `spellpress icons WORD` searches them",
+              file=sys.stderr)
         return 2
     dest.mkdir(parents=True, exist_ok=True)
     credits = dest / "CREDITS.md"

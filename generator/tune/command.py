@@ -70,7 +70,6 @@ def register(commands) -> None:
                         help="write proposal N of the last tune (OUT/<game>/<game>-tune.json) into the game's files; no search")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default output/)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.set_defaults(handler=cmd_tune)
 
 
 def game_files_hash(root: Path) -> str:
@@ -331,7 +330,7 @@ def _worst(row: dict) -> str:
     return "\n".join(parts)
 
 
-def cmd_tune(args) -> int:
+def run_tune(args) -> int:
     from spellpress.load.game import load_game
     from spellpress.paths import game_folders
     from spellpress.tune.apply import new_texts, stale_comments, unified_diff

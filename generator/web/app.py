@@ -6,8 +6,9 @@ pages with `page(template, ...)`: the document carries the guard's token tag for
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from typing import Any, AsyncIterator, Mapping, Protocol
+from typing import Any, Protocol
 
 from markupsafe import Markup
 from starlette.applications import Starlette

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator, Callable, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable
 
 import anyio
 from starlette.responses import StreamingResponse
@@ -50,7 +50,7 @@ class Hub:
             while True:
                 try:
                     yield event(await asyncio.wait_for(queue.get(), keep_alive_s))
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     yield KEEP_ALIVE
         finally:
             self.unsubscribe(queue)

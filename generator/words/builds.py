@@ -183,5 +183,5 @@ def builds(word: str, src: Sources, first_only: bool = False) -> list[Match]:
             return done
         return False
 
-    walk(0, sum(o * c for o, c in zip(owed, left)))
+    walk(0, sum(o * c for o, c in zip(owed, left, strict=False)))
     return list(found)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 CACHE_FOLDER = ".cache"
 FORMAT = b"SPC1"  # bump when an entry's layout changes
@@ -34,7 +34,7 @@ class Cache:
         self.misses = 0
 
     @classmethod
-    def for_game(cls, out: Path, game_id: str, enabled: bool = True) -> "Cache":
+    def for_game(cls, out: Path, game_id: str, enabled: bool = True) -> Cache:
         return cls(out / CACHE_FOLDER / game_id if enabled else None)
 
     def _path(self, kind: str, key: str) -> Path:

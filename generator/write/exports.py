@@ -22,7 +22,7 @@ class RasterExports:
         self.plans = [(export, export.plan(game, laid, dict(settings))) for export, settings in chosen]
         self.raster = Rasterizer(cache, options.workers)
 
-    def __enter__(self) -> "RasterExports":
+    def __enter__(self) -> RasterExports:
         self.raster.__enter__()
         for export, plan in self.plans:
             export.prefetch(plan, self.raster)

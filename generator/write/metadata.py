@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from spellpress.errors import Option, UserError
@@ -36,7 +36,7 @@ def source_date(folder: Path) -> datetime:
         times = (path.stat().st_mtime for path in folder.rglob("*")
                  if path.is_file() and not any(part.startswith(".") for part in path.relative_to(folder).parts))
         seconds = int(max(times, default=0))
-    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+    return datetime.fromtimestamp(seconds, tz=UTC)
 
 
 def document_info(game: Game, title: str | None = None) -> DocumentInfo:

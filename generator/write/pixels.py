@@ -14,9 +14,9 @@ from io import BytesIO
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # no linear algebra here: no BLAS threads spinning beside the work
-import numpy as np  # noqa: E402
-import pypdfium2 as pdfium  # noqa: E402
-from PIL import Image  # noqa: E402
+import numpy as np
+import pypdfium2 as pdfium
+from PIL import Image
 
 from spellpress.layout.fonts import adopt as adopt_fonts
 from spellpress.layout.ops import FaceLayout
@@ -84,7 +84,7 @@ def rasterize(faces: list[FaceLayout], title: str, dpi: int, progress: bool = Tr
     document = pdfium.PdfDocument(faces_pdf(unique, title))
     images: dict[FaceLayout, Image.Image] = {}
     try:
-        for face, page in zip(unique, track(document, f"rasterizing {title}", len(unique), enabled=progress)):
+        for face, page in zip(unique, track(document, f"rasterizing {title}", len(unique), enabled=progress), strict=False):
             images[face] = _page_image(page, face, dpi)
     finally:
         document.close()
@@ -112,7 +112,7 @@ def draw_pngs(faces: list[FaceLayout], dpi: int, fonts: dict[str, Path]) -> list
     document = pdfium.PdfDocument(faces_pdf(faces, "faces"))
     pngs = []
     try:
-        for face, page in zip(faces, document):
+        for face, page in zip(faces, document, strict=False):
             width = mm_to_px(face.width + 2 * face.bleed, dpi)
             height = mm_to_px(face.height + 2 * face.bleed, dpi)
             bitmap, pixels = _render_array(page, width, height, dpi)
@@ -175,7 +175,7 @@ def die_texture(png: bytes, bleed_px: int, faces: list[tuple[int, int, int, int]
     net = decode_png(png)
     columns, rows = grid
     texture = np.full((rows * side, columns * side, 3), 255, np.uint8)
-    for (x, y, w, h), (column, row) in zip(faces, places):
+    for (x, y, w, h), (column, row) in zip(faces, places, strict=False):
         face = np.ascontiguousarray(net[bleed_px + y : bleed_px + y + h, bleed_px + x : bleed_px + x + w])
         if face.shape[:2] != (side, side):
             face = np.asarray(Image.fromarray(face).resize((side, side), Image.Resampling.LANCZOS))

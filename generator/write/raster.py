@@ -11,9 +11,9 @@ draws something itself.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import Executor, Future
 from pathlib import Path
-from typing import Callable, Hashable, Iterable
 
 from spellpress.layout.deck import CardFaces
 from spellpress.layout.fonts import registered as registered_fonts
@@ -47,7 +47,7 @@ class Rasterizer:
         self._pending: dict[tuple[FaceLayout, int], tuple[Future, int, str]] = {}  # being drawn: (job, index, key)
         self._strips: dict[str, Strip | Future] = {}  # TTS strips read from the cache or started early, by key
 
-    def __enter__(self) -> "Rasterizer":
+    def __enter__(self) -> Rasterizer:
         self._workers.start()
         return self
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Callable, Hashable
 from concurrent.futures import Executor, Future
-from typing import Callable, Hashable
 
 
 def submit_when_done(pool: Executor, sources: dict[Hashable, bytes | tuple[Future, int]],

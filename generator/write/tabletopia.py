@@ -79,7 +79,7 @@ def _die_faces(game: Game, component: Component, group: list[CardFaces]) -> Comp
     smallest = min(min(w, h) for rects in rects_of for _, _, w, h in rects or ())
     dpi = min(max(MAX_DPI, math.ceil(MIN_FACE_PX * MM_PER_INCH / smallest)), fit_dpi(1, 1, component.size, 0, MAX_PX, 2400))
     pictures = []
-    for faces, rects in zip(group, rects_of):
+    for faces, rects in zip(group, rects_of, strict=False):
         for number, (x, y, w, h) in enumerate(rects or (), start=1):
             crop = (mm_to_px(x, dpi), mm_to_px(y, dpi), mm_to_px(w, dpi), mm_to_px(h, dpi))
             side = min(MAX_PX, max(crop[2], crop[3]))
@@ -107,7 +107,7 @@ def write_tabletopia(plans: list[ComponentPictures], folder: Path, title: str, r
                 calls.append(("trimmed_png", (pngs[picture.face], plan.bleed_px, plan.cell, plan.dpi)))
             files.append(picture.file)
     with atomic_folder(folder) as temporary:
-        for relative, png in zip(files, raster.pixel_jobs(calls)):
+        for relative, png in zip(files, raster.pixel_jobs(calls), strict=False):
             (temporary / relative).parent.mkdir(parents=True, exist_ok=True)
             (temporary / relative).write_bytes(png)
     return [folder / relative for relative in files]

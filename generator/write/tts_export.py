@@ -19,7 +19,7 @@ from spellpress.write.atomic import atomic_folder
 from spellpress.write.cache import digest
 from spellpress.write.png import png_from_strips
 from spellpress.write.raster import PNG_DPI, Rasterizer
-from spellpress.write.tts_plan import DIE_GRID, DIE_PLACES, ImageFormat, TtsOptions, TtsPlan, TtsTile
+from spellpress.write.tts_plan import DIE_GRID, DIE_PLACES, ImageFormat, TtsDeck, TtsOptions, TtsPlan, TtsTile
 from spellpress.write.tts_save import saved_object
 
 JPEG_QUALITY = 90
@@ -46,8 +46,7 @@ def write_tts_images(plan: TtsPlan, folder: Path, title: str, raster: Rasterizer
             continue
         back = raster.cache.bytes(
             "tts-backs", digest("tts-back", deck.dpi, deck.cell, deck.back_key),
-            lambda: raster.pixel_jobs([("trimmed_png", (raster.png(deck.back, deck.dpi, title), deck.bleed_px,
-                                                        deck.cell, deck.dpi))])[0])
+            functools.partial(_trimmed_back, raster, deck, title))
         (folder / deck.back_file).write_bytes(encode(back))
     nets = raster.pngs((die.card.front for die in plan.dice), PNG_DPI, title)
     calls: list[tuple[str, tuple]] = []
@@ -62,8 +61,12 @@ def write_tts_images(plan: TtsPlan, folder: Path, title: str, raster: Rasterizer
             if face is not None and name is not None:
                 calls.append(("trimmed_png", (pngs[face], tile.bleed_px, tile.cell, tile.dpi)))
                 files.append(name)
-    for name, png in zip(files, raster.pixel_jobs(calls)):
+    for name, png in zip(files, raster.pixel_jobs(calls), strict=False):
         (folder / name).write_bytes(encode(png))
+
+
+def _trimmed_back(raster: Rasterizer, deck: TtsDeck, title: str) -> bytes:
+    return raster.pixel_jobs([("trimmed_png", (raster.png(deck.back, deck.dpi, title), deck.bleed_px, deck.cell, deck.dpi))])[0]
 
 
 def _sides(tile: TtsTile) -> list[FaceLayout]:

@@ -1,9 +1,10 @@
 """Tabletop Simulator: which card goes in which cell of which image, at what size.
 
 A deck sheet is a grid of at most 10 x 7 cards, each distinct card once (its copies share its
-CardID), sized to the deck (a deck of 2 is a 2 x 2 grid, not 10 wide), its cards scaled so the sheet is at most `max_px` on a side (4096 by default, what
-TTS's knowledge base recommends), the hidden card (the deck's back, or plain grey) in its last
-slot. Dice become textures of their six faces, boards and score sheets one picture a side.
+CardID), sized to the deck (a deck of 2 is a 2 x 2 grid, not 10 wide), its cards scaled so the sheet
+is at most `max_px` on a side (4096 by default, what TTS's knowledge base recommends), the hidden
+card (the deck's back, or plain grey) in its last slot. Dice become textures of their six faces,
+boards and score sheets one picture a side.
 write/tts_export.py writes the images, write/tts_save.py the saved object.
 """
 
@@ -161,7 +162,7 @@ def _deck(component: Component, group: list[CardFaces], max_px: int, ext: str) -
     keys = {face: face_key(face) for f in group for face in (f.front, f.back) if face is not None}
     back_key = keys[shared_back] if shared_back is not None else "grey"
     sheets, back_sheets = [], []
-    for number, (chunk, (columns, rows)) in enumerate(zip(chunks, grids), start=1):
+    for number, (chunk, (columns, rows)) in enumerate(zip(chunks, grids, strict=False), start=1):
         fronts = [f.front for f in chunk]
         sheets.append(Sheet(f"{component.id}-sheet{number}-{len(chunk)}cards.{ext}", columns, rows, chunk,
                             _row_jobs(fronts, shared_back, columns, rows, dpi, cell, bleed_px, keys)))

@@ -11,7 +11,8 @@ of this was checked against the format's public descriptions, and what could not
 from __future__ import annotations
 
 import hashlib
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from spellpress.model.game import Game
 
@@ -60,7 +61,7 @@ def _row(objects: list[dict], widths_mm: list[float], z: float) -> list[dict]:
     """The objects side by side along x, centred on the table, at depth z."""
     widths = [width / MM_PER_UNIT for width in widths_mm]
     x = -(sum(widths) + GAP * max(0, len(widths) - 1)) / 2
-    for obj, width in zip(objects, widths):
+    for obj, width in zip(objects, widths, strict=False):
         obj["Transform"]["posX"] = round(x + width / 2, 3) + 0.0  # + 0.0: no "-0.0" in the file
         obj["Transform"]["posZ"] = round(z, 3) + 0.0
         x += width + GAP
@@ -140,8 +141,8 @@ def _die(game: Game, die: TtsDie, url: Callable[[str], str]) -> list[dict]:
         obj["CustomImage"] = {"ImageURL": url(die.file), "ImageSecondaryURL": "", "ImageScalar": 1.0,
                               "WidthScale": 0.0, "CustomDice": {"Type": 1}}  # 1: a d6
         # what a roll reads: each face's label (A, E, ... WILD) at the rotation that shows it on top
-        obj["RotationValues"] = [{"Value": value, "Rotation": dict(zip("xyz", rotation))}
-                                 for value, rotation in zip(face_values(card.fields), D6_ROTATIONS)]
+        obj["RotationValues"] = [{"Value": value, "Rotation": dict(zip("xyz", rotation, strict=False))}
+                                 for value, rotation in zip(face_values(card.fields), D6_ROTATIONS, strict=False)]
         copies.append(obj)
     return copies
 

@@ -28,7 +28,7 @@ def spells_a_word(cards: tuple[str, ...], words: set[str], min_length: int) -> b
         wild_places = [i for i, card in enumerate(order) if card == "?"]
         for letters in itertools.product(string.ascii_lowercase, repeat=len(wild_places)):
             filled = list(order)
-            for i, letter in zip(wild_places, letters):
+            for i, letter in zip(wild_places, letters, strict=False):
                 filled[i] = letter
             word = "".join(filled)
             if len(word) >= min_length and word in words:

@@ -61,7 +61,8 @@ def test_before_and_after_are_side_by_side_in_the_terminal_and_the_pdf(tmp_path,
     out = capsys.readouterr().out
     assert re.search(r"Jensen-Shannon distance \(bits\) +│ [\d.]+ +│ [\d.]+", out)
     assert "game (108 cards)" in out and "suggested (60 cards)" in out
-    text = "\n".join(page.extract_text() for page in PdfReader(tmp_path / "word-to-the-wise" / "word-to-the-wise-letters.pdf").pages)
+    pdf = PdfReader(tmp_path / "word-to-the-wise" / "word-to-the-wise-letters.pdf")
+    text = "\n".join(page.extract_text() for page in pdf.pages)
     assert "Suggested counts for 60 cards" in text and re.search(r"a hand goes out\s+[\d.]+%\s+[\d.]+%", text)
 
 

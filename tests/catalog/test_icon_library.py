@@ -48,7 +48,8 @@ def _game_with_library_icons(tmp_path):
     folder = tmp_path / "lib"
     new_game(folder, "poker")
     cards = folder / "cards.yaml"
-    cards.write_text(cards.read_text().replace("Inline icons sit on the line: :star-swirl:", "Library icons: :fire-ray: and :crossed-swords:"))
+    cards.write_text(cards.read_text().replace("Inline icons sit on the line: :star-swirl:",
+                                               "Library icons: :fire-ray: and :crossed-swords:"))
     template = folder / "templates" / "my-card.yaml"
     template.write_text(template.read_text() + ART_BOX)
     return folder, template
@@ -95,7 +96,8 @@ def test_the_icons_command_lists_and_writes_a_contact_sheet(tmp_path):
     assert len(pdf.pages) == -(-count // 80)
     text = pdf.pages[0].extract_text()
     assert "fire-ray" in text and "campfire" in text
-    assert Image.open(tmp_path / "icons" / "icons-fire.png").size in {(1240, 1754), (1241, 1754)}  # A4 at 150 dpi (pdfium rounds the width up)
+    # A4 at 150 dpi (pdfium rounds the width up)
+    assert Image.open(tmp_path / "icons" / "icons-fire.png").size in {(1240, 1754), (1241, 1754)}
 
 
 def test_the_templates_command_lists_the_shared_templates(tmp_path):

@@ -9,7 +9,7 @@ from PIL import Image
 from spellpress.catalog import template_sheet as sheet
 from spellpress.cli import main
 from spellpress.paths import SHARED_TEMPLATES
-from tests.print.test_pdf import fonts_of
+from tests.write.test_pdf import fonts_of
 
 SHARED = sorted(path.stem for path in SHARED_TEMPLATES.glob("*.yaml"))
 

@@ -20,8 +20,8 @@ from spellpress.load.game import load_game
 from spellpress.play.records import load
 from spellpress.play.table import replay, scorebook
 from spellpress.rules.plugins import rules_for
+from tests.build.test_all_games import SHIPPED
 from tests.conftest import ROOT
-from tests.print.test_all_games import SHIPPED
 
 CHROMIUM = Path(os.environ.get("SPELLPRESS_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

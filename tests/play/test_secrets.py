@@ -17,8 +17,8 @@ import pytest
 
 from spellpress.play.table import HUMAN, LOG_SHOWN
 from spellpress.rules.word_to_the_wise.state import CHOOSE, RECHOOSE, TIEBREAK, TIME
+from tests.build.test_all_games import SHIPPED
 from tests.play.test_table import app_client, headers
-from tests.print.test_all_games import SHIPPED
 from tests.rules.test_observation import determinize
 
 RACES = ("word-to-the-wise", "un-mot-au-sage")

@@ -7,7 +7,7 @@ from pypdf import PdfReader
 
 from spellpress.cli import main
 from tests.conftest import FIXTURES
-from tests.print.test_pdf import fonts_of
+from tests.write.test_pdf import fonts_of
 
 TOY = str(FIXTURES / "toy-game")
 

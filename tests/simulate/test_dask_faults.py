@@ -78,6 +78,19 @@ def test_a_killed_worker_is_retried_or_a_clear_error(retries, capsys, monkeypatc
         assert '"games": 400' in captured.out
 
 
+def wait_for_games_on_the_worker(address: str, run: subprocess.Popen, seconds: float = 120) -> None:
+    """Until the scheduler has simulate's batches processing on its worker (or the run ended)."""
+    from dask.distributed import Client
+
+    with Client(address, timeout=seconds) as watcher:
+        deadline = time.monotonic() + seconds
+        while run.poll() is None and time.monotonic() < deadline:
+            if any(watcher.processing().values()):
+                return
+            time.sleep(0.1)
+    pytest.fail("simulate never ran a batch on the Dask worker")
+
+
 def test_a_killed_scheduler_is_a_clear_error_within_seconds(tmp_path):
     """`simulate --dask tcp://...` whose scheduler is killed mid-run: one error naming --dask, exit 2,
     no Dask tracebacks (there were three, reported as a Spellpress bug)."""
@@ -97,7 +110,7 @@ def test_a_killed_scheduler_is_a_clear_error_within_seconds(tmp_path):
         run = subprocess.Popen([sys.executable, "-m", "spellpress", "simulate", "word-to-the-wise", "--games", "100000",
                                 "--players", "2", "--dask", address, "--seed", "1", "--luck-games", "0"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        time.sleep(8)  # connected, batches running on the worker
+        wait_for_games_on_the_worker(address, run)  # a state, not a time: a loaded machine connects late
         assert run.poll() is None, run.communicate()
         scheduler.kill()
         killed = time.monotonic()

@@ -15,7 +15,7 @@ from spellpress.errors import UserError
 from spellpress.load.game import load_game
 from spellpress.tune.apply import apply, new_texts
 from tests.conftest import FIXTURES, ROOT
-from tests.print.workbooks import write_xlsx
+from tests.load.workbooks import write_xlsx
 
 
 def changed_lines(before: str, after: str) -> list[tuple[str, str]]:
