@@ -19,10 +19,12 @@ def register(commands) -> None:
                     "each card at actual size with its fields, their source line or row, bleed, trim and safe-zone "
                     "overlays and previous/next (arrow keys), and the imposed sheets; builds on the paper, backs and "
                     "marks chosen on the page, downloadable as one ZIP. The page updates when a file of the game, "
-                    "or a shared template, font or icon it uses, is saved; definition errors show in the page and on their cards.")
+                    "or a shared template, font or icon it uses, is saved; definition errors show in the page and on "
+                    "their cards.")
     parser.add_argument("game", nargs="?", metavar="GAME|PATH",
                         help="a game id under cards/ or a game folder (default: the current folder, if it holds game.yaml)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"port to listen on; 0 picks a free one (default {DEFAULT_PORT})")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address or name to listen on (default 127.0.0.1: this computer only). Any other than a loopback "
                              "address lets everyone who can reach it see every card, start builds (PDF, PNG, TTS, "

@@ -38,9 +38,9 @@ from __future__ import annotations
 import hmac
 import ipaddress
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from html import escape
-from typing import Iterable
 
 TOKEN_HEADER = "X-Spellpress-Token"
 TOKEN_META = "spellpress-token"
@@ -100,7 +100,7 @@ class Guard:
     any_ip: bool = False  # listening on every address: an IP typed as the Host is accepted
 
     @classmethod
-    def for_address(cls, address: str, port: int, names: Iterable[str] = ()) -> "Guard":
+    def for_address(cls, address: str, port: int, names: Iterable[str] = ()) -> Guard:
         """The guard for a server bound to (address, port), also answering to the given host names."""
         unspecified = is_ip_literal(address) and ipaddress.ip_address(address.strip("[]")).is_unspecified
         allowed = {host_name(address), *LOOPBACK_NAMES, *(host_name(n) for n in names if n)}

@@ -154,11 +154,10 @@ def card_view(state: State, component_id: str, card_id: str) -> str | None:
     if snapshot is None:
         return None
     laid = snapshot.laid
-    for index, faces in enumerate(laid):
-        if faces.component.id == component_id and faces.card.id == card_id:
-            break
-    else:
+    index = next((i for i, faces in enumerate(laid) if faces.component.id == component_id and faces.card.id == card_id), None)
+    if index is None:
         return None
+    faces = laid[index]
     safe = snapshot.game.spec.print.safe
     warnings = card_warnings(state)
     own_back = faces.component.back is not None and faces.component.back.per_card  # a shared back has no card fields

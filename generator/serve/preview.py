@@ -56,9 +56,9 @@ class State:
 
 
 class Preview:
-    def __init__(self, folder: Path, options: BuildOptions = BuildOptions()):
+    def __init__(self, folder: Path, options: BuildOptions | None = None):
         self.folder = folder
-        self.options = options
+        self.options = options if options is not None else BuildOptions()
         self.state = State()
         self.lock = threading.RLock()  # reportlab and pdfium keep global state: one render at a time
         self.faces: dict[str, FaceLayout] = {}
@@ -115,7 +115,7 @@ class Preview:
             from spellpress.write.pixels import encode_png, rasterize
 
             pictures = rasterize([self.faces[k] for k in wanted], "preview", dpi, progress=False)
-            for k, picture in zip(wanted, pictures):
+            for k, picture in zip(wanted, pictures, strict=False):
                 self._remember((k, dpi), encode_png(picture, dpi))
             self.renders += len(wanted)
             return self.images[(key, dpi)]

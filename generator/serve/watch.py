@@ -51,7 +51,7 @@ async def poll_sheets(preview: Preview, hub: Hub, seconds: float, stop: asyncio.
         try:
             await asyncio.wait_for(stop.wait(), timeout=seconds)
             return
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         note = await anyio.to_thread.run_sync(pull_changes, preview.folder)
         if note is not None and note != preview.note:

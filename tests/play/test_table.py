@@ -155,7 +155,8 @@ def test_a_move_needs_the_pages_origin_and_the_token(tmp_path):
     own = {"Origin": "http://127.0.0.1:8766", "Content-Type": "application/json"}
     assert client.post("/api/move", json=move, headers={"Origin": "http://127.0.0.1:8766"}).status_code == 403
     assert client.post("/api/move", json=move, headers={**own, TOKEN_HEADER: "guess"}).status_code == 403
-    assert client.post("/api/move", json=move, headers={"Origin": "http://evil.example", TOKEN_HEADER: guard.token}).status_code == 403
+    evil = {"Origin": "http://evil.example", TOKEN_HEADER: guard.token}
+    assert client.post("/api/move", json=move, headers=evil).status_code == 403
     assert client.get("/api/state", headers={"Host": "evil.example:8766"}).status_code == 400
     assert table.step == view["step"]  # nothing moved
     answer = client.post("/api/move", json=move, headers={**own, TOKEN_HEADER: guard.token})
@@ -257,7 +258,8 @@ def test_the_agreement_command_reports_a_share_with_its_interval(tmp_path, capsy
     moves = len(table.record.decisions)
     assert main(["play", "word-rummy", "--agreement", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert f"the heuristic player would have chosen the same move 100% of the time ({moves} of {moves} human moves; 95% interval" in out
+    assert ("the heuristic player would have chosen the same move 100% of the time "
+            f"({moves} of {moves} human moves; 95% interval") in out
     assert re.search(r"the random player would have chosen the same move \d+% of the time", out)
 
 

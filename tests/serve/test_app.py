@@ -100,7 +100,7 @@ def test_an_edit_redraws_only_the_changed_face(tmp_path):
         after = face_urls(client.get("/").text)
         for url in after:
             assert client.get(url).status_code == 200
-        assert [a == b for a, b in zip(before, after)] == [True, True, False, True]
+        assert [a == b for a, b in zip(before, after, strict=False)] == [True, True, False, True]
         assert preview.renders == drawn + 1
         assert not preview.refresh()  # nothing changed since
 
@@ -163,7 +163,8 @@ def test_card_view_steps_through_cards_and_lists_fields_with_their_source(client
     w, h = second.component.size
     assert 'class="overlay bleed-band" style="border-width:3mm"' in middle
     assert f'class="overlay trim" style="left:3mm;top:3mm;width:{w:g}mm;height:{h:g}mm"' in middle
-    assert f'class="overlay safe" style="left:{3 + safe:g}mm;top:{3 + safe:g}mm;width:{w - 2 * safe:g}mm;height:{h - 2 * safe:g}mm"' in middle
+    assert (f'class="overlay safe" style="left:{3 + safe:g}mm;top:{3 + safe:g}mm;'
+            f'width:{w - 2 * safe:g}mm;height:{h - 2 * safe:g}mm"') in middle
     assert 'id="overlays"' in middle
 
 

@@ -54,7 +54,8 @@ def server(tmp_path):
 def card_images(page) -> dict[str, list[str]]:
     return page.eval_on_selector_all(
         "figure.card[data-card]",
-        "els => Object.fromEntries(els.map(f => [f.dataset.card, [...f.querySelectorAll('img.face')].map(i => i.getAttribute('src'))]))")
+        "els => Object.fromEntries(els.map(f => [f.dataset.card, "
+        "[...f.querySelectorAll('img.face')].map(i => i.getAttribute('src'))]))")
 
 
 def image_loaded(page, selector: str) -> bool:
@@ -138,7 +139,8 @@ def test_live_preview_in_chromium(server, tmp_path):
         page.eval_on_selector("#zoom", "s => { s.value = 0.3; s.dispatchEvent(new Event('input')); }")
 
         # a mistake on one card: marked on it, and each error line links to it
-        cards_file.write_text(original.replace("{letter: L, points: 2, count: 9}", "{letter: L, points: 222222222222222222222222, count: 9}"))
+        cards_file.write_text(original.replace("{letter: L, points: 2, count: 9}",
+                                               "{letter: L, points: 222222222222222222222222, count: 9}"))
         page.wait_for_selector("#errors a.to-card")
         hrefs = page.eval_on_selector_all("#errors a.to-card", "links => links.map(a => a.getAttribute('href'))")
         assert hrefs == [f"/card/consonants/{EDITED}"] * 2, hrefs  # two boxes overflow on that card
@@ -157,7 +159,9 @@ def test_live_preview_in_chromium(server, tmp_path):
         width_px = page.eval_on_selector(".actual img.front", "img => img.getBoundingClientRect().width")
         assert width_px == pytest.approx((63 + 2 * 3) / 25.4 * 96, abs=1)
         assert page.get_attribute(".actual figcaption a", "href").endswith("?dpi=300")
-        fields = page.eval_on_selector_all(".about .fields tr", "rows => rows.map(r => [r.cells[0] ? r.querySelector('th').textContent : '', r.querySelector('td').textContent])")
+        fields = page.eval_on_selector_all(
+            ".about .fields tr",
+            "rows => rows.map(r => [r.cells[0] ? r.querySelector('th').textContent : '', r.querySelector('td').textContent])")
         assert ["letter", "L"] in fields and ["points", "2"] in fields, fields
         assert re.search(rf"consonants\.yaml:{line_of_l}:\d+$", page.inner_text(".about .source code"))
         safe = game_model.spec.print.safe

@@ -120,7 +120,8 @@ def test_a_websocket_needs_the_page_origin():
             assert socket.receive_text() == "hello"
         for origin in ("http://attacker.example", None):
             with pytest.raises(WebSocketDisconnect):
-                with client.websocket_connect(f"ws://127.0.0.1:{PORT}/ws", headers={"Origin": origin} if origin else {}) as socket:
+                headers = {"Origin": origin} if origin else {}
+                with client.websocket_connect(f"ws://127.0.0.1:{PORT}/ws", headers=headers) as socket:
                     socket.receive_text()
 
 
