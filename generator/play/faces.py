@@ -34,7 +34,7 @@ class Faces:
         def draw_all():
             try:
                 self.png(next(iter(self.fronts.values()), None))
-            except Exception:  # noqa: BLE001 - a face that fails to draw shows as missing in the page
+            except Exception:  # a face that fails to draw shows as missing in the page
                 log.exception("drawing the faces failed")
 
         threading.Thread(target=draw_all, daemon=True).start()
