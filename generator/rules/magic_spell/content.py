@@ -84,6 +84,12 @@ class Catalog:
             by_letter.setdefault(letter, set()).add(tile)
         self.tiles_of = {letter: frozenset(tiles) for letter, tiles in by_letter.items()}
         self.all_spells = frozenset(range(len(self.spells)))
+        self.spell_credits = [spell.credits for spell in self.spells]  # spell -> its credits, for scoring
+        # the chance outcomes, made once: a letter from the unseen laboratory, a spell, a tile
+        self.lab_letters = sorted(set(self.letters))
+        self.lab_draws = [("lab", letter) for letter in self.lab_letters]
+        self.spell_draws = [("spell", sid) for sid in range(len(self.spells))]
+        self.pick_draws = [("pick", tile) for tile in range(len(self.letters))]
         # no homework limit is ever below this (lasting homework effects may be negative)
         self.homework_floor = self.params["homework_limit"] + sum(
             min(0, n) for spell in self.spells for key, n in spell.always if key == "homework")

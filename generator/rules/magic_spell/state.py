@@ -45,6 +45,7 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any, Sequence
 
+from spellpress.rules.chance import Counted
 from spellpress.rules.magic_spell.content import Catalog
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
@@ -101,6 +102,8 @@ class MagicSpellState(State):
         self.held: list[set[int]] = [set() for _ in range(players)]
         self.completed: dict[int, int] = {}  # spell -> seat
         self._left: dict[int, Counter] = {}  # cache of remaining(); dropped whenever a spell's tiles change
+        self._needs: dict[int, Counter] = {}  # cache of needs(); dropped whenever the seat's homework changes
+        self._trade_views: dict[int, tuple] = {}  # seat -> (cabinet, needs, (spare letters, wanted letters))
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
         # what the last invariant check saw of the unseen laboratory and of the spells' places
@@ -131,21 +134,34 @@ class MagicSpellState(State):
         return max(0, self.cat.params["research_cost"] - self.lasting(seat, "research_discount"))
 
     def credits(self, seat: int) -> int:
-        return sum(self.cat.spells[s].credits for s in self.spellbook[seat])
+        return sum(map(self.cat.spell_credits.__getitem__, self.spellbook[seat]))
 
     def stones_held(self, seat: int) -> int:
         return sum(1 for t in self.cabinet[seat] if self.cat.stone[t])
+
+    def _spell_changed(self, seat: int, sid: int) -> None:
+        """The tiles on a spell of the seat's homework, or the homework itself, changed: drop what was cached."""
+        self._left.pop(sid, None)
+        self._needs.pop(seat, None)
+
+    def drop_caches(self) -> None:
+        """Forget every cached `remaining` and `needs` (after changing spells or homework by hand)."""
+        self._left.clear()
+        self._needs.clear()
+        self._trade_views.clear()
 
     def remaining(self, sid: int) -> Counter:
         """Letters the spell still needs (by what its tiles claim to be); cached, do not modify."""
         left = self._left.get(sid)
         if left is None:
-            left = Counter(dict(self.cat.spells[sid].need))
-            for _, letter in self.woven.get(sid, ()):
-                left[letter] -= 1
-            left = +left
-            self._left[sid] = left
+            left = self._left[sid] = self._count_left(sid)
         return left
+
+    def _count_left(self, sid: int) -> Counter:
+        left = Counter(dict(self.cat.spells[sid].need))
+        for _, letter in self.woven.get(sid, ()):
+            left[letter] -= 1
+        return +left
 
     def lab_size(self) -> int:
         return self.mixed_count + len(self.known)
@@ -170,20 +186,27 @@ class MagicSpellState(State):
     def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
         chance = self.chance
         assert chance is not None, "chance is not to act"
-        kind = chance[0]
-        if kind == "lab":
-            total = self.mixed_count
-            return [(("lab", letter), len(tiles) / total) for letter, tiles in sorted(self.mixed.items()) if tiles]
+        kind, cat = chance[0], self.cat
+        # Counted: the runner draws these in whole numbers, exactly as it would draw the fractions
+        if kind == "lab":  # each letter in proportion to its unseen tiles, in letter order
+            mixed = self.mixed
+            counts = [len(mixed.get(letter, ())) for letter in cat.lab_letters]
+            return Counted(cat.lab_draws, counts, self.mixed_count)
         if kind == "spell":
-            return [(("spell", sid), 1 / len(self.deck_mixed)) for sid in self.deck_mixed]
+            deck = self.deck_mixed
+            return Counted([cat.spell_draws[sid] for sid in deck], [1] * len(deck), len(deck))
         if kind == "pick":  # a random tile among a list
             tiles = chance[2]
-            return [(("pick", t), 1 / len(tiles)) for t in tiles]
+            return Counted([cat.pick_draws[t] for t in tiles], [1] * len(tiles), len(tiles))
         raise AssertionError(kind)
 
     def returns(self) -> list[float]:
-        credit = self.cat.params["stone_credit"] if self.stones else 0
-        return [float(self.credits(s) + credit * self.stones_held(s)) for s in range(self.players)]
+        credits = self.cat.spell_credits.__getitem__
+        scores = [float(sum(map(credits, book))) for book in self.spellbook]
+        if self.stones:
+            credit = self.cat.params["stone_credit"]
+            scores = [score + credit * self.stones_held(s) for s, score in enumerate(scores)]
+        return scores
 
     # ---- legal actions -----------------------------------------------------
     def legal_actions(self) -> Sequence[Any]:
@@ -457,9 +480,9 @@ class MagicSpellState(State):
         else:
             old = on_spells[tile]
             self.woven[old] = [(t, l) for t, l in self.woven[old] if t != tile]
-            self._left.pop(old, None)
+            self._spell_changed(seat, old)
         self.woven.setdefault(sid, []).append((tile, letter))
-        self._left.pop(sid, None)
+        self._spell_changed(seat, sid)
         self.progress[sid] = self.turns
         self.stats["weaves"] += 1
         if not self.remaining(sid):
@@ -473,7 +496,7 @@ class MagicSpellState(State):
     def _complete(self, seat: int, sid: int) -> bool:
         """The last letter is on: reveal. False when misspelled (wrong tiles go back)."""
         tiles = self.woven[sid]
-        self._left.pop(sid, None)
+        self._spell_changed(seat, sid)
         wrong = self.wrong_tiles(tiles)
         if wrong:
             self.stats["misspellings"] += 1
@@ -500,7 +523,7 @@ class MagicSpellState(State):
 
     def _drop_spell(self, seat: int, sid: int) -> None:
         self.homework[seat].remove(sid)
-        self._left.pop(sid, None)
+        self._spell_changed(seat, sid)
         for t, _ in self.woven.pop(sid, ()):
             self._to_lab(t)
         self.deck_bottom.append(sid)
@@ -563,7 +586,7 @@ class MagicSpellState(State):
                 self.cabinet[seat].append(tile)
             elif purpose == "tamper":
                 sid = chance[3]
-                self._left.pop(sid, None)
+                self._spell_changed(seat, sid)
                 self.woven[sid].append((tile, chance[4]))
                 self.tampered.add(tile)
                 if self.open_research and (tile, chance[4]) in self.wrong_tiles(self.woven[sid]):
@@ -585,6 +608,7 @@ class MagicSpellState(State):
 
     def _receive_spell(self, seat: int, sid: int) -> None:
         self.homework[seat].append(sid)
+        self._needs.pop(seat, None)
         self.held[seat].add(sid)
         self.progress[sid] = self.turns
 
@@ -603,7 +627,7 @@ class MagicSpellState(State):
             pairs = self.woven[sid]
             letter = next(l for t, l in pairs if t == tile)
             self.woven[sid] = [(t, l) for t, l in pairs if t != tile]
-            self._left.pop(sid, None)
+            self._spell_changed(victim, sid)
             self._to_lab(tile)
             if kind == "tamper":
                 if self.mixed_count:
@@ -718,15 +742,25 @@ class MagicSpellState(State):
             window = range(self.players) if self.players == 2 else [s for s in range(self.players) if s != seat]
             self._trade_window(list(window))
         # letters the laboratory has run out of, for the student about to play
-        lab = self.lab_letters()
+        mixed, seen = self.mixed, None
         for sid in self.homework[seat]:
             for letter in self.remaining(sid):
-                if not lab[letter]:
-                    self.stats["short:" + letter] += 1
+                if not mixed.get(letter):
+                    if seen is None:
+                        seen = {self.cat.letters[t] for t in self.known}
+                    if letter not in seen:
+                        self.stats["short:" + letter] += 1
         # the end-of-turn steps run after the action (queue is empty now)
         self.queue = [("end_turn",)]
 
     def needs(self, seat: int) -> Counter:
+        """The letters the seat's homework still needs; cached, do not modify."""
+        total = self._needs.get(seat)
+        if total is None:
+            total = self._needs[seat] = self._count_needs(seat)
+        return total
+
+    def _count_needs(self, seat: int) -> Counter:
         total: Counter = Counter()
         for sid in self.homework[seat]:
             for letter, n in self.remaining(sid).items():  # Counter.update's sums, without its type checks
@@ -737,11 +771,31 @@ class MagicSpellState(State):
         """The trading policy: one-for-one swaps that help both students (see README). A trade moves
         tiles between cabinets, never homework: each seat's needs are read once for the window."""
         needs = {seat: self.needs(seat) for seat in seats}
+        views = {seat: self._trade_view(seat) for seat in seats}
         for i, a in enumerate(seats):
             for b in seats[i + 1:]:
                 for _ in range(3):
+                    # a quick no first (most windows trade nothing), then the exact policy
+                    if views[a][0].isdisjoint(views[b][1]) or views[b][0].isdisjoint(views[a][1]):
+                        break
                     if not self._one_trade(a, b, needs[a], needs[b]):
                         break
+                    views[a], views[b] = self._trade_view(a), self._trade_view(b)
+
+    def _trade_view(self, seat: int) -> tuple[set[str], set[str]]:
+        """The letters of the seat's spare tiles, and the letters it needs more of than its cabinet
+        holds: a trade between two seats needs each to have a spare the other wants (`_wanted_spare`).
+        Kept per seat while its cabinet and needs stay the same."""
+        cabinet, needs = self.cabinet[seat], self.needs(seat)
+        key = tuple(cabinet)
+        view = self._trade_views.get(seat)
+        if view is not None and view[1] is needs and view[0] == key:
+            return view[2]
+        letters = self.cat.letters
+        held = Counter(map(letters.__getitem__, cabinet))
+        found = ({letters[t] for t in _spares(cabinet, needs, self.cat)}, {l for l, n in needs.items() if n > held[l]})
+        self._trade_views[seat] = (key, needs, found)
+        return found
 
     def _one_trade(self, a: int, b: int, need_a: Counter, need_b: Counter) -> bool:
         give_a = self._wanted_spare(a, need_a, b, need_b)
@@ -820,7 +874,7 @@ class MagicSpellState(State):
             s.homework[o] = [sid for sid in s.homework[o] if s.woven.get(sid)] + hand
             s.progress.update(zip(hand, turns))
         s.deck_mixed = sorted(rest)
-        s._left = {}
+        s.drop_caches()
         return s
 
     # ---- invariants and results -----------------------------------------------------
@@ -858,6 +912,7 @@ class MagicSpellState(State):
             for seat, homework in enumerate(self.homework):
                 if len(homework) > cat.homework_floor and seat != self.seat and len(homework) > self.homework_limit(seat):
                     raise InvariantError(f"seat {seat} ended its turn over the homework limit")
+        self._check_caches()
 
     def _check_spells(self) -> None:
         """Every spell in exactly one place, and the spellbooks holding exactly the completed spells.
@@ -876,6 +931,16 @@ class MagicSpellState(State):
             raise InvariantError("the spellbooks do not hold exactly the spells each student completed")
         self._last_spells = (list(self.deck_mixed), list(self.deck_bottom), [list(h) for h in self.homework],
                              [list(b) for b in self.spellbook], dict(self.completed))
+
+    def _check_caches(self) -> None:
+        """What `remaining` and `needs` cached is what they would count now (a change that did not
+        drop them would make every later move read stale letters)."""
+        for sid, left in self._left.items():
+            if self._count_left(sid) != left:
+                raise InvariantError(f"the cached letters spell {sid} still needs are stale")
+        for seat, needs in self._needs.items():
+            if needs != self._count_needs(seat):
+                raise InvariantError(f"the cached letters seat {seat} still needs are stale")
 
     def _unseen_checked(self) -> list[int]:
         """The unseen laboratory's tiles, each checked to be filed under its own letter. Incremental:
