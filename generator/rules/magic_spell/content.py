@@ -18,6 +18,13 @@ LastingEffect = Literal["cabinet", "homework", "rest", "regen", "research_discou
 LASTING_EFFECTS: tuple[str, ...] = get_args(LastingEffect)
 
 
+class Letters(Counter):
+    """A Counter of letters, made without Counter's own checks: the letters a spell or a student
+    still needs are counted anew after most moves, and Counter(...) costs eight times as much."""
+
+    __init__ = dict.__init__
+
+
 @dataclass(frozen=True)
 class Spell:
     index: int
@@ -85,8 +92,10 @@ class Catalog:
         self.tiles_of = {letter: frozenset(tiles) for letter, tiles in by_letter.items()}
         self.all_spells = frozenset(range(len(self.spells)))
         self.spell_credits = [spell.credits for spell in self.spells]  # spell -> its credits, for scoring
+        self.spell_needs = [dict(spell.need) for spell in self.spells]  # spell -> letter -> how many its word has
         # the chance outcomes, made once: a letter from the unseen laboratory, a spell, a tile
         self.lab_letters = sorted(set(self.letters))
+        self.no_tiles = [()] * len(self.lab_letters)  # what the laboratory holds of a letter it has none of
         self.lab_draws = [("lab", letter) for letter in self.lab_letters]
         self.spell_draws = [("spell", sid) for sid in range(len(self.spells))]
         self.pick_draws = [("pick", tile) for tile in range(len(self.letters))]

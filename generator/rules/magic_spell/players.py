@@ -16,6 +16,10 @@ MEMORY_SPANS = {"none": 0, "partial": 6, "perfect": None}
 ATTACK_WEIGHT = 1.75
 
 
+def _rank(entry: tuple) -> tuple[int, int]:
+    return entry[0], entry[1]
+
+
 class MagicSpellPlayer(Player[MagicSpellState]):
     """Picks spells it can finish, scrounges with memory, casts when a spell is worth it.
 
@@ -74,16 +78,20 @@ class MagicSpellPlayer(Player[MagicSpellState]):
     def cabinet_weave(self, state: MagicSpellState, seat: int):
         """The best weave from the cabinet (completing spells first), or None."""
         best, key = None, None
+        letters, stone = state.cat.letters, state.cat.stone
+        # best_spell_for, for every tile at once: the homework in its order of preference (a stable
+        # sort keeps the homework's order among equals), each tile going to the first that needs it
+        ranked = sorted(((sum(left.values()), -state.cat.spells[sid].credits, sid, left)
+                         for sid in state.homework[seat] for left in (state.remaining(sid),)), key=_rank)
         for tile in state.cabinet[seat]:
-            if state.cat.stone[tile]:
+            if stone[tile]:
                 continue
-            letter = state.cat.letters[tile]
-            sid = self.best_spell_for(state, seat, letter)
-            if sid is None:
-                continue
-            rank = sum(state.remaining(sid).values())
-            if key is None or rank < key:
-                best, key = ("weave", tile, sid, letter), rank
+            letter = letters[tile]
+            for rank, _, sid, left in ranked:
+                if letter in left:  # remaining() holds only letters still needed
+                    if key is None or rank < key:
+                        best, key = ("weave", tile, sid, letter), rank
+                    break
         if best is None and state.stones:
             for tile in state.cabinet[seat]:
                 if state.cat.stone[tile]:

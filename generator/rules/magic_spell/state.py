@@ -46,7 +46,7 @@ from operator import itemgetter
 from typing import Any, Sequence
 
 from spellpress.rules.chance import Counted
-from spellpress.rules.magic_spell.content import Catalog
+from spellpress.rules.magic_spell.content import Catalog, Letters
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
@@ -158,10 +158,13 @@ class MagicSpellState(State):
         return left
 
     def _count_left(self, sid: int) -> Counter:
-        left = Counter(dict(self.cat.spells[sid].need))
-        for _, letter in self.woven.get(sid, ()):
-            left[letter] -= 1
-        return +left
+        woven = self.woven.get(sid)
+        if not woven:
+            return Letters(self.cat.spell_needs[sid])
+        left = dict(self.cat.spell_needs[sid])
+        for _, letter in woven:
+            left[letter] = left.get(letter, 0) - 1
+        return Letters({letter: n for letter, n in left.items() if n > 0})
 
     def lab_size(self) -> int:
         return self.mixed_count + len(self.known)
@@ -189,8 +192,7 @@ class MagicSpellState(State):
         kind, cat = chance[0], self.cat
         # Counted: the runner draws these in whole numbers, exactly as it would draw the fractions
         if kind == "lab":  # each letter in proportion to its unseen tiles, in letter order
-            mixed = self.mixed
-            counts = [len(mixed.get(letter, ())) for letter in cat.lab_letters]
+            counts = list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles)))
             return Counted(cat.lab_draws, counts, self.mixed_count)
         if kind == "spell":
             deck = self.deck_mixed
@@ -287,7 +289,7 @@ class MagicSpellState(State):
     def can_weave(self, seat: int, tile: int, sid: int, letter: str) -> bool:
         if sid not in self.homework[seat]:
             return False
-        if self.remaining(sid)[letter] <= 0:
+        if letter not in self.remaining(sid):  # it holds only the letters still needed
             return False
         if self.known_stone(tile):
             stones = sum(1 for t, _ in self.woven.get(sid, ()) if self.known_stone(t) and t != tile)
@@ -453,18 +455,20 @@ class MagicSpellState(State):
         if len(action) != 4:
             raise IllegalAction(action)
         _, tile, sid, letter = action
-        on_spells = self.tile_spell(seat)
+        on_spells: dict[int, int] = {}
         if tile == self.looking and self.phase == "scrounged":
             source = "looking"
         elif tile in self.cabinet[seat]:
             source = "cabinet"
-        elif tile in on_spells and on_spells[tile] != sid:
+        elif tile in (on_spells := self.tile_spell(seat)) and on_spells[tile] != sid:
             source = "spell"
         else:
             raise IllegalAction(action)
         if not self.can_weave(seat, tile, sid, letter):
             raise IllegalAction(action)
-        cost = self.weave_cost(seat, tile, paid) if source != "looking" else 0
+        cost = 0
+        if source != "looking":  # weave_cost, knowing where the tile comes from
+            cost = self._extra_weave_cost(seat, paid) + (self.cat.params["move_weave_cost"] if source == "spell" else 0)
         if cost > self.spirit[seat]:
             raise IllegalAction(f"{action}: costs {cost} spirit")
         self.spirit[seat] -= cost
@@ -761,7 +765,7 @@ class MagicSpellState(State):
         return total
 
     def _count_needs(self, seat: int) -> Counter:
-        total: Counter = Counter()
+        total = Letters()
         for sid in self.homework[seat]:
             for letter, n in self.remaining(sid).items():  # Counter.update's sums, without its type checks
                 total[letter] = n + total.get(letter, 0)
@@ -770,7 +774,6 @@ class MagicSpellState(State):
     def _trade_window(self, seats: list[int]) -> None:
         """The trading policy: one-for-one swaps that help both students (see README). A trade moves
         tiles between cabinets, never homework: each seat's needs are read once for the window."""
-        needs = {seat: self.needs(seat) for seat in seats}
         views = {seat: self._trade_view(seat) for seat in seats}
         for i, a in enumerate(seats):
             for b in seats[i + 1:]:
@@ -778,7 +781,7 @@ class MagicSpellState(State):
                     # a quick no first (most windows trade nothing), then the exact policy
                     if views[a][0].isdisjoint(views[b][1]) or views[b][0].isdisjoint(views[a][1]):
                         break
-                    if not self._one_trade(a, b, needs[a], needs[b]):
+                    if not self._one_trade(a, b, self.needs(a), self.needs(b)):
                         break
                     views[a], views[b] = self._trade_view(a), self._trade_view(b)
 
@@ -792,8 +795,14 @@ class MagicSpellState(State):
         if view is not None and view[1] is needs and view[0] == key:
             return view[2]
         letters = self.cat.letters
-        held = Counter(map(letters.__getitem__, cabinet))
-        found = ({letters[t] for t in _spares(cabinet, needs, self.cat)}, {l for l, n in needs.items() if n > held[l]})
+        held: dict[str, int] = {}
+        for letter in map(letters.__getitem__, cabinet):
+            held[letter] = held.get(letter, 0) + 1
+        if self.stones and any(map(self.cat.stone.__getitem__, cabinet)):  # a stone is never spare
+            spare = {letters[t] for t in _spares(cabinet, needs, self.cat)}
+        else:
+            spare = {letter for letter, n in held.items() if n > needs.get(letter, 0)}
+        found = (spare, {letter for letter, n in needs.items() if n > held.get(letter, 0)})
         self._trade_views[seat] = (key, needs, found)
         return found
 
