@@ -16,10 +16,6 @@ MEMORY_SPANS = {"none": 0, "partial": 6, "perfect": None}
 ATTACK_WEIGHT = 1.75
 
 
-def _rank(entry: tuple) -> tuple[int, int]:
-    return entry[0], entry[1]
-
-
 class MagicSpellPlayer(Player[MagicSpellState]):
     """Picks spells it can finish, scrounges with memory, casts when a spell is worth it.
 
@@ -44,9 +40,11 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         cutoff = state.serial - span
         return {t: state.cat.letters[t] for t, serial in state.known.items() if serial > cutoff}
 
-    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Counter, verb: str):
+    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Counter, verb: str,
+                  memory: dict[int, str] | None = None):
         known = state.takeable_known(verb)
-        memory = self.remembered(state, seat)
+        if memory is None:
+            memory = self.remembered(state, seat)
         wanted = [t for t in known if t in memory and needs[memory[t]] > 0]
         if wanted:
             return (verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
@@ -65,7 +63,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             if sid == exclude:
                 continue
             left = state.remaining(sid)
-            if left[letter] <= 0:
+            if letter not in left:  # it holds only the letters still needed
                 continue
             rank = (sum(left.values()), -state.cat.spells[sid].credits)
             if key is None or rank < key:
@@ -78,20 +76,20 @@ class MagicSpellPlayer(Player[MagicSpellState]):
     def cabinet_weave(self, state: MagicSpellState, seat: int):
         """The best weave from the cabinet (completing spells first), or None."""
         best, key = None, None
-        letters, stone = state.cat.letters, state.cat.stone
-        # best_spell_for, for every tile at once: the homework in its order of preference (a stable
-        # sort keeps the homework's order among equals), each tile going to the first that needs it
-        ranked = sorted(((sum(left.values()), -state.cat.spells[sid].credits, sid, left)
-                         for sid in state.homework[seat] for left in (state.remaining(sid),)), key=_rank)
+        letters, stone, credits = state.cat.letters, state.cat.stone, state.cat.spell_credits
+        # best_spell_for for every tile, each spell's rank worked out once
+        homework = [(sum(left.values()), credits[sid], sid, left) for sid in state.homework[seat]
+                    for left in (state.remaining(sid),)]
         for tile in state.cabinet[seat]:
             if stone[tile]:
                 continue
             letter = letters[tile]
-            for rank, _, sid, left in ranked:
-                if letter in left:  # remaining() holds only letters still needed
-                    if key is None or rank < key:
-                        best, key = ("weave", tile, sid, letter), rank
-                    break
+            found = None
+            for entry in homework:
+                if letter in entry[3] and (found is None or entry[0] < found[0] or (entry[0] == found[0] and entry[1] > found[1])):
+                    found = entry
+            if found is not None and (key is None or found[0] < key):
+                best, key = ("weave", tile, found[2], letter), found[0]
         if best is None and state.stones:
             for tile in state.cabinet[seat]:
                 if state.cat.stone[tile]:
@@ -103,7 +101,8 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                                 return ("weave", tile, sid, letter)
         return best
 
-    def cast_value(self, state: MagicSpellState, seat: int, sid: int) -> tuple[float, int]:
+    def cast_value(self, state: MagicSpellState, seat: int, sid: int,
+                   memory: dict[int, str] | None = None) -> tuple[float, int]:
         spell = state.cat.spells[sid]
         if spell.cost > state.spirit[seat]:
             return -1.0, -1
@@ -119,7 +118,8 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         matches = sum(1 for t in state.cabinet[seat] if needs[state.cat.letters[t]] > 0)
         spirit = state.spirit[seat] - spell.cost
         value = -0.25 * spell.cost
-        memory = self.remembered(state, seat)
+        if memory is None:
+            memory = self.remembered(state, seat)
         useful = sum(1 for letter in memory.values() if needs[letter] > 0)
         unknown = len(state.known) - len(memory)
         lab = min(state.lab_size(), useful + (state.mixed_count + unknown) // 3)
@@ -223,33 +223,40 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         return min(pool, key=lambda t: (state.cat.demand.get(state.cat.letters[t], 0), t))
 
     def main_action(self, state: MagicSpellState, seat: int, rng: random.Random):
-        needs = state.needs(seat)
+        needs = state.needs(seat)  # holds only the letters still needed
         memory = self.remembered(state, seat)
-        wanted = [t for t, letter in memory.items() if needs[letter] > 0]
-        weave = self.cabinet_weave(state, seat)
+        wanted = next((t for t, letter in memory.items() if letter in needs), None)
         homework = len(state.homework[seat])
         cost = state.research_cost(seat)
         can_research = state.spirit[seat] >= cost and (state.deck_mixed or state.deck_bottom)
-        stuck = any(self.stuck(state, seat, sid) for sid in state.homework[seat])
+        oldest = state.turns - STUCK_TURNS * state.players  # self.stuck for every spell, inline
+        stuck = any(state.progress.get(sid, state.turns) < oldest for sid in state.homework[seat])
         if stuck and can_research:  # give up on a hopeless spell: research, then drop it
             return ("research",)
-        # what the plain turn is worth (in tiles woven), to beat with a cast
-        matches = sum(1 for t in state.cabinet[seat] if needs[state.cat.letters[t]] > 0)
-        plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted or weave is not None) else 0.6
-        best, best_value = None, plain + 0.25
         # no casting while a spell is stuck: save the spirit to research a new one (two students
         # swapping tiles back and forth every turn stalled games)
-        for sid in state.spellbook[seat] if not stuck else ():
-            if state.cat.spells[sid].castable:
-                value, target = self.cast_value(state, seat, sid)
+        spells = state.cat.spells
+        castable = [sid for sid in state.spellbook[seat] if spells[sid].castable] if not stuck else []
+        weave = None
+        if castable:
+            # what the plain turn is worth (in tiles woven), to beat with a cast
+            if wanted is None:
+                weave = self.cabinet_weave(state, seat)
+            matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)
+            plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted is not None or weave is not None) else 0.6
+            best, best_value = None, plain + 0.25
+            for sid in castable:
+                value, target = self.cast_value(state, seat, sid, memory)
                 if value > best_value:
                     best, best_value = ("cast", sid, target), value
-        if best is not None:
-            return best
+            if best is not None:
+                return best
         # 2. a remembered tile that one of my spells needs
-        if wanted:
-            return ("scrounge", wanted[0])
+        if wanted is not None:
+            return ("scrounge", wanted)
         # 3. weave what the cabinet already holds
+        if weave is None:
+            weave = self.cabinet_weave(state, seat)
         if weave is not None:
             return weave
         # 4. more homework when short of it
@@ -257,7 +264,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             return ("research",)
         # 5. look for ingredients
         if state.lab_size() and (state.mixed_count or len(memory) < len(state.known)):
-            return self.pick_slot(state, seat, rng, needs, "scrounge")
+            return self.pick_slot(state, seat, rng, needs, "scrounge", memory)
         if can_research:
             return ("research",)
         return ("rest",)

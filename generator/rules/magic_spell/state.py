@@ -101,8 +101,8 @@ class MagicSpellState(State):
         # statistics
         self.held: list[set[int]] = [set() for _ in range(players)]
         self.completed: dict[int, int] = {}  # spell -> seat
-        self._left: dict[int, Counter] = {}  # cache of remaining(); dropped whenever a spell's tiles change
-        self._needs: dict[int, Counter] = {}  # cache of needs(); dropped whenever the seat's homework changes
+        self._left: dict[int, Letters] = {}  # cache of remaining(); dropped whenever a spell's tiles change
+        self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
         self._trade_views: dict[int, tuple] = {}  # seat -> (cabinet, needs, (spare letters, wanted letters))
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
@@ -144,20 +144,35 @@ class MagicSpellState(State):
         self._left.pop(sid, None)
         self._needs.pop(seat, None)
 
+    def _recount(self, seat: int, sid: int, letter: str, change: int) -> None:
+        """A tile claiming `letter` went onto (change -1) or off (+1) a spell of the seat's homework:
+        the cached counts of what it and the seat still need change by one letter, so they are
+        adjusted rather than dropped. (A spell never claims more of a letter than its word has, and
+        a weave claims only a letter still needed.) A letter a spell needs again is dropped instead:
+        the order of remaining()'s letters, the word's, shows in the statistics."""
+        left = self._left.get(sid)
+        if left is not None and letter not in left and change > 0:
+            del self._left[sid]
+        elif left is not None:
+            self._left[sid] = _adjusted(left, letter, change)
+        needs = self._needs.get(seat)  # its order shows nowhere: only looked up
+        if needs is not None:
+            self._needs[seat] = _adjusted(needs, letter, change)
+
     def drop_caches(self) -> None:
         """Forget every cached `remaining` and `needs` (after changing spells or homework by hand)."""
         self._left.clear()
         self._needs.clear()
         self._trade_views.clear()
 
-    def remaining(self, sid: int) -> Counter:
+    def remaining(self, sid: int) -> Letters:
         """Letters the spell still needs (by what its tiles claim to be); cached, do not modify."""
         left = self._left.get(sid)
         if left is None:
             left = self._left[sid] = self._count_left(sid)
         return left
 
-    def _count_left(self, sid: int) -> Counter:
+    def _count_left(self, sid: int) -> Letters:
         woven = self.woven.get(sid)
         if not woven:
             return Letters(self.cat.spell_needs[sid])
@@ -266,7 +281,7 @@ class MagicSpellState(State):
 
     def weave_cost(self, seat: int, tile: int, paid: bool) -> int:
         cost = self._extra_weave_cost(seat, paid)
-        if tile in self.tile_spell(seat):
+        if tile not in self.cabinet[seat] and tile in self.tile_spell(seat):  # a cabinet tile is on no spell
             cost += self.cat.params["move_weave_cost"]
         return cost
 
@@ -483,10 +498,11 @@ class MagicSpellState(State):
             self.cabinet[seat].remove(tile)
         else:
             old = on_spells[tile]
+            claimed = next(l for t, l in self.woven[old] if t == tile)
             self.woven[old] = [(t, l) for t, l in self.woven[old] if t != tile]
-            self._spell_changed(seat, old)
+            self._recount(seat, old, claimed, +1)
         self.woven.setdefault(sid, []).append((tile, letter))
-        self._spell_changed(seat, sid)
+        self._recount(seat, sid, letter, -1)
         self.progress[sid] = self.turns
         self.stats["weaves"] += 1
         if not self.remaining(sid):
@@ -644,91 +660,126 @@ class MagicSpellState(State):
     # ---- the engine loop ---------------------------------------------------------
     def _advance(self) -> None:
         """Run queued steps until a decision or a chance event is needed."""
+        steps = _STEPS
         while self.chance is None and not self.done:
             if not self.queue:
                 self.phase = "action"
                 return
             step = self.queue.pop(0)
-            kind = step[0]
-            if kind == "deal_tile":
-                self.chance = ("lab", "deal", step[1])
-            elif kind in ("deal_spell", "draw_spell"):
-                if self.deck_mixed:
-                    self.chance = ("spell", step[1])
-                elif self.deck_bottom:
-                    self._receive_spell(step[1], self.deck_bottom.pop(0))
-            elif kind == "begin_turn":
-                self._begin_turn()
+            if steps[step[0]](self, step):
                 return
-            elif kind == "decide_scrounge":
-                self.phase = "scrounged"
-                return
-            elif kind == "extra":
-                self.phase = "extra"
-                return
-            elif kind in ("scrounge_step", "scrounge_again"):
-                if self.lab_size():
-                    self.phase = "scrounge"
-                    return
-            elif kind == "draw":
-                if self.mixed_count or self.takeable_known("pick"):
-                    self.phase = "pick"
-                    return
-            elif kind == "free_weaves":
-                self.free_weaves = step[2]
-                self.phase = "extra"
-                return
-            elif kind == "transmute":
-                if self.cabinet[step[1]] and self.lab_size():
-                    self.pending = step[2]
-                    self.phase = "transmute"
-                    return
-            elif kind == "gain":
-                self.spirit[step[1]] += step[2]
-            elif kind in ("drain", "siphon"):
-                _, seat, victim, n = step
-                lost = min(n, self.spirit[victim])
-                self.spirit[victim] -= lost
-                if kind == "siphon":
-                    self.spirit[seat] += lost
-            elif kind == "steal":
-                if self.cabinet[step[2]]:
-                    self.chance = ("pick", ("take_random", step[1], step[2], None), tuple(self.cabinet[step[2]]))
-            elif kind == "take_random":  # the second half of a swap: never a tile this cast gave
-                tiles = tuple(t for t in self.cabinet[step[2]] if t not in self.given)
-                if tiles:
-                    self.chance = ("pick", step, tiles)
-            elif kind == "swap":
-                if self.cabinet[step[1]] and self.cabinet[step[2]]:
-                    self.pending = step[2]
-                    self.phase = "give"
-                    return
-            elif kind == "scatter":
-                if self.cabinet[step[2]]:
-                    self.chance = ("pick", step, tuple(self.cabinet[step[2]]))
-            elif kind in ("unweave", "tamper"):
-                victim = step[2]
-                sid = self._fullest(victim)
-                if sid is not None:
-                    self.chance = ("pick", (kind, step[1], victim, sid), tuple(t for t, _ in self.woven[sid]))
-            elif kind == "end_turn":
-                self._end_turn()
-            elif kind == "trim":
-                seat = self.seat
-                if len(self.cabinet[seat]) > self.cabinet_limit(seat):
-                    self.queue.insert(0, step)
-                    self.phase = "trim_tiles"
-                    return
-                if len(self.homework[seat]) > self.homework_limit(seat):
-                    self.queue.insert(0, step)
-                    self.phase = "trim_spells"
-                    return
-            elif kind == "next_turn":
-                self._next_turn()
-            else:
-                raise AssertionError(kind)
         if self.chance is None and not self.done and not self.queue:
             self.phase = "action"
+
+    # One method per step kind (the _STEPS table below): True when the step waits for a decision.
+    def _deal_tile(self, step: tuple) -> bool:
+        self.chance = ("lab", "deal", step[1])
+        return False
+
+    def _draw_spell(self, step: tuple) -> bool:  # deal_spell and draw_spell
+        if self.deck_mixed:
+            self.chance = ("spell", step[1])
+        elif self.deck_bottom:
+            self._receive_spell(step[1], self.deck_bottom.pop(0))
+        return False
+
+    def _begin_turn_step(self, step: tuple) -> bool:
+        self._begin_turn()
+        return True
+
+    def _decide_scrounge(self, step: tuple) -> bool:
+        self.phase = "scrounged"
+        return True
+
+    def _extra(self, step: tuple) -> bool:
+        self.phase = "extra"
+        return True
+
+    def _scrounge_step(self, step: tuple) -> bool:  # scrounge_step and scrounge_again
+        if self.lab_size():
+            self.phase = "scrounge"
+            return True
+        return False
+
+    def _draw(self, step: tuple) -> bool:
+        if self.mixed_count or self.takeable_known("pick"):
+            self.phase = "pick"
+            return True
+        return False
+
+    def _free_weaves(self, step: tuple) -> bool:
+        self.free_weaves = step[2]
+        self.phase = "extra"
+        return True
+
+    def _transmute(self, step: tuple) -> bool:
+        if self.cabinet[step[1]] and self.lab_size():
+            self.pending = step[2]
+            self.phase = "transmute"
+            return True
+        return False
+
+    def _gain(self, step: tuple) -> bool:
+        self.spirit[step[1]] += step[2]
+        return False
+
+    def _drain(self, step: tuple) -> bool:  # drain and siphon
+        kind, seat, victim, n = step
+        lost = min(n, self.spirit[victim])
+        self.spirit[victim] -= lost
+        if kind == "siphon":
+            self.spirit[seat] += lost
+        return False
+
+    def _steal(self, step: tuple) -> bool:
+        if self.cabinet[step[2]]:
+            self.chance = ("pick", ("take_random", step[1], step[2], None), tuple(self.cabinet[step[2]]))
+        return False
+
+    def _take_random(self, step: tuple) -> bool:  # the second half of a swap: never a tile this cast gave
+        tiles = tuple(t for t in self.cabinet[step[2]] if t not in self.given)
+        if tiles:
+            self.chance = ("pick", step, tiles)
+        return False
+
+    def _swap(self, step: tuple) -> bool:
+        if self.cabinet[step[1]] and self.cabinet[step[2]]:
+            self.pending = step[2]
+            self.phase = "give"
+            return True
+        return False
+
+    def _scatter(self, step: tuple) -> bool:
+        if self.cabinet[step[2]]:
+            self.chance = ("pick", step, tuple(self.cabinet[step[2]]))
+        return False
+
+    def _unweave(self, step: tuple) -> bool:  # unweave and tamper
+        victim = step[2]
+        sid = self._fullest(victim)
+        if sid is not None:
+            self.chance = ("pick", (step[0], step[1], victim, sid), tuple(t for t, _ in self.woven[sid]))
+        return False
+
+    def _end_turn_step(self, step: tuple) -> bool:
+        self._end_turn()
+        return False
+
+    def _trim(self, step: tuple) -> bool:
+        seat = self.seat
+        if len(self.cabinet[seat]) > self.cabinet_limit(seat):
+            self.queue.insert(0, step)
+            self.phase = "trim_tiles"
+            return True
+        if len(self.homework[seat]) > self.homework_limit(seat):
+            self.queue.insert(0, step)
+            self.phase = "trim_spells"
+            return True
+        return False
+
+    def _next_turn_step(self, step: tuple) -> bool:
+        self._next_turn()
+        return False
 
     def _fullest(self, victim: int) -> int | None:
         best, most = None, 0
@@ -745,8 +796,16 @@ class MagicSpellState(State):
         if self.trading:
             window = range(self.players) if self.players == 2 else [s for s in range(self.players) if s != seat]
             self._trade_window(list(window))
-        # letters the laboratory has run out of, for the student about to play
+        self._count_short_letters(seat)
+        # the end-of-turn steps run after the action (queue is empty now)
+        self.queue = [("end_turn",)]
+
+    def _count_short_letters(self, seat: int) -> None:
+        """Statistics: each letter a spell of the student about to play needs and the laboratory has
+        run out of."""
         mixed, seen = self.mixed, None
+        if all(map(mixed.get, self.needs(seat))):  # mostly: the unseen tiles hold every letter needed
+            return
         for sid in self.homework[seat]:
             for letter in self.remaining(sid):
                 if not mixed.get(letter):
@@ -754,17 +813,15 @@ class MagicSpellState(State):
                         seen = {self.cat.letters[t] for t in self.known}
                     if letter not in seen:
                         self.stats["short:" + letter] += 1
-        # the end-of-turn steps run after the action (queue is empty now)
-        self.queue = [("end_turn",)]
 
-    def needs(self, seat: int) -> Counter:
+    def needs(self, seat: int) -> Letters:
         """The letters the seat's homework still needs; cached, do not modify."""
         total = self._needs.get(seat)
         if total is None:
             total = self._needs[seat] = self._count_needs(seat)
         return total
 
-    def _count_needs(self, seat: int) -> Counter:
+    def _count_needs(self, seat: int) -> Letters:
         total = Letters()
         for sid in self.homework[seat]:
             for letter, n in self.remaining(sid).items():  # Counter.update's sums, without its type checks
@@ -775,6 +832,11 @@ class MagicSpellState(State):
         """The trading policy: one-for-one swaps that help both students (see README). A trade moves
         tiles between cabinets, never homework: each seat's needs are read once for the window."""
         views = {seat: self._trade_view(seat) for seat in seats}
+        # only a seat with both a spare letter and a wanted one can trade (and the others' cabinets
+        # stay as they are through the window)
+        seats = [seat for seat in seats if views[seat][0] and views[seat][1]]
+        if len(seats) < 2:
+            return
         for i, a in enumerate(seats):
             for b in seats[i + 1:]:
                 for _ in range(3):
@@ -945,7 +1007,7 @@ class MagicSpellState(State):
         """What `remaining` and `needs` cached is what they would count now (a change that did not
         drop them would make every later move read stale letters)."""
         for sid, left in self._left.items():
-            if self._count_left(sid) != left:
+            if list(self._count_left(sid).items()) != list(left.items()):  # in the word's order too
                 raise InvariantError(f"the cached letters spell {sid} still needs are stale")
         for seat, needs in self._needs.items():
             if needs != self._count_needs(seat):
@@ -1086,3 +1148,28 @@ def _spares(tiles: list[int], needs: Counter, cat: Catalog) -> list[int]:
         else:
             spares.append(t)
     return spares
+
+
+_STEPS = {  # step kind -> the method that runs it
+    "deal_tile": MagicSpellState._deal_tile, "deal_spell": MagicSpellState._draw_spell,
+    "draw_spell": MagicSpellState._draw_spell, "begin_turn": MagicSpellState._begin_turn_step,
+    "decide_scrounge": MagicSpellState._decide_scrounge, "extra": MagicSpellState._extra,
+    "scrounge_step": MagicSpellState._scrounge_step, "scrounge_again": MagicSpellState._scrounge_step,
+    "draw": MagicSpellState._draw, "free_weaves": MagicSpellState._free_weaves,
+    "transmute": MagicSpellState._transmute, "gain": MagicSpellState._gain,
+    "drain": MagicSpellState._drain, "siphon": MagicSpellState._drain, "steal": MagicSpellState._steal,
+    "take_random": MagicSpellState._take_random, "swap": MagicSpellState._swap,
+    "scatter": MagicSpellState._scatter, "unweave": MagicSpellState._unweave, "tamper": MagicSpellState._unweave,
+    "end_turn": MagicSpellState._end_turn_step, "trim": MagicSpellState._trim, "next_turn": MagicSpellState._next_turn_step,
+}
+
+
+def _adjusted(counts: Letters, letter: str, change: int) -> Letters:
+    """A copy of the counts with the letter's count changed (and dropped at zero)."""
+    copy = Letters(counts)
+    n = copy.get(letter, 0) + change
+    if n > 0:
+        copy[letter] = n
+    else:
+        copy.pop(letter)  # dict's own: Counter's __delitem__ is written in Python
+    return copy
