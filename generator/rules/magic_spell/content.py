@@ -93,6 +93,12 @@ class Catalog:
         self.all_spells = frozenset(range(len(self.spells)))
         self.spell_credits = [spell.credits for spell in self.spells]  # spell -> its credits, for scoring
         self.spell_needs = [dict(spell.need) for spell in self.spells]  # spell -> letter -> how many its word has
+        self.spell_always: list[dict[str, int]] = []  # spell -> lasting effect -> its total
+        for spell in self.spells:
+            always: dict[str, int] = {}
+            for key, n in spell.always:
+                always[key] = always.get(key, 0) + n
+            self.spell_always.append(always)
         # the chance outcomes, made once: a letter from the unseen laboratory, a spell, a tile
         self.lab_letters = sorted(set(self.letters))
         self.no_tiles = [()] * len(self.lab_letters)  # what the laboratory holds of a letter it has none of

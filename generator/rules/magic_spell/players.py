@@ -34,7 +34,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         span = state.options.get("memory")
         span = MEMORY_SPANS[span] if isinstance(span, str) else self.memory
         if span is None:
-            return {t: state.cat.letters[t] for t in state.known}
+            return dict(zip(state.known, map(state.cat.letters.__getitem__, state.known)))
         if span == 0:
             return {}
         cutoff = state.serial - span

@@ -117,12 +117,11 @@ class MagicSpellState(State):
 
     # ---- derived values ---------------------------------------------------
     def lasting(self, seat: int, key: str) -> int:
-        total = 0
-        for sid in self.spellbook[seat]:
-            for k, v in self.cat.spells[sid].always:
-                if k == key:
-                    total += v
-        return total
+        book = self.spellbook[seat]
+        if not book:  # most of the time, for most students
+            return 0
+        always = self.cat.spell_always
+        return sum(always[sid].get(key, 0) for sid in book)
 
     def cabinet_limit(self, seat: int) -> int:
         return self.cat.params["cabinet_limit"] + self.lasting(seat, "cabinet")
