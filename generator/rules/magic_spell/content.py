@@ -9,6 +9,7 @@ from typing import Literal, get_args
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
+from spellpress.rules.magic_spell.actions import LabDraw, SpellDraw, TileDraw
 
 CastEffect = Literal["spirit", "draw", "scrounge", "weaves", "research", "transmute",
                      "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper"]
@@ -95,16 +96,16 @@ class Catalog:
         self.spell_needs = [dict(spell.need) for spell in self.spells]  # spell -> letter -> how many its word has
         self.spell_always: list[dict[str, int]] = []  # spell -> lasting effect -> its total
         for spell in self.spells:
-            always: dict[str, int] = {}
+            totals: dict[str, int] = {}
             for key, n in spell.always:
-                always[key] = always.get(key, 0) + n
-            self.spell_always.append(always)
+                totals[key] = totals.get(key, 0) + n
+            self.spell_always.append(totals)
         # the chance outcomes, made once: a letter from the unseen laboratory, a spell, a tile
         self.lab_letters = sorted(set(self.letters))
         self.no_tiles = [()] * len(self.lab_letters)  # what the laboratory holds of a letter it has none of
-        self.lab_draws = [("lab", letter) for letter in self.lab_letters]
-        self.spell_draws = [("spell", sid) for sid in range(len(self.spells))]
-        self.pick_draws = [("pick", tile) for tile in range(len(self.letters))]
+        self.lab_draws = [LabDraw("lab", letter) for letter in self.lab_letters]
+        self.spell_draws = [SpellDraw("spell", sid) for sid in range(len(self.spells))]
+        self.pick_draws = [TileDraw("pick", tile) for tile in range(len(self.letters))]
         # no homework limit is ever below this (lasting homework effects may be negative)
         self.homework_floor = self.params["homework_limit"] + sum(
             min(0, n) for spell in self.spells for key, n in spell.always if key == "homework")

@@ -43,14 +43,32 @@ from __future__ import annotations
 from collections import Counter
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from spellpress.rules.chance import Counted
+from spellpress.rules.magic_spell.actions import (
+    DRAW_TYPES,
+    KEEP,
+    MIXED,
+    MOVE_TYPES,
+    NO_TARGET,
+    RESEARCH,
+    REST,
+    RETURN,
+    STOP,
+    Cast,
+    Choice,
+    Drop,
+    LabDraw,
+    SpellDraw,
+    Take,
+    TileChoice,
+    Weave,
+    typed,
+)
 from spellpress.rules.magic_spell.content import Catalog, Letters
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
-
-MIXED = "mixed"  # the scrounge slot meaning "a tile nobody has seen since the mix"
 
 
 class MagicSpellState(State):
@@ -235,34 +253,34 @@ class MagicSpellState(State):
                 spell = self.cat.spells[sid]
                 if spell.castable:
                     if spell.who == "target":
-                        acts += [("cast", sid, other) for other in range(self.players) if other != seat]
+                        acts += [Cast("cast", sid, other) for other in range(self.players) if other != seat]
                     else:
-                        acts.append(("cast", sid, -1))
+                        acts.append(Cast("cast", sid, NO_TARGET))
             acts += self._scrounge_slots("scrounge")
             if self.spirit[seat] >= self.research_cost(seat) and (self.deck_mixed or self.deck_bottom):
-                acts.append(("research",))
-            acts.append(("rest",))
+                acts.append(RESEARCH)
+            acts.append(REST)
             return acts
         if phase == "scrounged":
-            return self._weave_actions(seat, paid=False, only=self.looking) + [("keep",), ("return",)]
+            return self._weave_actions(seat, paid=False, only=self.looking) + [KEEP, RETURN]
         if phase == "extra":
-            return self._weave_actions(seat, paid=True) + [("stop",)]
+            return self._weave_actions(seat, paid=True) + [STOP]
         if phase in ("scrounge", "pick"):
             return self._scrounge_slots(phase)
         if phase == "give":
-            return [("give", t) for t in self.cabinet[seat]]
+            return [TileChoice("give", t) for t in self.cabinet[seat]]
         if phase == "transmute":
-            return [("return_tile", t) for t in self.cabinet[seat]] + [("stop",)]
+            return [TileChoice("return_tile", t) for t in self.cabinet[seat]] + [STOP]
         if phase == "trim_tiles":
-            return [("discard", t) for t in self.cabinet[seat]]
+            return [TileChoice("discard", t) for t in self.cabinet[seat]]
         if phase == "trim_spells":
-            return [("drop", s) for s in self.homework[seat]]
+            return [Drop("drop", s) for s in self.homework[seat]]
         raise AssertionError(phase)
 
     def _scrounge_slots(self, verb: str) -> list:
-        slots: list[tuple[str, int | str]] = [(verb, t) for t in self.takeable_known(verb)]
+        slots = [Take(verb, t) for t in self.takeable_known(verb)]
         if self.mixed_count:
-            slots.append((verb, MIXED))
+            slots.append(Take(verb, MIXED))
         return slots
 
     def takeable_known(self, verb: str) -> list[int]:
@@ -346,9 +364,9 @@ class MagicSpellState(State):
                     continue
                 if not stone:
                     if shown in left:
-                        acts.append(("weave", tile, sid, shown))
+                        acts.append(Weave("weave", tile, sid, shown))
                 elif sum(1 for t, _ in self.woven.get(sid, ()) if t != tile and self.known_stone(t)) < stone_limit:
-                    acts += [("weave", tile, sid, letter) for letter in sorted(left)]
+                    acts += [Weave("weave", tile, sid, letter) for letter in sorted(left)]
         return acts
 
     # ---- applying actions -----------------------------------------------------
@@ -362,88 +380,97 @@ class MagicSpellState(State):
         self._advance()
 
     def _apply_move(self, action) -> None:
-        seat, phase, verb = self.seat, self.phase, action[0]
-        if phase == "action":
-            if verb == "weave":
-                self._weave(seat, action, paid=False)
-            elif verb == "cast":
-                self._cast(seat, action)
-            elif verb == "scrounge":
-                self.stats["scrounges"] += 1
-                self._look(seat, action[1], "scrounge")
-            elif verb == "research":
-                cost = self.research_cost(seat)
-                if self.spirit[seat] < cost or not (self.deck_mixed or self.deck_bottom):
-                    raise IllegalAction("research needs spirit and a spell to draw")
-                self.spirit[seat] -= cost
-                self.stats["researches"] += 1
-                self.queue.insert(0, ("draw_spell", seat))
-            elif verb == "rest":
-                self.spirit[seat] += self.cat.params["rest_gain"] + self.lasting(seat, "rest")
-                self.stats["rests"] += 1
-            else:
-                raise IllegalAction(action)
-            return
-        if phase == "scrounged":
-            tile = self.looking
-            assert tile is not None  # the scrounged tile is in the student's hand until kept, woven or returned
-            if verb == "weave" and action[1] == tile:
-                self._weave(seat, action, paid=False)
-            elif verb == "keep":
-                self.looking = None
-                self.cabinet[seat].append(tile)
-            elif verb == "return":
-                self.looking = None
-                self._to_lab(tile)
-                if self.second_looks_used < self.lasting(seat, "second_look"):
-                    self.second_looks_used += 1
-                    self.queue.insert(0, ("scrounge_again", seat))
-            else:
-                raise IllegalAction(action)
-            return
-        if phase == "extra":
-            if verb == "weave":
-                self._weave(seat, action, paid=True)
-            elif verb == "stop":
-                self.free_weaves = 0
-            else:
-                raise IllegalAction(action)
-            return
-        if phase in ("scrounge", "pick") and verb == phase:
-            if phase == "scrounge":
-                self.stats["scrounges"] += 1
-            self._look(seat, action[1], phase)
-            return
-        if phase == "give" and verb == "give":
-            tile, victim = action[1], self.pending
-            if tile not in self.cabinet[seat]:
-                raise IllegalAction(action)
-            self.cabinet[seat].remove(tile)
-            self.cabinet[victim].append(tile)
-            self.given.append(tile)
-            self.queue.insert(0, ("take_random", seat, victim, tile))
-            return
-        if phase == "transmute":
-            if verb == "return_tile" and action[1] in self.cabinet[seat] and self.pending > 0:
-                self.cabinet[seat].remove(action[1])
-                self._to_lab(action[1])
-                self.returned.append(action[1])
-                self.pending -= 1
-                if self.pending > 0 and self.cabinet[seat]:
-                    self.queue.insert(0, ("transmute", seat, self.pending))
-                    return
-            elif verb != "stop":
-                raise IllegalAction(action)
-            self.queue[0:0] = [("draw", seat)] * len(self.returned)  # every return first, then as many takes
-            return
-        if phase == "trim_tiles" and verb == "discard" and action[1] in self.cabinet[seat]:
-            self.cabinet[seat].remove(action[1])
-            self._to_lab(action[1])
-            return
-        if phase == "trim_spells" and verb == "drop" and action[1] in self.homework[seat]:
-            self._drop_spell(seat, action[1])
-            return
-        raise IllegalAction(action)
+        # a named tuple of its verb's kind as it is; anything else typed (or refused) first
+        move = action if type(action) is MOVE_TYPES.get(getattr(action, "verb", "")) else typed(action)
+        apply, phases = _MOVES[move.verb]
+        if self.phase not in phases:
+            raise IllegalAction(move)
+        apply(self, self.seat, move)
+
+    # One method per verb (the _MOVES table below, with the phases that allow it).
+    def _weave_move(self, seat: int, move: Weave) -> None:
+        if self.phase == "scrounged" and move.tile != self.looking:
+            raise IllegalAction(move)  # the one weave there is of the tile in hand
+        self._weave(seat, move, paid=self.phase == "extra")
+
+    def _cast_move(self, seat: int, move: Cast) -> None:
+        self._cast(seat, move)
+
+    def _scrounge_move(self, seat: int, move: Take) -> None:
+        self.stats["scrounges"] += 1
+        self._look(seat, move.slot, "scrounge")
+
+    def _pick_move(self, seat: int, move: Take) -> None:
+        self._look(seat, move.slot, "pick")
+
+    def _research_move(self, seat: int, move: Choice) -> None:
+        cost = self.research_cost(seat)
+        if self.spirit[seat] < cost or not (self.deck_mixed or self.deck_bottom):
+            raise IllegalAction("research needs spirit and a spell to draw")
+        self.spirit[seat] -= cost
+        self.stats["researches"] += 1
+        self.queue.insert(0, ("draw_spell", seat))
+
+    def _rest_move(self, seat: int, move: Choice) -> None:
+        self.spirit[seat] += self.cat.params["rest_gain"] + self.lasting(seat, "rest")
+        self.stats["rests"] += 1
+
+    def _keep_move(self, seat: int, move: Choice) -> None:
+        tile = self.looking
+        assert tile is not None  # the scrounged tile is in the student's hand until kept, woven or returned
+        self.looking = None
+        self.cabinet[seat].append(tile)
+
+    def _return_move(self, seat: int, move: Choice) -> None:
+        tile = self.looking
+        assert tile is not None
+        self.looking = None
+        self._to_lab(tile)
+        if self.second_looks_used < self.lasting(seat, "second_look"):
+            self.second_looks_used += 1
+            self.queue.insert(0, ("scrounge_again", seat))
+
+    def _stop_move(self, seat: int, move: Choice) -> None:
+        if self.phase == "extra":
+            self.free_weaves = 0
+        else:
+            self._take_for_returns(seat)
+
+    def _give_move(self, seat: int, move: TileChoice) -> None:
+        if move.tile not in self.cabinet[seat]:
+            raise IllegalAction(move)
+        victim = self.pending
+        self.cabinet[seat].remove(move.tile)
+        self.cabinet[victim].append(move.tile)
+        self.given.append(move.tile)
+        self.queue.insert(0, ("take_random", seat, victim, move.tile))
+
+    def _return_tile_move(self, seat: int, move: TileChoice) -> None:
+        if move.tile not in self.cabinet[seat] or self.pending <= 0:
+            raise IllegalAction(move)
+        self.cabinet[seat].remove(move.tile)
+        self._to_lab(move.tile)
+        self.returned.append(move.tile)
+        self.pending -= 1
+        if self.pending > 0 and self.cabinet[seat]:
+            self.queue.insert(0, ("transmute", seat, self.pending))
+        else:
+            self._take_for_returns(seat)
+
+    def _take_for_returns(self, seat: int) -> None:
+        """A transmute's returns are over: as many takes as tiles returned."""
+        self.queue[0:0] = [("draw", seat)] * len(self.returned)
+
+    def _discard_move(self, seat: int, move: TileChoice) -> None:
+        if move.tile not in self.cabinet[seat]:
+            raise IllegalAction(move)
+        self.cabinet[seat].remove(move.tile)
+        self._to_lab(move.tile)
+
+    def _drop_move(self, seat: int, move: Drop) -> None:
+        if move.spell not in self.homework[seat]:
+            raise IllegalAction(move)
+        self._drop_spell(seat, move.spell)
 
     def _look(self, seat: int, slot, purpose: str) -> None:
         if slot == MIXED:
@@ -465,10 +492,8 @@ class MagicSpellState(State):
         else:
             self.cabinet[seat].append(tile)
 
-    def _weave(self, seat: int, action, paid: bool) -> None:
-        if len(action) != 4:
-            raise IllegalAction(action)
-        _, tile, sid, letter = action
+    def _weave(self, seat: int, action: Weave, paid: bool) -> None:
+        tile, sid, letter = action.tile, action.spell, action.letter
         on_spells: dict[int, int] = {}
         if tile == self.looking and self.phase == "scrounged":
             source = "looking"
@@ -547,10 +572,8 @@ class MagicSpellState(State):
             self._to_lab(t)
         self.deck_bottom.append(sid)
 
-    def _cast(self, seat: int, action) -> None:
-        if len(action) != 3:
-            raise IllegalAction(action)
-        _, sid, target = action
+    def _cast(self, seat: int, action: Cast) -> None:
+        sid, target = action.spell, action.target
         if sid not in self.spellbook[seat] or not self.cat.spells[sid].castable:
             raise IllegalAction(action)
         spell = self.cat.spells[sid]
@@ -594,11 +617,13 @@ class MagicSpellState(State):
     def _apply_chance(self, action) -> None:
         chance, self.chance = self.chance, None
         assert chance is not None, "chance is not to act"
-        kind = chance[0]
-        if kind == "lab":
-            if action[0] != "lab" or not self.mixed.get(action[1]):
+        kind, draw = chance[0], typed(action, DRAW_TYPES)
+        if draw.verb != kind:
+            raise IllegalAction(action)
+        if isinstance(draw, LabDraw):
+            if not self.mixed.get(draw.letter):
                 raise IllegalAction(action)
-            tile = self.mixed[action[1]].pop()
+            tile = self.mixed[draw.letter].pop()
             self.mixed_count -= 1
             purpose, seat = chance[1], chance[2]
             if purpose == "deal":
@@ -613,17 +638,15 @@ class MagicSpellState(State):
                     self._to_lab(tile)
             else:
                 self._arrive(seat, tile, purpose)
-        elif kind == "spell":
-            if action[0] != "spell" or action[1] not in self.deck_mixed:
+        elif isinstance(draw, SpellDraw):
+            if draw.spell not in self.deck_mixed:
                 raise IllegalAction(action)
-            self.deck_mixed.remove(action[1])
-            self._receive_spell(chance[1], action[1])
-        elif kind == "pick":
-            if action[0] != "pick" or action[1] not in chance[2]:
-                raise IllegalAction(action)
-            self._picked(chance[1], action[1])
+            self.deck_mixed.remove(draw.spell)
+            self._receive_spell(chance[1], draw.spell)
         else:
-            raise AssertionError(kind)
+            if draw.tile not in chance[2]:
+                raise IllegalAction(action)
+            self._picked(chance[1], draw.tile)
 
     def _receive_spell(self, seat: int, sid: int) -> None:
         self.homework[seat].append(sid)
@@ -1092,32 +1115,34 @@ class MagicSpellState(State):
         return Observation(seat, to_move(self.current_player()), self.phase, tuple(self.returns()), tuple(zones), tuple(facts))
 
     def action_to_string(self, action) -> str:
-        verb = action[0]
+        try:
+            move = typed(action)
+        except IllegalAction:
+            return super().action_to_string(action)
         word = lambda sid: self.cat.spells[sid].word.upper()  # noqa: E731
-        if verb == "weave":
-            return f"weave {action[3].upper()} into {word(action[2])}"
-        if verb == "cast":
-            return f"cast {word(action[1])}" + (f" on seat {action[2] + 1}" if action[2] >= 0 else "")
-        if verb in ("scrounge", "pick"):
-            slot = action[1]
-            return f"{verb} an unseen tile" if slot == MIXED else f"{verb} the known {self.cat.letters[slot].upper()}"
-        if verb in ("give", "return_tile", "discard"):
-            names = {"give": "give", "return_tile": "return", "discard": "discard"}
-            return f"{names[verb]} {self.cat.letters[action[1]].upper()}"
-        if verb == "drop":
-            return f"drop the spell {word(action[1])}"
-        names = {"research": "research a spell", "rest": "rest", "keep": "keep the tile", "return": "put the tile back",
-                 "stop": "stop"}
-        return names.get(verb) or super().action_to_string(action)
+        if isinstance(move, Weave):
+            return f"weave {move.letter.upper()} into {word(move.spell)}"
+        if isinstance(move, Cast):
+            return f"cast {word(move.spell)}" + (f" on seat {move.target + 1}" if move.target != NO_TARGET else "")
+        if isinstance(move, Take):
+            if move.slot == MIXED:
+                return f"{move.verb} an unseen tile"
+            return f"{move.verb} the known {self.cat.letters[int(move.slot)].upper()}"
+        if isinstance(move, TileChoice):
+            return f"{TILE_CHOICE_NAMES[move.verb]} {self.cat.letters[move.tile].upper()}"
+        if isinstance(move, Drop):
+            return f"drop the spell {word(move.spell)}"
+        return CHOICE_NAMES[move.verb]
 
     def action_cards(self, action) -> tuple[CardRef, ...]:
-        verb = action[0]
-        if verb == "weave":
-            return (self.tile_card(action[1]),)
-        if verb in ("give", "return_tile", "discard"):
-            return (self.tile_card(action[1]),)
-        if verb in ("cast", "drop"):
-            return (self.spell_card(action[1]),)
+        try:
+            move = typed(action)
+        except IllegalAction:
+            return ()
+        if isinstance(move, (Weave, TileChoice)):
+            return (self.tile_card(move.tile),)
+        if isinstance(move, (Cast, Drop)):
+            return (self.spell_card(move.spell),)
         return ()
 
     def outcome(self, stalled: bool = False) -> Outcome:
@@ -1149,7 +1174,7 @@ def _spares(tiles: list[int], needs: Counter, cat: Catalog) -> list[int]:
     return spares
 
 
-_STEPS = {  # step kind -> the method that runs it
+_STEPS: dict[str, Callable[..., bool]] = {  # step kind -> the method that runs it
     "deal_tile": MagicSpellState._deal_tile, "deal_spell": MagicSpellState._draw_spell,
     "draw_spell": MagicSpellState._draw_spell, "begin_turn": MagicSpellState._begin_turn_step,
     "decide_scrounge": MagicSpellState._decide_scrounge, "extra": MagicSpellState._extra,
@@ -1172,3 +1197,24 @@ def _adjusted(counts: Letters, letter: str, change: int) -> Letters:
     else:
         copy.pop(letter)  # dict's own: Counter's __delitem__ is written in Python
     return copy
+
+
+TILE_CHOICE_NAMES = {"give": "give", "return_tile": "return", "discard": "discard"}
+CHOICE_NAMES = {"research": "research a spell", "rest": "rest", "keep": "keep the tile", "return": "put the tile back",
+                "stop": "stop"}
+
+_MOVES: dict[str, tuple[Callable[..., None], tuple[str, ...]]] = {  # verb -> its method, the phases it is played in
+    "weave": (MagicSpellState._weave_move, ("action", "scrounged", "extra")),
+    "cast": (MagicSpellState._cast_move, ("action",)),
+    "scrounge": (MagicSpellState._scrounge_move, ("action", "scrounge")),
+    "pick": (MagicSpellState._pick_move, ("pick",)),
+    "research": (MagicSpellState._research_move, ("action",)),
+    "rest": (MagicSpellState._rest_move, ("action",)),
+    "keep": (MagicSpellState._keep_move, ("scrounged",)),
+    "return": (MagicSpellState._return_move, ("scrounged",)),
+    "stop": (MagicSpellState._stop_move, ("extra", "transmute")),
+    "give": (MagicSpellState._give_move, ("give",)),
+    "return_tile": (MagicSpellState._return_tile_move, ("transmute",)),
+    "discard": (MagicSpellState._discard_move, ("trim_tiles",)),
+    "drop": (MagicSpellState._drop_move, ("trim_spells",)),
+}
