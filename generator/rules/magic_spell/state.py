@@ -121,6 +121,7 @@ class MagicSpellState(State):
         self.completed: dict[int, int] = {}  # spell -> seat
         self._left: dict[int, Letters] = {}  # cache of remaining(); dropped whenever a spell's tiles change
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
+        self._lasting: dict[int, tuple[tuple[int, ...], dict[str, int]]] = {}  # seat -> (spellbook, lasting totals)
         self._trade_views: dict[int, tuple] = {}  # seat -> (cabinet, needs, (spare letters, wanted letters))
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
@@ -138,8 +139,16 @@ class MagicSpellState(State):
         book = self.spellbook[seat]
         if not book:  # most of the time, for most students
             return 0
-        always = self.cat.spell_always
-        return sum(always[sid].get(key, 0) for sid in book)
+        spells = tuple(book)
+        known = self._lasting.get(seat)
+        if known is None or known[0] != spells:  # summed once for each spellbook a seat has
+            always = self.cat.spell_always
+            totals: dict[str, int] = {}
+            for sid in spells:
+                for name, n in always[sid].items():
+                    totals[name] = totals.get(name, 0) + n
+            known = self._lasting[seat] = (spells, totals)
+        return known[1].get(key, 0)
 
     def cabinet_limit(self, seat: int) -> int:
         return self.cat.params["cabinet_limit"] + self.lasting(seat, "cabinet")
