@@ -104,9 +104,11 @@ DRAW_TYPES: dict[str, Any] = {"lab": LabDraw, "spell": SpellDraw, "pick": TileDr
 def typed(action: Any, types: dict[str, Any] = MOVE_TYPES) -> Any:
     """The action as its named tuple (a plain tuple from a game record, or the named tuple itself);
     IllegalAction for anything that is not a known verb with its fields."""
+    if type(action) is types.get(getattr(action, "verb", "")):  # already its verb's named tuple
+        return action
     if not isinstance(action, tuple) or not action or not isinstance(action[0], str):
         raise IllegalAction(action)
     kind = types.get(action[0])
     if kind is None or len(action) != len(kind._fields):
         raise IllegalAction(action)
-    return action if type(action) is kind else kind._make(action)
+    return kind._make(action)

@@ -50,7 +50,6 @@ from spellpress.rules.magic_spell.actions import (
     DRAW_TYPES,
     KEEP,
     MIXED,
-    MOVE_TYPES,
     NO_TARGET,
     RESEARCH,
     REST,
@@ -389,8 +388,7 @@ class MagicSpellState(State):
         self._advance()
 
     def _apply_move(self, action) -> None:
-        # a named tuple of its verb's kind as it is; anything else typed (or refused) first
-        move = action if type(action) is MOVE_TYPES.get(getattr(action, "verb", "")) else typed(action)
+        move = typed(action)  # IllegalAction for an unknown verb or a wrong number of fields
         apply, phases = _MOVES[move.verb]
         if self.phase not in phases:
             raise IllegalAction(move)
