@@ -859,7 +859,7 @@ class MagicSpellState(State):
 
     def _trade_window(self, seats: list[int]) -> None:
         """The trading policy: one-for-one swaps that help both students (see README). A trade moves
-        tiles between cabinets, never homework: each seat's needs are read once for the window."""
+        tiles between cabinets, never homework, so needs stay as they are through the window."""
         views = {seat: self._trade_view(seat) for seat in seats}
         # only a seat with both a spare letter and a wanted one can trade (and the others' cabinets
         # stay as they are through the window)
