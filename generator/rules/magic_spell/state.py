@@ -209,12 +209,6 @@ class MagicSpellState(State):
     def lab_size(self) -> int:
         return self.mixed_count + len(self.known)
 
-    def lab_letters(self) -> Counter:
-        counts = Counter({letter: len(tiles) for letter, tiles in self.mixed.items() if tiles})
-        for tile in self.known:
-            counts[self.cat.letters[tile]] += 1
-        return counts
-
     def warded(self, seat: int) -> bool:
         return self.lasting(seat, "ward") > 0
 
@@ -327,14 +321,16 @@ class MagicSpellState(State):
         return self.cat.letters[tile]
 
     def can_weave(self, seat: int, tile: int, sid: int, letter: str) -> bool:
-        if sid not in self.homework[seat]:
-            return False
+        return sid in self.homework[seat] and self._claim_fits(tile, sid, letter, self.shown_letter(seat, tile))
+
+    def _claim_fits(self, tile: int, sid: int, letter: str, shown: str) -> bool:
+        """May a tile that is `shown` to its holder go onto the spell, claiming `letter`?"""
         if letter not in self.remaining(sid):  # it holds only the letters still needed
             return False
         if self.known_stone(tile):
             stones = sum(1 for t, _ in self.woven.get(sid, ()) if self.known_stone(t) and t != tile)
             return stones < self.cat.params["stones_per_spell"]
-        return self.shown_letter(seat, tile) == letter
+        return shown == letter
 
     def wrong_tiles(self, pairs: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """Woven tiles that are not what they stand for: a wrong letter, or a stone over the per-spell limit."""
@@ -510,7 +506,9 @@ class MagicSpellState(State):
             source = "spell"
         else:
             raise IllegalAction(action)
-        if not self.can_weave(seat, tile, sid, letter):
+        # can_weave, knowing the source: only a tile on a spell stands for a letter not its own
+        shown = next(l for t, l in self.woven[on_spells[tile]] if t == tile) if source == "spell" else self.cat.letters[tile]
+        if sid not in self.homework[seat] or not self._claim_fits(tile, sid, letter, shown):
             raise IllegalAction(action)
         cost = 0
         if source != "looking":  # weave_cost, knowing where the tile comes from
@@ -529,9 +527,8 @@ class MagicSpellState(State):
             self.cabinet[seat].remove(tile)
         else:
             old = on_spells[tile]
-            claimed = next(l for t, l in self.woven[old] if t == tile)
             self.woven[old] = [(t, l) for t, l in self.woven[old] if t != tile]
-            self._recount(seat, old, claimed, +1)
+            self._recount(seat, old, shown, +1)
         self.woven.setdefault(sid, []).append((tile, letter))
         self._recount(seat, sid, letter, -1)
         self.progress[sid] = self.turns
