@@ -48,7 +48,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         span = state.options.get("memory")
         span = MEMORY_SPANS[span] if isinstance(span, str) else self.memory
         if span is None:
-            return dict(zip(state.known, map(state.cat.letters.__getitem__, state.known)))
+            return state.known_letters()
         if span == 0:
             return {}
         cutoff = state.serial - span
@@ -129,12 +129,12 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         else:
             victims = others if spell.who == "others" else []
         needs = state.needs(seat)
-        matches = sum(1 for t in state.cabinet[seat] if needs[state.cat.letters[t]] > 0)
+        matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)  # needs: letters still needed
         spirit = state.spirit[seat] - spell.cost
         value = -0.25 * spell.cost
         if memory is None:
             memory = self.remembered(state, seat)
-        useful = sum(1 for letter in memory.values() if needs[letter] > 0)
+        useful = sum(1 for letter in memory.values() if letter in needs)
         unknown = len(state.known) - len(memory)
         lab = min(state.lab_size(), useful + (state.mixed_count + unknown) // 3)
         for key, n in spell.effects:

@@ -121,7 +121,8 @@ class MagicSpellState(State):
         self._left: dict[int, Letters] = {}  # cache of remaining(); dropped whenever a spell's tiles change
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
         self._lasting: dict[int, tuple[tuple[int, ...], dict[str, int]]] = {}  # seat -> (spellbook, lasting totals)
-        self._trade_views: dict[int, tuple] = {}  # seat -> (cabinet, needs, (spare letters, wanted letters))
+        self._trade_views: dict[int, tuple] = {}
+        self._known_letters: tuple[tuple[int, ...], dict[int, str]] = ((), {})  # known_letters(), with its tiles  # seat -> (cabinet, needs, (spare letters, wanted letters))
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
         # what the last invariant check saw of the unseen laboratory and of the spells' places
@@ -208,6 +209,14 @@ class MagicSpellState(State):
 
     def lab_size(self) -> int:
         return self.mixed_count + len(self.known)
+
+    def known_letters(self) -> dict[int, str]:
+        """Every face-down tile whose letter all students saw -> that letter (what perfect memory
+        holds), in the order they were returned; kept while those tiles stay the same, do not modify."""
+        tiles = tuple(self.known)
+        if self._known_letters[0] != tiles:
+            self._known_letters = (tiles, dict(zip(tiles, map(self.cat.letters.__getitem__, tiles))))
+        return self._known_letters[1]
 
     def warded(self, seat: int) -> bool:
         return self.lasting(seat, "ward") > 0
