@@ -128,6 +128,7 @@ class MagicSpellState(State):
         # what the last invariant check saw of the unseen laboratory and of the spells' places
         self._last_unseen: tuple | None = None
         self._last_spells: tuple | None = None
+        self._last_caches: tuple | None = None
         for seat in range(players):
             self.queue += [("deal_tile", seat)] * int(p["start_ingredients"])
             self.queue += [("deal_spell", seat)] * int(p["start_spells"])
@@ -1040,13 +1041,19 @@ class MagicSpellState(State):
 
     def _check_caches(self) -> None:
         """What `remaining` and `needs` cached is what they would count now (a change that did not
-        drop them would make every later move read stale letters)."""
+        drop them would make every later move read stale letters). Incremental like `_check_spells`:
+        skipped while the spells' tiles, the homework and the cached objects are those last checked."""
+        cached = (tuple(self._left.items()), tuple(self._needs.items()))  # compared by identity first
+        last = self._last_caches
+        if last is not None and last[0] == self.woven and last[1] == self.homework and last[2] == cached:
+            return
         for sid, left in self._left.items():
             if list(self._count_left(sid).items()) != list(left.items()):  # in the word's order too
                 raise InvariantError(f"the cached letters spell {sid} still needs are stale")
         for seat, needs in self._needs.items():
-            if needs != self._count_needs(seat):
+            if not dict.__eq__(needs, self._count_needs(seat)):  # dict's own: Counter's is written in Python
                 raise InvariantError(f"the cached letters seat {seat} still needs are stale")
+        self._last_caches = ({sid: list(pairs) for sid, pairs in self.woven.items()}, [list(h) for h in self.homework], cached)
 
     def _unseen_checked(self) -> list[int]:
         """The unseen laboratory's tiles, each checked to be filed under its own letter. Incremental:
