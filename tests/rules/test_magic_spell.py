@@ -38,7 +38,7 @@ def fresh(game, players=3, **options):
         st.spirit[seat] = 5
     st.deck_mixed.sort()
     st.woven.clear()
-    st._left.clear()
+    st.drop_caches()
     st.seat, st.phase, st.queue = 0, "action", [("end_turn",)]
     st.check_invariants()
     return st
@@ -629,6 +629,15 @@ def _claim_wrong_letter(st):
     st.mixed_count -= 1
 
 
+def _unweave_behind_the_caches(st):
+    sid, pairs = _some_woven(st)
+    owner = next(seat for seat, homework in enumerate(st.homework) if sid in homework)
+    st.needs(owner)  # cached now, and left stale below: every place stays right, only the cache is wrong
+    tile, _ = next(pair for pair in reversed(pairs) if pair[0] not in st.tampered)
+    pairs.remove(next(pair for pair in pairs if pair[0] == tile))
+    st.known[tile] = 0
+
+
 CORRUPTIONS = {  # what goes wrong: (what the check must say, how)
     "a tile in two places": ('is both in', lambda st: st.cabinet[0].append(next(iter(st.known)))),
     "a tile lost": ('tiles are missing', lambda st: st.known.pop(next(iter(st.known)))),
@@ -645,6 +654,7 @@ CORRUPTIONS = {  # what goes wrong: (what the check must say, how)
     "negative spirit": ('negative spirit', lambda st: st.spirit.__setitem__(1, -1)),
     "a spellbook spell nobody completed": ('spellbooks do not hold', lambda st: st.spellbook[2].append(st.deck_mixed.pop())),
     "a completion missing from the spellbooks": ('spellbooks do not hold', lambda st: st.completed.update({st.deck_mixed[0]: 1})),
+    "a spell's tiles changed behind the cached needs": ('cached letters', _unweave_behind_the_caches),
     "a student over the homework limit after its turn": ('homework limit', lambda st: st.homework[(st.seat + 1) % 3].extend(
         st.deck_mixed.pop() for _ in range(6))),
 }

@@ -4,6 +4,7 @@ Every number and every card comes from `cards/magic-spell/`; see its README for 
 choices made where the rulebook is silent.
 
     settings.py  the rules: keys and the components read (checked before any play)
+    actions.py   the actions, one named tuple per kind (equal to plain tuples, as records hold them)
     content.py   the tiles and spells, effects as data in a small vocabulary
     state.py     the laboratory, turns, legal moves, effects, scoring, invariants
     players.py   the heuristic player (its memory is the skill knob)
@@ -15,16 +16,30 @@ from __future__ import annotations
 from typing import Any
 
 from spellpress.model.game import Game
+from spellpress.rules.magic_spell.actions import (
+    MIXED,
+    NO_TARGET,
+    Cast,
+    Choice,
+    Drop,
+    LabDraw,
+    SpellDraw,
+    Take,
+    TileChoice,
+    TileDraw,
+    Weave,
+)
 from spellpress.rules.magic_spell.content import CAST_EFFECTS, LASTING_EFFECTS, VICTIM_EFFECTS, Catalog, Spell, catalog
 from spellpress.rules.magic_spell.demand import letter_demand, suggest_tile_mix
 from spellpress.rules.magic_spell.players import ATTACK_WEIGHT, MEMORY_SPANS, STUCK_TURNS, MagicSpellPlayer
 from spellpress.rules.magic_spell.settings import MagicSpellSettings
-from spellpress.rules.magic_spell.state import MIXED, MagicSpellState
+from spellpress.rules.magic_spell.state import MagicSpellState
 from spellpress.rules.protocol import Player, Rules
 
 __all__ = ["RULES", "MagicSpellRules", "CAST_EFFECTS", "LASTING_EFFECTS", "VICTIM_EFFECTS", "Catalog", "Spell",
            "catalog", "letter_demand", "suggest_tile_mix", "ATTACK_WEIGHT", "MEMORY_SPANS", "STUCK_TURNS",
-           "MagicSpellPlayer", "MagicSpellSettings", "MIXED", "MagicSpellState"]
+           "MagicSpellPlayer", "MagicSpellSettings", "MIXED", "NO_TARGET", "MagicSpellState", "Cast", "Choice", "Drop",
+           "LabDraw", "SpellDraw", "Take", "TileChoice", "TileDraw", "Weave"]
 
 
 class MagicSpellRules(Rules):

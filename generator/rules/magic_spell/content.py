@@ -9,6 +9,7 @@ from typing import Literal, get_args
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
+from spellpress.rules.magic_spell.actions import LabDraw, SpellDraw, TileDraw
 
 CastEffect = Literal["spirit", "draw", "scrounge", "weaves", "research", "transmute",
                      "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper"]
@@ -16,6 +17,13 @@ CAST_EFFECTS: tuple[str, ...] = get_args(CastEffect)
 VICTIM_EFFECTS = ("steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper")
 LastingEffect = Literal["cabinet", "homework", "rest", "regen", "research_discount", "free_weave", "second_look", "ward"]
 LASTING_EFFECTS: tuple[str, ...] = get_args(LastingEffect)
+
+
+class Letters(Counter):
+    """A Counter of letters, made without Counter's own checks: the letters a spell or a student
+    still needs are counted anew after most moves, and Counter(...) costs eight times as much."""
+
+    __init__ = dict.__init__
 
 
 @dataclass(frozen=True)
@@ -84,6 +92,20 @@ class Catalog:
             by_letter.setdefault(letter, set()).add(tile)
         self.tiles_of = {letter: frozenset(tiles) for letter, tiles in by_letter.items()}
         self.all_spells = frozenset(range(len(self.spells)))
+        self.spell_credits = [spell.credits for spell in self.spells]  # spell -> its credits, for scoring
+        self.spell_needs = [dict(spell.need) for spell in self.spells]  # spell -> letter -> how many its word has
+        self.spell_always: list[dict[str, int]] = []  # spell -> lasting effect -> its total
+        for spell in self.spells:
+            totals: dict[str, int] = {}
+            for key, n in spell.always:
+                totals[key] = totals.get(key, 0) + n
+            self.spell_always.append(totals)
+        # the chance outcomes, made once: a letter from the unseen laboratory, a spell, a tile
+        self.lab_letters = sorted(set(self.letters))
+        self.no_tiles = [()] * len(self.lab_letters)  # what the laboratory holds of a letter it has none of
+        self.lab_draws = [LabDraw("lab", letter) for letter in self.lab_letters]
+        self.spell_draws = [SpellDraw("spell", sid) for sid in range(len(self.spells))]
+        self.pick_draws = [TileDraw("pick", tile) for tile in range(len(self.letters))]
         # no homework limit is ever below this (lasting homework effects may be negative)
         self.homework_floor = self.params["homework_limit"] + sum(
             min(0, n) for spell in self.spells for key, n in spell.always if key == "homework")

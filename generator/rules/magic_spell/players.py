@@ -5,7 +5,21 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from spellpress.rules.magic_spell.state import MIXED, MagicSpellState, _spares
+from spellpress.rules.magic_spell.actions import (
+    KEEP,
+    MIXED,
+    NO_TARGET,
+    RESEARCH,
+    REST,
+    RETURN,
+    STOP,
+    Cast,
+    Drop,
+    Take,
+    TileChoice,
+    Weave,
+)
+from spellpress.rules.magic_spell.state import MagicSpellState, _spares
 from spellpress.rules.protocol import Player
 
 STUCK_TURNS = 20  # a heuristic gives up on a spell after this many of its own turns without progress
@@ -34,25 +48,27 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         span = state.options.get("memory")
         span = MEMORY_SPANS[span] if isinstance(span, str) else self.memory
         if span is None:
-            return {t: state.cat.letters[t] for t in state.known}
+            return state.known_letters()
         if span == 0:
             return {}
         cutoff = state.serial - span
         return {t: state.cat.letters[t] for t, serial in state.known.items() if serial > cutoff}
 
-    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Counter, verb: str):
+    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Counter, verb: str,
+                  memory: dict[int, str] | None = None):
         known = state.takeable_known(verb)
-        memory = self.remembered(state, seat)
+        if memory is None:
+            memory = self.remembered(state, seat)
         wanted = [t for t in known if t in memory and needs[memory[t]] > 0]
         if wanted:
-            return (verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
+            return Take(verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
         unknown = [t for t in known if t not in memory]
         total = state.mixed_count + len(unknown)
         if total == 0:  # everything left is remembered and useless: take the most useful letter
-            return (verb, max(known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
+            return Take(verb, max(known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
         if rng.random() * total < state.mixed_count:
-            return (verb, MIXED)
-        return (verb, unknown[int(rng.random() * len(unknown))])
+            return Take(verb, MIXED)
+        return Take(verb, unknown[int(rng.random() * len(unknown))])
 
     # ---- evaluation -----------------------------------------------------------------
     def best_spell_for(self, state: MagicSpellState, seat: int, letter: str, exclude: int | None = None):
@@ -61,7 +77,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             if sid == exclude:
                 continue
             left = state.remaining(sid)
-            if left[letter] <= 0:
+            if letter not in left:  # it holds only the letters still needed
                 continue
             rank = (sum(left.values()), -state.cat.spells[sid].credits)
             if key is None or rank < key:
@@ -74,16 +90,20 @@ class MagicSpellPlayer(Player[MagicSpellState]):
     def cabinet_weave(self, state: MagicSpellState, seat: int):
         """The best weave from the cabinet (completing spells first), or None."""
         best, key = None, None
+        letters, stone, credits = state.cat.letters, state.cat.stone, state.cat.spell_credits
+        # best_spell_for for every tile, each spell's rank worked out once
+        homework = [(sum(left.values()), credits[sid], sid, left) for sid in state.homework[seat]
+                    for left in (state.remaining(sid),)]
         for tile in state.cabinet[seat]:
-            if state.cat.stone[tile]:
+            if stone[tile]:
                 continue
-            letter = state.cat.letters[tile]
-            sid = self.best_spell_for(state, seat, letter)
-            if sid is None:
-                continue
-            rank = sum(state.remaining(sid).values())
-            if key is None or rank < key:
-                best, key = ("weave", tile, sid, letter), rank
+            letter = letters[tile]
+            found = None
+            for entry in homework:
+                if letter in entry[3] and (found is None or entry[0] < found[0] or (entry[0] == found[0] and entry[1] > found[1])):
+                    found = entry
+            if found is not None and (key is None or found[0] < key):
+                best, key = Weave("weave", tile, found[2], letter), found[0]
         if best is None and state.stones:
             for tile in state.cabinet[seat]:
                 if state.cat.stone[tile]:
@@ -92,10 +112,11 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                         if sum(left.values()) == 1:
                             letter = next(iter(left))
                             if state.can_weave(seat, tile, sid, letter):
-                                return ("weave", tile, sid, letter)
+                                return Weave("weave", tile, sid, letter)
         return best
 
-    def cast_value(self, state: MagicSpellState, seat: int, sid: int) -> tuple[float, int]:
+    def cast_value(self, state: MagicSpellState, seat: int, sid: int,
+                   memory: dict[int, str] | None = None) -> tuple[float, int]:
         spell = state.cat.spells[sid]
         if spell.cost > state.spirit[seat]:
             return -1.0, -1
@@ -108,11 +129,12 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         else:
             victims = others if spell.who == "others" else []
         needs = state.needs(seat)
-        matches = sum(1 for t in state.cabinet[seat] if needs[state.cat.letters[t]] > 0)
+        matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)  # needs: letters still needed
         spirit = state.spirit[seat] - spell.cost
         value = -0.25 * spell.cost
-        memory = self.remembered(state, seat)
-        useful = sum(1 for letter in memory.values() if needs[letter] > 0)
+        if memory is None:
+            memory = self.remembered(state, seat)
+        useful = sum(1 for letter in memory.values() if letter in needs)
         unknown = len(state.known) - len(memory)
         lab = min(state.lab_size(), useful + (state.mixed_count + unknown) // 3)
         for key, n in spell.effects:
@@ -148,7 +170,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                         full = state._fullest(v)
                         woven = len(state.woven.get(full, ())) if full is not None else 0
                         value += 0.35 * lead * min(n, woven)
-        return value, (victims[0] if spell.who == "target" else -1)
+        return value, (victims[0] if spell.who == "target" else NO_TARGET)
 
     # ---- the policy -------------------------------------------------------------------
     def act(self, state: MagicSpellState, seat: int, rng: random.Random):
@@ -160,34 +182,34 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             assert tile is not None  # a scrounged tile is in the hand
             letter = state.cat.letters[tile]
             if state.cat.stone[tile]:
-                return ("keep",)
+                return KEEP
             sid = self.best_spell_for(state, seat, letter)
             if sid is not None:
-                return ("weave", tile, sid, letter)
+                return Weave("weave", tile, sid, letter)
             if len(state.cabinet[seat]) < state.cabinet_limit(seat):
-                return ("keep",)
+                return KEEP
             worst = self.worst_tile(state, seat)
             if worst is not None and self.tile_value(state, seat, tile) > self.tile_value(state, seat, worst):
-                return ("keep",)
-            return ("return",)
+                return KEEP
+            return RETURN
         if phase == "extra":
             weave = self.cabinet_weave(state, seat)
             if weave is not None and state.weave_cost(seat, weave[1], paid=True) <= state.spirit[seat]:
                 return weave
-            return ("stop",)
+            return STOP
         if phase in ("scrounge", "pick"):
             return self.pick_slot(state, seat, rng, state.needs(seat), phase)
         if phase == "give":
-            return ("give", self.worst_tile(state, seat))
+            return TileChoice("give", self.worst_tile(state, seat))
         if phase == "transmute":
             spares = _spares(state.cabinet[seat], state.needs(seat), state.cat)
             if spares:
-                return ("return_tile", min(spares, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
-            return ("stop",)
+                return TileChoice("return_tile", min(spares, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
+            return STOP
         if phase == "trim_tiles":
-            return ("discard", self.worst_tile(state, seat))
+            return TileChoice("discard", self.worst_tile(state, seat))
         if phase == "trim_spells":
-            return ("drop", max(state.homework[seat], key=lambda s: (self.difficulty(state, seat, s), s)))
+            return Drop("drop", max(state.homework[seat], key=lambda s: (self.difficulty(state, seat, s), s)))
         raise AssertionError(phase)
 
     def stuck(self, state: MagicSpellState, seat: int, sid: int) -> bool:
@@ -215,41 +237,48 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         return min(pool, key=lambda t: (state.cat.demand.get(state.cat.letters[t], 0), t))
 
     def main_action(self, state: MagicSpellState, seat: int, rng: random.Random):
-        needs = state.needs(seat)
+        needs = state.needs(seat)  # holds only the letters still needed
         memory = self.remembered(state, seat)
-        wanted = [t for t, letter in memory.items() if needs[letter] > 0]
-        weave = self.cabinet_weave(state, seat)
+        wanted = next((t for t, letter in memory.items() if letter in needs), None)
         homework = len(state.homework[seat])
         cost = state.research_cost(seat)
         can_research = state.spirit[seat] >= cost and (state.deck_mixed or state.deck_bottom)
-        stuck = any(self.stuck(state, seat, sid) for sid in state.homework[seat])
+        oldest = state.turns - STUCK_TURNS * state.players  # self.stuck for every spell, inline
+        stuck = any(state.progress.get(sid, state.turns) < oldest for sid in state.homework[seat])
         if stuck and can_research:  # give up on a hopeless spell: research, then drop it
-            return ("research",)
-        # what the plain turn is worth (in tiles woven), to beat with a cast
-        matches = sum(1 for t in state.cabinet[seat] if needs[state.cat.letters[t]] > 0)
-        plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted or weave is not None) else 0.6
-        best, best_value = None, plain + 0.25
+            return RESEARCH
         # no casting while a spell is stuck: save the spirit to research a new one (two students
         # swapping tiles back and forth every turn stalled games)
-        for sid in state.spellbook[seat] if not stuck else ():
-            if state.cat.spells[sid].castable:
-                value, target = self.cast_value(state, seat, sid)
+        spells = state.cat.spells
+        castable = [sid for sid in state.spellbook[seat] if spells[sid].castable] if not stuck else []
+        weave = None
+        if castable:
+            # what the plain turn is worth (in tiles woven), to beat with a cast
+            if wanted is None:
+                weave = self.cabinet_weave(state, seat)
+            matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)
+            plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted is not None or weave is not None) else 0.6
+            best, best_value = None, plain + 0.25
+            for sid in castable:
+                value, target = self.cast_value(state, seat, sid, memory)
                 if value > best_value:
-                    best, best_value = ("cast", sid, target), value
-        if best is not None:
-            return best
+                    best, best_value = Cast("cast", sid, target), value
+            if best is not None:
+                return best
         # 2. a remembered tile that one of my spells needs
-        if wanted:
-            return ("scrounge", wanted[0])
+        if wanted is not None:
+            return Take("scrounge", wanted)
         # 3. weave what the cabinet already holds
+        if weave is None:
+            weave = self.cabinet_weave(state, seat)
         if weave is not None:
             return weave
         # 4. more homework when short of it
         if can_research and (homework < 2 or stuck or (homework < state.homework_limit(seat) and state.spirit[seat] >= cost + 3)):
-            return ("research",)
+            return RESEARCH
         # 5. look for ingredients
         if state.lab_size() and (state.mixed_count or len(memory) < len(state.known)):
-            return self.pick_slot(state, seat, rng, needs, "scrounge")
+            return self.pick_slot(state, seat, rng, needs, "scrounge", memory)
         if can_research:
-            return ("research",)
-        return ("rest",)
+            return RESEARCH
+        return REST

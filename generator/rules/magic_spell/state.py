@@ -43,13 +43,31 @@ from __future__ import annotations
 from collections import Counter
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from spellpress.rules.magic_spell.content import Catalog
+from spellpress.rules.chance import Counted
+from spellpress.rules.magic_spell.actions import (
+    DRAW_TYPES,
+    KEEP,
+    MIXED,
+    NO_TARGET,
+    RESEARCH,
+    REST,
+    RETURN,
+    STOP,
+    Cast,
+    Choice,
+    Drop,
+    LabDraw,
+    SpellDraw,
+    Take,
+    TileChoice,
+    Weave,
+    typed,
+)
+from spellpress.rules.magic_spell.content import Catalog, Letters
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
-
-MIXED = "mixed"  # the scrounge slot meaning "a tile nobody has seen since the mix"
 
 
 class MagicSpellState(State):
@@ -100,12 +118,17 @@ class MagicSpellState(State):
         # statistics
         self.held: list[set[int]] = [set() for _ in range(players)]
         self.completed: dict[int, int] = {}  # spell -> seat
-        self._left: dict[int, Counter] = {}  # cache of remaining(); dropped whenever a spell's tiles change
+        self._left: dict[int, Letters] = {}  # cache of remaining(); dropped whenever a spell's tiles change
+        self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
+        self._lasting: dict[int, tuple[tuple[int, ...], dict[str, int]]] = {}  # seat -> (spellbook, lasting totals)
+        self._trade_views: dict[int, tuple] = {}
+        self._known_letters: tuple[tuple[int, ...], dict[int, str]] = ((), {})  # known_letters(), with its tiles  # seat -> (cabinet, needs, (spare letters, wanted letters))
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
         # what the last invariant check saw of the unseen laboratory and of the spells' places
         self._last_unseen: tuple | None = None
         self._last_spells: tuple | None = None
+        self._last_caches: tuple | None = None
         for seat in range(players):
             self.queue += [("deal_tile", seat)] * int(p["start_ingredients"])
             self.queue += [("deal_spell", seat)] * int(p["start_spells"])
@@ -114,12 +137,19 @@ class MagicSpellState(State):
 
     # ---- derived values ---------------------------------------------------
     def lasting(self, seat: int, key: str) -> int:
-        total = 0
-        for sid in self.spellbook[seat]:
-            for k, v in self.cat.spells[sid].always:
-                if k == key:
-                    total += v
-        return total
+        book = self.spellbook[seat]
+        if not book:  # most of the time, for most students
+            return 0
+        spells = tuple(book)
+        known = self._lasting.get(seat)
+        if known is None or known[0] != spells:  # summed once for each spellbook a seat has
+            always = self.cat.spell_always
+            totals: dict[str, int] = {}
+            for sid in spells:
+                for name, n in always[sid].items():
+                    totals[name] = totals.get(name, 0) + n
+            known = self._lasting[seat] = (spells, totals)
+        return known[1].get(key, 0)
 
     def cabinet_limit(self, seat: int) -> int:
         return self.cat.params["cabinet_limit"] + self.lasting(seat, "cabinet")
@@ -131,30 +161,63 @@ class MagicSpellState(State):
         return max(0, self.cat.params["research_cost"] - self.lasting(seat, "research_discount"))
 
     def credits(self, seat: int) -> int:
-        return sum(self.cat.spells[s].credits for s in self.spellbook[seat])
+        return sum(map(self.cat.spell_credits.__getitem__, self.spellbook[seat]))
 
     def stones_held(self, seat: int) -> int:
         return sum(1 for t in self.cabinet[seat] if self.cat.stone[t])
 
-    def remaining(self, sid: int) -> Counter:
+    def _spell_changed(self, seat: int, sid: int) -> None:
+        """The tiles on a spell of the seat's homework, or the homework itself, changed: drop what was cached."""
+        self._left.pop(sid, None)
+        self._needs.pop(seat, None)
+
+    def _recount(self, seat: int, sid: int, letter: str, change: int) -> None:
+        """A tile claiming `letter` went onto (change -1) or off (+1) a spell of the seat's homework:
+        the cached counts of what it and the seat still need change by one letter, so they are
+        adjusted rather than dropped. (A spell never claims more of a letter than its word has, and
+        a weave claims only a letter still needed.) A letter a spell needs again is dropped instead:
+        the order of remaining()'s letters, the word's, shows in the statistics."""
+        left = self._left.get(sid)
+        if left is not None and letter not in left and change > 0:
+            del self._left[sid]
+        elif left is not None:
+            self._left[sid] = _adjusted(left, letter, change)
+        needs = self._needs.get(seat)  # its order shows nowhere: only looked up
+        if needs is not None:
+            self._needs[seat] = _adjusted(needs, letter, change)
+
+    def drop_caches(self) -> None:
+        """Forget every cached `remaining` and `needs` (after changing spells or homework by hand)."""
+        self._left.clear()
+        self._needs.clear()
+        self._trade_views.clear()
+
+    def remaining(self, sid: int) -> Letters:
         """Letters the spell still needs (by what its tiles claim to be); cached, do not modify."""
         left = self._left.get(sid)
         if left is None:
-            left = Counter(dict(self.cat.spells[sid].need))
-            for _, letter in self.woven.get(sid, ()):
-                left[letter] -= 1
-            left = +left
-            self._left[sid] = left
+            left = self._left[sid] = self._count_left(sid)
         return left
+
+    def _count_left(self, sid: int) -> Letters:
+        woven = self.woven.get(sid)
+        if not woven:
+            return Letters(self.cat.spell_needs[sid])
+        left = dict(self.cat.spell_needs[sid])
+        for _, letter in woven:
+            left[letter] = left.get(letter, 0) - 1
+        return Letters({letter: n for letter, n in left.items() if n > 0})
 
     def lab_size(self) -> int:
         return self.mixed_count + len(self.known)
 
-    def lab_letters(self) -> Counter:
-        counts = Counter({letter: len(tiles) for letter, tiles in self.mixed.items() if tiles})
-        for tile in self.known:
-            counts[self.cat.letters[tile]] += 1
-        return counts
+    def known_letters(self) -> dict[int, str]:
+        """Every face-down tile whose letter all students saw -> that letter (what perfect memory
+        holds), in the order they were returned; kept while those tiles stay the same, do not modify."""
+        tiles = tuple(self.known)
+        if self._known_letters[0] != tiles:
+            self._known_letters = (tiles, dict(zip(tiles, map(self.cat.letters.__getitem__, tiles))))
+        return self._known_letters[1]
 
     def warded(self, seat: int) -> bool:
         return self.lasting(seat, "ward") > 0
@@ -170,20 +233,26 @@ class MagicSpellState(State):
     def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
         chance = self.chance
         assert chance is not None, "chance is not to act"
-        kind = chance[0]
-        if kind == "lab":
-            total = self.mixed_count
-            return [(("lab", letter), len(tiles) / total) for letter, tiles in sorted(self.mixed.items()) if tiles]
+        kind, cat = chance[0], self.cat
+        # Counted: the runner draws these in whole numbers, exactly as it would draw the fractions
+        if kind == "lab":  # each letter in proportion to its unseen tiles, in letter order
+            counts = list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles)))
+            return Counted(cat.lab_draws, counts, self.mixed_count)
         if kind == "spell":
-            return [(("spell", sid), 1 / len(self.deck_mixed)) for sid in self.deck_mixed]
+            deck = self.deck_mixed
+            return Counted([cat.spell_draws[sid] for sid in deck], [1] * len(deck), len(deck))
         if kind == "pick":  # a random tile among a list
             tiles = chance[2]
-            return [(("pick", t), 1 / len(tiles)) for t in tiles]
+            return Counted([cat.pick_draws[t] for t in tiles], [1] * len(tiles), len(tiles))
         raise AssertionError(kind)
 
     def returns(self) -> list[float]:
-        credit = self.cat.params["stone_credit"] if self.stones else 0
-        return [float(self.credits(s) + credit * self.stones_held(s)) for s in range(self.players)]
+        credits = self.cat.spell_credits.__getitem__
+        scores = [float(sum(map(credits, book))) for book in self.spellbook]
+        if self.stones:
+            credit = self.cat.params["stone_credit"]
+            scores = [score + credit * self.stones_held(s) for s, score in enumerate(scores)]
+        return scores
 
     # ---- legal actions -----------------------------------------------------
     def legal_actions(self) -> Sequence[Any]:
@@ -196,34 +265,34 @@ class MagicSpellState(State):
                 spell = self.cat.spells[sid]
                 if spell.castable:
                     if spell.who == "target":
-                        acts += [("cast", sid, other) for other in range(self.players) if other != seat]
+                        acts += [Cast("cast", sid, other) for other in range(self.players) if other != seat]
                     else:
-                        acts.append(("cast", sid, -1))
+                        acts.append(Cast("cast", sid, NO_TARGET))
             acts += self._scrounge_slots("scrounge")
             if self.spirit[seat] >= self.research_cost(seat) and (self.deck_mixed or self.deck_bottom):
-                acts.append(("research",))
-            acts.append(("rest",))
+                acts.append(RESEARCH)
+            acts.append(REST)
             return acts
         if phase == "scrounged":
-            return self._weave_actions(seat, paid=False, only=self.looking) + [("keep",), ("return",)]
+            return self._weave_actions(seat, paid=False, only=self.looking) + [KEEP, RETURN]
         if phase == "extra":
-            return self._weave_actions(seat, paid=True) + [("stop",)]
+            return self._weave_actions(seat, paid=True) + [STOP]
         if phase in ("scrounge", "pick"):
             return self._scrounge_slots(phase)
         if phase == "give":
-            return [("give", t) for t in self.cabinet[seat]]
+            return [TileChoice("give", t) for t in self.cabinet[seat]]
         if phase == "transmute":
-            return [("return_tile", t) for t in self.cabinet[seat]] + [("stop",)]
+            return [TileChoice("return_tile", t) for t in self.cabinet[seat]] + [STOP]
         if phase == "trim_tiles":
-            return [("discard", t) for t in self.cabinet[seat]]
+            return [TileChoice("discard", t) for t in self.cabinet[seat]]
         if phase == "trim_spells":
-            return [("drop", s) for s in self.homework[seat]]
+            return [Drop("drop", s) for s in self.homework[seat]]
         raise AssertionError(phase)
 
     def _scrounge_slots(self, verb: str) -> list:
-        slots: list[tuple[str, int | str]] = [(verb, t) for t in self.takeable_known(verb)]
+        slots = [Take(verb, t) for t in self.takeable_known(verb)]
         if self.mixed_count:
-            slots.append((verb, MIXED))
+            slots.append(Take(verb, MIXED))
         return slots
 
     def takeable_known(self, verb: str) -> list[int]:
@@ -241,7 +310,7 @@ class MagicSpellState(State):
 
     def weave_cost(self, seat: int, tile: int, paid: bool) -> int:
         cost = self._extra_weave_cost(seat, paid)
-        if tile in self.tile_spell(seat):
+        if tile not in self.cabinet[seat] and tile in self.tile_spell(seat):  # a cabinet tile is on no spell
             cost += self.cat.params["move_weave_cost"]
         return cost
 
@@ -262,14 +331,16 @@ class MagicSpellState(State):
         return self.cat.letters[tile]
 
     def can_weave(self, seat: int, tile: int, sid: int, letter: str) -> bool:
-        if sid not in self.homework[seat]:
-            return False
-        if self.remaining(sid)[letter] <= 0:
+        return sid in self.homework[seat] and self._claim_fits(tile, sid, letter, self.shown_letter(seat, tile))
+
+    def _claim_fits(self, tile: int, sid: int, letter: str, shown: str) -> bool:
+        """May a tile that is `shown` to its holder go onto the spell, claiming `letter`?"""
+        if letter not in self.remaining(sid):  # it holds only the letters still needed
             return False
         if self.known_stone(tile):
             stones = sum(1 for t, _ in self.woven.get(sid, ()) if self.known_stone(t) and t != tile)
             return stones < self.cat.params["stones_per_spell"]
-        return self.shown_letter(seat, tile) == letter
+        return shown == letter
 
     def wrong_tiles(self, pairs: list[tuple[int, str]]) -> list[tuple[int, str]]:
         """Woven tiles that are not what they stand for: a wrong letter, or a stone over the per-spell limit."""
@@ -307,9 +378,9 @@ class MagicSpellState(State):
                     continue
                 if not stone:
                     if shown in left:
-                        acts.append(("weave", tile, sid, shown))
+                        acts.append(Weave("weave", tile, sid, shown))
                 elif sum(1 for t, _ in self.woven.get(sid, ()) if t != tile and self.known_stone(t)) < stone_limit:
-                    acts += [("weave", tile, sid, letter) for letter in sorted(left)]
+                    acts += [Weave("weave", tile, sid, letter) for letter in sorted(left)]
         return acts
 
     # ---- applying actions -----------------------------------------------------
@@ -323,88 +394,96 @@ class MagicSpellState(State):
         self._advance()
 
     def _apply_move(self, action) -> None:
-        seat, phase, verb = self.seat, self.phase, action[0]
-        if phase == "action":
-            if verb == "weave":
-                self._weave(seat, action, paid=False)
-            elif verb == "cast":
-                self._cast(seat, action)
-            elif verb == "scrounge":
-                self.stats["scrounges"] += 1
-                self._look(seat, action[1], "scrounge")
-            elif verb == "research":
-                cost = self.research_cost(seat)
-                if self.spirit[seat] < cost or not (self.deck_mixed or self.deck_bottom):
-                    raise IllegalAction("research needs spirit and a spell to draw")
-                self.spirit[seat] -= cost
-                self.stats["researches"] += 1
-                self.queue.insert(0, ("draw_spell", seat))
-            elif verb == "rest":
-                self.spirit[seat] += self.cat.params["rest_gain"] + self.lasting(seat, "rest")
-                self.stats["rests"] += 1
-            else:
-                raise IllegalAction(action)
-            return
-        if phase == "scrounged":
-            tile = self.looking
-            assert tile is not None  # the scrounged tile is in the student's hand until kept, woven or returned
-            if verb == "weave" and action[1] == tile:
-                self._weave(seat, action, paid=False)
-            elif verb == "keep":
-                self.looking = None
-                self.cabinet[seat].append(tile)
-            elif verb == "return":
-                self.looking = None
-                self._to_lab(tile)
-                if self.second_looks_used < self.lasting(seat, "second_look"):
-                    self.second_looks_used += 1
-                    self.queue.insert(0, ("scrounge_again", seat))
-            else:
-                raise IllegalAction(action)
-            return
-        if phase == "extra":
-            if verb == "weave":
-                self._weave(seat, action, paid=True)
-            elif verb == "stop":
-                self.free_weaves = 0
-            else:
-                raise IllegalAction(action)
-            return
-        if phase in ("scrounge", "pick") and verb == phase:
-            if phase == "scrounge":
-                self.stats["scrounges"] += 1
-            self._look(seat, action[1], phase)
-            return
-        if phase == "give" and verb == "give":
-            tile, victim = action[1], self.pending
-            if tile not in self.cabinet[seat]:
-                raise IllegalAction(action)
-            self.cabinet[seat].remove(tile)
-            self.cabinet[victim].append(tile)
-            self.given.append(tile)
-            self.queue.insert(0, ("take_random", seat, victim, tile))
-            return
-        if phase == "transmute":
-            if verb == "return_tile" and action[1] in self.cabinet[seat] and self.pending > 0:
-                self.cabinet[seat].remove(action[1])
-                self._to_lab(action[1])
-                self.returned.append(action[1])
-                self.pending -= 1
-                if self.pending > 0 and self.cabinet[seat]:
-                    self.queue.insert(0, ("transmute", seat, self.pending))
-                    return
-            elif verb != "stop":
-                raise IllegalAction(action)
-            self.queue[0:0] = [("draw", seat)] * len(self.returned)  # every return first, then as many takes
-            return
-        if phase == "trim_tiles" and verb == "discard" and action[1] in self.cabinet[seat]:
-            self.cabinet[seat].remove(action[1])
-            self._to_lab(action[1])
-            return
-        if phase == "trim_spells" and verb == "drop" and action[1] in self.homework[seat]:
-            self._drop_spell(seat, action[1])
-            return
-        raise IllegalAction(action)
+        move = typed(action)  # IllegalAction for an unknown verb or a wrong number of fields
+        apply, phases = _MOVES[move.verb]
+        if self.phase not in phases:
+            raise IllegalAction(move)
+        apply(self, self.seat, move)
+
+    # One method per verb (the _MOVES table below, with the phases that allow it).
+    def _weave_move(self, seat: int, move: Weave) -> None:
+        if self.phase == "scrounged" and move.tile != self.looking:
+            raise IllegalAction(move)  # the one weave there is of the tile in hand
+        self._weave(seat, move, paid=self.phase == "extra")
+
+    def _cast_move(self, seat: int, move: Cast) -> None:
+        self._cast(seat, move)
+
+    def _scrounge_move(self, seat: int, move: Take) -> None:
+        self.stats["scrounges"] += 1
+        self._look(seat, move.slot, "scrounge")
+
+    def _pick_move(self, seat: int, move: Take) -> None:
+        self._look(seat, move.slot, "pick")
+
+    def _research_move(self, seat: int, move: Choice) -> None:
+        cost = self.research_cost(seat)
+        if self.spirit[seat] < cost or not (self.deck_mixed or self.deck_bottom):
+            raise IllegalAction("research needs spirit and a spell to draw")
+        self.spirit[seat] -= cost
+        self.stats["researches"] += 1
+        self.queue.insert(0, ("draw_spell", seat))
+
+    def _rest_move(self, seat: int, move: Choice) -> None:
+        self.spirit[seat] += self.cat.params["rest_gain"] + self.lasting(seat, "rest")
+        self.stats["rests"] += 1
+
+    def _keep_move(self, seat: int, move: Choice) -> None:
+        tile = self.looking
+        assert tile is not None  # the scrounged tile is in the student's hand until kept, woven or returned
+        self.looking = None
+        self.cabinet[seat].append(tile)
+
+    def _return_move(self, seat: int, move: Choice) -> None:
+        tile = self.looking
+        assert tile is not None
+        self.looking = None
+        self._to_lab(tile)
+        if self.second_looks_used < self.lasting(seat, "second_look"):
+            self.second_looks_used += 1
+            self.queue.insert(0, ("scrounge_again", seat))
+
+    def _stop_move(self, seat: int, move: Choice) -> None:
+        if self.phase == "extra":
+            self.free_weaves = 0
+        else:
+            self._take_for_returns(seat)
+
+    def _give_move(self, seat: int, move: TileChoice) -> None:
+        if move.tile not in self.cabinet[seat]:
+            raise IllegalAction(move)
+        victim = self.pending
+        self.cabinet[seat].remove(move.tile)
+        self.cabinet[victim].append(move.tile)
+        self.given.append(move.tile)
+        self.queue.insert(0, ("take_random", seat, victim, move.tile))
+
+    def _return_tile_move(self, seat: int, move: TileChoice) -> None:
+        if move.tile not in self.cabinet[seat] or self.pending <= 0:
+            raise IllegalAction(move)
+        self.cabinet[seat].remove(move.tile)
+        self._to_lab(move.tile)
+        self.returned.append(move.tile)
+        self.pending -= 1
+        if self.pending > 0 and self.cabinet[seat]:
+            self.queue.insert(0, ("transmute", seat, self.pending))
+        else:
+            self._take_for_returns(seat)
+
+    def _take_for_returns(self, seat: int) -> None:
+        """A transmute's returns are over: as many takes as tiles returned."""
+        self.queue[0:0] = [("draw", seat)] * len(self.returned)
+
+    def _discard_move(self, seat: int, move: TileChoice) -> None:
+        if move.tile not in self.cabinet[seat]:
+            raise IllegalAction(move)
+        self.cabinet[seat].remove(move.tile)
+        self._to_lab(move.tile)
+
+    def _drop_move(self, seat: int, move: Drop) -> None:
+        if move.spell not in self.homework[seat]:
+            raise IllegalAction(move)
+        self._drop_spell(seat, move.spell)
 
     def _look(self, seat: int, slot, purpose: str) -> None:
         if slot == MIXED:
@@ -426,22 +505,24 @@ class MagicSpellState(State):
         else:
             self.cabinet[seat].append(tile)
 
-    def _weave(self, seat: int, action, paid: bool) -> None:
-        if len(action) != 4:
-            raise IllegalAction(action)
-        _, tile, sid, letter = action
-        on_spells = self.tile_spell(seat)
+    def _weave(self, seat: int, action: Weave, paid: bool) -> None:
+        tile, sid, letter = action.tile, action.spell, action.letter
+        on_spells: dict[int, int] = {}
         if tile == self.looking and self.phase == "scrounged":
             source = "looking"
         elif tile in self.cabinet[seat]:
             source = "cabinet"
-        elif tile in on_spells and on_spells[tile] != sid:
+        elif tile in (on_spells := self.tile_spell(seat)) and on_spells[tile] != sid:
             source = "spell"
         else:
             raise IllegalAction(action)
-        if not self.can_weave(seat, tile, sid, letter):
+        # can_weave, knowing the source: only a tile on a spell stands for a letter not its own
+        shown = next(l for t, l in self.woven[on_spells[tile]] if t == tile) if source == "spell" else self.cat.letters[tile]
+        if sid not in self.homework[seat] or not self._claim_fits(tile, sid, letter, shown):
             raise IllegalAction(action)
-        cost = self.weave_cost(seat, tile, paid) if source != "looking" else 0
+        cost = 0
+        if source != "looking":  # weave_cost, knowing where the tile comes from
+            cost = self._extra_weave_cost(seat, paid) + (self.cat.params["move_weave_cost"] if source == "spell" else 0)
         if cost > self.spirit[seat]:
             raise IllegalAction(f"{action}: costs {cost} spirit")
         self.spirit[seat] -= cost
@@ -457,9 +538,9 @@ class MagicSpellState(State):
         else:
             old = on_spells[tile]
             self.woven[old] = [(t, l) for t, l in self.woven[old] if t != tile]
-            self._left.pop(old, None)
+            self._recount(seat, old, shown, +1)
         self.woven.setdefault(sid, []).append((tile, letter))
-        self._left.pop(sid, None)
+        self._recount(seat, sid, letter, -1)
         self.progress[sid] = self.turns
         self.stats["weaves"] += 1
         if not self.remaining(sid):
@@ -473,7 +554,7 @@ class MagicSpellState(State):
     def _complete(self, seat: int, sid: int) -> bool:
         """The last letter is on: reveal. False when misspelled (wrong tiles go back)."""
         tiles = self.woven[sid]
-        self._left.pop(sid, None)
+        self._spell_changed(seat, sid)
         wrong = self.wrong_tiles(tiles)
         if wrong:
             self.stats["misspellings"] += 1
@@ -500,15 +581,13 @@ class MagicSpellState(State):
 
     def _drop_spell(self, seat: int, sid: int) -> None:
         self.homework[seat].remove(sid)
-        self._left.pop(sid, None)
+        self._spell_changed(seat, sid)
         for t, _ in self.woven.pop(sid, ()):
             self._to_lab(t)
         self.deck_bottom.append(sid)
 
-    def _cast(self, seat: int, action) -> None:
-        if len(action) != 3:
-            raise IllegalAction(action)
-        _, sid, target = action
+    def _cast(self, seat: int, action: Cast) -> None:
+        sid, target = action.spell, action.target
         if sid not in self.spellbook[seat] or not self.cat.spells[sid].castable:
             raise IllegalAction(action)
         spell = self.cat.spells[sid]
@@ -552,18 +631,20 @@ class MagicSpellState(State):
     def _apply_chance(self, action) -> None:
         chance, self.chance = self.chance, None
         assert chance is not None, "chance is not to act"
-        kind = chance[0]
-        if kind == "lab":
-            if action[0] != "lab" or not self.mixed.get(action[1]):
+        kind, draw = chance[0], typed(action, DRAW_TYPES)
+        if draw.verb != kind:
+            raise IllegalAction(action)
+        if isinstance(draw, LabDraw):
+            if not self.mixed.get(draw.letter):
                 raise IllegalAction(action)
-            tile = self.mixed[action[1]].pop()
+            tile = self.mixed[draw.letter].pop()
             self.mixed_count -= 1
             purpose, seat = chance[1], chance[2]
             if purpose == "deal":
                 self.cabinet[seat].append(tile)
             elif purpose == "tamper":
                 sid = chance[3]
-                self._left.pop(sid, None)
+                self._spell_changed(seat, sid)
                 self.woven[sid].append((tile, chance[4]))
                 self.tampered.add(tile)
                 if self.open_research and (tile, chance[4]) in self.wrong_tiles(self.woven[sid]):
@@ -571,20 +652,19 @@ class MagicSpellState(State):
                     self._to_lab(tile)
             else:
                 self._arrive(seat, tile, purpose)
-        elif kind == "spell":
-            if action[0] != "spell" or action[1] not in self.deck_mixed:
+        elif isinstance(draw, SpellDraw):
+            if draw.spell not in self.deck_mixed:
                 raise IllegalAction(action)
-            self.deck_mixed.remove(action[1])
-            self._receive_spell(chance[1], action[1])
-        elif kind == "pick":
-            if action[0] != "pick" or action[1] not in chance[2]:
-                raise IllegalAction(action)
-            self._picked(chance[1], action[1])
+            self.deck_mixed.remove(draw.spell)
+            self._receive_spell(chance[1], draw.spell)
         else:
-            raise AssertionError(kind)
+            if draw.tile not in chance[2]:
+                raise IllegalAction(action)
+            self._picked(chance[1], draw.tile)
 
     def _receive_spell(self, seat: int, sid: int) -> None:
         self.homework[seat].append(sid)
+        self._needs.pop(seat, None)
         self.held[seat].add(sid)
         self.progress[sid] = self.turns
 
@@ -603,7 +683,7 @@ class MagicSpellState(State):
             pairs = self.woven[sid]
             letter = next(l for t, l in pairs if t == tile)
             self.woven[sid] = [(t, l) for t, l in pairs if t != tile]
-            self._left.pop(sid, None)
+            self._spell_changed(victim, sid)
             self._to_lab(tile)
             if kind == "tamper":
                 if self.mixed_count:
@@ -616,91 +696,126 @@ class MagicSpellState(State):
     # ---- the engine loop ---------------------------------------------------------
     def _advance(self) -> None:
         """Run queued steps until a decision or a chance event is needed."""
+        steps = _STEPS
         while self.chance is None and not self.done:
             if not self.queue:
                 self.phase = "action"
                 return
             step = self.queue.pop(0)
-            kind = step[0]
-            if kind == "deal_tile":
-                self.chance = ("lab", "deal", step[1])
-            elif kind in ("deal_spell", "draw_spell"):
-                if self.deck_mixed:
-                    self.chance = ("spell", step[1])
-                elif self.deck_bottom:
-                    self._receive_spell(step[1], self.deck_bottom.pop(0))
-            elif kind == "begin_turn":
-                self._begin_turn()
+            if steps[step[0]](self, step):
                 return
-            elif kind == "decide_scrounge":
-                self.phase = "scrounged"
-                return
-            elif kind == "extra":
-                self.phase = "extra"
-                return
-            elif kind in ("scrounge_step", "scrounge_again"):
-                if self.lab_size():
-                    self.phase = "scrounge"
-                    return
-            elif kind == "draw":
-                if self.mixed_count or self.takeable_known("pick"):
-                    self.phase = "pick"
-                    return
-            elif kind == "free_weaves":
-                self.free_weaves = step[2]
-                self.phase = "extra"
-                return
-            elif kind == "transmute":
-                if self.cabinet[step[1]] and self.lab_size():
-                    self.pending = step[2]
-                    self.phase = "transmute"
-                    return
-            elif kind == "gain":
-                self.spirit[step[1]] += step[2]
-            elif kind in ("drain", "siphon"):
-                _, seat, victim, n = step
-                lost = min(n, self.spirit[victim])
-                self.spirit[victim] -= lost
-                if kind == "siphon":
-                    self.spirit[seat] += lost
-            elif kind == "steal":
-                if self.cabinet[step[2]]:
-                    self.chance = ("pick", ("take_random", step[1], step[2], None), tuple(self.cabinet[step[2]]))
-            elif kind == "take_random":  # the second half of a swap: never a tile this cast gave
-                tiles = tuple(t for t in self.cabinet[step[2]] if t not in self.given)
-                if tiles:
-                    self.chance = ("pick", step, tiles)
-            elif kind == "swap":
-                if self.cabinet[step[1]] and self.cabinet[step[2]]:
-                    self.pending = step[2]
-                    self.phase = "give"
-                    return
-            elif kind == "scatter":
-                if self.cabinet[step[2]]:
-                    self.chance = ("pick", step, tuple(self.cabinet[step[2]]))
-            elif kind in ("unweave", "tamper"):
-                victim = step[2]
-                sid = self._fullest(victim)
-                if sid is not None:
-                    self.chance = ("pick", (kind, step[1], victim, sid), tuple(t for t, _ in self.woven[sid]))
-            elif kind == "end_turn":
-                self._end_turn()
-            elif kind == "trim":
-                seat = self.seat
-                if len(self.cabinet[seat]) > self.cabinet_limit(seat):
-                    self.queue.insert(0, step)
-                    self.phase = "trim_tiles"
-                    return
-                if len(self.homework[seat]) > self.homework_limit(seat):
-                    self.queue.insert(0, step)
-                    self.phase = "trim_spells"
-                    return
-            elif kind == "next_turn":
-                self._next_turn()
-            else:
-                raise AssertionError(kind)
         if self.chance is None and not self.done and not self.queue:
             self.phase = "action"
+
+    # One method per step kind (the _STEPS table below): True when the step waits for a decision.
+    def _deal_tile(self, step: tuple) -> bool:
+        self.chance = ("lab", "deal", step[1])
+        return False
+
+    def _draw_spell(self, step: tuple) -> bool:  # deal_spell and draw_spell
+        if self.deck_mixed:
+            self.chance = ("spell", step[1])
+        elif self.deck_bottom:
+            self._receive_spell(step[1], self.deck_bottom.pop(0))
+        return False
+
+    def _begin_turn_step(self, step: tuple) -> bool:
+        self._begin_turn()
+        return True
+
+    def _decide_scrounge(self, step: tuple) -> bool:
+        self.phase = "scrounged"
+        return True
+
+    def _extra(self, step: tuple) -> bool:
+        self.phase = "extra"
+        return True
+
+    def _scrounge_step(self, step: tuple) -> bool:  # scrounge_step and scrounge_again
+        if self.lab_size():
+            self.phase = "scrounge"
+            return True
+        return False
+
+    def _draw(self, step: tuple) -> bool:
+        if self.mixed_count or self.takeable_known("pick"):
+            self.phase = "pick"
+            return True
+        return False
+
+    def _free_weaves(self, step: tuple) -> bool:
+        self.free_weaves = step[2]
+        self.phase = "extra"
+        return True
+
+    def _transmute(self, step: tuple) -> bool:
+        if self.cabinet[step[1]] and self.lab_size():
+            self.pending = step[2]
+            self.phase = "transmute"
+            return True
+        return False
+
+    def _gain(self, step: tuple) -> bool:
+        self.spirit[step[1]] += step[2]
+        return False
+
+    def _drain(self, step: tuple) -> bool:  # drain and siphon
+        kind, seat, victim, n = step
+        lost = min(n, self.spirit[victim])
+        self.spirit[victim] -= lost
+        if kind == "siphon":
+            self.spirit[seat] += lost
+        return False
+
+    def _steal(self, step: tuple) -> bool:
+        if self.cabinet[step[2]]:
+            self.chance = ("pick", ("take_random", step[1], step[2], None), tuple(self.cabinet[step[2]]))
+        return False
+
+    def _take_random(self, step: tuple) -> bool:  # the second half of a swap: never a tile this cast gave
+        tiles = tuple(t for t in self.cabinet[step[2]] if t not in self.given)
+        if tiles:
+            self.chance = ("pick", step, tiles)
+        return False
+
+    def _swap(self, step: tuple) -> bool:
+        if self.cabinet[step[1]] and self.cabinet[step[2]]:
+            self.pending = step[2]
+            self.phase = "give"
+            return True
+        return False
+
+    def _scatter(self, step: tuple) -> bool:
+        if self.cabinet[step[2]]:
+            self.chance = ("pick", step, tuple(self.cabinet[step[2]]))
+        return False
+
+    def _unweave(self, step: tuple) -> bool:  # unweave and tamper
+        victim = step[2]
+        sid = self._fullest(victim)
+        if sid is not None:
+            self.chance = ("pick", (step[0], step[1], victim, sid), tuple(t for t, _ in self.woven[sid]))
+        return False
+
+    def _end_turn_step(self, step: tuple) -> bool:
+        self._end_turn()
+        return False
+
+    def _trim(self, step: tuple) -> bool:
+        seat = self.seat
+        if len(self.cabinet[seat]) > self.cabinet_limit(seat):
+            self.queue.insert(0, step)
+            self.phase = "trim_tiles"
+            return True
+        if len(self.homework[seat]) > self.homework_limit(seat):
+            self.queue.insert(0, step)
+            self.phase = "trim_spells"
+            return True
+        return False
+
+    def _next_turn_step(self, step: tuple) -> bool:
+        self._next_turn()
+        return False
 
     def _fullest(self, victim: int) -> int | None:
         best, most = None, 0
@@ -717,17 +832,33 @@ class MagicSpellState(State):
         if self.trading:
             window = range(self.players) if self.players == 2 else [s for s in range(self.players) if s != seat]
             self._trade_window(list(window))
-        # letters the laboratory has run out of, for the student about to play
-        lab = self.lab_letters()
-        for sid in self.homework[seat]:
-            for letter in self.remaining(sid):
-                if not lab[letter]:
-                    self.stats["short:" + letter] += 1
+        self._count_short_letters(seat)
         # the end-of-turn steps run after the action (queue is empty now)
         self.queue = [("end_turn",)]
 
-    def needs(self, seat: int) -> Counter:
-        total: Counter = Counter()
+    def _count_short_letters(self, seat: int) -> None:
+        """Statistics: each letter a spell of the student about to play needs and the laboratory has
+        run out of."""
+        mixed, seen = self.mixed, None
+        if all(map(mixed.get, self.needs(seat))):  # mostly: the unseen tiles hold every letter needed
+            return
+        for sid in self.homework[seat]:
+            for letter in self.remaining(sid):
+                if not mixed.get(letter):
+                    if seen is None:
+                        seen = {self.cat.letters[t] for t in self.known}
+                    if letter not in seen:
+                        self.stats["short:" + letter] += 1
+
+    def needs(self, seat: int) -> Letters:
+        """The letters the seat's homework still needs; cached, do not modify."""
+        total = self._needs.get(seat)
+        if total is None:
+            total = self._needs[seat] = self._count_needs(seat)
+        return total
+
+    def _count_needs(self, seat: int) -> Letters:
+        total = Letters()
         for sid in self.homework[seat]:
             for letter, n in self.remaining(sid).items():  # Counter.update's sums, without its type checks
                 total[letter] = n + total.get(letter, 0)
@@ -735,13 +866,43 @@ class MagicSpellState(State):
 
     def _trade_window(self, seats: list[int]) -> None:
         """The trading policy: one-for-one swaps that help both students (see README). A trade moves
-        tiles between cabinets, never homework: each seat's needs are read once for the window."""
-        needs = {seat: self.needs(seat) for seat in seats}
+        tiles between cabinets, never homework, so needs stay as they are through the window."""
+        views = {seat: self._trade_view(seat) for seat in seats}
+        # only a seat with both a spare letter and a wanted one can trade (and the others' cabinets
+        # stay as they are through the window)
+        seats = [seat for seat in seats if views[seat][0] and views[seat][1]]
+        if len(seats) < 2:
+            return
         for i, a in enumerate(seats):
             for b in seats[i + 1:]:
                 for _ in range(3):
-                    if not self._one_trade(a, b, needs[a], needs[b]):
+                    # a quick no first (most windows trade nothing), then the exact policy
+                    if views[a][0].isdisjoint(views[b][1]) or views[b][0].isdisjoint(views[a][1]):
                         break
+                    if not self._one_trade(a, b, self.needs(a), self.needs(b)):
+                        break
+                    views[a], views[b] = self._trade_view(a), self._trade_view(b)
+
+    def _trade_view(self, seat: int) -> tuple[set[str], set[str]]:
+        """The letters of the seat's spare tiles, and the letters it needs more of than its cabinet
+        holds: a trade between two seats needs each to have a spare the other wants (`_wanted_spare`).
+        Kept per seat while its cabinet and needs stay the same."""
+        cabinet, needs = self.cabinet[seat], self.needs(seat)
+        key = tuple(cabinet)
+        view = self._trade_views.get(seat)
+        if view is not None and view[1] is needs and view[0] == key:
+            return view[2]
+        letters = self.cat.letters
+        held: dict[str, int] = {}
+        for letter in map(letters.__getitem__, cabinet):
+            held[letter] = held.get(letter, 0) + 1
+        if self.stones and any(map(self.cat.stone.__getitem__, cabinet)):  # a stone is never spare
+            spare = {letters[t] for t in _spares(cabinet, needs, self.cat)}
+        else:
+            spare = {letter for letter, n in held.items() if n > needs.get(letter, 0)}
+        found = (spare, {letter for letter, n in needs.items() if n > held.get(letter, 0)})
+        self._trade_views[seat] = (key, needs, found)
+        return found
 
     def _one_trade(self, a: int, b: int, need_a: Counter, need_b: Counter) -> bool:
         give_a = self._wanted_spare(a, need_a, b, need_b)
@@ -820,7 +981,7 @@ class MagicSpellState(State):
             s.homework[o] = [sid for sid in s.homework[o] if s.woven.get(sid)] + hand
             s.progress.update(zip(hand, turns))
         s.deck_mixed = sorted(rest)
-        s._left = {}
+        s.drop_caches()
         return s
 
     # ---- invariants and results -----------------------------------------------------
@@ -858,6 +1019,7 @@ class MagicSpellState(State):
             for seat, homework in enumerate(self.homework):
                 if len(homework) > cat.homework_floor and seat != self.seat and len(homework) > self.homework_limit(seat):
                     raise InvariantError(f"seat {seat} ended its turn over the homework limit")
+        self._check_caches()
 
     def _check_spells(self) -> None:
         """Every spell in exactly one place, and the spellbooks holding exactly the completed spells.
@@ -876,6 +1038,22 @@ class MagicSpellState(State):
             raise InvariantError("the spellbooks do not hold exactly the spells each student completed")
         self._last_spells = (list(self.deck_mixed), list(self.deck_bottom), [list(h) for h in self.homework],
                              [list(b) for b in self.spellbook], dict(self.completed))
+
+    def _check_caches(self) -> None:
+        """What `remaining` and `needs` cached is what they would count now (a change that did not
+        drop them would make every later move read stale letters). Incremental like `_check_spells`:
+        skipped while the spells' tiles, the homework and the cached objects are those last checked."""
+        cached = (tuple(self._left.items()), tuple(self._needs.items()))  # compared by identity first
+        last = self._last_caches
+        if last is not None and last[0] == self.woven and last[1] == self.homework and last[2] == cached:
+            return
+        for sid, left in self._left.items():
+            if list(self._count_left(sid).items()) != list(left.items()):  # in the word's order too
+                raise InvariantError(f"the cached letters spell {sid} still needs are stale")
+        for seat, needs in self._needs.items():
+            if not dict.__eq__(needs, self._count_needs(seat)):  # dict's own: Counter's is written in Python
+                raise InvariantError(f"the cached letters seat {seat} still needs are stale")
+        self._last_caches = ({sid: list(pairs) for sid, pairs in self.woven.items()}, [list(h) for h in self.homework], cached)
 
     def _unseen_checked(self) -> list[int]:
         """The unseen laboratory's tiles, each checked to be filed under its own letter. Incremental:
@@ -957,32 +1135,34 @@ class MagicSpellState(State):
         return Observation(seat, to_move(self.current_player()), self.phase, tuple(self.returns()), tuple(zones), tuple(facts))
 
     def action_to_string(self, action) -> str:
-        verb = action[0]
+        try:
+            move = typed(action)
+        except IllegalAction:
+            return super().action_to_string(action)
         word = lambda sid: self.cat.spells[sid].word.upper()  # noqa: E731
-        if verb == "weave":
-            return f"weave {action[3].upper()} into {word(action[2])}"
-        if verb == "cast":
-            return f"cast {word(action[1])}" + (f" on seat {action[2] + 1}" if action[2] >= 0 else "")
-        if verb in ("scrounge", "pick"):
-            slot = action[1]
-            return f"{verb} an unseen tile" if slot == MIXED else f"{verb} the known {self.cat.letters[slot].upper()}"
-        if verb in ("give", "return_tile", "discard"):
-            names = {"give": "give", "return_tile": "return", "discard": "discard"}
-            return f"{names[verb]} {self.cat.letters[action[1]].upper()}"
-        if verb == "drop":
-            return f"drop the spell {word(action[1])}"
-        names = {"research": "research a spell", "rest": "rest", "keep": "keep the tile", "return": "put the tile back",
-                 "stop": "stop"}
-        return names.get(verb) or super().action_to_string(action)
+        if isinstance(move, Weave):
+            return f"weave {move.letter.upper()} into {word(move.spell)}"
+        if isinstance(move, Cast):
+            return f"cast {word(move.spell)}" + (f" on seat {move.target + 1}" if move.target != NO_TARGET else "")
+        if isinstance(move, Take):
+            if move.slot == MIXED:
+                return f"{move.verb} an unseen tile"
+            return f"{move.verb} the known {self.cat.letters[int(move.slot)].upper()}"
+        if isinstance(move, TileChoice):
+            return f"{TILE_CHOICE_NAMES[move.verb]} {self.cat.letters[move.tile].upper()}"
+        if isinstance(move, Drop):
+            return f"drop the spell {word(move.spell)}"
+        return CHOICE_NAMES[move.verb]
 
     def action_cards(self, action) -> tuple[CardRef, ...]:
-        verb = action[0]
-        if verb == "weave":
-            return (self.tile_card(action[1]),)
-        if verb in ("give", "return_tile", "discard"):
-            return (self.tile_card(action[1]),)
-        if verb in ("cast", "drop"):
-            return (self.spell_card(action[1]),)
+        try:
+            move = typed(action)
+        except IllegalAction:
+            return ()
+        if isinstance(move, (Weave, TileChoice)):
+            return (self.tile_card(move.tile),)
+        if isinstance(move, (Cast, Drop)):
+            return (self.spell_card(move.spell),)
         return ()
 
     def outcome(self, stalled: bool = False) -> Outcome:
@@ -1012,3 +1192,49 @@ def _spares(tiles: list[int], needs: Counter, cat: Catalog) -> list[int]:
         else:
             spares.append(t)
     return spares
+
+
+_STEPS: dict[str, Callable[..., bool]] = {  # step kind -> the method that runs it
+    "deal_tile": MagicSpellState._deal_tile, "deal_spell": MagicSpellState._draw_spell,
+    "draw_spell": MagicSpellState._draw_spell, "begin_turn": MagicSpellState._begin_turn_step,
+    "decide_scrounge": MagicSpellState._decide_scrounge, "extra": MagicSpellState._extra,
+    "scrounge_step": MagicSpellState._scrounge_step, "scrounge_again": MagicSpellState._scrounge_step,
+    "draw": MagicSpellState._draw, "free_weaves": MagicSpellState._free_weaves,
+    "transmute": MagicSpellState._transmute, "gain": MagicSpellState._gain,
+    "drain": MagicSpellState._drain, "siphon": MagicSpellState._drain, "steal": MagicSpellState._steal,
+    "take_random": MagicSpellState._take_random, "swap": MagicSpellState._swap,
+    "scatter": MagicSpellState._scatter, "unweave": MagicSpellState._unweave, "tamper": MagicSpellState._unweave,
+    "end_turn": MagicSpellState._end_turn_step, "trim": MagicSpellState._trim, "next_turn": MagicSpellState._next_turn_step,
+}
+
+
+def _adjusted(counts: Letters, letter: str, change: int) -> Letters:
+    """A copy of the counts with the letter's count changed (and dropped at zero)."""
+    copy = Letters(counts)
+    n = copy.get(letter, 0) + change
+    if n > 0:
+        copy[letter] = n
+    else:
+        copy.pop(letter)  # dict's own: Counter's __delitem__ is written in Python
+    return copy
+
+
+TILE_CHOICE_NAMES = {"give": "give", "return_tile": "return", "discard": "discard"}
+CHOICE_NAMES = {"research": "research a spell", "rest": "rest", "keep": "keep the tile", "return": "put the tile back",
+                "stop": "stop"}
+
+_MOVES: dict[str, tuple[Callable[..., None], tuple[str, ...]]] = {  # verb -> its method, the phases it is played in
+    "weave": (MagicSpellState._weave_move, ("action", "scrounged", "extra")),
+    "cast": (MagicSpellState._cast_move, ("action",)),
+    "scrounge": (MagicSpellState._scrounge_move, ("action", "scrounge")),
+    "pick": (MagicSpellState._pick_move, ("pick",)),
+    "research": (MagicSpellState._research_move, ("action",)),
+    "rest": (MagicSpellState._rest_move, ("action",)),
+    "keep": (MagicSpellState._keep_move, ("scrounged",)),
+    "return": (MagicSpellState._return_move, ("scrounged",)),
+    "stop": (MagicSpellState._stop_move, ("extra", "transmute")),
+    "give": (MagicSpellState._give_move, ("give",)),
+    "return_tile": (MagicSpellState._return_tile_move, ("transmute",)),
+    "discard": (MagicSpellState._discard_move, ("trim_tiles",)),
+    "drop": (MagicSpellState._drop_move, ("trim_spells",)),
+}
