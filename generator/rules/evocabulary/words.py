@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import product
-from math import prod
 from typing import TYPE_CHECKING, Callable
 
 from spellpress.model.game import Game
@@ -96,49 +95,76 @@ def count_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[in
     """How many of all_builds' builds `keep(hand letters, spell letters, wilds)` keeps, without making
     them: `keep` must keep every build that takes a letter from the hand. Each (word, letters used)
     has one build per way to share its letters among the sources, each with its own source string,
-    so the builds of a candidate are the product of its letters' share counts."""
+    so the builds of a candidate are the product of its letters' share counts; of those, the builds
+    without a hand letter are counted by how many spell letters they take (`_shares`)."""
     total = 0
-    for _, wild_n, per_letter in _build_options(c, sources, n_wild, teams, None):
-        total += prod(map(len, per_letter))
-        no_hand = [[share for share in shares if not share[3]] for shares in per_letter]
-        if all(no_hand):
-            total -= sum(not keep(0, sum(share[2] for share in combo), wild_n) for combo in product(*no_hand))
+    held = [Counter(sources.get(s, "")) for s in "lsh"]
+    for word, sub, wild_n in _candidates(c, sources, n_wild, teams):
+        ways = 1
+        spell_sums: dict[int, int] | None = {0: 1}  # builds without a hand letter, by spell letters
+        for letter, n in Counter(sub).items():
+            count, no_hand = _shares(n, held[0][letter], held[1][letter], held[2][letter])
+            ways *= count
+            if spell_sums is not None:
+                if no_hand:
+                    spell_sums = _add_shares(spell_sums, no_hand)
+                else:
+                    spell_sums = None
+        total += ways
+        if spell_sums is not None:
+            total -= sum(n for spell, n in spell_sums.items() if not keep(0, spell, wild_n))
     return total
+
+
+@lru_cache(maxsize=4096)
+def _share_ways(n: int, locked: int, spell: int, hand: int) -> tuple[tuple[int, int, int], ...]:
+    """Every way to share n of a letter among locked, spell and hand cards holding these many."""
+    return tuple((a, b, n - a - b) for a in range(min(n, locked) + 1) for b in range(min(n - a, spell) + 1)
+                 if n - a - b <= hand)
+
+
+@lru_cache(maxsize=4096)
+def _shares(n: int, locked: int, spell: int, hand: int) -> tuple[int, tuple[int, ...]]:
+    """How many ways _share_ways has, and the spell letters each way without a hand letter takes."""
+    ways = _share_ways(n, locked, spell, hand)
+    return len(ways), tuple(b for _, b, rest in ways if not rest)
+
+
+def _add_shares(sums: dict[int, int], options: tuple[int, ...]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for total, n in sums.items():
+        for b in options:
+            out[total + b] = out.get(total + b, 0) + n
+    return out
+
+
+def _candidates(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None):
+    """(word, letters of the pool used, wilds) of every word landing at one of `teams` from these
+    sources and up to n_wild (at most two) wilds, unordered; with `only`, that word's alone."""
+    pool = key("".join(sources.values())).replace(WILD, "")
+    wilds = min(n_wild, 2)
+    if only is None:
+        found = {(w, sub) for w, sub, _ in c.words.finder.extensions("", pool, wilds, need_pool=False)}
+    elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
+        common = key("".join((Counter(pool) & Counter(only)).elements()))
+        found = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= wilds}
+    else:
+        return
+    team_of = c.team_of
+    for word, sub in found:
+        if team_of(len(word)) in teams:
+            yield word, sub, len(word) - len(sub)
 
 
 def _build_options(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None):
     """all_builds' candidates: (word, wilds, per letter of the pool used its shares (letter, locked,
     spell, hand)), the words A-Z."""
-    pool = key("".join(sources.values())).replace(WILD, "")
-    cands: set[tuple[str, str]] = set()
-    if only is None:
-        for w, sub, _ in c.words.finder.extensions("", pool, min(n_wild, 2), need_pool=False):
-            cands.add((w, sub))
-    elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
-        common = key("".join((Counter(pool) & Counter(only)).elements()))
-        cands = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= min(n_wild, 2)}
     held = [Counter(sources.get(s, "")) for s in "lsh"]
-    for word, sub in sorted(cands):
-        if c.team_of(len(word)) not in teams:
-            continue
-        need = Counter(word)
-        wild_n = len(word) - len(sub)
-        if wild_n > n_wild or wild_n < 0:
-            continue
+    for word, sub, wild_n in sorted(_candidates(c, sources, n_wild, teams, only)):
         used = Counter(sub)
-        if not (used <= need):
-            continue
         # split each letter of sub among the sources, every way
-        per_letter = []
-        for letter, n in sorted(used.items()):
-            options = []
-            avail = [have[letter] for have in held]
-            for a in range(min(n, avail[0]) + 1):
-                for b in range(min(n - a, avail[1]) + 1):
-                    rest = n - a - b
-                    if rest <= avail[2]:
-                        options.append((letter, a, b, rest))
-            per_letter.append(options)
+        per_letter = [[(letter, *share) for share in _share_ways(n, held[0][letter], held[1][letter], held[2][letter])]
+                      for letter, n in sorted(used.items())]
         yield word, wild_n, per_letter
 
 
