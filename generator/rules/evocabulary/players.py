@@ -48,95 +48,84 @@ class EvoPlayer(Player[EvoState]):
         published = {t: (len(pubs_slots(st, seat, t)), self._publish_values(st, seat, t)) for t in c.teams}
         refill = 5.0 if st.deck_n >= c.hand_size else 0.0
         bank = 0.2 if endgame else 0.55
-        group_bonus = self._bonus_table(st)
-        # (value, kind, from team, word, base, sub, wild letter, locked); at skill 1 only the best
-        # play is kept, and of the words one part of the hand makes (one "group", see below) a team
-        # that does not publish values all alike, so only the group's first word is looked at
+        group_bonus, by_syllables = self._bonus_table(st)
+        # (value, kind, from team, word, base, sub, wild letter, locked). The words of one group (one
+        # part of the hand, and a wild or not) land at one team, use the same letters and score the
+        # same but for a publishing team's syllable achievements: at skill 1 only the best play is
+        # kept, so a group's first word stands for all, or its first of each syllable count
         keep_all = self.skill < 1
         plays: list[tuple] = []
         best: tuple | None = None
-        search = c.words.search
+        words = c.words
         team_of = c.team_of
-        free = [t for t in c.teams if t not in spells]
-        for teams, locked in st._lock_groups(seat, free):  # start
-            pool = key(letters + locked) if locked else letters
-            group: tuple | None = None  # (sub, wild or not): one team, letters used and points
-            skip = False
-            for word, sub, wl in search("", pool, n_wild > 0):
-                if group != (sub, wl != ""):
-                    group, skip = (sub, wl != ""), False
-                    team = team_of(len(word))
-                    if team not in teams:
-                        skip = True
-                        continue
-                    hsub = _minus(sub, locked) if locked else sub
-                    used = len(hsub) + (1 if wl else 0)
-                    if not used:
-                        skip = True
-                        continue
-                    pts = c.pts(hsub)
-                    v0 = team_value[team] + (refill if used >= hand_n else 0.0)
-                    n_pub, pubs = published[team]
-                    skip = not n_pub and not keep_all
-                    if n_pub:
-                        bonus = group_bonus(word, wl)
-                        others = [pv for _, pv in pubs]
-                elif skip:
-                    continue
+
+        def members(k: str, wild: bool, publishes: bool):
+            if keep_all:
+                return words.members(k, wild)
+            if publishes and by_syllables:
+                return [(word, wl) for _, word, wl in words.syllable_firsts(k, wild)]
+            return words.members(k, wild)[:1]
+
+        def weigh(group, v0: float, pts: int, pub: tuple | None, given_up: float | None, play: tuple) -> None:
+            """Value a group's words (at a publishing team: `pub`, its (spells published, the other
+            spells' values, bonus)); keep the best play (every play below skill 1)."""
+            nonlocal best
+            kind, team, base, sub, locked = play
+            for word, wl in group:
                 v = v0
-                if n_pub:
-                    v += _best_sum(others, pts + bonus(word), n_pub)
+                if pub:
+                    v += _best_sum(pub[1], pts + pub[2](word), pub[0])
                 elif endgame:
                     v -= 1.0
                 else:
                     v += bank * pts + 0.4 * len(word)
-                play = (v, "start", team, word, "", sub, wl, locked)
+                    if given_up is not None:
+                        v -= given_up
+                entry = (v, kind, team, word, base, sub, wl, locked)
                 if keep_all:
-                    plays.append(play)
+                    plays.append(entry)
                 elif best is None or v > best[0]:
-                    best = play
+                    best = entry
+
+        free = [t for t in c.teams if t not in spells]
+        for teams, locked in st._lock_groups(seat, free):  # start
+            pool = key(letters + locked) if locked else letters
+            for sub, wild, k in words.groups("", pool, n_wild > 0):
+                team = team_of(len(k) + wild)
+                if team not in teams:
+                    continue
+                hsub = _minus(sub, locked) if locked else sub
+                used = len(hsub) + wild
+                if not used:
+                    continue
+                pts = c.pts(hsub)
+                v0 = team_value[team] + (refill if used >= hand_n else 0.0)
+                n_pub, pubs = published[team]
+                group = members(k, wild, n_pub > 0)
+                pub = (n_pub, [pv for _, pv in pubs], group_bonus(*group[0])) if n_pub else None
+                weigh(group, v0, pts, pub, None, ("start", team, "", sub, locked))
         if self.skill >= 0.3:
             for team, spell in spells.items():  # modify
                 own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
                 sw = st.spell_wilds(spell)
                 old_pts = st.spell_points(spell)
+                given_up = bank * old_pts + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
                 bases = [own] + ([own.replace(l, "", 1) for l in sorted(set(own))] if self.skill >= 0.6 else [])
                 for base in bases:
                     base_pts = c.pts(base)
-                    group, skip = None, False
-                    for word, sub, wl in search(base, letters, n_wild + sw > 0, need_pool=False):
-                        if group != (sub, wl != ""):
-                            group, skip = (sub, wl != ""), False
-                            dest = team_of(len(word))
-                            if dest is None or (dest != team and dest in spells):
-                                skip = True
-                                continue
-                            used = len(sub) + (1 if wl and not sw else 0)
-                            if not used:
-                                skip = True
-                                continue
-                            pts = base_pts + c.pts(sub)
-                            v0 = team_value[dest] + (refill if used >= hand_n else 0.0)
-                            n_pub, pubs = published[dest]
-                            skip = not n_pub and not keep_all
-                            if n_pub:
-                                bonus = group_bonus(word, wl)
-                                others = [pv for t, pv in pubs if t != team]
-                        elif skip:
+                    for sub, wild, k in words.groups(base, letters, n_wild + sw > 0, need_pool=False):
+                        dest = team_of(len(k) + wild)
+                        if dest is None or (dest != team and dest in spells):
                             continue
-                        v = v0
-                        if n_pub:
-                            v += _best_sum(others, pts + bonus(word), n_pub)
-                        elif endgame:
-                            v -= 1.0
-                        else:
-                            v += bank * pts + 0.4 * len(word)
-                            v -= bank * old_pts + 0.4 * len(spell[0])
-                        play = (v, "modify", team, word, base, sub, wl, "")
-                        if keep_all:
-                            plays.append(play)
-                        elif best is None or v > best[0]:
-                            best = play
+                        used = len(sub) + (1 if wild and not sw else 0)
+                        if not used:
+                            continue
+                        pts = base_pts + c.pts(sub)
+                        v0 = team_value[dest] + (refill if used >= hand_n else 0.0)
+                        n_pub, pubs = published[dest]
+                        group = members(k, wild, n_pub > 0)
+                        pub = (n_pub, [pv for t, pv in pubs if t != team], group_bonus(*group[0])) if n_pub else None
+                        weigh(group, v0, pts, pub, given_up, ("modify", team, base, sub, ""))
         if best is not None:
             plays.append(best)
         discard = self._discard_choice(st, seat, hand)
@@ -169,7 +158,8 @@ class EvoPlayer(Player[EvoState]):
     def _bonus_table(self, st):
         """group_bonus(word, wild letter) -> bonus(word): the best achievement a word could claim now,
         for every word of the word's group (the same letters but for the wild's: the same length,
-        and the same highest letter once the wild is left out)."""
+        and the same highest letter once the wild is left out); and whether a bonus may depend on
+        a word's syllables."""
         c = st.c
         by_len: dict[int, list] = defaultdict(list)
         by_syl: dict[int, list] = defaultdict(list)
@@ -209,7 +199,7 @@ class EvoPlayer(Player[EvoState]):
                     b = syllable_best[n] = best_of(by_syl.get(n, ()), top)
                 return b if b > length_best else length_best
             return bonus
-        return group_bonus
+        return group_bonus, bool(by_syl)
 
     def _publish_values(self, st, seat, team):
         """(team, value) of each existing spell if the team at `team` can publish."""

@@ -28,6 +28,8 @@ from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, 
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.words.index import key
 
+SCORING_PLAYS_KEPT = 20_000  # scoring_play's answers kept per game before that memo starts over
+
 
 class EvoState(State):
     def __init__(self, content: Content, players: int, extra_letters: Sequence[int] = (), extra_wilds: Sequence[int] = (),
@@ -629,6 +631,22 @@ class EvoState(State):
         publish, burn = self.scoring_teams(seat)
         if not publish and not burn:
             return None
+        # the answer depends on the seat's letters alone (hand, spells, locked) and these teams: kept
+        # per game, as the turns at the end of a game ask it again of hands that have not changed
+        letters = (key("".join(self.hand_letters(seat))),
+                   tuple((t, spell[0], key("".join(c.letter[i] for i in spell[1])))
+                         for t, spell in sorted(self.spells[seat].items())),
+                   tuple(self.locked_letters(seat, t) for t in c.teams), frozenset(publish), frozenset(burn))
+        memo = c.scoring_plays
+        if letters in memo:
+            return memo[letters]
+        if len(memo) > SCORING_PLAYS_KEPT:
+            memo.clear()
+        found = memo[letters] = self._first_scoring_play(seat, publish, burn)
+        return found
+
+    def _first_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> tuple | None:
+        c = self.c
         for kind, team, word, src in self._plays(seat, dests=frozenset(publish | burn)):
             if c.team_of(len(word)) in publish or any(c.letter_points.get(l, 0) > 0
                                                        for l in self._hand_after(seat, team, src_counts(word, src))):

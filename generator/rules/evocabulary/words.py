@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Callable
 from spellpress.model.game import Game
 from spellpress.rules.protocol import IllegalAction
 from spellpress.words.finder import for_words
-from spellpress.words.index import key, sub_multisets_between
+from spellpress.words.index import key, sub_multisets, sub_multisets_between
 from spellpress.words.syllables import syllables
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ class Words:
         self.words = frozenset(lexicon.words)
         self.overrides = dict(game.spec.words.syllables)
         self._syllables: dict[str, int] = {}
+        self._members: dict[tuple[str, bool], tuple[tuple[str, str], ...]] = {}
+        self._firsts: dict[tuple[str, bool], tuple[tuple[int, str, str], ...]] = {}
 
     def syllables(self, word: str) -> int:
         n = self._syllables.get(word)
@@ -48,6 +50,46 @@ class Words:
         some of pool (at least one letter if need_pool) and at most one wild. A wild in
         the pool (a locked wild) stands for nothing."""
         return self.finder.extensions(base, pool.replace(WILD, ""), 1 if wild else 0, need_pool)
+
+    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True):
+        """search's words a group at a time: (sub of pool used, wild or not, the letters of the
+        group's words), for the groups search's words come in, in its order. The words of a group
+        have the same length and letters but the wild's: `members` and `syllable_firsts` name them."""
+        pool = pool.replace(WILD, "")
+        by_key = self.finder.index.by_key
+        one_short = self.finder.index.one_short(len(base) + len(pool) + 1) if wild else {}
+        for sub in sub_multisets(pool):
+            if need_pool and not sub:
+                continue
+            k = key(base + sub) if base else sub
+            if k in by_key:
+                yield sub, False, k
+            if k in one_short:
+                yield sub, True, k
+
+    def members(self, letters: str, wild: bool) -> tuple[tuple[str, str], ...]:
+        """(word, wild letter or "") of a group, in search's order."""
+        found = self._members.get((letters, wild))
+        if found is None:
+            if wild:
+                pairs = self.finder.index.one_short(len(letters) + 1).get(letters, ())
+                found = tuple((word, letter) for letter, words in pairs for word in words)
+            else:
+                found = tuple((word, "") for word in self.finder.index.by_key.get(letters, ()))
+            self._members[(letters, wild)] = found
+        return found
+
+    def syllable_firsts(self, letters: str, wild: bool) -> tuple[tuple[int, str, str], ...]:
+        """(syllables, word, wild letter) of a group's first word of each syllable count, in search's order."""
+        found = self._firsts.get((letters, wild))
+        if found is None:
+            firsts: dict[int, tuple[int, str, str]] = {}
+            for word, wl in self.members(letters, wild):
+                n = self.syllables(word)
+                if n not in firsts:
+                    firsts[n] = (n, word, wl)
+            found = self._firsts[(letters, wild)] = tuple(firsts.values())
+        return found
 
 
 def make_src(word: str, counts: dict[str, Counter]) -> str:
@@ -99,20 +141,17 @@ def count_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[in
     without a hand letter are counted by how many spell letters they take (`_shares`)."""
     total = 0
     held = [Counter(sources.get(s, "")) for s in "lsh"]
-    for word, sub, wild_n in _candidates(c, sources, n_wild, teams):
+    words_by_part = Counter((sub, wild_n) for _, sub, wild_n in _candidates(c, sources, n_wild, teams))
+    for (sub, wild_n), words in words_by_part.items():  # a word's builds depend on the letters it uses alone
         ways = 1
         spell_sums: dict[int, int] | None = {0: 1}  # builds without a hand letter, by spell letters
         for letter, n in Counter(sub).items():
             count, no_hand = _shares(n, held[0][letter], held[1][letter], held[2][letter])
             ways *= count
             if spell_sums is not None:
-                if no_hand:
-                    spell_sums = _add_shares(spell_sums, no_hand)
-                else:
-                    spell_sums = None
-        total += ways
-        if spell_sums is not None:
-            total -= sum(n for spell, n in spell_sums.items() if not keep(0, spell, wild_n))
+                spell_sums = _add_shares(spell_sums, no_hand) if no_hand else None
+        dropped = sum(n for spell, n in spell_sums.items() if not keep(0, spell, wild_n)) if spell_sums else 0
+        total += words * (ways - dropped)
     return total
 
 
