@@ -38,6 +38,7 @@ class Words:
         self._syllables: dict[str, int] = {}
         self._members: dict[tuple[str, bool], tuple[tuple[str, str], ...]] = {}
         self._firsts: dict[tuple[str, bool], tuple[tuple[int, str, str], ...]] = {}
+        self._wild_count: dict[str, tuple[int, int]] = {}
 
     def syllables(self, word: str) -> int:
         n = self._syllables.get(word)
@@ -66,6 +67,32 @@ class Words:
                 yield sub, False, k
             if k in one_short:
                 yield sub, True, k
+
+    def word_counts(self, pool: str, wilds: int):
+        """(sub of pool, wilds, how many words) for the words extensions("", pool, wilds, need_pool=False)
+        makes of each part of the pool with that many wilds (0-2): counted, not listed."""
+        by_key = self.finder.index.by_key
+        for sub in sub_multisets(pool):
+            n = len(by_key.get(sub, ()))
+            if n:
+                yield sub, 0, n
+            if wilds:
+                one, two = self._wild_counts(sub)
+                if one:
+                    yield sub, 1, one
+                if two and wilds >= 2:
+                    yield sub, 2, two
+
+    def _wild_counts(self, letters: str) -> tuple[int, int]:
+        """How many words these letters make with one wild, and with two."""
+        found = self._wild_count.get(letters)
+        if found is None:
+            one_short = self.finder.index.one_short(len(letters) + 2)
+            one = sum(len(words) for _, words in one_short.get(letters, ()))
+            two = sum(len(words) for first in self.finder.alphabet
+                      for letter, words in one_short.get(key(letters + first), ()) if letter >= first)
+            found = self._wild_count[letters] = (one, two)
+        return found
 
     def members(self, letters: str, wild: bool) -> tuple[tuple[str, str], ...]:
         """(word, wild letter or "") of a group, in search's order."""
@@ -141,8 +168,10 @@ def count_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[in
     without a hand letter are counted by how many spell letters they take (`_shares`)."""
     total = 0
     held = [Counter(sources.get(s, "")) for s in "lsh"]
-    words_by_part = Counter((sub, wild_n) for _, sub, wild_n in _candidates(c, sources, n_wild, teams))
-    for (sub, wild_n), words in words_by_part.items():  # a word's builds depend on the letters it uses alone
+    pool = key("".join(sources.values())).replace(WILD, "")
+    for sub, wild_n, words in c.words.word_counts(pool, min(n_wild, 2)):  # a word's builds depend on its letters
+        if c.team_of(len(sub) + wild_n) not in teams:
+            continue
         ways = 1
         spell_sums: dict[int, int] | None = {0: 1}  # builds without a hand letter, by spell letters
         for letter, n in Counter(sub).items():
