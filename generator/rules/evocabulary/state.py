@@ -698,7 +698,30 @@ class EvoState(State):
         return Outcome(scores=scores, winners=winners, turns=self.turns, stalled=stalled,
                        played={k: set(v) for k, v in self.played.items()}, figures=figures)
 
-    # -- for the search player: what a seat cannot see -------------------------------
+    # -- for the search player: copies, and what a seat cannot see ------------------------
+    def clone(self) -> EvoState:
+        """State.clone's independent copy, made by hand: every list, dict and set that actions change
+        is copied one level down (a team's familiars two: a lock tucks a card into one); the content,
+        strings, numbers and tuples are shared (`spellpress check-engine` checks that it shares nothing)."""
+        s = object.__new__(type(self))
+        s.__dict__.update(self.__dict__)
+        s.deck = {letter: ids[:] for letter, ids in self.deck.items()}
+        s.wild_pile, s.discard, s.market = self.wild_pile[:], self.discard[:], self.market[:]
+        s.hands = [hand[:] for hand in self.hands]
+        s.spells = [{t: [spell[0], spell[1][:]] for t, spell in spells.items()} for spells in self.spells]
+        s.teams = [{t: [[f[0], f[1], f[2][:]] for f in fams] for t, fams in teams.items()} for teams in self.teams]
+        s.fam_deck = {d: ids[:] for d, ids in self.fam_deck.items()}
+        s.piles = {pile: ids[:] for pile, ids in self.piles.items()}
+        s.unused_achievements = self.unused_achievements[:]
+        s.claimed = [ids[:] for ids in self.claimed]
+        s.scores = self.scores[:]
+        s.ledger = [ledger.copy() for ledger in self.ledger]
+        s.extra_letters, s.extra_wilds = self.extra_letters[:], self.extra_wilds[:]
+        s.pending, s.slots, s.used = self.pending[:], self.slots[:], set(self.used)
+        s.played = defaultdict(set, {k: set(v) for k, v in self.played.items()})
+        s.figures = self.figures.copy()
+        return s
+
     def determinize(self, seat: int, rng) -> EvoState:
         """A clone with the other seats' letter cards and the deck re-dealt (wilds are dealt face up)."""
         s = self.clone()
