@@ -745,3 +745,25 @@ def test_a_clone_is_the_same_position_and_shares_nothing(game):
         st.apply(action)
     assert any(f[2] for seat in st.teams for fams in seat.values() for f in fams)  # a lock was cloned
     assert st.figures["publishes"] and st.figures["modifies"]
+
+
+@pytest.mark.slow
+def test_word_groups_give_the_searchs_words_in_its_order(game):
+    """The heuristic walks Words.groups instead of Words.search: expanded, the groups are search's
+    words in search's order, and each group's words share a length and letters but the wild's."""
+    words = RULES.new_state(game, 2).c.words
+    rng = random.Random(3)
+    letters = "eeeeaaaiioonnrrttlsscdumhgbpfywkvxzjq"
+    for _ in range(30):
+        pool = "".join(sorted(rng.choice(letters) for _ in range(rng.randint(1, 7))))
+        base = "".join(sorted(rng.choice(letters) for _ in range(rng.choice([0, 0, 3, 4]))))
+        wild, need_pool = rng.random() < 0.6, not base
+        expanded = [(word, sub, wl) for sub, w, k in words.groups(base, pool, wild, need_pool)
+                    for word, wl in words.members(k, w)]
+        assert expanded == list(words.search(base, pool, wild, need_pool))
+        for sub, w, k in words.groups(base, pool, wild, need_pool):
+            group = words.members(k, w)
+            assert {len(word) for word, _ in group} == {len(base) + len(sub) + w}
+            assert all(sorted(word.replace(wl, "", 1)) == sorted(base + sub) for word, wl in group)
+            firsts = words.syllable_firsts(k, w)
+            assert [n for n, _, _ in firsts] == list(dict.fromkeys(words.syllables(word) for word, _ in group))
