@@ -763,6 +763,7 @@ def test_word_groups_give_the_searchs_words_in_its_order(game):
         assert expanded == list(words.search(base, pool, wild, need_pool))
         for sub, w, k in words.groups(base, pool, wild, need_pool):
             group = words.members(k, w)
+            assert words.first_member(k, w) == group[:1]
             assert {len(word) for word, _ in group} == {len(base) + len(sub) + w}
             assert all(sorted(word.replace(wl, "", 1)) == sorted(base + sub) for word, wl in group)
             firsts = words.syllable_firsts(k, w)

@@ -64,7 +64,7 @@ class EvoPlayer(Player[EvoState]):
                 return words.members(k, wild)
             if publishes and by_syllables:
                 return [(word, wl) for _, word, wl in words.syllable_firsts(k, wild)]
-            return words.members(k, wild)[:1]
+            return words.first_member(k, wild)
 
         def weigh(group, v0: float, pts: int, pub: tuple | None, given_up: float | None, play: tuple) -> None:
             """Value a group's words (at a publishing team: `pub`, its (spells published, the other

@@ -106,6 +106,13 @@ class Words:
             self._members[(letters, wild)] = found
         return found
 
+    def first_member(self, letters: str, wild: bool) -> tuple[tuple[str, str]]:
+        """members' first (word, wild letter), without making the rest."""
+        if wild:
+            letter, words = self.finder.index.one_short(len(letters) + 1)[letters][0]
+            return ((words[0], letter),)
+        return ((self.finder.index.by_key[letters][0], ""),)
+
     def syllable_firsts(self, letters: str, wild: bool) -> tuple[tuple[int, str, str], ...]:
         """(syllables, word, wild letter) of a group's first word of each syllable count, in search's order."""
         found = self._firsts.get((letters, wild))
