@@ -72,6 +72,8 @@ class Words:
         """(sub of pool, wilds, how many words) for the words extensions("", pool, wilds, need_pool=False)
         makes of each part of the pool with that many wilds (0-2): counted, not listed."""
         by_key = self.finder.index.by_key
+        if wilds:  # the table of keys a letter short, grown once for the longest part (each growth reads every key)
+            self.finder.index.one_short(len(pool) + 2)
         for sub in sub_multisets(pool):
             n = len(by_key.get(sub, ()))
             if n:
