@@ -68,6 +68,7 @@ proof: build
 lexicon: $(STAMP)
 	@test -d /usr/share/dict/scowl || { echo "installing Debian's scowl package (apt)"; apt-get update -qq && apt-get install -y -qq scowl; }
 	$(BIN)/python -m spellpress.words.build_lexicon --scowl-dir /usr/share/dict/scowl
+	$(BIN)/python -m spellpress.words.build_syllables --lexicon
 
 # Regenerate the French, German and Spanish lists (generator/data/lexicon/<code>/README.md): Debian's
 # Hunspell dictionaries expanded by punmunch and checked by hunspell, and Wikidata's German lexemes (CC0).

@@ -1,6 +1,7 @@
 """Does the search player get stronger with more search? Its win rate against the heuristic by budget.
 
     python bench/ismcts.py [--games 40 | --games 100,100,40] [--budgets 16,64,256] [--game spelled ...] [--workers 1] [--json]
+    python bench/ismcts.py --baseline [REF] [--game evocabulary] [--budgets 64] [--games 1] [--repeat 1]
 
 For each game under cards/ that names a rules engine (or those given), two-player games of
 IS-MCTS (`generator/simulate/ismcts.py`) against the game's skill-1 heuristic at each budget
@@ -11,6 +12,14 @@ interval (Newcombe), and seconds of CPU. Parity is 50%: "parity" when the interv
 "above" or "below" when it lies wholly on one side; "falls" when the change's interval lies
 wholly below zero.
 
+--baseline times the search player's games in the current tree and in REF (a git ref checked out
+with `git archive`, default bench/simulate.py's BASELINE: main before issue 39's speed-ups), side
+by side in the same run, each in a fresh process after one warm-up heuristic game: CPU seconds a
+two-player game of IS-MCTS (first budget, default game Evocabulary) against the heuristic, their
+ratio, issue 39's target (at most 3 s of CPU an Evocabulary game at 64 playouts), the load beside
+it, and whether both trees played the same games (every game's result, game by game); exit
+status 1 if not.
+
 A search game costs hundreds of heuristic games (every playout plays the game to its end): keep
 --games modest on a shared machine and read the intervals, not the point estimates.
 """
@@ -19,12 +28,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+from baseline import run_in, source_tree  # noqa: E402
+from simulate import BASELINE  # noqa: E402
 
 from spellpress.progress import LazyProgress  # noqa: E402
 from spellpress.simulate.metrics import agent_figures  # noqa: E402
@@ -52,16 +67,64 @@ def measure(game: str, budget: int, games: int, seed: int, workers: int) -> dict
             "stalls": result.tally.games - result.tally.finished, "seconds": round(seconds, 1)}
 
 
+TARGET_SECONDS = 3.0  # issue 39: an Evocabulary two-player game of IS-MCTS at 64 playouts, CPU seconds
+
+# Runs in a fresh process (baseline.run_in): a warm-up heuristic game (the word tables), then the timed
+# search games; prints their CPU seconds and a digest of every game's result, in game order.
+TIMED = """
+import dataclasses, hashlib, time
+from spellpress.simulate.runner import RunSpec, Seat, run
+a = json.loads(sys.argv[2])
+run(RunSpec(a["folder"], 2, 1, seed=98), workers=1)
+lineup = (Seat("ismcts", budget=a["budget"]), Seat("heuristic"))
+started = time.process_time()
+result = run(RunSpec(a["folder"], 2, a["games"], seed=a["seed"], lineup=lineup), workers=1, keep_records=True)
+cpu = time.process_time() - started
+def digest(record):
+    outcome = dataclasses.asdict(record.outcome)
+    outcome["played"] = dict(sorted(outcome["played"].items()))
+    return hashlib.sha256(json.dumps([record.index, outcome], default=sorted).encode()).hexdigest()[:16]
+print(json.dumps({"cpu": cpu, "digests": [digest(r) for r in result.records]}))
+"""
+
+
+def compare(ref: str, game: str, budget: int, games: int, seed: int, repeat: int) -> int:
+    """CPU seconds a search game in the ref's tree and the current one, and whether they played the same games."""
+    with source_tree(ROOT, ref) as before, source_tree(ROOT) as after:
+        args = {"budget": budget, "games": games, "seed": seed}
+        runs = {}
+        for tree in (before, after):
+            timed = [run_in(tree, TIMED, {**args, "folder": str(tree.root / "cards" / game)}) for _ in range(repeat)]
+            runs[tree.label] = min(timed, key=lambda r: r["cpu"])
+        old, new = runs[before.label], runs[after.label]
+    per_old, per_new = old["cpu"] / games, new["cpu"] / games
+    same = old["digests"] == new["digests"]
+    met = "met" if per_new <= TARGET_SECONDS else "NOT met"
+    print(f"{game}, IS-MCTS at {budget} playouts against the heuristic, 2 players, {games} game(s), seed {seed}, "
+          f"the fastest of {repeat}; before: {before.label}, after: the current tree")
+    print(f"  CPU a game: before {per_old:.2f} s, after {per_new:.2f} s, ratio {per_old / per_new:.2f}x; "
+          f"target at most {TARGET_SECONDS:g} s: {met} [load {os.getloadavg()[0]:.2f}]; "
+          f"same games: {'yes' if same else 'NO'}")
+    return 0 if same else 1
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", action="append", help="a game under cards/ (repeatable; default: every game with an engine)")
-    parser.add_argument("--games", default="40",
-                        help="games per budget, even numbers: one for every budget or one a budget (default 40)")
-    parser.add_argument("--budgets", default="16,64,256", help="playouts a move, comma-separated (default 16,64,256)")
+    parser.add_argument("--games", help="games per budget, even numbers: one for every budget or one a budget "
+                                        "(default 40; with --baseline, 1)")
+    parser.add_argument("--budgets", help="playouts a move, comma-separated (default 16,64,256; with --baseline, 64)")
     parser.add_argument("--seed", type=int, default=2027)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--baseline", nargs="?", const=BASELINE, metavar="REF",
+                        help="time search games here and in REF side by side (default: main before issue 39)")
+    parser.add_argument("--repeat", type=int, default=1, help="with --baseline: time each tree this many times, keep the fastest")
     args = parser.parse_args()
+    if args.baseline:
+        sys.exit(compare(args.baseline, (args.game or ["evocabulary"])[0], int((args.budgets or "64").split(",")[0]),
+                         int((args.games or "1").split(",")[0]), args.seed, args.repeat))
+    args.games, args.budgets = args.games or "40", args.budgets or "16,64,256"
     budgets = [int(b) for b in args.budgets.split(",")]
     counts = [int(n) for n in args.games.split(",")]
     if len(counts) == 1:

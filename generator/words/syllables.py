@@ -1,4 +1,5 @@
-"""Syllable counts: per-game overrides, then CMUdict, then spelling rules.
+"""Syllable counts: per-game overrides, then the shipped English list's counts (CMUdict, else the
+rules, written by `make lexicon` beside words.txt), then CMUdict, then spelling rules.
 
     python -m spellpress.words.syllables --accuracy
 
@@ -17,6 +18,19 @@ from functools import cache
 from pathlib import Path
 
 CMU_FILE = Path(__file__).resolve().parent.parent / "data" / "cmudict" / "syllables.tsv"
+LEXICON_FILE = Path(__file__).resolve().parent.parent / "data" / "lexicon" / "syllables.txt"
+
+
+@cache
+def lexicon_table() -> dict[str, int]:
+    """The shipped English words' counts: line n of syllables.txt is that of line n of words.txt."""
+    from spellpress.words.lexicon import shipped_words
+
+    words = shipped_words()
+    counts = LEXICON_FILE.read_bytes().split()
+    if len(counts) != len(words):
+        raise ValueError(f"{LEXICON_FILE} has {len(counts)} counts for {len(words)} words: run `make lexicon`")
+    return dict(zip(words, map(int, counts)))
 
 
 @cache
@@ -34,7 +48,9 @@ def syllables(word: str, overrides: Mapping[str, int] | None = None, language: s
         return overrides[word]
     if language != "en":
         return hyphenated_syllables(word, language)
-    found = cmu_table().get(word)
+    found = lexicon_table().get(word)
+    if found is None:
+        found = cmu_table().get(word)
     return found if found is not None else rule_syllables(word)
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from spellpress.load.game import load_game
 from spellpress.rules.evocabulary import RULES, WILD, EvoState
-from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
+from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer, State
 from spellpress.simulate.play import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -719,3 +719,52 @@ def test_invariants_catch_a_corrupted_state(game, corrupt, message):
     corrupt(st)
     with pytest.raises(InvariantError, match=message):
         st.check_invariants()
+
+
+@pytest.mark.slow
+def test_a_clone_is_the_same_position_and_shares_nothing(game):
+    """EvoState.clone copies by hand what actions change: along a seeded game with locks, spells and
+    publishes, a clone of every fifth position equals the protocol's deep copy and shares no list, dict or set
+    with the original, and playing it on leaves the original as it was."""
+    from spellpress.simulate.state_walk import first_difference, shared_containers, snapshot
+
+    st, rng, player = RULES.new_state(game, 3), random.Random(5), RULES.heuristic_player(1.0)
+    for step in range(400):
+        if st.current_player() == TERMINAL:
+            break
+        seat = st.current_player()
+        action = rng.choice(st.chance_outcomes())[0] if seat == CHANCE else player.act(st, seat, rng)
+        if step % 5 == 0:
+            clone = st.clone()
+            assert not shared_containers(st, clone)
+            default = State.clone(st)  # the protocol's deep copy
+            assert first_difference(snapshot(clone, caches=False), snapshot(default, caches=False)) is None
+            before = snapshot(st)
+            clone.apply(action)
+            assert snapshot(st) == before
+        st.apply(action)
+    assert any(f[2] for seat in st.teams for fams in seat.values() for f in fams)  # a lock was cloned
+    assert st.figures["publishes"] and st.figures["modifies"]
+
+
+@pytest.mark.slow
+def test_word_groups_give_the_searchs_words_in_its_order(game):
+    """The heuristic walks Words.groups instead of Words.search: expanded, the groups are search's
+    words in search's order, and each group's words share a length and letters but the wild's."""
+    words = RULES.new_state(game, 2).c.words
+    rng = random.Random(3)
+    letters = "eeeeaaaiioonnrrttlsscdumhgbpfywkvxzjq"
+    for _ in range(30):
+        pool = "".join(sorted(rng.choice(letters) for _ in range(rng.randint(1, 7))))
+        base = "".join(sorted(rng.choice(letters) for _ in range(rng.choice([0, 0, 3, 4]))))
+        wild, need_pool = rng.random() < 0.6, not base
+        expanded = [(word, sub, wl) for sub, w, k in words.groups(base, pool, wild, need_pool)
+                    for word, wl in words.members(k, w)]
+        assert expanded == list(words.search(base, pool, wild, need_pool))
+        for sub, w, k in words.groups(base, pool, wild, need_pool):
+            group = words.members(k, w)
+            assert words.first_member(k, w) == group[:1]
+            assert {len(word) for word, _ in group} == {len(base) + len(sub) + w}
+            assert all(sorted(word.replace(wl, "", 1)) == sorted(base + sub) for word, wl in group)
+            firsts = words.syllable_firsts(k, w)
+            assert [n for n, _, _ in firsts] == list(dict.fromkeys(words.syllables(word) for word, _ in group))

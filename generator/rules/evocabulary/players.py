@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
+from collections.abc import Callable
 
 from spellpress.rules.evocabulary.content import WILD
 from spellpress.rules.evocabulary.settings import COPYABLE
@@ -47,61 +48,86 @@ class EvoPlayer(Player[EvoState]):
         published = {t: (len(pubs_slots(st, seat, t)), self._publish_values(st, seat, t)) for t in c.teams}
         refill = 5.0 if st.deck_n >= c.hand_size else 0.0
         bank = 0.2 if endgame else 0.55
-        bonus = self._bonus_table(st)
-        plays = []  # (value, kind, from team, word, base, sub, wild letter, locked)
-        search = c.words.search
+        group_bonus, by_syllables = self._bonus_table(st)
+        # (value, kind, from team, word, base, sub, wild letter, locked). The words of one group (one
+        # part of the hand, and a wild or not) land at one team, use the same letters and score the
+        # same but for a publishing team's syllable achievements: at skill 1 only the best play is
+        # kept, so a group's first word stands for all, or its first of each syllable count
+        keep_all = self.skill < 1
+        plays: list[tuple] = []
+        best: tuple | None = None
+        words = c.words
         team_of = c.team_of
-        free = [t for t in c.teams if t not in spells]
-        for teams, locked in st._lock_groups(seat, free):  # start
-            pool = key(letters + locked) if locked else letters
-            for word, sub, wl in search("", pool, n_wild > 0):
-                team = team_of(len(word))
-                if team not in teams:
-                    continue
-                hsub = _minus(sub, locked) if locked else sub
-                used = len(hsub) + (1 if wl else 0)
-                if not used:
-                    continue
-                pts = c.pts(hsub)
-                v = team_value[team] + (refill if used >= hand_n else 0.0)
-                n_pub, pubs = published[team]
-                if n_pub:
-                    mine = pts + bonus(word, wl)
-                    opts = sorted([pv for _, pv in pubs] + [mine], reverse=True)
-                    v += sum(opts[:n_pub])
+
+        def members(k: str, wild: bool, publishes: bool):
+            if keep_all:
+                return words.members(k, wild)
+            if publishes and by_syllables:
+                return [(word, wl) for _, word, wl in words.syllable_firsts(k, wild)]
+            return words.first_member(k, wild)
+
+        def weigh(group, v0: float, pts: int, pub: tuple | None, given_up: float | None, play: tuple) -> None:
+            """Value a group's words (at a publishing team: `pub`, its (spells published, the other
+            spells' values, bonus)); keep the best play (every play below skill 1)."""
+            nonlocal best
+            kind, team, base, sub, locked = play
+            for word, wl in group:
+                v = v0
+                if pub:
+                    v += _best_sum(pub[1], pts + pub[2](word), pub[0])
                 elif endgame:
                     v -= 1.0
                 else:
                     v += bank * pts + 0.4 * len(word)
-                plays.append((v, "start", team, word, "", sub, wl, locked))
+                    if given_up is not None:
+                        v -= given_up
+                entry = (v, kind, team, word, base, sub, wl, locked)
+                if keep_all:
+                    plays.append(entry)
+                elif best is None or v > best[0]:
+                    best = entry
+
+        free = [t for t in c.teams if t not in spells]
+        for teams, locked in st._lock_groups(seat, free):  # start
+            pool = key(letters + locked) if locked else letters
+            for sub, wild, k in words.groups("", pool, n_wild > 0):
+                team = team_of(len(k) + wild)
+                if team not in teams:
+                    continue
+                hsub = _minus(sub, locked) if locked else sub
+                used = len(hsub) + wild
+                if not used:
+                    continue
+                pts = c.pts(hsub)
+                v0 = team_value[team] + (refill if used >= hand_n else 0.0)
+                n_pub, pubs = published[team]
+                group = members(k, wild, n_pub > 0)
+                pub = (n_pub, [pv for _, pv in pubs], group_bonus(*group[0])) if n_pub else None
+                weigh(group, v0, pts, pub, None, ("start", team, "", sub, locked))
         if self.skill >= 0.3:
             for team, spell in spells.items():  # modify
                 own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
                 sw = st.spell_wilds(spell)
                 old_pts = st.spell_points(spell)
+                given_up = bank * old_pts + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
                 bases = [own] + ([own.replace(l, "", 1) for l in sorted(set(own))] if self.skill >= 0.6 else [])
                 for base in bases:
                     base_pts = c.pts(base)
-                    for word, sub, wl in search(base, letters, n_wild + sw > 0, need_pool=False):
-                        dest = team_of(len(word))
+                    for sub, wild, k in words.groups(base, letters, n_wild + sw > 0, need_pool=False):
+                        dest = team_of(len(k) + wild)
                         if dest is None or (dest != team and dest in spells):
                             continue
-                        used = len(sub) + (1 if wl and not sw else 0)
+                        used = len(sub) + (1 if wild and not sw else 0)
                         if not used:
                             continue
                         pts = base_pts + c.pts(sub)
-                        v = team_value[dest] + (refill if used >= hand_n else 0.0)
+                        v0 = team_value[dest] + (refill if used >= hand_n else 0.0)
                         n_pub, pubs = published[dest]
-                        if n_pub:
-                            mine = pts + bonus(word, wl)
-                            opts = sorted([pv for t, pv in pubs if t != team] + [mine], reverse=True)
-                            v += sum(opts[:n_pub])
-                        elif endgame:
-                            v -= 1.0
-                        else:
-                            v += bank * pts + 0.4 * len(word)
-                            v -= bank * old_pts + 0.4 * len(spell[0])
-                        plays.append((v, "modify", team, word, base, sub, wl, ""))
+                        group = members(k, wild, n_pub > 0)
+                        pub = (n_pub, [pv for t, pv in pubs if t != team], group_bonus(*group[0])) if n_pub else None
+                        weigh(group, v0, pts, pub, given_up, ("modify", team, base, sub, ""))
+        if best is not None:
+            plays.append(best)
         discard = self._discard_choice(st, seat, hand)
         d_value = 0.9 * min(len(discard) + max(0, c.hand_size - hand_n), st.deck_n) + 0.3
         if endgame:
@@ -130,7 +156,10 @@ class EvoPlayer(Player[EvoState]):
         return ("discard", discard)
 
     def _bonus_table(self, st):
-        """bonus(word, wild letter): the best achievement the word could claim now."""
+        """group_bonus(word, wild letter) -> bonus(word): the best achievement a word could claim now,
+        for every word of the word's group (the same letters but for the wild's: the same length,
+        and the same highest letter once the wild is left out); and whether a bonus may depend on
+        a word's syllables."""
         c = st.c
         by_len: dict[int, list] = defaultdict(list)
         by_syl: dict[int, list] = defaultdict(list)
@@ -145,21 +174,32 @@ class EvoPlayer(Player[EvoState]):
                     by_syl[a.syllables].append(a)
         words, top_of = c.words, c.top
 
-        def bonus(word: str, wl: str) -> float:
-            if (1 if wl else 0) > c.max_wilds:
-                return 0.0
-            cands = by_len.get(len(word), ()) 
-            if by_syl:
-                cands = [*cands, *by_syl.get(words.syllables(word), ())]
+        def best_of(achievements, top: int) -> float:
             best = 0.0
-            if cands:
-                top = top_of(word, wl)
-                for a in cands:
-                    v = a.points + (a.multiplier - 1) * top if a.multiplier else a.points
-                    if v > best:
-                        best = v
+            for a in achievements:
+                v = a.points + (a.multiplier - 1) * top if a.multiplier else a.points
+                if v > best:
+                    best = v
             return best
-        return bonus
+
+        def group_bonus(word: str, wl: str) -> Callable[[str], float]:
+            if (1 if wl else 0) > c.max_wilds:
+                return _no_bonus
+            by_length = by_len.get(len(word), ())
+            top = top_of(word, wl) if by_length or by_syl else 0
+            length_best = best_of(by_length, top)
+            if not by_syl:
+                return lambda _: length_best
+            syllable_best: dict[int, float] = {}
+
+            def bonus(w: str) -> float:
+                n = words.syllables(w)
+                b = syllable_best.get(n)
+                if b is None:
+                    b = syllable_best[n] = best_of(by_syl.get(n, ()), top)
+                return b if b > length_best else length_best
+            return bonus
+        return group_bonus, bool(by_syl)
 
     def _publish_values(self, st, seat, team):
         """(team, value) of each existing spell if the team at `team` can publish."""
@@ -330,6 +370,17 @@ class EvoPlayer(Player[EvoState]):
     @staticmethod
     def _lock_letter(hand: list[str]) -> str:
         return max((l for l in hand if l != WILD), key=lambda l: LETTER_USE.get(l, 0), default=hand[0])
+
+
+def _best_sum(others: list, mine: float, n: int) -> float:
+    """The sum of the n highest of `others` and `mine` (the spells n publishes would publish)."""
+    if n == 1 and not others:
+        return 0 + mine  # sum([mine]), as the general case below adds
+    return sum(sorted([*others, mine], reverse=True)[:n])
+
+
+def _no_bonus(word: str) -> float:
+    return 0.0
 
 
 def _minus(sub: str, locked: str) -> str:

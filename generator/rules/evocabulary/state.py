@@ -28,6 +28,8 @@ from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, 
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.words.index import key
 
+SCORING_PLAYS_KEPT = 20_000  # scoring_play's answers kept per game before that memo starts over
+
 
 class EvoState(State):
     def __init__(self, content: Content, players: int, extra_letters: Sequence[int] = (), extra_wilds: Sequence[int] = (),
@@ -629,6 +631,22 @@ class EvoState(State):
         publish, burn = self.scoring_teams(seat)
         if not publish and not burn:
             return None
+        # the answer depends on the seat's letters alone (hand, spells, locked) and these teams: kept
+        # per game, as the turns at the end of a game ask it again of hands that have not changed
+        letters = (key("".join(self.hand_letters(seat))),
+                   tuple((t, spell[0], key("".join(c.letter[i] for i in spell[1])))
+                         for t, spell in sorted(self.spells[seat].items())),
+                   tuple(self.locked_letters(seat, t) for t in c.teams), frozenset(publish), frozenset(burn))
+        memo = c.scoring_plays
+        if letters in memo:
+            return memo[letters]
+        if len(memo) > SCORING_PLAYS_KEPT:
+            memo.clear()
+        found = memo[letters] = self._first_scoring_play(seat, publish, burn)
+        return found
+
+    def _first_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> tuple | None:
+        c = self.c
         for kind, team, word, src in self._plays(seat, dests=frozenset(publish | burn)):
             if c.team_of(len(word)) in publish or any(c.letter_points.get(l, 0) > 0
                                                        for l in self._hand_after(seat, team, src_counts(word, src))):
@@ -680,7 +698,30 @@ class EvoState(State):
         return Outcome(scores=scores, winners=winners, turns=self.turns, stalled=stalled,
                        played={k: set(v) for k, v in self.played.items()}, figures=figures)
 
-    # -- for the search player: what a seat cannot see -------------------------------
+    # -- for the search player: copies, and what a seat cannot see ------------------------
+    def clone(self) -> EvoState:
+        """State.clone's independent copy, made by hand: every list, dict and set that actions change
+        is copied one level down (a team's familiars two: a lock tucks a card into one); the content,
+        strings, numbers and tuples are shared (`spellpress check-engine` checks that it shares nothing)."""
+        s = object.__new__(type(self))
+        s.__dict__.update(self.__dict__)
+        s.deck = {letter: ids[:] for letter, ids in self.deck.items()}
+        s.wild_pile, s.discard, s.market = self.wild_pile[:], self.discard[:], self.market[:]
+        s.hands = [hand[:] for hand in self.hands]
+        s.spells = [{t: [spell[0], spell[1][:]] for t, spell in spells.items()} for spells in self.spells]
+        s.teams = [{t: [[f[0], f[1], f[2][:]] for f in fams] for t, fams in teams.items()} for teams in self.teams]
+        s.fam_deck = {d: ids[:] for d, ids in self.fam_deck.items()}
+        s.piles = {pile: ids[:] for pile, ids in self.piles.items()}
+        s.unused_achievements = self.unused_achievements[:]
+        s.claimed = [ids[:] for ids in self.claimed]
+        s.scores = self.scores[:]
+        s.ledger = [ledger.copy() for ledger in self.ledger]
+        s.extra_letters, s.extra_wilds = self.extra_letters[:], self.extra_wilds[:]
+        s.pending, s.slots, s.used = self.pending[:], self.slots[:], set(self.used)
+        s.played = defaultdict(set, {k: set(v) for k, v in self.played.items()})
+        s.figures = self.figures.copy()
+        return s
+
     def determinize(self, seat: int, rng) -> EvoState:
         """A clone with the other seats' letter cards and the deck re-dealt (wilds are dealt face up)."""
         s = self.clone()

@@ -6,13 +6,12 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 from itertools import product
-from math import prod
 from typing import TYPE_CHECKING, Callable
 
 from spellpress.model.game import Game
 from spellpress.rules.protocol import IllegalAction
 from spellpress.words.finder import for_words
-from spellpress.words.index import key, sub_multisets_between
+from spellpress.words.index import key, sub_multisets, sub_multisets_between
 from spellpress.words.syllables import syllables
 
 if TYPE_CHECKING:
@@ -37,6 +36,9 @@ class Words:
         self.words = frozenset(lexicon.words)
         self.overrides = dict(game.spec.words.syllables)
         self._syllables: dict[str, int] = {}
+        self._members: dict[tuple[str, bool], tuple[tuple[str, str], ...]] = {}
+        self._firsts: dict[tuple[str, bool], tuple[tuple[int, str, str], ...]] = {}
+        self._wild_count: dict[str, tuple[int, int]] = {}
 
     def syllables(self, word: str) -> int:
         n = self._syllables.get(word)
@@ -49,6 +51,81 @@ class Words:
         some of pool (at least one letter if need_pool) and at most one wild. A wild in
         the pool (a locked wild) stands for nothing."""
         return self.finder.extensions(base, pool.replace(WILD, ""), 1 if wild else 0, need_pool)
+
+    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True):
+        """search's words a group at a time: (sub of pool used, wild or not, the letters of the
+        group's words), for the groups search's words come in, in its order. The words of a group
+        have the same length and letters but the wild's: `members` and `syllable_firsts` name them."""
+        pool = pool.replace(WILD, "")
+        by_key = self.finder.index.by_key
+        one_short = self.finder.index.one_short(len(base) + len(pool) + 1) if wild else {}
+        for sub in sub_multisets(pool):
+            if need_pool and not sub:
+                continue
+            k = key(base + sub) if base else sub
+            if k in by_key:
+                yield sub, False, k
+            if k in one_short:
+                yield sub, True, k
+
+    def word_counts(self, pool: str, wilds: int):
+        """(sub of pool, wilds, how many words) for the words extensions("", pool, wilds, need_pool=False)
+        makes of each part of the pool with that many wilds (0-2): counted, not listed."""
+        by_key = self.finder.index.by_key
+        if wilds:  # the table of keys a letter short, grown once for the longest part (each growth reads every key)
+            self.finder.index.one_short(len(pool) + 2)
+        for sub in sub_multisets(pool):
+            n = len(by_key.get(sub, ()))
+            if n:
+                yield sub, 0, n
+            if wilds:
+                one, two = self._wild_counts(sub)
+                if one:
+                    yield sub, 1, one
+                if two and wilds >= 2:
+                    yield sub, 2, two
+
+    def _wild_counts(self, letters: str) -> tuple[int, int]:
+        """How many words these letters make with one wild, and with two."""
+        found = self._wild_count.get(letters)
+        if found is None:
+            one_short = self.finder.index.one_short(len(letters) + 2)
+            one = sum(len(words) for _, words in one_short.get(letters, ()))
+            two = sum(len(words) for first in self.finder.alphabet
+                      for letter, words in one_short.get(key(letters + first), ()) if letter >= first)
+            found = self._wild_count[letters] = (one, two)
+        return found
+
+    def members(self, letters: str, wild: bool) -> tuple[tuple[str, str], ...]:
+        """(word, wild letter or "") of a group, in search's order."""
+        found = self._members.get((letters, wild))
+        if found is None:
+            if wild:
+                pairs = self.finder.index.one_short(len(letters) + 1).get(letters, ())
+                found = tuple((word, letter) for letter, words in pairs for word in words)
+            else:
+                found = tuple((word, "") for word in self.finder.index.by_key.get(letters, ()))
+            self._members[(letters, wild)] = found
+        return found
+
+    def first_member(self, letters: str, wild: bool) -> tuple[tuple[str, str]]:
+        """members' first (word, wild letter), without making the rest."""
+        if wild:
+            letter, words = self.finder.index.one_short(len(letters) + 1)[letters][0]
+            return ((words[0], letter),)
+        return ((self.finder.index.by_key[letters][0], ""),)
+
+    def syllable_firsts(self, letters: str, wild: bool) -> tuple[tuple[int, str, str], ...]:
+        """(syllables, word, wild letter) of a group's first word of each syllable count, in search's order."""
+        found = self._firsts.get((letters, wild))
+        if found is None:
+            firsts: dict[int, tuple[int, str, str]] = {}
+            for word, wl in self.members(letters, wild):
+                n = self.syllables(word)
+                if n not in firsts:
+                    firsts[n] = (n, word, wl)
+            found = self._firsts[(letters, wild)] = tuple(firsts.values())
+        return found
 
 
 def make_src(word: str, counts: dict[str, Counter]) -> str:
@@ -96,49 +173,75 @@ def count_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[in
     """How many of all_builds' builds `keep(hand letters, spell letters, wilds)` keeps, without making
     them: `keep` must keep every build that takes a letter from the hand. Each (word, letters used)
     has one build per way to share its letters among the sources, each with its own source string,
-    so the builds of a candidate are the product of its letters' share counts."""
+    so the builds of a candidate are the product of its letters' share counts; of those, the builds
+    without a hand letter are counted by how many spell letters they take (`_shares`)."""
     total = 0
-    for _, wild_n, per_letter in _build_options(c, sources, n_wild, teams, None):
-        total += prod(map(len, per_letter))
-        no_hand = [[share for share in shares if not share[3]] for shares in per_letter]
-        if all(no_hand):
-            total -= sum(not keep(0, sum(share[2] for share in combo), wild_n) for combo in product(*no_hand))
+    held = [Counter(sources.get(s, "")) for s in "lsh"]
+    pool = key("".join(sources.values())).replace(WILD, "")
+    for sub, wild_n, words in c.words.word_counts(pool, min(n_wild, 2)):  # a word's builds depend on its letters
+        if c.team_of(len(sub) + wild_n) not in teams:
+            continue
+        ways = 1
+        spell_sums: dict[int, int] | None = {0: 1}  # builds without a hand letter, by spell letters
+        for letter, n in Counter(sub).items():
+            count, no_hand = _shares(n, held[0][letter], held[1][letter], held[2][letter])
+            ways *= count
+            if spell_sums is not None:
+                spell_sums = _add_shares(spell_sums, no_hand) if no_hand else None
+        dropped = sum(n for spell, n in spell_sums.items() if not keep(0, spell, wild_n)) if spell_sums else 0
+        total += words * (ways - dropped)
     return total
+
+
+@lru_cache(maxsize=4096)
+def _share_ways(n: int, locked: int, spell: int, hand: int) -> tuple[tuple[int, int, int], ...]:
+    """Every way to share n of a letter among locked, spell and hand cards holding these many."""
+    return tuple((a, b, n - a - b) for a in range(min(n, locked) + 1) for b in range(min(n - a, spell) + 1)
+                 if n - a - b <= hand)
+
+
+@lru_cache(maxsize=4096)
+def _shares(n: int, locked: int, spell: int, hand: int) -> tuple[int, tuple[int, ...]]:
+    """How many ways _share_ways has, and the spell letters each way without a hand letter takes."""
+    ways = _share_ways(n, locked, spell, hand)
+    return len(ways), tuple(b for _, b, rest in ways if not rest)
+
+
+def _add_shares(sums: dict[int, int], options: tuple[int, ...]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for total, n in sums.items():
+        for b in options:
+            out[total + b] = out.get(total + b, 0) + n
+    return out
+
+
+def _candidates(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None):
+    """(word, letters of the pool used, wilds) of every word landing at one of `teams` from these
+    sources and up to n_wild (at most two) wilds, unordered; with `only`, that word's alone."""
+    pool = key("".join(sources.values())).replace(WILD, "")
+    wilds = min(n_wild, 2)
+    if only is None:
+        found = {(w, sub) for w, sub, _ in c.words.finder.extensions("", pool, wilds, need_pool=False)}
+    elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
+        common = key("".join((Counter(pool) & Counter(only)).elements()))
+        found = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= wilds}
+    else:
+        return
+    team_of = c.team_of
+    for word, sub in found:
+        if team_of(len(word)) in teams:
+            yield word, sub, len(word) - len(sub)
 
 
 def _build_options(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None):
     """all_builds' candidates: (word, wilds, per letter of the pool used its shares (letter, locked,
     spell, hand)), the words A-Z."""
-    pool = key("".join(sources.values())).replace(WILD, "")
-    cands: set[tuple[str, str]] = set()
-    if only is None:
-        for w, sub, _ in c.words.finder.extensions("", pool, min(n_wild, 2), need_pool=False):
-            cands.add((w, sub))
-    elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
-        common = key("".join((Counter(pool) & Counter(only)).elements()))
-        cands = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= min(n_wild, 2)}
     held = [Counter(sources.get(s, "")) for s in "lsh"]
-    for word, sub in sorted(cands):
-        if c.team_of(len(word)) not in teams:
-            continue
-        need = Counter(word)
-        wild_n = len(word) - len(sub)
-        if wild_n > n_wild or wild_n < 0:
-            continue
+    for word, sub, wild_n in sorted(_candidates(c, sources, n_wild, teams, only)):
         used = Counter(sub)
-        if not (used <= need):
-            continue
         # split each letter of sub among the sources, every way
-        per_letter = []
-        for letter, n in sorted(used.items()):
-            options = []
-            avail = [have[letter] for have in held]
-            for a in range(min(n, avail[0]) + 1):
-                for b in range(min(n - a, avail[1]) + 1):
-                    rest = n - a - b
-                    if rest <= avail[2]:
-                        options.append((letter, a, b, rest))
-            per_letter.append(options)
+        per_letter = [[(letter, *share) for share in _share_ways(n, held[0][letter], held[1][letter], held[2][letter])]
+                      for letter, n in sorted(used.items())]
         yield word, wild_n, per_letter
 
 
