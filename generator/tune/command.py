@@ -2,7 +2,7 @@
 
 The search (tune/study.py) is an Optuna study kept in OUT/<game>/<game>-tune.study: run the
 same command again to resume it. Its best candidates are re-played on fresh seeds and judged
-on 95% intervals (tune/targets.py); the result is a table, OUT/<game>/<game>-tune.json and
+by simulate's rule (tune/targets.py, simulate/api.py: a decided verdict wrong at most 5% of the time); the result is a table, OUT/<game>/<game>-tune.json and
 -tune.pdf, and a unified diff of the best candidate. `--apply N` writes proposal N of the
 last tune into the game's files (tune/apply.py).
 """
@@ -29,7 +29,7 @@ def register(commands) -> None:
     parser = commands.add_parser(
         "tune", help="search rules and card values for a balanced game; verified proposals, a diff, --apply",
         description="Search --vary keys for values that meet the --target(s), re-play the best on fresh seeds and "
-                    "report them with 95% intervals (docs/tune.md). Writes OUT/<game>/<game>-tune.json, -tune.pdf "
+                    "judge them as simulate does, a decided verdict wrong at most 5% of the time (docs/tune.md). Writes OUT/<game>/<game>-tune.json, -tune.pdf "
                     "and the resumable study -tune.study.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
