@@ -11,7 +11,8 @@ from spellpress.errors import Location, Option, UserError
 from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 from spellpress.model.vocabulary import known_words_note
 from spellpress.paths import game_folders
-from spellpress.stats import BALANCED, ERROR_RATE, NOT_BALANCED, UNDECIDED, judged_intervals, sequential_z, verdict
+from spellpress.simulate.api import decision_z, parse_options, seat_wins
+from spellpress.stats import BALANCED, ERROR_RATE, NOT_BALANCED, UNDECIDED, judged_intervals, verdict
 from spellpress.wording import plural
 from spellpress.write.json_text import finite_json
 
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from spellpress.simulate.runner import RunResult, Seat
 
 BALANCE_TOLERANCE_POINTS = 3.0
+_options = parse_options  # sweep's name for it
 FIRST_BATCH = 200  # games played before the first verdict; each later batch doubles the total
 
 
@@ -43,18 +45,6 @@ def add_arguments(parser, default_max_games: int) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rules option for the engine (e.g. challenges=false); repeatable")
     parser.add_argument("--vocabulary", metavar="NAME|LEVEL", help=VOCABULARY_HELP)
-
-
-def _options(pairs: list[str]) -> tuple[tuple[str, object], ...]:
-    from spellpress.simulate.variants import parse_value
-
-    options = []
-    for pair in pairs:
-        if "=" not in pair:
-            raise UserError.at(Option("--option"), f"expected KEY=VALUE, got {pair!r}")
-        key, value = pair.split("=", 1)
-        options.append((key.strip(), parse_value(value)))
-    return tuple(options)
 
 
 def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tuple[Seat, ...]:
@@ -106,7 +96,7 @@ def simulate(game: Game, players: int, args) -> dict:
         raise UserError.at(Option("--max-games"), "must be at least 1")
     if not 0.0 <= args.skill <= 1.0:
         raise UserError.at(Option("--skill"), "must be between 0 and 1")
-    options = _options(args.option)
+    options = parse_options(args.option)
     checked_settings(game, rules, dict(options))
     lineup = _lineup(getattr(args, "agents", None), players, args.skill, getattr(args, "budget", 64))
     if any(seat.kind == "ismcts" for seat in lineup):
@@ -174,14 +164,9 @@ def batch_plan(games: int | None, max_games: int) -> list[tuple[int, int]]:
     return plan
 
 
-def _judged_wins(tally) -> list[float]:
-    return list(tally.team_wins) if tally.teams else list(tally.seat_wins)
-
-
 def verdict_z(result, looks: list[int], look: int) -> float:
-    """The width of the verdict's intervals at this look of the plan (spellpress.stats.sequential_z)."""
-    wins = _judged_wins(result.tally)
-    return sequential_z(looks, look, judged_intervals(wins, result.tally.finished))
+    """The width of the verdict's intervals at this look of the plan (spellpress.simulate.api.decision_z)."""
+    return decision_z(judged_intervals(seat_wins(result.tally), result.tally.finished), looks, look)
 
 
 def judge(result, looks: list[int] | None = None, look: int = 0) -> tuple[str, str]:
@@ -192,7 +177,7 @@ def judge(result, looks: list[int] | None = None, look: int = 0) -> tuple[str, s
     stalls = tally.games - tally.finished
     if stalls:
         return NOT_BALANCED, plural(stalls, "stalled game")
-    wins = _judged_wins(tally)
+    wins = seat_wins(tally)
     who = "team" if tally.teams else "seat"
     z = verdict_z(result, looks or [tally.games], look)
     found = verdict(wins, tally.finished, BALANCE_TOLERANCE_POINTS, z=z)

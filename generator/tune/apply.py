@@ -42,7 +42,7 @@ class Edit:
 
 def edits_for(game, variant) -> list[Edit]:
     """Where each changed value lives: game.yaml's rules: map, a card in a component's YAML, or a sheet's row."""
-    from spellpress.simulate.variants import _find_card
+    from spellpress.simulate.api import find_card
 
     found = []
     for key, value in variant:
@@ -52,7 +52,7 @@ def edits_for(game, variant) -> list[Edit]:
             found.append(Edit(where.path, where, "", key, ".".join(path), value))
             continue
         component = game.component(path[0])
-        card = _find_card(component, path[1], key)
+        card = find_card(component, path[1], key)
         found.append(Edit(card.location.path, card.location, card.id, key, path[2], value))
     return found
 

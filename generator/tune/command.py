@@ -2,7 +2,7 @@
 
 The search (tune/study.py) is an Optuna study kept in OUT/<game>/<game>-tune.study: run the
 same command again to resume it. Its best candidates are re-played on fresh seeds and judged
-on 95% intervals (tune/targets.py); the result is a table, OUT/<game>/<game>-tune.json and
+by simulate's rule (tune/targets.py, simulate/api.py: a decided verdict wrong at most 5% of the time); the result is a table, OUT/<game>/<game>-tune.json and
 -tune.pdf, and a unified diff of the best candidate. `--apply N` writes proposal N of the
 last tune into the game's files (tune/apply.py).
 """
@@ -15,18 +15,21 @@ import os
 import sys
 import time
 from collections import Counter
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option, Problem, UserError
+from spellpress.simulate.api import load_once, open_executor, parse_options
+from spellpress.tune.options import TuneOptions, variant_of
 
 
 def register(commands) -> None:
     parser = commands.add_parser(
         "tune", help="search rules and card values for a balanced game; verified proposals, a diff, --apply",
         description="Search --vary keys for values that meet the --target(s), re-play the best on fresh seeds and "
-                    "report them with 95% intervals (docs/tune.md). Writes OUT/<game>/<game>-tune.json, -tune.pdf "
+                    "judge them as simulate does, a decided verdict wrong at most 5% of the time (docs/tune.md). Writes OUT/<game>/<game>-tune.json, -tune.pdf "
                     "and the resumable study -tune.study.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
@@ -81,29 +84,29 @@ def game_files_hash(root: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def plan_for(game, rules, args):
-    from spellpress.simulate.command import _options
+def plan_for(game, rules, options: TuneOptions):
     from spellpress.tune.space import parse_space
     from spellpress.tune.study import Plan
     from spellpress.tune.targets import parse_targets
 
-    players = args.players or game.spec.players.min
+    players = options.players or game.spec.players.min
     if rules is not None and players not in rules.players_allowed(game):
         allowed = rules.players_allowed(game)
         raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
-    if args.min_games > args.games:
-        raise UserError.at(Option("--min-games"), f"the first rung ({args.min_games} games) is more than --games ({args.games})")
+    if options.min_games > options.games:
+        raise UserError.at(Option("--min-games"), f"the first rung ({options.min_games} games) is more than --games ({options.games})")
     known = {c.id for c in game.components}
-    for component in args.fixed_deck:
+    for component in options.fixed_deck:
         if component not in known:
             raise UserError.at(Option("--fixed-deck"), f"no component {component!r} (known: {', '.join(sorted(known))})")
-    space = parse_space(game, rules, args.vary, args.max_changes)
-    targets = parse_targets(args.target)
-    return Plan(str(game.root.resolve()), players, args.seed, space, targets, args.games, args.min_games, args.eta,
-                _options(args.option), args.min_count, tuple(args.fixed_deck), args.letter_samples, args.sampler)
+    space = parse_space(game, rules, list(options.vary), options.max_changes)
+    targets = parse_targets(list(options.target))
+    return Plan(str(game.root.resolve()), players, options.seed, space, targets, options.games, options.min_games,
+                options.eta, parse_options(options.option), options.min_count, options.fixed_deck,
+                options.letter_samples, options.sampler)
 
 
-def tune(game, args) -> tuple[dict, bool]:
+def tune(game, options: TuneOptions) -> tuple[dict, bool]:
     """Search, then verify; (the report, whether Ctrl-C stopped the search)."""
     from spellpress.tune.journal import mended, one_run
     from spellpress.tune.power import power, power_lines
@@ -111,14 +114,14 @@ def tune(game, args) -> tuple[dict, bool]:
     from spellpress.tune.study import open_study, untriable
     from spellpress.write.destination import game_output_folder
 
-    rules = _engine(game, args.target)
-    plan = plan_for(game, rules, args)
+    rules = _engine(game, options.target)
+    plan = plan_for(game, rules, options)
     budget = power(plan.targets, players=plan.players, first=plan.rungs()[0] if plan.rungs() else 0,
-                   games=plan.rungs()[-1] if plan.rungs() else 0, verify=args.verify_games or args.games,
-                   samples=plan.letter_samples)
+                   games=plan.rungs()[-1] if plan.rungs() else 0, verify=options.fresh_games,
+                   samples=plan.letter_samples, cards=sum(len(c.cards) for c in game.components))
     for line in power_lines(budget, plan.players):
         print(f"budget: {line}", file=sys.stderr)
-    refused = untriable(game, rules, plan, args.vary)
+    refused = untriable(game, rules, plan, list(options.vary))
     if refused:
         raise UserError([Problem(p.location, f"the game as it is cannot be played, and no --vary key changes this: "
                                              f"{p.message}") for p in refused])
@@ -126,29 +129,29 @@ def tune(game, args) -> tuple[dict, bool]:
     if unplaceable:
         print(f"warning: {unplaceable}; the search runs, but its proposals cannot be written with --apply",
               file=sys.stderr)
-    folder = game_output_folder(args.out, game.id, game.root)
+    folder = game_output_folder(options.out, game.id, game.root)
     path = folder / f"{game.id}-tune.study"
     with one_run(path):
-        if not args.fresh:
+        if not options.fresh:
             mended(path)
-        study = open_study(path, f"{game.id}-tune", plan, args.fresh, game_files_hash(game.root))
-        report, interrupted = _search_and_verify(game, rules, plan, study, args)
+        study = open_study(path, f"{game.id}-tune", plan, options.fresh, game_files_hash(game.root))
+        report, interrupted = _search_and_verify(game, rules, plan, study, options)
     names = card_names(game)
     used = {".".join(key.split(".")[1:3]) for row in report["history"] for key, _ in row["variant"] if key.startswith("cards.")}
     report["card_names"] = {card: name for card, name in names.items() if card in used}
     for row in report["history"] + report["proposals"]:
-        row["changes"] = label(tuple(tuple(p) for p in row["variant"]), names)
+        row["changes"] = label(variant_of(row["variant"]), names)
     report["proposals_text"] = [row["changes"] for row in report["proposals"]]
     report["power"] = budget
     return report, interrupted
 
 
-def _engine(game, targets: list[str]):
+def _engine(game, targets: tuple[str, ...]):
     """The game's rules engine; None for a game without one whose targets are all letter targets (they play no game)."""
     from spellpress.rules.plugins import engine_name, rules_for
     from spellpress.tune.targets import parse_targets
 
-    if engine_name(game) is None and not any(t.simulated for t in parse_targets(targets)):
+    if engine_name(game) is None and not any(t.simulated for t in parse_targets(list(targets))):
         return None
     return rules_for(game)
 
@@ -167,19 +170,18 @@ def _apply_preview(game, space) -> str | None:
     return None
 
 
-def _search_and_verify(game, rules, plan, study, args) -> tuple[dict, bool]:
+def _search_and_verify(game, rules, plan, study, options: TuneOptions) -> tuple[dict, bool]:
     from spellpress.progress import LazyProgress
-    from spellpress.simulate.runner import _load, open_executor
     from spellpress.tune.study import Progress, proposals, search, verify
 
-    workers = args.workers or os.cpu_count() or 1
-    use_pool = bool(plan.rungs()) and (args.dask is not None or workers > 1)  # letter targets play no games
-    if use_pool and args.dask is None:  # the game and its caches built once, before the workers fork
-        loaded, loaded_rules = _load(plan.folder, None)
+    workers = options.workers or os.cpu_count() or 1
+    use_pool = bool(plan.rungs()) and (options.dask is not None or workers > 1)  # letter targets play no games
+    if use_pool and options.dask is None:  # the game and its caches built once, before the workers fork
+        loaded, loaded_rules = load_once(plan.folder)
         loaded_rules.new_state(loaded, plan.players, dict(plan.options))
     interrupted = False
     verified: list[dict] = []
-    with LazyProgress(f"{game.id} tune", args.trials) as bar:
+    with LazyProgress(f"{game.id} tune", options.trials) as bar:
         status: dict[str, Any] = {"best": "-", "games": 0}
 
         def on_trial(finished: int, best: float | None, last: str) -> None:
@@ -194,29 +196,21 @@ def _search_and_verify(game, rules, plan, study, args) -> tuple[dict, bool]:
             bar.advance(0)
 
         try:
-            with open_executor(workers, args.dask) if use_pool else _no_pool() as executor:
-                search(study, game, rules, plan, args.trials, executor, workers, Progress(on_trial, on_games))
-                best = proposals(study, args.verify)
-                variants = [(), *[tuple(tuple(pair) for pair in t.user_attrs["variant"]) for t in best]]
+            with open_executor(workers, options.dask) if use_pool else nullcontext() as executor:
+                search(study, game, rules, plan, options.trials, executor, workers, Progress(on_trial, on_games))
+                best = proposals(study, options.verify)
+                variants = [(), *[variant_of(t.user_attrs["variant"]) for t in best]]
                 bar.describe(f"{game.id} tune: verifying {len(best)} proposals and the game as it is")
-                verified = verify(game, rules, plan, variants, args.verify_games or args.games, executor, workers)
+                verified = verify(game, rules, plan, variants, options.fresh_games, executor, workers)
         except KeyboardInterrupt:
             interrupted = True
-    return _report(game, rules, plan, study, args, verified, interrupted), interrupted
+    return _report(game, rules, plan, study, options, verified, interrupted), interrupted
 
 
-class _no_pool:
-    def __enter__(self):
-        return None
-
-    def __exit__(self, *exc) -> None:
-        return None
-
-
-def _report(game, rules, plan, study, args, verified: list[dict], interrupted: bool) -> dict:
+def _report(game, rules, plan, study, options: TuneOptions, verified: list[dict], interrupted: bool) -> dict:
     from spellpress.tune.study import _score, proposals, spent
 
-    best = proposals(study, args.verify, partial=interrupted)
+    best = proposals(study, options.verify, partial=interrupted)
     history = [{"index": t.user_attrs.get("index"), "state": t.state.name.lower(), "value": t.value,
                 "variant": t.user_attrs.get("variant", []), "games": t.user_attrs.get("games", 0),
                 "distances": t.user_attrs.get("distances", {}), "infeasible": t.user_attrs.get("infeasible"),
@@ -235,9 +229,9 @@ def _report(game, rules, plan, study, args, verified: list[dict], interrupted: b
         rows.append(row)
     return {"game": game.id, "name": game.name, "players": plan.players, "seed": plan.seed,
             "targets": [t.text for t in plan.targets],
-            "card_limit_points": next((t.high for t in plan.targets if t.name == "cards"), None), "vary": list(args.vary), "max_changes": args.max_changes,
+            "card_limit_points": next((t.high for t in plan.targets if t.name == "cards"), None), "vary": list(options.vary), "max_changes": options.max_changes,
             "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit if rules else None,
-            "verify_games": (args.verify_games or args.games) if verified and plan.rungs() else 0,
+            "verify_games": options.fresh_games if verified and plan.rungs() else 0,
             "spent": spent(study), "interrupted": interrupted,
             "baseline": verified[0] if verified else None, "proposals": rows, "history": history}
 
@@ -263,12 +257,13 @@ def print_tune(report: dict, seconds: float) -> None:
                       markup=False, highlight=False, soft_wrap=True)  # one line: the reason is what to read
     verified = bool(report["baseline"])
     fresh = f"re-played on {report['verify_games']:,} fresh games each" if report["verify_games"] else "on fresh letter samples"
-    title = f"Proposals, {fresh} (95% intervals)" if verified else "Best candidates so far (search figures, not verified)"
-    table = Table("#", "changes", "search score", *(["worst figure (95% CI)", "verdict"] if verified else []), title=title)
+    title = (f"Proposals, {fresh} (each verdict's intervals together: wrong at most 5%)" if verified
+             else "Best candidates so far (search figures, not verified)")
+    table = Table("#", "changes", "search score", *(["worst figure (interval)", "verdict"] if verified else []), title=title)
     table.columns[1].overflow = "fold"  # every change shown, one a line: never cut to "…"
     names = report.get("card_names", {})
     rows = ([("0", "(as shipped)", "", report["baseline"])] if verified else []) + [
-        (str(row["rank"]), label(tuple(tuple(p) for p in row["variant"]), names, sep="\n"), f"{row['search']['value']:.2f}",
+        (str(row["rank"]), label(variant_of(row["variant"]), names, sep="\n"), f"{row['search']['value']:.2f}",
          row.get("verified")) for row in report["proposals"]]
     for number, text, value, checked in rows:
         extra = [_worst(checked), checked["verdict"]] if checked else []
@@ -323,7 +318,7 @@ def _worst(row: dict) -> str:
         worst = target["worst"]
         if worst is None:
             continue
-        low, high = worst["ci95"]
+        low, high = worst["interval"]
         shown = "{:+.1f}" if target["name"] in ("seats", "cards") else "{:.1f}" if target["name"] == "length" else "{:.3f}"
         parts.append(f"{worst['what']} {shown.format(worst['value'])} ({shown.format(low)}..{shown.format(high)}): "
                      f"{target['verdict']}")
@@ -338,15 +333,16 @@ def run_tune(args) -> int:
     from spellpress.write.atomic import write_bytes
     from spellpress.write.destination import game_output_folder
 
-    folder = game_folders([args.game])[0]
+    options = TuneOptions.from_args(args)
+    folder = game_folders([options.game])[0]
     game = load_game(folder)
-    out = game_output_folder(args.out, game.id, game.root)
-    if args.apply is not None:
-        return _apply(game, out / f"{game.id}-tune.json", args.apply)
-    if not args.vary:
+    out = game_output_folder(options.out, game.id, game.root)
+    if options.apply is not None:
+        return _apply(game, out / f"{game.id}-tune.json", options.apply)
+    if not options.vary:
         raise UserError.at(Option("--vary"), "give at least one --vary KEY=VALUES (or --apply N)")
     started = time.monotonic()
-    report, interrupted = tune(game, args)
+    report, interrupted = tune(game, options)
     seconds = time.monotonic() - started
     if interrupted:
         print_tune(report, seconds)
@@ -354,12 +350,12 @@ def run_tune(args) -> int:
         return 130
     write_bytes(out / f"{game.id}-tune.json", json.dumps(report, indent=1).encode())
     write_bytes(out / f"{game.id}-tune.pdf", tune_pdf(report))
-    if args.json:
+    if options.json:
         print(json.dumps(report, indent=1))
         return 0
     print_tune(report, seconds)
     if report["proposals"]:
-        variant = tuple(tuple(pair) for pair in report["proposals"][0]["variant"])
+        variant = variant_of(report["proposals"][0]["variant"])
         if variant:
             try:
                 texts = new_texts(game, variant)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from spellpress.tune.options import variant_of
 from spellpress.tune.space import label
 
 GREY = "#9a9a9a"
@@ -132,7 +133,7 @@ def _before_after(doc, report: dict) -> None:
     rows = [("as is", report["baseline"])] + [(f"#{row['rank']}", row["verified"]) for row in report["proposals"]]
     fresh = f"{report['verify_games']:,} fresh games each" if report["verify_games"] else "fresh letter samples"
     doc.heading(f"Before and after: {fresh}")
-    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(tuple(tuple(p) for p in row["variant"]), report.get("card_names")), row["verdict"]]
+    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(variant_of(row["variant"]), report.get("card_names")), row["verdict"]]
                                                       for name, row in rows], widths=[12, 128, 30])
     others = [row.get("other", {}) for _, row in rows]
     if others[0]:

@@ -1,11 +1,13 @@
 """What a tune's budget can decide, said before it starts: from each target's tolerance, the 95% interval a
-candidate's figure has after the first rung, after every rung and on the verification, and the games a
+candidate's figure has after the first rung and after every rung, the interval the verification draws (at
+simulate's quantile for every interval it reads together: simulate.api.decision_z), and the games a
 verification needs to decide a figure that lies on the aim or halfway to the band's edge.
 
     seats=3 at 4 players: a seat wins 1/4 of the games at most fair; its Wilson interval is about
-    +/- z * sqrt(p (1 - p) / n): +/-6.0 points at 200 games, +/-2.7 at 1,000, +/-1.3 at 4,000.
-    A seat is called held only when its whole interval lies inside +/-3: at 1,000 games only a seat
-    within 0.3 points of fair can be, and missed only one 5.7 points or more off.
+    +/- z * sqrt(p (1 - p) / n): +/-6.0 points at 200 games at z = 1.96. The verification reads the
+    4 seats together, at z = 2.50: +/-3.4 at 1,000 games, +/-1.7 at 4,000. A seat is called held
+    only when its whole interval lies inside +/-3: at 4,000 games only a seat within 1.3 points of
+    fair can be, and missed only one 4.7 points or more off.
 
 A card's effect (cards=N) compares the seats that played it with the others: at best (half the seats
 played it) its interval is +/- z * sqrt(4 p (1 - p) / (games * players)). Letter shares are judged on
@@ -18,6 +20,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from spellpress.simulate.api import decision_z
 from spellpress.tune.targets import Z95, Target
 
 
@@ -35,17 +38,27 @@ def _spread(target: Target, players: int) -> tuple[float, str] | None:
     return None
 
 
-def half_width(sd: float, n: int) -> float:
-    return Z95 * sd / math.sqrt(max(1, n))
+def half_width(sd: float, n: int, z: float = Z95) -> float:
+    return z * sd / math.sqrt(max(1, n))
 
 
-def needed(sd: float, room: float) -> int:
-    """Observations for a 95% interval narrower than `room` on each side."""
-    return math.ceil((Z95 * sd / room) ** 2)
+def needed(sd: float, room: float, z: float = Z95) -> int:
+    """Observations for an interval (at the normal quantile z) narrower than `room` on each side."""
+    return math.ceil((z * sd / room) ** 2)
 
 
-def power(targets: tuple[Target, ...], players: int, first: int, games: int, verify: int, samples: int) -> list[dict]:
-    """Per target: the intervals the budget gives and what its verification can decide."""
+def verification_intervals(targets: tuple[Target, ...], players: int, cards: int) -> int:
+    """How many intervals the verification will read together (tune.targets.judged, foretold): a seat's each
+    (one for two seats), each of about `cards` cards, the mean length, a letter share; the points rank none."""
+    count = {"seats": 1 if players == 2 else players, "cards": cards, "length": 1, "word_rate": 1, "going_out": 1}
+    return max(1, sum(count.get(target.name, 0) for target in targets))
+
+
+def power(targets: tuple[Target, ...], players: int, first: int, games: int, verify: int, samples: int,
+          cards: int = 0) -> list[dict]:
+    """Per target: the intervals the budget gives and what its verification can decide (`cards`: how many cards
+    a cards target will compare, at most)."""
+    z = decision_z(verification_intervals(targets, players, cards))
     rows: list[dict[str, Any]] = []
     for target in targets:
         spread = _spread(target, players)
@@ -58,12 +71,12 @@ def power(targets: tuple[Target, ...], players: int, first: int, games: int, ver
         tolerance = (target.high - target.low) / 2
         search = (first, games) if unit == "games" else (samples, samples)
         checked = verify if unit == "games" else samples
-        h = half_width(sd, checked)
+        h = half_width(sd, checked, z)
         rows.append({"target": target.text, "unit": unit, "sd": sd, "tolerance": tolerance,
                      "half_width": {"first rung": half_width(sd, search[0]), "every rung": half_width(sd, search[1]),
                                     "verification": h},
-                     "held_within": max(0.0, tolerance - h), "missed_beyond": tolerance + h,
-                     "needed_on_aim": needed(sd, tolerance), "needed_halfway": needed(sd, tolerance / 2),
+                     "verification_z": z, "held_within": max(0.0, tolerance - h), "missed_beyond": tolerance + h,
+                     "needed_on_aim": needed(sd, tolerance, z), "needed_halfway": needed(sd, tolerance / 2, z),
                      "decidable": h < tolerance, "verification": checked})
     return rows
 
@@ -82,8 +95,9 @@ def power_lines(rows: list[dict], players: int) -> list[str]:
         h, unit = row["half_width"], row["unit"]
         where = f" at {players} players" if unit == "games" else ""
         text = (f"{row['target']}{where}: a figure's 95% interval is +/-{_amount(h['first rung'], row)} after the first "
-                f"rung, +/-{_amount(h['every rung'], row)} after every rung, +/-{_amount(h['verification'], row)} on "
-                f"{row['verification']:,} verification {unit}. ")
+                f"rung, +/-{_amount(h['every rung'], row)} after every rung; the verification's (z = "
+                f"{row['verification_z']:.2f}, every interval it reads together) +/-{_amount(h['verification'], row)} on "
+                f"{row['verification']:,} {unit}. ")
         if row["decidable"]:
             text += (f"The verification calls a figure held only within +/-{_amount(row['held_within'], row)} of the "
                      f"aim, missed only beyond +/-{_amount(row['missed_beyond'], row)}; ")

@@ -91,7 +91,7 @@ def _pair(saved: Path, field: str, pair: Any) -> tuple[str, Any]:
 
 def _check_key(saved: Path, field: str, game, key: str) -> None:
     """The key names something the game has now: a rules key, or a card's field of a component."""
-    from spellpress.simulate.variants import _find_card
+    from spellpress.simulate.api import find_card
 
     head, *path = key.split(".")
     if head == "rules" and path and all(path):
@@ -103,7 +103,7 @@ def _check_key(saved: Path, field: str, game, key: str) -> None:
         raise _error(saved, f"{field}[0]", f"{key}: the game has no component {path[0]!r} now (components: "
                                            f"{', '.join(known)}); was a file renamed? run spellpress tune again")
     try:
-        _find_card(game.component(path[0]), path[1], key)
+        find_card(game.component(path[0]), path[1], key)
     except UserError as exc:
         raise _error(saved, f"{field}[0]", f"{exc.problems[0].message}; run spellpress tune again") from None
 

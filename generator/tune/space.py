@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from spellpress.errors import UserError
-from spellpress.simulate.variants import VARY, _find_card, apply_variant, known_rules_keys, parse_value, split_vary
+from spellpress.simulate.api import find_card
+from spellpress.simulate.variants import VARY, apply_variant, known_rules_keys, parse_value, split_vary
 
 RANGE = re.compile(r"^\s*([+-]?\d+(?:\.\d+)?)\s*\.\.\s*([+-]?\d+(?:\.\d+)?)\s*$")
 NO_CARD = "-"  # a family slot that changes nothing
@@ -87,7 +88,7 @@ def current_value(game, rules, key: str) -> Any:
     component = next((c for c in game.components if c.id == path[0]), None)
     if component is None:
         raise UserError.at(VARY, f"{key}: no component {path[0]!r} (known: {', '.join(c.id for c in game.components)})")
-    card = _find_card(component, path[1], key)
+    card = find_card(component, path[1], key)
     if path[2] == "count":
         return card.count
     if path[2] not in card.fields:

@@ -99,7 +99,7 @@ def merge_tallies(into, more) -> None:
 def run_chunks(plan: Plan, variants: list[tuple], chunks: list[tuple[int, int]], executor, workers: int,
                progress: Callable[[int], None] | None = None) -> list:
     """Play `chunks` (seed, games) for every variant on one pool: a Tally per variant, chunks merged."""
-    from spellpress.simulate.runner import RunSpec, run_many
+    from spellpress.simulate.api import RunSpec, run_many
 
     specs = [RunSpec(plan.folder, plan.players, games, seed, options=plan.options, variant=variant)
              for variant in variants for seed, games in chunks]
@@ -608,8 +608,10 @@ def _score(trial) -> float | None:
 
 def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor, workers: int,
            progress: Callable[[int], None] | None = None) -> list[dict]:
-    """Re-play every variant on fresh seeds (the same for all: common random numbers) and judge each target."""
-    from spellpress.tune.targets import overall, verdict
+    """Re-play every variant on fresh seeds (the same for all: common random numbers) and judge its targets
+    together, as simulate judges a run: a decided verdict is wrong at most 5% of the time."""
+    from spellpress.simulate.api import decision_z
+    from spellpress.tune.targets import judged, overall, verdict
 
     simulated = any(t.simulated for t in plan.targets)
     chunks = [(plan.seed * SEARCH_SEED_BLOCK + VERIFY_OFFSET, -(-games // plan.players) * plan.players)]
@@ -618,10 +620,12 @@ def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor,
     for variant, tally in zip(variants, tallies):
         fresh = Plan(**{**plan.__dict__, "seed": plan.seed * SEARCH_SEED_BLOCK + VERIFY_OFFSET})  # fresh letter samples too
         figures = figures_of(game, rules, fresh, variant, tally)
-        verdicts = [verdict(t, figures) for t in plan.targets]
+        intervals = judged(plan.targets, figures)  # simulate's rule: the 5% error shared by every interval read
+        z = decision_z(intervals)
+        verdicts = [verdict(t, figures, z) for t in plan.targets]
         _, distances = score(plan, figures)
         rows.append({"variant": [[k, v] for k, v in variant], "figures": figures, "other": other_figures(figures),
-                     "distances": distances,
+                     "distances": distances, "judged": intervals, "z": z,
                      "targets": verdicts, "verdict": overall(verdicts, figures.get("stalls", 0))})
     return rows
 

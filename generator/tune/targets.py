@@ -9,8 +9,10 @@
 
 Each target scores a candidate by `distance`: 0 on the aim, 1 on the edge of the band, more
 outside. The search minimises the worst distance plus a quarter of the mean one. A verified
-candidate's target is judged on 95% intervals: `held` when every interval lies inside the
-band, `missed` when some interval lies wholly outside, else `undecided`.
+candidate's targets are judged by simulate's rule (spellpress.simulate.api.decision_z): every
+interval the verdict reads, over all its targets, at the quantile that shares the 5% error among
+them; a target `held` when every interval lies inside the band, `missed` when some interval lies
+wholly outside, else `undecided`. A decided verdict is then wrong at most 5% of the time.
 """
 
 from __future__ import annotations
@@ -95,21 +97,22 @@ def parse_targets(items: list[str]) -> tuple[Target, ...]:
 
 # --- the figures a target reads -------------------------------------------------------------------------------
 
-def _wilson(successes: float, trials: float) -> tuple[float, float]:
+def _wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, float]:
     from spellpress.stats import wilson
 
-    return wilson(successes, trials)
+    return wilson(successes, trials, z)
 
 
 def simulated_figures(tally) -> dict:
-    """Seat (or team) win rates, mean length and card effects, each with a 95% interval, from a Tally."""
+    """Seat (or team) win rates, mean length and card effects, each with a 95% interval and the counts it
+    is drawn from (`wins`, `counts`, `sd`: a verdict draws it again at its own quantile), from a Tally."""
     finished = tally.finished
     if tally.teams:
         sides = [(wins, 1 / len(tally.teams)) for wins in tally.team_wins]
     else:
         sides = [(wins, 1 / tally.players) for wins in tally.seat_wins]
-    seats = [{"win_rate": wins / finished if finished else 0.0, "ci95": list(_wilson(wins, finished)), "fair_share": fair}
-             for wins, fair in sides]
+    seats = [{"win_rate": wins / finished if finished else 0.0, "ci95": list(_wilson(wins, finished)), "fair_share": fair,
+              "wins": wins} for wins, fair in sides]
     lengths = [(turns, games) for turns, games in tally.lengths.items()]
     mean = sum(t * g for t, g in lengths) / tally.games if tally.games else 0.0
     variance = sum(g * (t - mean) ** 2 for t, g in lengths) / max(1, tally.games - 1)
@@ -124,10 +127,12 @@ def simulated_figures(tally) -> dict:
         from spellpress.stats import difference_interval
 
         difference = played_wins / played - unplayed_wins / unplayed
-        cards[key] = {"difference": difference, "ci95": list(difference_interval(played_wins, played, unplayed_wins, unplayed))}
+        cards[key] = {"difference": difference, "ci95": list(difference_interval(played_wins, played, unplayed_wins, unplayed)),
+                      "counts": [played_wins, played, unplayed_wins, unplayed]}
     per_game = {name: total / tally.games for name, total in sorted(tally.figure_sums.items())} if tally.games else {}
-    return {"games": tally.games, "stalls": tally.games - finished, "judged_by": "teams" if tally.teams else "seats",
-            "seats": seats, "length": {"mean": mean, "ci95": [mean - half, mean + half]}, "cards": cards,
+    return {"games": tally.games, "finished": finished, "stalls": tally.games - finished,
+            "judged_by": "teams" if tally.teams else "seats", "seats": seats,
+            "length": {"mean": mean, "ci95": [mean - half, mean + half], "sd": math.sqrt(variance)}, "cards": cards,
             "per_game": per_game}
 
 
@@ -176,7 +181,7 @@ def letter_figures(game, targets: tuple[Target, ...], samples: int, seed: int) -
             value = result.tally.word if target.name == "word_rate" else result.tally.going_out
             entry = result.probability(value)
             figures[target.name] = {"hand": hand, "p": entry["p"], "ci95": entry.get("ci95", [entry["p"], entry["p"]]),
-                                    "method": result.method}
+                                    "method": result.method, "samples": result.hands if "ci95" in entry else None}
         elif target.name == "points_rank":
             counts = mix.letter_counts()
             letters = "".join(sorted(counts))
@@ -209,18 +214,61 @@ def _difficulty(measure, lexicon, letters: str, hand: int, units: tuple) -> dict
 
 # --- distance and verdict ---------------------------------------------------------------------------------------
 
-def _checks(target: Target, figures: dict) -> list[tuple[str, float, tuple[float, float]]]:
-    """(what, value, 95% interval) for every figure the target judges, in the target's units."""
+def _checks(target: Target, figures: dict, z: float = Z95) -> list[tuple[str, float, tuple[float, float]]]:
+    """(what, value, interval) for every figure the target judges, in the target's units: the 95% interval,
+    or drawn again from its counts at the normal quantile z (a verdict's)."""
     if target.name == "seats":
         side = "team" if figures["judged_by"] == "teams" else "seat"
         return [(f"{side} {i + 1}", 100 * (row["win_rate"] - row["fair_share"]),
-                 tuple(100 * (c - row["fair_share"]) for c in row["ci95"])) for i, row in enumerate(figures["seats"])]
+                 _points(_seat_interval(row, figures, z), row["fair_share"])) for i, row in enumerate(figures["seats"])]
     if target.name == "cards":
-        return [(key, 100 * row["difference"], tuple(100 * c for c in row["ci95"])) for key, row in figures["cards"].items()]
+        return [(key, 100 * row["difference"], _points(_card_interval(row, z))) for key, row in figures["cards"].items()]
     if target.name == "length":
-        return [("mean length", figures["length"]["mean"], tuple(figures["length"]["ci95"]))]
+        length = figures["length"]
+        if z == Z95 or "sd" not in length:
+            return [("mean length", length["mean"], tuple(length["ci95"]))]
+        half = z * length["sd"] / math.sqrt(max(1, figures["games"]))
+        return [("mean length", length["mean"], (length["mean"] - half, length["mean"] + half))]
     entry = figures[target.name]
-    return [(target.name, entry["p"], tuple(entry["ci95"]))]
+    if z == Z95 or not entry.get("samples"):  # the points rank and an exact letter figure have no sampling error
+        return [(target.name, entry["p"], tuple(entry["ci95"]))]
+    return [(target.name, entry["p"], _wilson(entry["p"] * entry["samples"], entry["samples"], z))]
+
+
+def _points(interval, fair: float = 0.0) -> tuple[float, float]:
+    low, high = interval
+    return 100 * (low - fair), 100 * (high - fair)
+
+
+def _seat_interval(row: dict, figures: dict, z: float) -> tuple[float, float]:
+    if z == Z95 or "wins" not in row:
+        low, high = row["ci95"]
+        return low, high
+    return _wilson(row["wins"], figures["finished"], z)
+
+
+def _card_interval(row: dict, z: float) -> tuple[float, float]:
+    from spellpress.stats import difference_interval
+
+    if z == Z95 or "counts" not in row:
+        low, high = row["ci95"]
+        return low, high
+    played_wins, played, unplayed_wins, unplayed = row["counts"]
+    return difference_interval(played_wins, played, unplayed_wins, unplayed, z)
+
+
+def judged(targets: tuple[Target, ...], figures: dict) -> int:
+    """How many intervals a verdict on these targets reads together (simulate counts a seat's the same way:
+    two seats that share every game are one interval); the points rank and exact letter figures have none."""
+    from spellpress.simulate.api import judged_intervals
+
+    count = 0
+    for target in targets:
+        if target.name == "seats":
+            count += judged_intervals([row["wins"] for row in figures["seats"]], figures["finished"])
+        elif target.name in ("cards", "length") or figures[target.name].get("samples"):
+            count += len(_checks(target, figures))
+    return max(1, count)
 
 
 def distance(target: Target, figures: dict) -> float:
@@ -241,15 +289,16 @@ def objective(distances: list[float], stalls: int = 0, games: int = 1) -> float:
     return max(distances) + sum(distances) / (4 * len(distances)) + 10 * stalls / max(1, games)
 
 
-def verdict(target: Target, figures: dict) -> dict:
-    """held: every interval inside the band; missed: some interval wholly outside; else undecided."""
-    checks = _checks(target, figures)
+def verdict(target: Target, figures: dict, z: float = Z95) -> dict:
+    """held: every interval (at the normal quantile z) inside the band; missed: some interval wholly outside;
+    else undecided."""
+    checks = _checks(target, figures, z)
     outside = [what for what, _, (low, high) in checks if high < target.low or low > target.high]
     inside = all(target.low <= low and high <= target.high for _, _, (low, high) in checks)
     state = "missed" if outside else "held" if inside else "undecided"
     worst = max(checks, key=lambda c: target.distance(c[1]), default=None)
     return {"name": target.name, "target": target.text, "verdict": state, "outside": outside,
-            "worst": {"what": worst[0], "value": worst[1], "ci95": list(worst[2])} if worst else None}
+            "worst": {"what": worst[0], "value": worst[1], "interval": list(worst[2])} if worst else None}
 
 
 def overall(verdicts: list[dict], stalls: int = 0) -> str:

@@ -344,6 +344,7 @@ def test_a_game_the_engine_refuses_outside_vary_stops_at_once_with_the_reason(tm
 def test_a_refusal_that_a_varied_key_may_mend_lets_the_search_run(tmp_path):
     from spellpress.rules.plugins import rules_for
     from spellpress.tune.command import plan_for
+    from spellpress.tune.options import TuneOptions
     from spellpress.tune.study import untriable
 
     folder = rummy_dealing(tmp_path, 40)
@@ -352,9 +353,9 @@ def test_a_refusal_that_a_varied_key_may_mend_lets_the_search_run(tmp_path):
     from spellpress.cli import parser
 
     args = parser().parse_args(["tune", str(folder), "--vary", "rules.hand_start=3..5"])
-    assert untriable(game, rules, plan_for(game, rules, args), args.vary) == []
+    assert untriable(game, rules, plan_for(game, rules, TuneOptions.from_args(args)), args.vary) == []
     args.vary = ["rules.go_out_bonus=0..5"]
-    problems = untriable(game, rules, plan_for(game, rules, args), args.vary)
+    problems = untriable(game, rules, plan_for(game, rules, TuneOptions.from_args(args)), args.vary)
     assert [p.location.line for p in problems] == [31, 32]
 
 

@@ -130,10 +130,11 @@ def test_seeded_sparse_edits_find_a_better_points_rank_than_the_sampler_alone(tm
     from spellpress.cli import parser
     from spellpress.load.game import load_game
     from spellpress.tune.command import plan_for
+    from spellpress.tune.options import TuneOptions
 
     game = load_game(folder)
     args = parser().parse_args(search)
-    plan = plan_for(game, None, args)
+    plan = plan_for(game, None, TuneOptions.from_args(args))
     (suggested,) = tune_study.suggested_points(game, None, plan)
     assert len(suggested) == 6 and suggested in changed  # "print the suggested points" was tried, 6 cards of it
 
@@ -174,6 +175,7 @@ def test_the_greedy_descent_is_capped_and_leaves_counts_to_the_sampler_when_hand
     from spellpress.load.game import load_game
     from spellpress.tune import study as tune_study
     from spellpress.tune.command import plan_for
+    from spellpress.tune.options import TuneOptions
 
     folder = letter_deck(tmp_path)
     game = load_game(folder)
@@ -188,10 +190,10 @@ def test_the_greedy_descent_is_capped_and_leaves_counts_to_the_sampler_when_hand
     args = parser().parse_args(["tune", str(folder), "--vary", "cards.letters.*.count=-1..+1", "--vary",
                                 "cards.letters.*.points=-1..+1", "--target", "going_out=0.5..0.6@5",
                                 "--letter-samples", "100"])
-    tune_study.greedy_path(game, None, plan_for(game, None, args))
+    tune_study.greedy_path(game, None, plan_for(game, None, TuneOptions.from_args(args)))
     assert scored and not any(key.endswith(".count") for changes in scored for key in changes)  # no new deal
     monkeypatch.setattr(tune_study, "GREEDY_EVALUATIONS", 30)
     scored.clear()
     args.target = ["points_rank=0.99"]
-    path = tune_study.greedy_path(game, None, plan_for(game, None, args))
+    path = tune_study.greedy_path(game, None, plan_for(game, None, TuneOptions.from_args(args)))
     assert len(scored) <= 31 and path  # the game as it is, then at most 30 candidates; the best found stands
