@@ -115,7 +115,7 @@ def same_data(a: Any, b: Any) -> bool:
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(same_data(a[k], b[k]) for k in a)
     if isinstance(a, list):
-        return len(a) == len(b) and all(same_data(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same_data(x, y) for x, y in zip(a, b, strict=False))
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
     return a == b
@@ -148,7 +148,8 @@ def _inside(game, path: Path) -> Path:
     try:
         return path.resolve().relative_to(game.root.resolve())
     except ValueError:
-        raise UserError.at(APPLY, f"{path}: not inside the game folder {game.root}; --apply changes the game's own files") from None
+        raise UserError.at(APPLY, f"{path}: not inside the game folder {game.root}; "
+                                  "--apply changes the game's own files") from None
 
 
 def _lines(text: str) -> list[str]:
@@ -178,7 +179,7 @@ def stale_comments(game, texts: dict[Path, tuple[str, str]]) -> list[str]:
         for tag, i1, i2, j1, j2 in opcodes:
             if tag != "replace" or i2 - i1 != j2 - j1:
                 continue
-            for old_line, number in zip(old_lines[i1:i2], range(j1, j2)):
+            for old_line, number in zip(old_lines[i1:i2], range(j1, j2), strict=False):
                 old, new, end = _changed_span(old_line, new_lines[number])
                 comments = [new_lines[number][end:]]
                 above = number - 1

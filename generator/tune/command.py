@@ -2,7 +2,8 @@
 
 The search (tune/study.py) is an Optuna study kept in OUT/<game>/<game>-tune.study: run the
 same command again to resume it. Its best candidates are re-played on fresh seeds and judged
-by simulate's rule (tune/targets.py, simulate/api.py: a decided verdict wrong at most 5% of the time); the result is a table, OUT/<game>/<game>-tune.json and
+by simulate's rule (tune/targets.py, simulate/api.py: a decided verdict wrong at most 5% of the
+time); the result is a table, OUT/<game>/<game>-tune.json and
 -tune.pdf, and a unified diff of the best candidate. `--apply N` writes proposal N of the
 last tune into the game's files (tune/apply.py).
 """
@@ -29,7 +30,8 @@ def register(commands) -> None:
     parser = commands.add_parser(
         "tune", help="search rules and card values for a balanced game; verified proposals, a diff, --apply",
         description="Search --vary keys for values that meet the --target(s), re-play the best on fresh seeds and "
-                    "judge them as simulate does, a decided verdict wrong at most 5% of the time (docs/tune.md). Writes OUT/<game>/<game>-tune.json, -tune.pdf "
+                    "judge them as simulate does, a decided verdict wrong at most 5% of the time (docs/tune.md). "
+                    "Writes OUT/<game>/<game>-tune.json, -tune.pdf "
                     "and the resumable study -tune.study.")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",
@@ -57,7 +59,8 @@ def register(commands) -> None:
     parser.add_argument("--seed", type=int, default=1, help="seed of the search and of the games (default 1)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes, at least 1 (default: one per core)")
     parser.add_argument("--dask", metavar="ADDRESS", help="play on a Dask scheduler at ADDRESS, or 'local' for a local cluster")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option for every game; repeatable")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rules option for every game; repeatable")
     parser.add_argument("--min-count", type=bounded_int(0, 1000), default=1,
                         help="no card count below this (default 1: every card stays printable)")
     parser.add_argument("--fixed-deck", action="append", default=[], metavar="COMPONENT",
@@ -94,7 +97,8 @@ def plan_for(game, rules, options: TuneOptions):
         allowed = rules.players_allowed(game)
         raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
     if options.min_games > options.games:
-        raise UserError.at(Option("--min-games"), f"the first rung ({options.min_games} games) is more than --games ({options.games})")
+        raise UserError.at(Option("--min-games"),
+                           f"the first rung ({options.min_games} games) is more than --games ({options.games})")
     known = {c.id for c in game.components}
     for component in options.fixed_deck:
         if component not in known:
@@ -222,14 +226,16 @@ def _report(game, rules, plan, study, options: TuneOptions, verified: list[dict]
         last = f"uncertainty {trial.last_step}" if trial.last_step is not None else ""
         row = {"rank": rank, "trial": trial.user_attrs["index"], "variant": trial.user_attrs["variant"],
                "search_uncertainty": trial.user_attrs.get(last, 0.0),
-               "search": {"value": _score(trial), "rungs_played": len(trial.intermediate_values), "distances": trial.user_attrs.get("distances", {}),
+               "search": {"value": _score(trial), "rungs_played": len(trial.intermediate_values),
+                          "distances": trial.user_attrs.get("distances", {}),
                           "figures": trial.user_attrs.get("figures", {}), "games": trial.user_attrs.get("games", 0)}}
         if verified:
             row["verified"] = verified[rank]
         rows.append(row)
     return {"game": game.id, "name": game.name, "players": plan.players, "seed": plan.seed,
             "targets": [t.text for t in plan.targets],
-            "card_limit_points": next((t.high for t in plan.targets if t.name == "cards"), None), "vary": list(options.vary), "max_changes": options.max_changes,
+            "card_limit_points": next((t.high for t in plan.targets if t.name == "cards"),
+                                      None), "vary": list(options.vary), "max_changes": options.max_changes,
             "rungs": plan.rungs(), "eta": plan.eta, "length_unit": rules.length_unit if rules else None,
             "verify_games": options.fresh_games if verified and plan.rungs() else 0,
             "spent": spent(study), "interrupted": interrupted,

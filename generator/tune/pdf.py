@@ -82,7 +82,8 @@ def tune_pdf(report: dict) -> bytes:
 
     doc = Report(f"{report['name']}: tune")
     spent = report["spent"]
-    doc.text((f"{report['players']} players, " if report["rungs"] else "") + f"seed {report['seed']}. Varied: {'; '.join(report['vary'])}"
+    doc.text((f"{report['players']} players, " if report["rungs"] else "")
+             + f"seed {report['seed']}. Varied: {'; '.join(report['vary'])}"
              + (f" (at most {report['max_changes']} cards changed)" if report["max_changes"] else "")
              + f". Targets: {'; '.join(report['targets'])}. {sum(spent['trials'].values())} trials "
              f"({', '.join(f'{n} {s}' for s, n in spent['trials'].items())}), {spent['games']:,} games in the search; "
@@ -133,13 +134,15 @@ def _before_after(doc, report: dict) -> None:
     rows = [("as is", report["baseline"])] + [(f"#{row['rank']}", row["verified"]) for row in report["proposals"]]
     fresh = f"{report['verify_games']:,} fresh games each" if report["verify_games"] else "fresh letter samples"
     doc.heading(f"Before and after: {fresh}")
-    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(variant_of(row["variant"]), report.get("card_names")), row["verdict"]]
+    _wrapped_table(doc, ["#", "changes", "verdict"], [[name, label(variant_of(row["variant"]), report.get("card_names")),
+                                                       row["verdict"]]
                                                       for name, row in rows], widths=[12, 128, 30])
     others = [row.get("other", {}) for _, row in rows]
     if others[0]:
         doc.text("Other figures the verification measured, on the same fresh games (change against the game as it is):")
         _wrapped_table(doc, ["figure", *(name for name, _ in rows)],
-                       [[name, f"{before:.4g}", *(f"{o[name]:.4g} ({o[name] - before:+.3g})" if name in o else "-" for o in others[1:])]
+                       [[name, f"{before:.4g}",
+                         *(f"{o[name]:.4g} ({o[name] - before:+.3g})" if name in o else "-" for o in others[1:])]
                         for name, before in others[0].items()],
                        widths=[50, *([120 / len(rows)] * len(rows))])
     figures = [row["figures"] for _, row in rows]
@@ -154,7 +157,8 @@ def _before_after(doc, report: dict) -> None:
     if cards:
         worst = sorted(cards, key=lambda k: -abs(cards[k]["difference"]))[:12]
         after = figures[1].get("cards", {}) if len(figures) > 1 else {}
-        series = [[abs(cards[k]["difference"]) for k in worst], [abs(after.get(k, {"difference": 0})["difference"]) for k in worst]]
+        series = [[abs(cards[k]["difference"]) for k in worst], [abs(after.get(k,
+                                                                               {"difference": 0})["difference"]) for k in worst]]
         limit = report.get("card_limit_points")
         doc.bars([k.split(":")[-1][:9] for k in worst], series, percent=True, height_mm=55,
                  reference=limit / 100 if limit else None,
@@ -165,6 +169,7 @@ def _before_after(doc, report: dict) -> None:
             entry = figures[0][target]
             key = "mean" if target == "length" else "p"
             doc.bars([name for name, _ in rows], [[f[target][key] for f in figures]],
-                     errors=[tuple(f[target]["ci95"]) for f in figures], height_mm=40, percent=target in ("word_rate", "going_out"),
+                     errors=[tuple(f[target]["ci95"]) for f in figures], height_mm=40, percent=target in ("word_rate",
+                                                                                                          "going_out"),
                      caption=f"{target.replace('_', ' ')}" + (f" ({report['length_unit']})" if target == "length" else "")
                      + " with 95% CI" + (f", hand of {entry['hand']}" if "hand" in entry else ""))

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from spellpress.errors import UserError
 from spellpress.tune.space import Space, current_value, suggest
@@ -75,14 +76,14 @@ def merge_tallies(into, more) -> None:
     into.games += more.games
     into.finished += more.finished
     for name in ("seat_wins", "seat_scores", "member_wins"):
-        setattr(into, name, [a + b for a, b in zip(getattr(into, name), getattr(more, name))])
+        setattr(into, name, [a + b for a, b in zip(getattr(into, name), getattr(more, name), strict=False)])
     if into.teams is None and more.teams:
         into.teams, into.team_wins = more.teams, list(more.team_wins)
     elif more.teams:
-        into.team_wins = [a + b for a, b in zip(into.team_wins, more.team_wins)]
+        into.team_wins = [a + b for a, b in zip(into.team_wins, more.team_wins, strict=False)]
     into.lengths.update(more.lengths)
-    into.margins = [a + b for a, b in zip(into.margins, more.margins)]
-    into.spreads = [a + b for a, b in zip(into.spreads, more.spreads)]
+    into.margins = [a + b for a, b in zip(into.margins, more.margins, strict=False)]
+    into.spreads = [a + b for a, b in zip(into.spreads, more.spreads, strict=False)]
     for key, (seats, wins) in more.played.items():
         counts = into.played.setdefault(key, [0, 0.0])
         counts[0] += seats
@@ -617,7 +618,7 @@ def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor,
     chunks = [(plan.seed * SEARCH_SEED_BLOCK + VERIFY_OFFSET, -(-games // plan.players) * plan.players)]
     tallies = run_chunks(plan, variants, chunks, executor, workers, progress) if simulated else [None] * len(variants)
     rows = []
-    for variant, tally in zip(variants, tallies):
+    for variant, tally in zip(variants, tallies, strict=False):
         fresh = Plan(**{**plan.__dict__, "seed": plan.seed * SEARCH_SEED_BLOCK + VERIFY_OFFSET})  # fresh letter samples too
         figures = figures_of(game, rules, fresh, variant, tally)
         intervals = judged(plan.targets, figures)  # simulate's rule: the 5% error shared by every interval read

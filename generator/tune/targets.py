@@ -176,7 +176,8 @@ def letter_figures(game, targets: tuple[Target, ...], samples: int, seed: int) -
             # a hand's words do not depend on the points printed: decks that differ in points only share the deal
             key = (tuple(sorted(mix.face_counts().items())), mix.dice, rules, samples, seed, id(finder))
             if key not in _PLAYABILITY:
-                _PLAYABILITY[key] = playability(mix, rules, finder, samples=samples, seed=seed, judge=judge_for(mix, rules, finder))
+                _PLAYABILITY[key] = playability(mix, rules, finder, samples=samples, seed=seed, judge=judge_for(mix, rules,
+                                                                                                                finder))
             result = _PLAYABILITY[key]
             value = result.tally.word if target.name == "word_rate" else result.tally.going_out
             entry = result.probability(value)
