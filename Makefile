@@ -16,7 +16,8 @@ all: build
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+# setuptools warns that an editable install maps generator/ to spellpress (it is meant to)
+	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
 build: $(STAMP)
