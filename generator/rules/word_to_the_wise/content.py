@@ -50,8 +50,8 @@ UNIT_BASE = 0xE000  # a digraph card (SCH, CH, LL) stands in hands and keys as o
 
 def spelt_apart(word: str, units: Sequence[str]) -> str | None:
     """The word with each of these digraphs taken out where it stands (longest first, leftmost; "_" in
-    its place), or None if the word does not spell them all at letters of their own: a CH card makes the
-    CH of "buch", not the C and H of "chor" or "hoch"."""
+    its place), or None if the word does not spell them all at letters of their own: a TH card makes the
+    TH of "the", not the H and T of "hat"."""
     for unit in sorted(units, key=len, reverse=True):
         at = word.find(unit)
         if at < 0:
