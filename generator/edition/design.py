@@ -263,8 +263,7 @@ def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict
     for spread in SPREAD_GRID:  # each spread with its own points, for a choice that counts the game's length too
         best_highest(spread, best.deck.highest)
     for added in DIGRAPH_CARDS[1:] if search.digraphs else ():  # more cards on the commonest digraphs
-        for spread in (best.deck.spread, *SPREAD_GRID[::2]):
-            best_highest(spread, best.deck.highest, added)
+        best_highest(best.deck.spread, best.deck.highest, added)
     distinct: dict[tuple, Candidate] = {}
     for candidate in sorted(tried, key=lambda found: found.distance):
         distinct.setdefault((tuple(sorted(candidate.deck.counts.items())), tuple(sorted(candidate.deck.points.items()))),
