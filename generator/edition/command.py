@@ -47,7 +47,7 @@ def register(commands) -> None:
                              "0 skips it). This runs the game's rules engine")
     parser.add_argument("--digraphs", type=bounded_int(0, 6), default=3,
                         help="where the source prints no digraph cards: how many of the language's commonest "
-                             "consonant digraphs (German SCH, CH) the search may put on cards, 0 to 16 cards "
+                             "consonant digraphs (German SCH, CH) the search may put on cards, 0 to 24 cards "
                              "among them (default 3; 0: none). The game's engine must take multi-letter cards")
     parser.add_argument("--players", type=int, help="players in those games (default: 4, or the game's nearest count)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes for those games (default: one per core)")
@@ -249,7 +249,7 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
     return report, files
 
 
-LENGTH_CANDIDATES = 8  # decks whose games are simulated: the nearest the profile at each number of digraph cards, then
+LENGTH_CANDIDATES = 9  # decks whose games are simulated: the nearest the profile at each number of digraph cards, then
 #                        the nearest of each spread at the number whose length came nearest; the nearest with its
 #                        length counted wins (a language can play longer or shorter at the same hand figures)
 

@@ -34,7 +34,7 @@ from spellpress.words.finder import WordFinder
 
 MIN_SHARE = 0.0001  # a letter below this share of the language's letters gets no card
 SPREAD_GRID = (0.55, 0.7, 0.85, 1.0, 1.15, 1.3, 1.5)
-DIGRAPH_CARDS = (0, 4, 8, 12, 16)  # cards on the language's commonest digraphs the search tries (a source printing none)
+DIGRAPH_CARDS = (0, 4, 8, 12, 16, 20, 24)  # cards on the language's commonest digraphs the search tries (a source printing none)
 POINTS_REACH = 6  # highest points tried: the source's, up to this many below and above
 
 

@@ -113,6 +113,11 @@ def test_the_folder_says_what_was_chosen_and_what_to_translate(spanish, capsys):
     assert "| a hand uses all its cards in one word |" in readme and "game length" in readme
     assert {row["verdict"] for row in report["profile"]} <= {MATCHED, NOT_MATCHED, UNDECIDED}
     assert "Ñ is a letter of its own" in readme
+    offered = [gram["letters"] for gram in report["digraphs"]["candidates"]]
+    assert len(offered) == 3 and all(len(gram) in (2, 3) and not set(gram) & set("AEIOUY") for gram in offered)
+    assert "**Digraphs**" in readme and ", ".join(offered[:1]) in readme
+    kept = [card for card in report["deck"]["cards"] if len(card["letter"]) > 1]
+    assert sum(card["count"] for card in kept) == report["digraphs"]["cards"] and {c["letter"] for c in kept} <= set(offered)
     strings = yaml.safe_load((spanish / "translate.yaml").read_text())
     rules = [row for row in strings if row["field"].endswith(".body")]
     assert rules and rules[0]["file"].startswith("rules-card.yaml:") and "5 consonants each" in rules[0]["text"]
