@@ -57,7 +57,7 @@ def test_list_names_every_game(capsys):
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     games = [load_game(folder) for folder in list_game_folders()]
-    assert len(lines) == len(games) == 7
+    assert len(lines) == len(games) == 8
     for line, game in zip(lines, games):
         assert line.startswith(f"{game.id} ") and f" {game.name} (" in line, line
 
