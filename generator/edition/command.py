@@ -45,6 +45,10 @@ def register(commands) -> None:
     parser.add_argument("--games", type=bounded_int(0, 100_000), default=400,
                         help="games simulated of the source and of the edition to compare their length (default 400; "
                              "0 skips it). This runs the game's rules engine")
+    parser.add_argument("--digraphs", type=bounded_int(0, 6), default=3,
+                        help="where the source prints no digraph cards: how many of the language's commonest "
+                             "consonant digraphs (German SCH, CH) the search may put on cards, 0 to 24 cards "
+                             "among them (default 3; 0: none). The game's engine must take multi-letter cards")
     parser.add_argument("--players", type=int, help="players in those games (default: 4, or the game's nearest count)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes for those games (default: one per core)")
 
@@ -165,7 +169,8 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
         source = deck_profile(mix, rules, source_finder, samples=args.samples, seed=args.seed)
         bar.advance()
         candidates, search = design(source, mix, source_shares, lexicon.words, shares, rules, finder,
-                                    samples=args.samples, seed=args.seed, component=deck.id, progress=bar.advance)
+                                    samples=args.samples, seed=args.seed, component=deck.id, digraphs=args.digraphs,
+                                    progress=bar.advance)
     out: Path = args.out
     language = LANGUAGES[args.language]
     source_files, _ = copy_plan(game.root)
@@ -204,6 +209,7 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
                                                                  die_faces[at:at + count])
         at += count
     translate = strings_to_translate(game, {deck.id})
+    shares_with_digraphs = {**shares, **search.digraph_shares}
     report: dict = {}
 
     def finish(staged: Path) -> dict[str, str]:
@@ -212,7 +218,7 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
         load_game(staged)  # the edition loads and validates as any game (a UserError names the staged file)
         chosen, rows = first, _rows(source, first.figures)
         if length is not None:
-            chosen, rows = _by_length(length, game, staged, deck.id, candidates, source)
+            chosen, rows = _by_length(length, game, staged, deck_file, deck_yaml, candidates, source)
         designed = chosen.deck
         report.update({
             "source": {"game": game.id, "name": game.name, "language": words.language,
@@ -220,13 +226,16 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
             "edition": {"name": name, "language": args.language, "language_name": language.name,
                         "list": language.list_name, "accents": ACCENTS[args.language]},
             "hand": size, "samples": args.samples, "seed": args.seed,
+            "digraphs": {"candidates": [{"letters": gram.upper(), "share": shares_with_digraphs.get(gram, 0.0)}
+                                        for gram in search.digraphs],
+                         "cards": _digraph_cards(chosen)},
             "deck": {"cards": cards_of(chosen), "spread": designed.spread, "highest_points": designed.highest,
                      "source_highest_points": int(max(card.points for card in mix.cards if card.points is not None)),
                      "dice": die_faces, "source_dice": [[f.upper() for f in die] for die in mix.dice],
-                     "shares": {face: shares.get(face, 0.0) for face in designed.counts},
+                     "shares": {face: shares_with_digraphs.get(face, 0.0) for face in designed.counts},
                      "left_out": _left_out(shares, mix)},
             "profile": rows,
-            "search": [{"spread": s, "highest_points": h, "distance": d} for s, h, d in search.tried],
+            "search": [{"spread": s, "highest_points": h, "distance": d, "digraph_cards": n} for s, h, d, n in search.tried],
             "translate": len(translate),
         })
         import yaml
@@ -239,35 +248,51 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
     return report, files
 
 
-LENGTH_CANDIDATES = 6  # decks whose games are simulated (the nearest the profile of each spread tried); the nearest
-#                        with its length counted wins: a language can play longer or shorter at the same hand figures
+LENGTH_CANDIDATES = 9  # decks whose games are simulated: the nearest the profile at each number of digraph cards, then
+#                        the nearest of each spread at the number whose length came nearest; the nearest with its
+#                        length counted wins (a language can play longer or shorter at the same hand figures)
 
 
-def _diverse(candidates, most: int) -> list:
-    """The nearest candidate of each spread tried, nearest first, at most `most` of them."""
-    by_spread: dict[float, object] = {}
+def _nearest_by(candidates, what) -> list:
+    """The nearest candidate of each value of what(candidate), nearest first."""
+    found: dict = {}
     for candidate in candidates:  # nearest first
-        by_spread.setdefault(round(candidate.deck.spread, 6), candidate)
-    return list(by_spread.values())[:most]
+        found.setdefault(what(candidate), candidate)
+    return list(found.values())
 
 
-def _by_length(length, game, staged: Path, deck_id: str, candidates, source: dict):
-    """Of the LENGTH_CANDIDATES decks nearest the profile, the one nearest with the game's length counted too
-    (each played as a variant of the staged game, its counts and points set; `length`: game_length's), and
-    its profile rows."""
+def _digraph_cards(candidate) -> int:
+    return sum(candidate.deck.counts.get(gram, 0) for gram in candidate.deck.digraphs)
+
+
+def _by_length(length, game, staged: Path, deck_file: str, deck_yaml, candidates, source: dict):
+    """Of the decks nearest the profile, the one nearest with the game's length counted too (each played as
+    a copy of the staged game with its deck written; `length`: game_length's), and its profile rows."""
+    import shutil
+    import tempfile
+
     from spellpress.edition.profile import distance
 
     source = {**source, "length": length(game.root)}
-    best = None
-    for candidate in _diverse(candidates, LENGTH_CANDIDATES):
-        variant = tuple((f"cards.{deck_id}.{face.upper()}.{field}", value) for face in sorted(candidate.deck.counts)
-                        for field, value in (("count", candidate.deck.counts[face]), ("points", candidate.deck.points[face])))
-        figures = {**candidate.figures, "length": length(staged, variant)}
-        far = distance(source, figures)
-        if best is None or far < best[0]:
-            best = (far, candidate, figures)
-    assert best is not None
-    return best[1], _rows(source, best[2])
+    judged: dict[int, tuple[float, object, dict]] = {}
+    with tempfile.TemporaryDirectory(prefix="spellpress-edition-") as scratch:
+        def play(candidate) -> None:
+            if id(candidate) in judged or len(judged) >= LENGTH_CANDIDATES:
+                return
+            folder = Path(scratch) / str(len(judged))
+            shutil.copytree(staged, folder)
+            (folder / deck_file).write_text(deck_yaml(candidate), encoding="utf-8")
+            figures = {**candidate.figures, "length": length(folder)}
+            judged[id(candidate)] = (distance(source, figures), candidate, figures)
+
+        for candidate in _nearest_by(candidates, _digraph_cards):
+            play(candidate)
+        nearest = min(judged.values(), key=lambda entry: entry[0])[1]
+        for candidate in _nearest_by([c for c in candidates if _digraph_cards(c) == _digraph_cards(nearest)],
+                                     lambda found: round(found.deck.spread, 6)):
+            play(candidate)
+    far, chosen, figures = min(judged.values(), key=lambda entry: entry[0])
+    return chosen, _rows(source, figures)
 
 
 def _left_out(shares: dict[str, float], mix) -> list[str]:
@@ -341,8 +366,8 @@ def readme(report: dict, game, out: Path) -> str:
              f"- **Letters**: {len(letters)} card faces: "
              f"{', '.join(card['letter'] for card in sorted(letters, key=lambda c: c['letter']))}"
              + (f"; left out as too rare (under 0.01% of the list's letters): {', '.join(deck['left_out'])}" if deck['left_out'] else "")
-             + (f"; digraph cards: {', '.join(digraphs)} (the list's most bound pairs)" if digraphs else
-                "; no digraph cards (the source prints none)") + ".",
+             + (f"; digraph cards: {', '.join(digraphs)}" if digraphs else "; no digraph cards") + ".",
+             _digraph_line(report),
              f"- **Counts**: each letter's share of the list's letters raised to the power {deck['spread']:.3g} and "
              f"scaled to the source's {sum(c['count'] for c in letters)} cards, at least one each (a power of 1 follows "
              "the list; above 1 gives the common letters more cards, so hands make words more easily; below 1 "
@@ -362,6 +387,22 @@ def readme(report: dict, game, out: Path) -> str:
         share = deck["shares"].get(card["letter"].lower(), 0.0)
         lines.append(f"| {card['letter']} | {100 * share:.2f}% | {card['count']} | {card['points']} |")
     return "\n".join(lines) + "\n"
+
+
+def _digraph_line(report: dict) -> str:
+    from spellpress.edition.design import DIGRAPH_CARDS
+
+    found = report.get("digraphs", {}).get("candidates")
+    if not found:
+        return ("- **Digraphs**: the source's digraph cards, each replaced by one of the list's most bound pairs "
+                "(a letter almost always followed by one other)." if any(len(c["letter"]) > 1 for c in report["deck"]["cards"])
+                else "- **Digraphs**: none (`--digraphs 0`, or the list has no consonant digraph to offer).")
+    listed = ", ".join(f"{gram['letters']} ({100 * gram['share']:.2f}% of the list's letters)" for gram in found)
+    chosen = report["digraphs"]["cards"]
+    return (f"- **Digraphs**: the list's commonest consonant digraphs, {listed}: the search tried "
+            f"{', '.join(map(str, DIGRAPH_CARDS))} cards on them (shared by their shares) and kept "
+            f"{chosen or 'none'}{'' if chosen else ' (the deck nearest the profile has no digraph card)'}: a digraph card "
+            "spells several letters of a word for one card, so a word spends fewer cards and the game lasts longer.")
 
 
 def print_report(report: dict) -> None:

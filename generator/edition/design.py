@@ -21,6 +21,7 @@ The search tries `spread` on a grid, then refines it, judging each deck on the s
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
@@ -32,7 +33,8 @@ from spellpress.edition.profile import Figure, deck_profile, distance
 from spellpress.words.finder import WordFinder
 
 MIN_SHARE = 0.0001  # a letter below this share of the language's letters gets no card
-SPREAD_GRID = (0.7, 0.85, 1.0, 1.15, 1.3, 1.5)
+SPREAD_GRID = (0.55, 0.7, 0.85, 1.0, 1.15, 1.3, 1.5)
+DIGRAPH_CARDS = (0, 4, 8, 12, 16, 20, 24)  # cards on the language's commonest digraphs the search tries (a source printing none)
 POINTS_REACH = 6  # highest points tried: the source's, up to this many below and above
 
 
@@ -46,6 +48,7 @@ class Deck:
     wild_cards: int
     spread: float
     highest: int
+    digraphs: tuple[str, ...] = ()  # the digraph faces the search added (not those kept from the source)
 
     def mix(self, component: str) -> LetterMix:
         cards = tuple(LetterCard(face, self.points[face], count, component) for face, count in sorted(self.counts.items()))
@@ -56,7 +59,9 @@ class Deck:
 class Search:
     """What the search tried (spread, highest points, distance), for the report."""
 
-    tried: list[tuple[float, int, float]] = field(default_factory=list)
+    tried: list[tuple[float, int, float, int]] = field(default_factory=list)  # and the cards on added digraphs
+    digraphs: list[str] = field(default_factory=list)  # the language's commonest, that the search could add
+    digraph_shares: dict[str, float] = field(default_factory=dict)  # their shares of the list's letters
 
 
 def card_letters(language_shares: dict[str, float], dice: tuple[tuple[str, ...], ...]) -> tuple[list[str], list[str]]:
@@ -82,6 +87,32 @@ def bound_pairs(words, letters: list[str], wanted: int) -> list[str]:
     score = {pair: (n / firsts[pair[0]]) * (n / total) ** 0.25 for pair, n in pairs.items()
              if pair[0] in letters and pair[1] in letters}
     return sorted(score, key=lambda pair: (-score[pair], pair))[:wanted]
+
+
+def is_vowel(letter: str) -> bool:
+    """A, E, I, O, U, Y and their accented letters (Ä, Ñ is not one)."""
+    return unicodedata.normalize("NFD", letter)[0] in "aeiouy"
+
+
+def common_digraphs(words, letters: list[str], wanted: int) -> list[tuple[str, float]]:
+    """The language's commonest consonant digraphs and trigraphs: (letters, share of the list's letters), the
+    `wanted` best by how common the sequence is and how bound its last letter is to the ones before it (C to
+    H in German: SCH, CH), every letter on a card."""
+    if wanted <= 0:
+        return []
+    grams: Counter = Counter()
+    heads: Counter = Counter()
+    total = 0
+    for word in words:
+        total += len(word)
+        for size in (2, 3):
+            for at in range(len(word) - size + 1):
+                grams[word[at:at + size]] += 1
+                heads[word[at:at + size - 1]] += 1
+    cards = set(letters)
+    score = {gram: (n / heads[gram[:-1]]) * (n / total) ** 0.5 for gram, n in grams.items()
+             if set(gram) <= cards and not any(is_vowel(letter) for letter in gram)}
+    return [(gram, grams[gram] / total) for gram in sorted(score, key=lambda gram: (-score[gram], gram))[:wanted]]
 
 
 def apportion(weights: dict[str, float], total: int) -> dict[str, int]:
@@ -150,54 +181,69 @@ class Candidate:
     figures: dict[str, Figure]
 
 
+def digraphs_printed(mix: LetterMix) -> bool:
+    return any(len(card.letters) > 1 for card in mix.cards)
+
+
 def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict[str, float], words,
            shares: dict[str, float], rules: HandRules, finder: WordFinder, *, samples: int, seed: int,
-           component: str, progress: Callable[[], None] | None = None) -> tuple[list[Candidate], Search]:
-    """Every deck tried, nearest the source's profile first (distinct decks only), and what was tried."""
-    digraphs = sorted({card.letters for card in source_mix.cards if len(card.letters) > 1})
-    per_digraph = [sum(card.count for card in source_mix.cards if card.letters == face) for face in digraphs]
+           component: str, digraphs: int = 0,
+           progress: Callable[[], None] | None = None) -> tuple[list[Candidate], Search]:
+    """Every deck tried, nearest the source's profile first (distinct decks only), and what was tried.
+    `digraphs`: for a source that prints none, how many of the language's commonest digraphs the search may
+    add as faces; it tries DIGRAPH_CARDS cards on them, shared by their shares (a lever on the cards a word
+    spends, so on a game's length)."""
+    search = Search()
+    printed_digraphs = sorted({card.letters for card in source_mix.cards if len(card.letters) > 1})
+    per_digraph = [sum(card.count for card in source_mix.cards if card.letters == face) for face in printed_digraphs]
     letters, _ = card_letters(shares, source_mix.dice)
-    chosen_pairs = bound_pairs(words, letters, len(digraphs))
+    chosen_pairs = bound_pairs(words, letters, len(printed_digraphs))
     fixed = dict(zip(chosen_pairs, per_digraph))
-    faces = letters + chosen_pairs
+    lever = common_digraphs(words, letters, 0 if digraphs_printed(source_mix) else digraphs)
+    search.digraphs, search.digraph_shares = [gram for gram, _ in lever], dict(lever)
+    shares = {**shares, **dict(lever)}
     total = sum(card.count for card in source_mix.cards)
     printed = [card.points for card in source_mix.cards if card.points is not None and len(card.letters) == 1]
     lowest, source_highest = (int(min(printed)), int(max(printed))) if printed else (1, 10)
     dice = mapped_dice(source_mix.dice, source_shares, shares)
-    judges: dict[int, Judge] = {}
-    search = Search()
+    judges: dict[tuple[int, bool], Judge] = {}
 
-    def judged(spread: float, highest: int) -> Candidate:
+    def judged(spread: float, highest: int, added: int) -> Candidate:
+        extra = search.digraphs if added else []
+        faces = letters + chosen_pairs + extra
         points = points_for(words, faces, rules.hand, lowest, highest)
-        deck = Deck(counts_for(shares, letters, fixed, total, spread), points, dice, source_mix.wild_cards, spread, highest)
-        if highest not in judges:
+        lever = apportion({gram: shares[gram] for gram in extra}, added) if added else {}
+        deck = Deck(counts_for(shares, letters, {**fixed, **lever}, total, spread), points, dice, source_mix.wild_cards,
+                    spread, highest, tuple(extra))
+        if (highest, bool(added)) not in judges:
             from spellpress.analysis.playability import judge_for
 
-            judges[highest] = judge_for(deck.mix(component), rules, finder)
-        figures = deck_profile(deck.mix(component), rules, finder, samples=samples, seed=seed, judge=judges[highest])
+            judges[highest, bool(added)] = judge_for(deck.mix(component), rules, finder)
+        figures = deck_profile(deck.mix(component), rules, finder, samples=samples, seed=seed,
+                               judge=judges[highest, bool(added)])
         far = distance(source, figures)
-        search.tried.append((spread, highest, far))
+        search.tried.append((spread, highest, far, added))
         if progress:
             progress()
         return Candidate(far, deck, figures)
 
     tried: list[Candidate] = []
-    memo: dict[tuple[float, int], Candidate] = {}
+    memo: dict[tuple[float, int, int], Candidate] = {}
 
-    def at(spread: float, highest: int) -> Candidate:
-        key = (round(spread, 6), highest)
+    def at(spread: float, highest: int, added: int = 0) -> Candidate:
+        key = (round(spread, 6), highest, added)
         if key not in memo:
-            memo[key] = judged(spread, highest)
+            memo[key] = judged(spread, highest, added)
             tried.append(memo[key])
         return memo[key]
 
-    def best_highest(spread: float, highest: int) -> Candidate:
+    def best_highest(spread: float, highest: int, added: int = 0) -> Candidate:
         """Walk the highest points one at a time from `highest`, while the profile comes nearer."""
-        best = at(spread, highest)
+        best = at(spread, highest, added)
         for direction in (1, -1):
             step = highest + direction
             while lowest < step <= source_highest + POINTS_REACH and step >= source_highest - POINTS_REACH:
-                candidate = at(spread, step)
+                candidate = at(spread, step, added)
                 if candidate.distance >= best.distance:
                     break
                 best, step = candidate, step + direction
@@ -216,6 +262,8 @@ def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict
     best_highest(best.deck.spread, best.deck.highest)
     for spread in SPREAD_GRID:  # each spread with its own points, for a choice that counts the game's length too
         best_highest(spread, best.deck.highest)
+    for added in DIGRAPH_CARDS[1:] if search.digraphs else ():  # more cards on the commonest digraphs
+        best_highest(best.deck.spread, best.deck.highest, added)
     distinct: dict[tuple, Candidate] = {}
     for candidate in sorted(tried, key=lambda found: found.distance):
         distinct.setdefault((tuple(sorted(candidate.deck.counts.items())), tuple(sorted(candidate.deck.points.items()))),

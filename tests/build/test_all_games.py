@@ -13,10 +13,11 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = list_game_folders(ROOT / "cards")
 
 
-SHIPPED = {"evocabulary", "lost-words", "magic-spell", "spelled", "un-mot-au-sage", "word-rummy", "word-to-the-wise"}
+SHIPPED = {"ein-wort-an-die-weisen", "evocabulary", "lost-words", "magic-spell", "spelled",
+           "un-mot-au-sage", "word-rummy", "word-to-the-wise"}
 
 
-def test_the_seven_games_are_shipped():
+def test_the_eight_games_are_shipped():
     assert {folder.name for folder in GAMES} == SHIPPED
 
 

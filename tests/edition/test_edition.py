@@ -12,7 +12,15 @@ import yaml
 from spellpress.analysis.english import difficulty
 from spellpress.analysis.mix import read_mix
 from spellpress.cli import main
-from spellpress.edition.design import MIN_SHARE, apportion, card_letters, mapped_dice, points_for
+from spellpress.edition.design import (
+    MIN_SHARE,
+    apportion,
+    card_letters,
+    common_digraphs,
+    counts_for,
+    mapped_dice,
+    points_for,
+)
 from spellpress.edition.profile import MATCHED, NOT_MATCHED, UNDECIDED, Figure, verdict
 from spellpress.load.game import load_game
 from spellpress.words.finder import for_words
@@ -42,6 +50,24 @@ def test_dice_faces_map_by_rank_and_a_die_with_every_letter_is_kept():
     assert one == dice[0]  # all five vowels: the same die
     assert sorted(two) == sorted(["a", "a", "e", "i", "o", "wild"])  # the commonest doubled, the rarest left off
     assert two[-1] == "wild" and len(two) == 6
+
+
+def test_digraphs_are_the_commonest_bound_consonant_sequences_whose_letters_are_on_cards():
+    words = ["schule", "schach", "buch", "dach", "acht", "nacht", "stadt", "stern", "kopf", "loch", "hoch", "bach",
+             "glück", "stück", "brücke", "mücke"]
+    found = dict(common_digraphs(words, list("bcdfghklmnprstvwxzäöü"), 3))  # Ü is on a card, but a vowel
+    assert list(found)[:2] == ["ch", "sch"]  # C is almost always followed by H, and SC by H
+    assert not any(set(gram) & set("aeiouyäöü") for gram in found)  # consonants only
+    assert found["ch"] == pytest.approx(sum(w.count("ch") for w in words) / sum(map(len, words)))
+    assert "ch" not in dict(common_digraphs(words, list("bdfghklmnprstvwxz"), 3))  # C has no card: no CH card
+    assert common_digraphs(words, list("bcdfghklmnprstvwxzäöü"), 0) == []
+
+
+def test_digraph_cards_come_out_of_the_card_total_and_every_letter_keeps_a_card():
+    shares = {"r": 0.07, "t": 0.06, "s": 0.06, "c": 0.03, "h": 0.04, "q": 0.0001, "ch": 0.016, "sch": 0.007}
+    counts = counts_for(shares, ["c", "h", "q", "r", "s", "t"], apportion({"ch": 0.016, "sch": 0.007}, 12), 40, 1.0)
+    assert sum(counts.values()) == 40 and counts["ch"] > counts["sch"] >= 1 and counts["ch"] + counts["sch"] == 12
+    assert all(counts[letter] >= 1 for letter in "chqrst")
 
 
 def test_a_figure_is_matched_only_when_its_difference_lies_inside_the_tolerance():
@@ -87,6 +113,11 @@ def test_the_folder_says_what_was_chosen_and_what_to_translate(spanish, capsys):
     assert "| a hand uses all its cards in one word |" in readme and "game length" in readme
     assert {row["verdict"] for row in report["profile"]} <= {MATCHED, NOT_MATCHED, UNDECIDED}
     assert "Ñ is a letter of its own" in readme
+    offered = [gram["letters"] for gram in report["digraphs"]["candidates"]]
+    assert len(offered) == 3 and all(len(gram) in (2, 3) and not set(gram) & set("AEIOUY") for gram in offered)
+    assert "**Digraphs**" in readme and ", ".join(offered[:1]) in readme
+    kept = [card for card in report["deck"]["cards"] if len(card["letter"]) > 1]
+    assert sum(card["count"] for card in kept) == report["digraphs"]["cards"] and {c["letter"] for c in kept} <= set(offered)
     strings = yaml.safe_load((spanish / "translate.yaml").read_text())
     rules = [row for row in strings if row["field"].endswith(".body")]
     assert rules and rules[0]["file"].startswith("rules-card.yaml:") and "5 consonants each" in rules[0]["text"]

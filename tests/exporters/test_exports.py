@@ -57,8 +57,8 @@ def test_list_names_every_game(capsys):
     assert main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     games = [load_game(folder) for folder in list_game_folders()]
-    assert len(lines) == len(games) == 7
-    for line, game in zip(lines, games, strict=False):
+    assert len(lines) == len(games) == 8
+    for line, game in zip(lines, games, strict=True):
         assert line.startswith(f"{game.id} ") and f" {game.name} (" in line, line
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
+from itertools import combinations
 from operator import itemgetter
 from statistics import NormalDist
 from typing import Any, Iterator, Sequence
@@ -44,6 +45,25 @@ def _vowel_bits(vowels) -> int:
     return bits
 
 
+UNIT_BASE = 0xE000  # a digraph card (SCH, CH, LL) stands in hands and keys as one private-use character
+
+
+def spelt_apart(word: str, units: Sequence[str]) -> str | None:
+    """The word with each of these digraphs taken out where it stands (longest first, leftmost; "_" in
+    its place), or None if the word does not spell them all at letters of their own: a TH card makes the
+    TH of "the", not the H and T of "hat"."""
+    for unit in sorted(units, key=len, reverse=True):
+        at = word.find(unit)
+        if at < 0:
+            return None
+        word = word[:at] + "_" + word[at + len(unit):]
+    return word
+
+
+def holds_units(word: str, units: Sequence[str]) -> bool:
+    return spelt_apart(word, units) is not None
+
+
 _WORD = itemgetter(2)
 _POINTS_AND_LENGTH = itemgetter(0, 1)
 MISSING = object()  # not worked out yet (None is an answer)
@@ -72,12 +92,16 @@ class Definitions:
         totals: Counter = Counter()
         self.component = deck.id
         self.card_ids: dict[str, str] = {}  # letter -> the id of the printed card it is (the first of its letter)
+        self.units: dict[str, str] = {}  # a digraph card's character -> its letters ("\ue000" -> "sch")
         for card in deck.cards:
             letter = str(card["letter"]).lower()
+            if not letter.isalpha() or set(letter) & DIE_VOWELS:
+                raise UserError.at(card.location, f"a consonant card must carry letters other than A, E, I, O, U "
+                                                  f"(one, or a digraph such as SCH); got {letter!r}")
+            if len(letter) > 1:
+                unit = next((c for c, text in self.units.items() if text == letter), chr(UNIT_BASE + len(self.units)))
+                self.units[unit], letter = letter, unit
             self.card_ids.setdefault(letter, card.id)
-            if len(letter) != 1 or not letter.isalpha() or letter in DIE_VOWELS:
-                raise UserError.at(card.location, f"a consonant card must carry one letter other than A, E, I, O, U; "
-                                                  f"got {letter!r}")
             if letter in points and points[letter] != int(card["points"]):
                 raise UserError.at(card.location, f"two {letter.upper()} cards with different points")
             points[letter] = int(card["points"])
@@ -148,6 +172,8 @@ class Definitions:
 
     def letters_value(self, word: str, hand: Sequence[str], roll: Sequence[str]) -> tuple[tuple[str, ...], int] | None:
         """Like build() but without the dictionary check (a bluff's worth is counted the same way)."""
+        if self.units and any(card in self.units for card in hand):
+            return self._unit_value(word, hand, roll)
         cards, y_cards, ys, worths = self._info.get(word) or self._word_info(word)
         rolled, wilds = self.roll_key(tuple(roll))
         y_wild = False
@@ -164,6 +190,30 @@ class Definitions:
         if worth is MISSING:
             worth = worths[rolled, wilds, y_wild] = self._word_worth(word, cards, rolled, wilds, y_wild)
         return worth
+
+    def _unit_value(self, word: str, hand: Sequence[str], roll: Sequence[str]) -> tuple[tuple[str, ...], int] | None:
+        """letters_value for a hand with digraph cards: the best of the ways its cards spell the word
+        (each digraph card used or not where the word spells it, the other consonants from single cards)."""
+        rolled, wilds = self.roll_key(tuple(roll))
+        units = [card for card in hand if card in self.units]
+        singles = Counter(card for card in hand if card not in self.units)
+        best = None
+        for subset in sorted({key("".join(chosen)) for n in range(len(units) + 1) for chosen in combinations(units, n)}):
+            rest = spelt_apart(word, [self.units[unit] for unit in subset])
+            if rest is None:
+                continue
+            needed = Counter(c for c in rest if c not in DIE_VOWELS and c != "_")
+            y_wild = needed["y"] > 0 and not singles["y"]
+            if y_wild:  # with no Y card, one WILD may be the word's only Y
+                if needed["y"] > 1 or not wilds:
+                    continue
+                del needed["y"]
+            if needed - singles:
+                continue
+            worth = self._word_worth(word, tuple(sorted([*needed.elements(), *subset])), rolled, wilds, y_wild)
+            if worth is not None and (best is None or worth[1] > best[1]):
+                best = worth
+        return best
 
     def _word_info(self, word: str) -> tuple[tuple[str, ...], tuple[str, ...], int, dict]:
         """(its consonant cards, sorted; the same less one Y; how many Ys; its worth for each roll, kept)."""
@@ -224,11 +274,19 @@ class Definitions:
         and Ys, whether a WILD is its Y) each."""
         words = self._words_of.get((sub, y_wild))
         if words is None:
-            words = self._skeleton_words(sub, sub, False)
+            letters = self.spelt(sub)
+            words = self._skeleton_words(letters, sub, False)
             if y_wild:
-                words += self._skeleton_words(key(sub + "y"), sub, True)
+                words += self._skeleton_words(key(letters + "y"), sub, True)
+            if letters != sub:  # digraph cards: only the words that spell each where it stands
+                spelt = [self.units[card] for card in sub if card in self.units]
+                words = tuple(entry for entry in words if holds_units(entry[0], spelt))
             self._words_of[sub, y_wild] = words
         return words
+
+    def spelt(self, cards: str) -> str:
+        """The letters of these cards, sorted (a digraph card gives its letters): the skeleton they make."""
+        return key("".join(self.units.get(card, card) for card in cards)) if self.units else cards
 
     def _skeleton_words(self, skeleton: str, cards: str, y: bool) -> tuple[tuple[str, int, int, int, int, bool], ...]:
         """_sub_words' entries for the words of one skeleton, made with `cards` (and a WILD as Y if `y`)."""
@@ -396,6 +454,11 @@ class Definitions:
                     found.extend(self._scored(sub, rolled, wilds, y_wild))
             found.sort(key=_WORD)
             found.sort(key=_POINTS_AND_LENGTH, reverse=True)
+            if self.units and any(card in self.units for card in hand_key):  # a word two ways: its best way
+                first: dict[str, tuple[int, int, str]] = {}
+                for row in found:
+                    first.setdefault(row[2], row)
+                found = list(first.values())
             rows = self._rows[cache_key] = tuple(found)
             if len(self._rows) > 25_000:  # entries list every word of a hand and roll: keep their memory modest
                 self._rows.clear()
@@ -404,6 +467,8 @@ class Definitions:
     def count_words(self, hand_key: str, roll: tuple[str, ...], taken: frozenset[str]) -> int:
         """How many of all_words' words are not in `taken`, counted part by part of the hand without
         listing them (the runner's move counts ask this at every decision of a sampled game)."""
+        if self.units and any(card in self.units for card in hand_key):  # a word may be made two ways: listed once
+            return sum(1 for _, _, word in self.all_words(hand_key, roll) if word not in taken)
         rolled, wilds = self.roll_key(roll)
         y_wild = bool(wilds) and "y" not in hand_key
         table_key = (rolled, wilds, y_wild)
@@ -455,7 +520,8 @@ class Definitions:
         """The string a bluff with these cards claims: first card, a vowel, the other cards."""
         rolled, _ = self.roll_key(roll)
         vowel = rolled[0] if rolled else "e"
-        return cards[0] + vowel + cards[1:]
+        spell = self.units.get
+        return spell(cards[0], cards[0]) + vowel + "".join(spell(card, card) for card in cards[1:])
 
     # -- the race model, as the heuristic players estimate it -----------------
     def race_table(self, players: int) -> tuple[dict[int, float], dict[int, float]]:

@@ -626,7 +626,7 @@ class WiseState(State):
         if kind == "word":
             return f"play {action[1].upper()}"
         if kind == "bluff":
-            return f"risk a non-word with {action[1].upper()}"
+            return f"risk a non-word with {''.join(self.defs.units.get(c, c) for c in action[1]).upper()}"
         if kind == "challenge":
             return ("challenge " + ", ".join(f"seat {s + 1}" for s in action[1])) if action[1] else "challenge nobody"
         return super().action_to_string(action)
