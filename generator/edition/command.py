@@ -155,7 +155,8 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
     if words.language == args.language:
         raise UserError.at(Option("--language"), f"{game.name} is already in {LANGUAGES[args.language].name}")
     deck, mix = _deck_component(game)
-    dice_components = [c for c in game.components if c.letters == "dice" or (c.letters == "auto" and "faces" in c.cards[0].fields)]
+    dice_components = [c for c in game.components
+                       if c.letters == "dice" or (c.letters == "auto" and "faces" in c.cards[0].fields)]
     rules = hand_rules(game)
     size = rules.hand
     length = game_length(game, args) if args.games and game.spec.rules.get("engine") else None
@@ -365,7 +366,8 @@ def readme(report: dict, game, out: Path) -> str:
              f"- **Accents**: {edition['accents']} (the shipped list's policy: generator/model/languages.py).",
              f"- **Letters**: {len(letters)} card faces: "
              f"{', '.join(card['letter'] for card in sorted(letters, key=lambda c: c['letter']))}"
-             + (f"; left out as too rare (under 0.01% of the list's letters): {', '.join(deck['left_out'])}" if deck['left_out'] else "")
+             + (f"; left out as too rare (under 0.01% of the list's letters): {', '.join(deck['left_out'])}"
+                if deck['left_out'] else "")
              + (f"; digraph cards: {', '.join(digraphs)}" if digraphs else "; no digraph cards") + ".",
              _digraph_line(report),
              f"- **Counts**: each letter's share of the list's letters raised to the power {deck['spread']:.3g} and "
@@ -377,7 +379,8 @@ def readme(report: dict, game, out: Path) -> str:
              "of the points is the suggested order.",
              ]
     if deck["dice"]:
-        mapping = "; ".join(f"{' '.join(old)} -> {' '.join(new)}" for old, new in zip(deck["source_dice"], deck["dice"]))
+        mapping = "; ".join(f"{' '.join(old)} -> {' '.join(new)}" for old, new in zip(deck["source_dice"], deck["dice"],
+                                                                                      strict=False))
         lines.append(f"- **Dice**: each face mapped by rank, the source's commonest die letter to the list's commonest "
                      f"({mapping}).")
     lines += [f"- **Texts**: the card texts stay in {source['language_name']}; `translate.yaml` lists the "

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from spellpress.analysis.english import difficulty, suggest_points
 from spellpress.analysis.mix import DIE_WILD, LetterCard, LetterMix
@@ -80,7 +80,7 @@ def bound_pairs(words, letters: list[str], wanted: int) -> list[str]:
     pairs: Counter = Counter()
     firsts: Counter = Counter()
     for word in words:
-        for a, b in zip(word, word[1:]):
+        for a, b in zip(word, word[1:], strict=False):
             pairs[a + b] += 1
             firsts[a] += 1
     total = sum(pairs.values()) or 1
@@ -161,7 +161,7 @@ def mapped_dice(dice: tuple[tuple[str, ...], ...], source_shares: dict[str, floa
     letters = sorted({face for die in dice for face in die if face != DIE_WILD})
     by_source = sorted(letters, key=lambda letter: (-source_shares.get(letter, 0.0), letter))
     by_target = sorted(letters, key=lambda letter: (-target_shares.get(letter, 0.0), letter))
-    rank = dict(zip(by_source, by_target))
+    rank = dict(zip(by_source, by_target, strict=False))
     mapped = []
     for die in dice:
         new = tuple(rank.get(face, face) for face in die)
@@ -198,7 +198,7 @@ def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict
     per_digraph = [sum(card.count for card in source_mix.cards if card.letters == face) for face in printed_digraphs]
     letters, _ = card_letters(shares, source_mix.dice)
     chosen_pairs = bound_pairs(words, letters, len(printed_digraphs))
-    fixed = dict(zip(chosen_pairs, per_digraph))
+    fixed = dict(zip(chosen_pairs, per_digraph, strict=False))
     lever = common_digraphs(words, letters, 0 if digraphs_printed(source_mix) else digraphs)
     search.digraphs, search.digraph_shares = [gram for gram, _ in lever], dict(lever)
     shares = {**shares, **dict(lever)}
@@ -256,7 +256,8 @@ def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict
     best = best_highest(best.deck.spread, best.deck.highest)
     step = (SPREAD_GRID[1] - SPREAD_GRID[0]) / 2
     for _ in range(3):
-        around = [at(best.deck.spread + sign * step, best.deck.highest) for sign in (-1, 1) if best.deck.spread + sign * step > 0.2]
+        around = [at(best.deck.spread + sign * step, best.deck.highest) for sign in (-1,
+                                                                                     1) if best.deck.spread + sign * step > 0.2]
         best = min([best, *around], key=lambda found: found.distance)
         step /= 2
     best_highest(best.deck.spread, best.deck.highest)

@@ -8,8 +8,8 @@ import os
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ruamel.yaml import YAML
 
@@ -43,7 +43,7 @@ def dice_text(source: str, faces: list[list[str]]) -> str:
     """The dice file with each die's faces replaced, in order, comments and layout kept."""
     yaml = _round_trip()
     data = yaml.load(source)
-    for card, new in zip(data["cards"], faces):
+    for card, new in zip(data["cards"], faces, strict=False):
         old = card["faces"]
         for i, face in enumerate(new):
             old[i] = face
