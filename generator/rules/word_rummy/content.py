@@ -16,7 +16,9 @@ from functools import lru_cache
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.word_rummy.settings import WordRummySettings
-from spellpress.words.finder import for_words
+from spellpress.words.builds import Sources
+from spellpress.words.card_words import CardWords, sub_keys
+from spellpress.words.finder import _Cards, for_words
 
 Hand = tuple[str, ...]  # card kinds, sorted: "a", "qu", "*"
 
@@ -68,6 +70,7 @@ class Content:
         self._splits: dict[Hand, Split] = {}
         self._values: dict[Hand, tuple[int, bool]] = {}  # see value_without
         self._families: dict[Hand, _Family] = {}
+        self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
     def best(self, hand: Hand) -> Split:
@@ -79,7 +82,54 @@ class Content:
         return sum(map(self.points.__getitem__, cards))
 
     def _words_of(self, hand: Hand) -> tuple[tuple[str, Hand, int], ...]:
-        """Every (word, cards used, points) the hand makes, one per distinct set of cards used."""
+        """Every (word, cards used, points) the hand makes, one per distinct set of cards used, most
+        cards first, then A-Z by word: for each set of cards, the A-Z first word it spells (with one
+        wild and single-letter cards only, the first by the wild's letter, then A-Z, as the finder
+        gives them). Hands of three wilds or more go to the finder (see _finder_words)."""
+        wild = self.wild
+        wilds = hand.count(wild)
+        if wilds > MOST_WILDS:
+            return self._finder_words(hand)
+        letters = [c for c in hand if c != wild] if wilds else hand
+        words = self.card_words
+        entry, with_letter, kind = words.entry, words.with_letter, words.kind
+        by_letter = wilds == 1 and all(len(c) == 1 for c in letters)
+        found: list[tuple[str, Hand]] = []
+        for sub, left in sub_keys(words.chars(letters)):
+            hit = entry(sub)
+            if hit is not None:
+                found.append((hit[1], hit[0]))
+            if not wilds:
+                continue
+            firsts = [word for letter, word in with_letter(sub) if not left >> (ord(letter) - 97) & 1]
+            if firsts:
+                used = tuple(sorted((*map(kind.__getitem__, sub), wild)))
+                found.append((firsts[0] if by_letter else min(firsts), used))
+        found.sort(key=lambda item: (-len(item[1]), item[0]))
+        points = self.hand_points
+        return tuple((word, used, points(used)) for word, used in self._in_build_order(found, letters, wilds))
+
+    def _in_build_order(self, found: list[tuple[str, Hand]], letters, wilds: int) -> list[tuple[str, Hand]]:
+        """`found`, sorted, with each run of one word spelled by as many cards two ways (th-e-r-e and
+        t-h-er-e) put in the order the finder builds that word (its search tries the cards in order)."""
+        runs = [i for i in range(1, len(found)) if found[i][0] == found[i - 1][0]
+                and len(found[i][1]) == len(found[i - 1][1])]
+        if not runs:
+            return found
+        builds = _Cards(self.finder, Sources.make(letters, wilds)).builds
+        order: dict[str, list[Hand]] = {}
+        for i in runs:
+            word = found[i][0]
+            if word not in order:
+                order[word] = [tuple(sorted(m.cards + (self.wild,) * len(m.wilds))) for m in builds(word)]
+        first = {}
+        for word, spellings in order.items():
+            for used in reversed(spellings):
+                first[word, used] = spellings.index(used)
+        return sorted(found, key=lambda item: (-len(item[1]), item[0], first.get(item, 0)))
+
+    def _finder_words(self, hand: Hand) -> tuple[tuple[str, Hand, int], ...]:
+        """_words_of by the word finder (every build of every word): the reference _words_of agrees with."""
         wilds = hand.count(self.wild)
         letters = [c for c in hand if c != self.wild]
         seen: dict[Hand, tuple[str, Hand, int]] = {}
@@ -251,6 +301,7 @@ class _SplitSearch:
         return best
 
 
+MOST_WILDS = 1  # hands with more wilds go to the finder (rare: three wild cards in 110)
 SPLITS_KEPT = 200_000  # memoized splits, by hand, before that memo starts over
 FAMILIES_KEPT = 8  # searches kept: a turn asks about one hand and the hands one card short of it
 FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings cap a hand at 30 cards), 1 guard

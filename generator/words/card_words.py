@@ -1,0 +1,133 @@
+"""The words a hand of letter cards makes, looked up by the multiset of cards (Word Rummy's search).
+
+A word is spelled by cards: single letters and the deck's cards of several letters ("qu", "th"),
+so "the" is spelled t-h-e or th-e. Each card kind is one character here (a letter itself, a card
+of several letters a private-use character), and a spelling's key is its characters sorted. A hand
+then makes, with no wild, the words under the key of each of its sub-multisets of cards; with
+wilds, the words under that key plus one letter per wild, where a wild never stands for a letter
+whose card the hand leaves unused (the finder's rule, generator/words/builds.py).
+
+The tables are made lazily, one key at a time, from the letter index's anagram table (index.py):
+a key's entry is the A-Z first word spelled by exactly those cards. So nothing is built over the
+whole word list when a game starts; a long run fills the tables with the keys hands reach.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import lru_cache
+from itertools import groupby
+
+from spellpress.words.index import LetterIndex, key
+
+KEYS_KEPT = 500_000  # keys remembered by each table before it starts over
+FIRST_CODE = 0xE000  # cards of several letters become private-use characters, after every letter
+
+
+class CardWords:
+    """Words by card multiset for one lexicon and one set of card kinds."""
+
+    def __init__(self, index: LetterIndex, kinds: tuple[str, ...], alphabet: str):
+        multi = sorted(kind for kind in kinds if len(kind) > 1)
+        self.index, self.alphabet = index, alphabet
+        self.char = {kind: chr(FIRST_CODE + i) for i, kind in enumerate(multi)}
+        self.kind = {char: kind for kind, char in self.char.items()}
+        for letter in (*alphabet, *kinds):
+            self.char.setdefault(letter, letter)
+            self.kind.setdefault(letter, letter)
+        self.multi = tuple(multi)
+        self._entries: dict[str, tuple | None] = {}
+        self._wild_letters: dict[str, tuple] = {}
+        self._spellings: dict[str, tuple[str, ...]] = {}
+
+    def chars(self, kinds) -> str:
+        """Card kinds (no wild) as one sorted key."""
+        return key(map(self.char.__getitem__, kinds))
+
+    def entry(self, cards: str) -> tuple | None:
+        """(the cards as sorted kinds, the A-Z first word spelled by exactly them) or None."""
+        found = self._entries.get(cards, False)
+        if found is False:
+            if len(self._entries) >= KEYS_KEPT:
+                self._entries.clear()
+            found = self._entries[cards] = self._entry(cards)
+        return found  # type: ignore[return-value]
+
+    def _entry(self, cards: str) -> tuple | None:
+        kind = self.kind
+        letters = key("".join(map(kind.__getitem__, cards)))
+        words = self.index.by_key.get(letters)
+        if not words:
+            return None
+        for word in words:  # A-Z
+            if cards in self.spellings(word):
+                return tuple(sorted(map(kind.__getitem__, cards))), word
+        return None
+
+    def spellings(self, word: str) -> tuple[str, ...]:
+        """The keys of every way to spell `word` with single letters and the cards of several letters."""
+        found = self._spellings.get(word)
+        if found is None:
+            texts = [text for text in self.multi if text in word]
+            if not texts:
+                found = (word if len(word) < 2 else key(word),)
+            else:
+                cuts: set[str] = set()
+                _cut(word, 0, texts, self.char, [], cuts)
+                found = tuple(cuts)
+            self._spellings[word] = found
+        return found
+
+    def with_letter(self, cards: str) -> tuple:
+        """((letter, the A-Z first word spelled by `cards` plus a card of that letter), ...), by letter.
+        Each letter is tried on the anagram table first (a plain dict lookup): most make no word."""
+        found = self._wild_letters.get(cards)
+        if found is None:
+            letters = cards if cards.isascii() or not self.multi else key("".join(map(self.kind.__getitem__, cards)))
+            if len(self._wild_letters) >= KEYS_KEPT:
+                self._wild_letters.clear()
+            by_key, entry, out = self.index.by_key, self.entry, []
+            for letter in self.alphabet:
+                at = bisect_right(letters, letter)
+                if letters[:at] + letter + letters[at:] in by_key:
+                    at = bisect_right(cards, letter)
+                    hit = entry(cards[:at] + letter + cards[at:])
+                    if hit is not None:
+                        out.append((letter, hit[1]))
+            found = self._wild_letters[cards] = tuple(out)
+        return found
+
+
+def _cut(word: str, at: int, texts: list[str], char: dict[str, str], pieces: list[str], cuts: set[str]) -> None:
+    """Every cutting of word[at:] into single letters and `texts`, each added to `cuts` as a key."""
+    if at == len(word):
+        cuts.add(key(pieces))
+        return
+    for text in texts:
+        if word.startswith(text, at):
+            pieces.append(char[text])
+            _cut(word, at + len(text), texts, char, pieces, cuts)
+            pieces.pop()
+    pieces.append(word[at])
+    _cut(word, at + 1, texts, char, pieces, cuts)
+    pieces.pop()
+
+
+def sub_keys(cards: str) -> list[tuple[str, int]]:
+    """Every sub-multiset of a sorted key, each once, with the bit mask of the single letters (code below
+    FIRST_CODE) it leaves out: the two halves' parts are cached, as hands share them."""
+    half = len(cards) // 2
+    while 0 < half < len(cards) and cards[half - 1] == cards[half]:
+        half += 1  # a run of one card stays in one half
+    heads, tails = _subs(cards[:half]), _subs(cards[half:])
+    return [(head + tail, head_left | tail_left) for head, head_left in heads for tail, tail_left in tails]
+
+
+@lru_cache(maxsize=1 << 16)
+def _subs(cards: str) -> tuple[tuple[str, int], ...]:
+    subs: list[tuple[str, int]] = [("", 0)]
+    for char, run in groupby(cards):
+        count = len(tuple(run))
+        bit = 1 << (ord(char) - 97) if ord(char) < FIRST_CODE else 0
+        subs = [(sub + char * i, left | (bit if i < count else 0)) for sub, left in subs for i in range(count + 1)]
+    return tuple(subs)
