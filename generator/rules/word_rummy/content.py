@@ -70,6 +70,14 @@ class Content:
         self._splits: dict[Hand, Split] = {}
         self._values: dict[Hand, tuple[int, bool]] = {}  # see value_without
         self._families: dict[Hand, _Family] = {}
+        # every hand packed in one integer, FIELD bits a kind (see _Family); the searches of hands without a
+        # wild are the same in every hand that holds them (a wild's words depend on the cards left out)
+        self.slot = {kind: i for i, kind in enumerate(self.kinds)}
+        self.bits = {kind: 1 << (FIELD * i) for kind, i in self.slot.items()}
+        self.point_list = [self.points[kind] for kind in self.kinds]
+        self.guards = sum(GUARD << (FIELD * i) for i in range(len(self.kinds)))
+        self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
+        self.shared_splits: dict[int, tuple] = {}
         self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
@@ -203,19 +211,16 @@ class _Family:
     subtraction each."""
 
     def __init__(self, content: Content, hand: Hand):
-        kinds = sorted(set(hand))
-        slot = {kind: i for i, kind in enumerate(kinds)}
-        self.kinds = kinds
-        self.bits = bits = {kind: 1 << (FIELD * i) for kind, i in slot.items()}
+        self.kinds, self.slot, self.bits, self.held = content.kinds, content.slot, content.bits, frozenset(hand)
+        slot, bits = self.slot, self.bits
         self.packed = sum(map(bits.__getitem__, hand))
-        guards = sum(GUARD << (FIELD * i) for i in range(len(kinds)))
-        points = [content.points[kind] for kind in kinds]
-        by_first: list[list[tuple]] = [[] for _ in kinds]
+        by_first: list[list[tuple]] = [[] for _ in self.kinds]
         for word, used, value in content._words(hand):
             cards = sum(map(bits.__getitem__, used))
             by_first[min(map(slot.__getitem__, used))].append((cards, value, len(used), len(word), word, used))
-        self.content, self.slot, self.by_first, self.points, self.guards = content, slot, by_first, points, guards
-        self.search = _SplitSearch(by_first, points, content.settings.unplayed_penalty, guards).search
+        self.content, self.by_first, self.points, self.guards = content, by_first, content.point_list, content.guards
+        self.search = _SplitSearch(by_first, self.points, content.settings.unplayed_penalty, self.guards,
+                                   content.shared_splits, content.wild_field).search
 
     def value_without(self, without: str) -> tuple[int, bool]:
         """(score, uses every card) of the hand's best split less one `without` card. Without a
@@ -225,7 +230,7 @@ class _Family:
         content, bits = self.content, self.bits
         packed = self.packed - bits[without]
         search = self.search
-        if len(without) == 1 and without != content.wild and content.wild in self.slot:
+        if len(without) == 1 and without != content.wild and content.wild in self.held:
             x, w = self.slot[without], self.slot[content.wild]
             x_shift, w_shift = FIELD * x, FIELD * w
             held_x = (self.packed >> x_shift) & COUNT
@@ -243,7 +248,8 @@ class _Family:
                         extra[first].append((cards, option[1] + gain, *option[2:]))
                         found = True
             if found:
-                search = _SplitSearch(extra, self.points, content.settings.unplayed_penalty, self.guards).search
+                search = _SplitSearch(extra, self.points, content.settings.unplayed_penalty, self.guards,
+                                      content.shared_splits, content.wild_field).search
         top = search(packed)
         return top[0], top[1] > 0 and top[1] == _card_count(packed)
 
@@ -270,15 +276,18 @@ class _SplitSearch:
     """Content._best's search over one hand: an object, not a nested function, since a nested function
     that calls itself is a reference cycle (holding its memo) that only the garbage collector frees."""
 
-    def __init__(self, by_first: list[list[tuple]], points: list[int], penalty: int, guards: int):
+    def __init__(self, by_first: list[list[tuple]], points: list[int], penalty: int, guards: int,
+                 shared: dict[int, tuple], wild_field: int):
         self.by_first, self.points, self.penalty, self.guards = by_first, points, penalty, guards
         self.memo: dict[int, tuple] = {}
+        self.shared, self.wild_field = shared, wild_field
 
     def search(self, rest: int) -> tuple:
         """(score, cards in words, longest word, the option chosen or None, the rest after it)."""
         if not rest:
             return (0, 0, 0, None, 0)
-        found = self.memo.get(rest)
+        memo = self.memo if rest & self.wild_field else self.shared
+        found = memo.get(rest)
         if found is not None:
             return found
         first = (rest & -rest).bit_length() - 1
@@ -297,11 +306,14 @@ class _SplitSearch:
             candidate = (score + option[1], used + option[2], max(longest, option[3]))
             if candidate > key:
                 key, best = candidate, (*candidate, option, left)
-        self.memo[rest] = best
+        if memo is self.shared and len(memo) >= SHARED_KEPT:
+            memo.clear()
+        memo[rest] = best
         return best
 
 
 MOST_WILDS = 1  # hands with more wilds go to the finder (rare: three wild cards in 110)
+SHARED_KEPT = 500_000  # searches of wild-free hands kept (shared by every hand holding them) before starting over
 SPLITS_KEPT = 200_000  # memoized splits, by hand, before that memo starts over
 FAMILIES_KEPT = 8  # searches kept: a turn asks about one hand and the hands one card short of it
 FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings cap a hand at 30 cards), 1 guard
