@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import groupby
 
+from spellpress.words.table_cache import cached, words_digest
+
 
 def key(letters: str) -> str:
     return "".join(sorted(letters))
@@ -81,13 +83,23 @@ class LetterIndex:
         self._containing: dict[str, LetterIndex] = {}
 
     @cached_property
+    def digest(self) -> str:
+        """The word list's digest: its tables' name in the disk cache (table_cache.py)."""
+        return words_digest(self.words)
+
+    @cached_property
     def by_key(self) -> dict[str, tuple[str, ...]]:
-        """key -> its words. Made on first use (a game judged by consonant skeletons never asks), then
-        a plain attribute."""
-        by_key: dict[str, list[str]] = defaultdict(list)
-        for word in self.words:
-            by_key[key(word)].append(word)
-        return {k: tuple(v) for k, v in by_key.items()}
+        """key -> its words. Made on first use (a game judged by consonant skeletons never asks), or read
+        from the disk cache, then a plain attribute."""
+        return cached("by-key", self.digest, self._by_key)
+
+    def _by_key(self) -> dict[str, tuple[str, ...]]:
+        by_key: dict[str, tuple[str, ...]] = {}
+        get = by_key.get
+        for k, word in zip(map("".join, map(sorted, self.words)), self.words):
+            words = get(k)
+            by_key[k] = (word,) if words is None else (*words, word)
+        return by_key
 
     @property
     def word_set(self) -> frozenset[str]:
@@ -135,11 +147,15 @@ class LetterIndex:
         supply without limit): key -> ((word, set of its `free` letters), ...)."""
         table = self._skeletons.get(free)
         if table is None:
-            grouped: dict[str, list] = defaultdict(list)
-            without_free = str.maketrans("", "", "".join(free))
-            free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
-            for word in self.words:
-                letters = free.intersection(word)
-                grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
-            table = self._skeletons[free] = {k: tuple(v) for k, v in grouped.items()}
+            table = self._skeletons[free] = cached(f"skeleton-{''.join(sorted(free))}", self.digest,
+                                                   lambda: self._skeleton(free))
         return table
+
+    def _skeleton(self, free: frozenset[str]) -> dict[str, tuple]:
+        grouped: dict[str, list] = defaultdict(list)
+        without_free = str.maketrans("", "", "".join(free))
+        free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
+        for word in self.words:
+            letters = free.intersection(word)
+            grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
+        return {k: tuple(v) for k, v in grouped.items()}
