@@ -7,9 +7,11 @@ then makes, with no wild, the words under the key of each of its sub-multisets o
 wilds, the words under that key plus one letter per wild, where a wild never stands for a letter
 whose card the hand leaves unused (the finder's rule, generator/words/builds.py).
 
-The tables are made lazily, one key at a time, from the letter index's anagram table (index.py):
-a key's entry is the A-Z first word spelled by exactly those cards. So nothing is built over the
-whole word list when a game starts; a long run fills the tables with the keys hands reach.
+A key's entry is the A-Z first word spelled by exactly those cards. The first keys are answered
+one at a time from the letter index's anagram table (index.py), so nothing is built over the whole
+word list when a game starts (a fresh process plays its first game in a fraction of a second);
+after BULK_AFTER keys, a run that goes on builds the table of every spelling once (about 0.2 s), and
+the table one letter short (index.one_short) for the wilds, which answer any key in one lookup.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from itertools import groupby
 
 from spellpress.words.index import LetterIndex, key
 
+BULK_AFTER = 3_000  # keys answered one at a time (a game or two) before the tables of every key are built
 KEYS_KEPT = 500_000  # keys remembered by each table before it starts over
 FIRST_CODE = 0xE000  # cards of several letters become private-use characters, after every letter
 
@@ -29,7 +32,7 @@ class CardWords:
 
     def __init__(self, index: LetterIndex, kinds: tuple[str, ...], alphabet: str):
         multi = sorted(kind for kind in kinds if len(kind) > 1)
-        self.index, self.alphabet = index, alphabet
+        self.index, self.alphabet = index, "".join(sorted(alphabet))  # the finder's order of wild letters
         self.char = {kind: chr(FIRST_CODE + i) for i, kind in enumerate(multi)}
         self.kind = {char: kind for kind, char in self.char.items()}
         for letter in (*alphabet, *kinds):
@@ -39,6 +42,9 @@ class CardWords:
         self._entries: dict[str, tuple | None] = {}
         self._wild_letters: dict[str, tuple] = {}
         self._spellings: dict[str, tuple[str, ...]] = {}
+        self._asked = 0  # keys with_letter has answered letter by letter
+        self._filled = 0  # keys entry has answered from the anagram table, one at a time
+        self._bulk: dict[str, str] | None = None  # see _spelled_by
 
     def chars(self, kinds) -> str:
         """Card kinds (no wild) as one sorted key."""
@@ -55,6 +61,13 @@ class CardWords:
 
     def _entry(self, cards: str) -> tuple | None:
         kind = self.kind
+        if self._bulk is None:
+            self._filled += 1
+            if self._filled > BULK_AFTER:
+                self._bulk = self._spelled_by()
+        if self._bulk is not None:
+            word = self._bulk.get(cards)
+            return None if word is None else (tuple(sorted(map(kind.__getitem__, cards))), word)
         letters = key("".join(map(kind.__getitem__, cards)))
         words = self.index.by_key.get(letters)
         if not words:
@@ -63,6 +76,16 @@ class CardWords:
             if cards in self.spellings(word):
                 return tuple(sorted(map(kind.__getitem__, cards))), word
         return None
+
+    def _spelled_by(self) -> dict[str, str]:
+        """Every key of a spelling -> the A-Z first word spelled so: _entry's answers for all keys at once."""
+        table: dict[str, str] = {}
+        for word in self.index.words:
+            for spelled in self.spellings(word):
+                before = table.get(spelled)
+                if before is None or word < before:
+                    table[spelled] = word
+        return table
 
     def spellings(self, word: str) -> tuple[str, ...]:
         """The keys of every way to spell `word` with single letters and the cards of several letters."""
@@ -80,22 +103,53 @@ class CardWords:
 
     def with_letter(self, cards: str) -> tuple:
         """((letter, the A-Z first word spelled by `cards` plus a card of that letter), ...), by letter.
-        Each letter is tried on the anagram table first (a plain dict lookup): most make no word."""
+        The first keys try each letter on the anagram table (most make no word); after BULK_AFTER
+        keys, the anagram table one letter short (index.py, built once) names the letters at once."""
         found = self._wild_letters.get(cards)
         if found is None:
             letters = cards if cards.isascii() or not self.multi else key("".join(map(self.kind.__getitem__, cards)))
             if len(self._wild_letters) >= KEYS_KEPT:
                 self._wild_letters.clear()
-            by_key, entry, out = self.index.by_key, self.entry, []
-            for letter in self.alphabet:
-                at = bisect_right(letters, letter)
-                if letters[:at] + letter + letters[at:] in by_key:
-                    at = bisect_right(cards, letter)
-                    hit = entry(cards[:at] + letter + cards[at:])
-                    if hit is not None:
-                        out.append((letter, hit[1]))
+            if self._asked < BULK_AFTER:
+                self._asked += 1
+                by_key = self.index.by_key
+                extra = [letter for letter in self.alphabet if _insert(letters, letter) in by_key]
+            else:
+                extra = [letter for letter, _ in self.index.one_short(len(letters) + 1).get(letters, ())]
+            entry, out = self.entry, []
+            for letter in extra:
+                hit = entry(_insert(cards, letter))
+                if hit is not None:
+                    out.append((letter, hit[1]))
             found = self._wild_letters[cards] = tuple(out)
         return found
+
+    def two_letters(self, cards: str, left: int) -> list[str]:
+        """The A-Z first words spelled by `cards` plus two letters, none of them among the single letters
+        `left` (bits) out, for each pair of letters."""
+        with_letter, out = self.with_letter, []
+        if self._asked < BULK_AFTER:
+            for first in self.alphabet:
+                if not left >> (ord(first) - 97) & 1:
+                    out += [word for second, word in with_letter(_insert(cards, first))
+                            if second >= first and not left >> (ord(second) - 97) & 1]
+            return out
+        letters = cards if cards.isascii() or not self.multi else key("".join(map(self.kind.__getitem__, cards)))
+        shorts, entry = self.index.one_short(len(letters) + 2), self.entry
+        for first in self.alphabet:
+            if not left >> (ord(first) - 97) & 1:
+                for second, _ in shorts.get(_insert(letters, first), ()):
+                    if second >= first and not left >> (ord(second) - 97) & 1:
+                        hit = entry(_insert(_insert(cards, first), second))
+                        if hit is not None:
+                            out.append(hit[1])
+        return out
+
+
+def _insert(ordered: str, letter: str) -> str:
+    """A sorted key with one more letter."""
+    at = bisect_right(ordered, letter)
+    return ordered[:at] + letter + ordered[at:]
 
 
 def _cut(word: str, at: int, texts: list[str], char: dict[str, str], pieces: list[str], cuts: set[str]) -> None:

@@ -12,6 +12,7 @@ from spellpress.load.game import load_game
 from spellpress.rules.settings import settings_for
 from spellpress.rules.word_rummy.content import content_for
 from spellpress.rules.word_rummy.settings import WordRummySettings
+from spellpress.words import card_words
 from spellpress.words.card_words import CardWords, sub_keys
 from spellpress.words.index import LetterIndex
 from tests.conftest import ROOT
@@ -35,8 +36,12 @@ def hands(content, seed: int, count: int):
 
 
 @pytest.mark.slow
-def test_the_same_words_as_the_finder_for_seeded_hands(content):
-    for hand in hands(content, 39, 400):
+@pytest.mark.parametrize("bulk_after", [0, 10**9], ids=["whole-tables", "key-by-key"])
+def test_the_same_words_as_the_finder_for_seeded_hands(content, monkeypatch, bulk_after):
+    monkeypatch.setattr(card_words, "BULK_AFTER", bulk_after)
+    monkeypatch.setattr(content, "card_words", CardWords(content.finder.index, content.card_words.multi,
+                                                         content.finder.alphabet))
+    for hand in hands(content, 39, 300):
         assert content._words_of(hand) == content._finder_words(hand), hand
 
 

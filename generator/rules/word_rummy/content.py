@@ -93,7 +93,7 @@ class Content:
         """Every (word, cards used, points) the hand makes, one per distinct set of cards used, most
         cards first, then A-Z by word: for each set of cards, the A-Z first word it spells (with one
         wild and single-letter cards only, the first by the wild's letter, then A-Z, as the finder
-        gives them). Hands of three wilds or more go to the finder (see _finder_words)."""
+        gives them). Hands of three wilds go to the finder (see _finder_words)."""
         wild = self.wild
         wilds = hand.count(wild)
         if wilds > MOST_WILDS:
@@ -113,6 +113,10 @@ class Content:
             if firsts:
                 used = tuple(sorted((*map(kind.__getitem__, sub), wild)))
                 found.append((firsts[0] if by_letter else min(firsts), used))
+            if wilds == 2:
+                firsts = words.two_letters(sub, left)
+                if firsts:
+                    found.append((min(firsts), tuple(sorted((*map(kind.__getitem__, sub), wild, wild)))))
         found.sort(key=lambda item: (-len(item[1]), item[0]))
         points = self.hand_points
         return tuple((word, used, points(used)) for word, used in self._in_build_order(found, letters, wilds))
@@ -312,7 +316,7 @@ class _SplitSearch:
         return best
 
 
-MOST_WILDS = 1  # hands with more wilds go to the finder (rare: three wild cards in 110)
+MOST_WILDS = 2  # hands with more wilds go to the finder (rare: three wild cards in 110)
 SHARED_KEPT = 500_000  # searches of wild-free hands kept (shared by every hand holding them) before starting over
 SPLITS_KEPT = 200_000  # memoized splits, by hand, before that memo starts over
 FAMILIES_KEPT = 8  # searches kept: a turn asks about one hand and the hands one card short of it
