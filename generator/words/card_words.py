@@ -48,7 +48,7 @@ class CardWords:
 
     def chars(self, kinds) -> str:
         """Card kinds (no wild) as one sorted key."""
-        return key(map(self.char.__getitem__, kinds))
+        return "".join(sorted(map(self.char.__getitem__, kinds)))
 
     def entry(self, cards: str) -> tuple | None:
         """(the cards as sorted kinds, the A-Z first word spelled by exactly them) or None."""
@@ -155,7 +155,7 @@ def _insert(ordered: str, letter: str) -> str:
 def _cut(word: str, at: int, texts: list[str], char: dict[str, str], pieces: list[str], cuts: set[str]) -> None:
     """Every cutting of word[at:] into single letters and `texts`, each added to `cuts` as a key."""
     if at == len(word):
-        cuts.add(key(pieces))
+        cuts.add("".join(sorted(pieces)))
         return
     for text in texts:
         if word.startswith(text, at):

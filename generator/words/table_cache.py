@@ -52,7 +52,7 @@ def cached(name: str, digest: str, build: Callable[[], Table]) -> Table:
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(marshal.dumps(table))
+        temporary.write_bytes(marshal.dumps(table))  # type: ignore[arg-type]  # dicts of str, tuple, frozenset
         os.replace(temporary, path)
     except (OSError, ValueError):
         with suppress(OSError):
