@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
@@ -78,6 +79,7 @@ class Content:
         self.guards = sum(GUARD << (FIELD * i) for i in range(len(self.kinds)))
         self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
         self.shared_splits: dict[int, tuple] = {}
+        self._plain_options: dict[str, tuple | None] = {}  # a key of cards -> its word's option, if any
         self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
@@ -89,67 +91,79 @@ class Content:
     def hand_points(self, cards: Hand) -> int:
         return sum(map(self.points.__getitem__, cards))
 
-    def _words_of(self, hand: Hand) -> tuple[tuple[str, Hand, int], ...]:
-        """Every (word, cards used, points) the hand makes, one per distinct set of cards used, most
-        cards first, then A-Z by word: for each set of cards, the A-Z first word it spells (with one
-        wild and single-letter cards only, the first by the wild's letter, then A-Z, as the finder
-        gives them). Hands of three wilds go to the finder (see _finder_words)."""
+    def _words_of(self, hand: Hand) -> tuple[tuple, ...]:
+        """Every word the hand makes as an option of the split search (see _option), one per distinct
+        set of cards used, most cards first, then A-Z by word: for each set of cards, the A-Z first word
+        it spells (with one wild and single-letter cards only, the first by the wild's letter, then
+        A-Z, as the finder gives them). Hands of three wilds go to the finder (see _finder_words)."""
         wild = self.wild
         wilds = hand.count(wild)
         if wilds > MOST_WILDS:
             return self._finder_words(hand)
         letters = [c for c in hand if c != wild] if wilds else hand
-        words = self.card_words
+        words, plain, option_of = self.card_words, self._plain_options, self._option
         entry, with_letter, kind = words.entry, words.with_letter, words.kind
         by_letter = wilds == 1 and all(len(c) == 1 for c in letters)
-        found: list[tuple[str, Hand]] = []
+        found: list[tuple] = []
         for sub, left in sub_keys(words.chars(letters)):
-            hit = entry(sub)
-            if hit is not None:
-                found.append((hit[1], hit[0]))
+            option = plain.get(sub, False)
+            if option is False:
+                hit = entry(sub)
+                if len(plain) >= SPLITS_KEPT:
+                    plain.clear()
+                option = plain[sub] = None if hit is None else option_of(hit[1], hit[0])
+            if option is not None:
+                found.append(option)
             if not wilds:
                 continue
             firsts = [word for letter, word in with_letter(sub) if not left >> (ord(letter) - 97) & 1]
             if firsts:
                 used = tuple(sorted((*map(kind.__getitem__, sub), wild)))
-                found.append((firsts[0] if by_letter else min(firsts), used))
+                found.append(option_of(firsts[0] if by_letter else min(firsts), used))
             if wilds == 2:
                 firsts = words.two_letters(sub, left)
                 if firsts:
-                    found.append((min(firsts), tuple(sorted((*map(kind.__getitem__, sub), wild, wild)))))
-        found.sort(key=lambda item: (-len(item[1]), item[0]))
-        points = self.hand_points
-        return tuple((word, used, points(used)) for word, used in self._in_build_order(found, letters, wilds))
+                    found.append(option_of(min(firsts), tuple(sorted((*map(kind.__getitem__, sub), wild, wild)))))
+        _sort_options(found)
+        return tuple(self._in_build_order(found, letters, wilds))
 
-    def _in_build_order(self, found: list[tuple[str, Hand]], letters, wilds: int) -> list[tuple[str, Hand]]:
+    def _option(self, word: str, used: Hand) -> tuple:
+        """(the cards packed, their points, how many, letters in the word, the word, the cards, the slot of
+        the first card): what the split search reads of a word (see _Family)."""
+        bits = self.bits
+        return (sum(map(bits.__getitem__, used)), self.hand_points(used), len(used), len(word), word, used,
+                min(map(self.slot.__getitem__, used)))
+
+    def _in_build_order(self, found: list[tuple], letters, wilds: int) -> list[tuple]:
         """`found`, sorted, with each run of one word spelled by as many cards two ways (th-e-r-e and
         t-h-er-e) put in the order the finder builds that word (its search tries the cards in order)."""
-        runs = [i for i in range(1, len(found)) if found[i][0] == found[i - 1][0]
-                and len(found[i][1]) == len(found[i - 1][1])]
+        runs = [i for i in range(1, len(found)) if found[i][4] == found[i - 1][4] and found[i][2] == found[i - 1][2]]
         if not runs:
             return found
         builds = _Cards(self.finder, Sources.make(letters, wilds)).builds
         order: dict[str, list[Hand]] = {}
         for i in runs:
-            word = found[i][0]
+            word = found[i][4]
             if word not in order:
                 order[word] = [tuple(sorted(m.cards + (self.wild,) * len(m.wilds))) for m in builds(word)]
         first = {}
         for word, spellings in order.items():
             for used in reversed(spellings):
                 first[word, used] = spellings.index(used)
-        return sorted(found, key=lambda item: (-len(item[1]), item[0], first.get(item, 0)))
+        return sorted(found, key=lambda option: (-option[2], option[4], first.get((option[4], option[5]), 0)))
 
-    def _finder_words(self, hand: Hand) -> tuple[tuple[str, Hand, int], ...]:
+    def _finder_words(self, hand: Hand) -> tuple[tuple, ...]:
         """_words_of by the word finder (every build of every word): the reference _words_of agrees with."""
         wilds = hand.count(self.wild)
         letters = [c for c in hand if c != self.wild]
-        seen: dict[Hand, tuple[str, Hand, int]] = {}
+        seen: dict[Hand, tuple] = {}
         for match in self.finder.find(letters, wilds=wilds, min_length=self.min_length):
             used = tuple(sorted(match.cards + (self.wild,) * len(match.wilds)))
             if used not in seen:
-                seen[used] = (match.word, used, self.hand_points(used))
-        return tuple(sorted(seen.values(), key=lambda found: (-len(found[1]), found[0])))
+                seen[used] = self._option(match.word, used)
+        found = list(seen.values())
+        _sort_options(found)
+        return tuple(found)
 
     def _best(self, hand: Hand) -> Split:
         """The best split of `hand` (sorted): highest score, then most cards in words, then the
@@ -216,12 +230,10 @@ class _Family:
 
     def __init__(self, content: Content, hand: Hand):
         self.kinds, self.slot, self.bits, self.held = content.kinds, content.slot, content.bits, frozenset(hand)
-        slot, bits = self.slot, self.bits
-        self.packed = sum(map(bits.__getitem__, hand))
+        self.packed = sum(map(self.bits.__getitem__, hand))
         by_first: list[list[tuple]] = [[] for _ in self.kinds]
-        for word, used, value in content._words(hand):
-            cards = sum(map(bits.__getitem__, used))
-            by_first[min(map(slot.__getitem__, used))].append((cards, value, len(used), len(word), word, used))
+        for option in content._words(hand):
+            by_first[option[6]].append(option)
         self.content, self.by_first, self.points, self.guards = content, by_first, content.point_list, content.guards
         self.search = _SplitSearch(by_first, self.points, content.settings.unplayed_penalty, self.guards,
                                    content.shared_splits, content.wild_field).search
@@ -323,6 +335,12 @@ FAMILIES_KEPT = 8  # searches kept: a turn asks about one hand and the hands one
 FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings cap a hand at 30 cards), 1 guard
 GUARD = 1 << (FIELD - 1)
 COUNT = GUARD - 1  # the count bits of one kind's field
+
+
+def _sort_options(options: list[tuple]) -> None:
+    """Most cards first, then A-Z by word; equals keep their order (two stable sorts)."""
+    options.sort(key=itemgetter(4))
+    options.sort(key=itemgetter(2), reverse=True)
 
 
 def _card_count(packed: int) -> int:
