@@ -7,6 +7,7 @@ instead of a pass over the whole list.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
@@ -159,3 +160,26 @@ class LetterIndex:
             letters = free.intersection(word)
             grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
         return {k: tuple(v) for k, v in grouped.items()}
+
+
+class ShortKeys(dict):
+    """LetterIndex.one_short()'s entries made key by key, the first time each is asked (each letter of
+    the sorted alphabet tried on the anagram table): for a process that asks few keys (a first game),
+    no pass over the whole word list. `get` answers as the table does; an entry's words are all one
+    letter longer than its key, whatever the length (one_short's callers never ask longer keys)."""
+
+    def __init__(self, index: LetterIndex, alphabet: str):
+        super().__init__()
+        self.index, self.alphabet = index, "".join(sorted(alphabet))
+
+    def get(self, k, default=()):
+        found = dict.get(self, k)
+        if found is None:
+            by_key, pairs = self.index.by_key, []
+            for letter in self.alphabet:
+                at = bisect_right(k, letter)
+                words = by_key.get(k[:at] + letter + k[at:])
+                if words:
+                    pairs.append((letter, words))
+            found = self[k] = tuple(pairs)
+        return found or default

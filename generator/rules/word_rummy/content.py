@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
+from typing import Any
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
@@ -106,7 +107,7 @@ class Content:
         by_letter = wilds == 1 and all(len(c) == 1 for c in letters)
         found: list[tuple] = []
         for sub, left in sub_keys(words.chars(letters)):
-            option = plain.get(sub, False)
+            option: Any = plain.get(sub, False)  # False: not asked yet
             if option is False:
                 hit = entry(sub)
                 if len(plain) >= SPLITS_KEPT:
