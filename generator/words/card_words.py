@@ -10,7 +10,7 @@ whose card the hand leaves unused (the finder's rule, generator/words/builds.py)
 A key's entry is the A-Z first word spelled by exactly those cards. The first keys are answered
 one at a time from the letter index's anagram table (index.py), so nothing is built over the whole
 word list when a game starts (a fresh process plays its first game in a fraction of a second);
-after BULK_AFTER keys, a run that goes on builds the table of every spelling once (about 0.2 s), and
+after some thousand keys, a run that goes on builds the table of every spelling once (about 0.2 s), and
 the table one letter short (index.one_short) for the wilds, which answer any key in one lookup.
 """
 
@@ -22,7 +22,10 @@ from itertools import groupby
 
 from spellpress.words.index import LetterIndex, key
 
-BULK_AFTER = 3_000  # keys answered one at a time (a game or two) before the tables of every key are built
+# keys answered one at a time before the tables of every key are built: a first game of Word Rummy
+# asks about 6,000 keys of cards and 800 keys plus a letter, and each further game about 1,700 and 1,000
+BULK_AFTER = 3_000
+ENTRIES_BULK_AFTER = 4 * BULK_AFTER
 KEYS_KEPT = 500_000  # keys remembered by each table before it starts over
 FIRST_CODE = 0xE000  # cards of several letters become private-use characters, after every letter
 
@@ -63,7 +66,7 @@ class CardWords:
         kind = self.kind
         if self._bulk is None:
             self._filled += 1
-            if self._filled > BULK_AFTER:
+            if self._filled > ENTRIES_BULK_AFTER:
                 self._bulk = self._spelled_by()
         if self._bulk is not None:
             word = self._bulk.get(cards)

@@ -39,6 +39,7 @@ def hands(content, seed: int, count: int):
 @pytest.mark.parametrize("bulk_after", [0, 10**9], ids=["whole-tables", "key-by-key"])
 def test_the_same_words_as_the_finder_for_seeded_hands(content, monkeypatch, bulk_after):
     monkeypatch.setattr(card_words, "BULK_AFTER", bulk_after)
+    monkeypatch.setattr(card_words, "ENTRIES_BULK_AFTER", bulk_after)
     monkeypatch.setattr(content, "card_words", CardWords(content.finder.index, content.card_words.multi,
                                                          content.finder.alphabet))
     for hand in hands(content, 39, 300):
