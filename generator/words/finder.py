@@ -38,7 +38,7 @@ from typing import Any
 
 from spellpress.model.languages import ALL_LETTERS
 from spellpress.words.builds import HAND, REUSABLE, TABLE, WILD, Match, Sources, builds, new_match, normalize_cards
-from spellpress.words.index import LetterIndex, key, sub_multisets, sub_multisets_between, subs_and_lefts
+from spellpress.words.index import LetterIndex, ShortKeys, key, sub_multisets, sub_multisets_between, subs_and_lefts
 from spellpress.words.lexicon import ALPHABET, Lexicon
 
 Score = Callable[[Match], float]
@@ -48,6 +48,7 @@ _HAND_MATCHES_LIMIT = 50_000       # memoized builds kept before that memo start
 _TWO_WILD_MATCHES_LIMIT = 60_000    # about 40 MB of Matches
 _KEPT_PER_ENTRY = 32       # cuts of one entry's wild Matches kept (see _keep)
 _KEPT_UP_TO_LETTERS = 6    # ... for entries with at most this many wild letters
+SHORT_KEYS_BEFORE_TABLE = 2_000  # keys extensions() asks one at a time (a few games) before one_short's table
 
 
 _FOR_WORDS: dict[tuple, tuple[Lexicon, "WordFinder"]] = {}
@@ -73,6 +74,7 @@ class WordFinder:
         # the letters a wild may stand for: the language's (a-z, or a-z and its own letters)
         self.alphabet = lexicon.alphabet if isinstance(lexicon, Lexicon) else ALPHABET
         self.index = LetterIndex(words)
+        self._short_keys = ShortKeys(self.index, self.alphabet)
         self._words = frozenset(words)
         self._counts: dict[str, tuple[tuple[str, int], ...]] = {}
         self._plain: dict[str, tuple[Match, ...]] = {}   # key -> its words' Matches
@@ -120,7 +122,10 @@ class WordFinder:
         if not 0 <= wilds <= 2:
             raise ValueError("extensions take 0, 1 or 2 wilds")
         by_key = self.index.by_key
-        one_short = self.index.one_short(len(base) + len(pool) + wilds) if wilds else {}
+        one_short: dict = {}
+        if wilds:  # key by key while few keys are asked (a first game), then the table, built once
+            few = len(self._short_keys) < SHORT_KEYS_BEFORE_TABLE
+            one_short = self._short_keys if few else self.index.one_short(len(base) + len(pool) + wilds)
         for sub in sub_multisets(pool):
             if need_pool and not sub:
                 continue

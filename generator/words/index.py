@@ -7,10 +7,13 @@ instead of a pass over the whole list.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import groupby
+
+from spellpress.words.table_cache import cached, words_digest
 
 
 def key(letters: str) -> str:
@@ -81,13 +84,23 @@ class LetterIndex:
         self._containing: dict[str, LetterIndex] = {}
 
     @cached_property
+    def digest(self) -> str:
+        """The word list's digest: its tables' name in the disk cache (table_cache.py)."""
+        return words_digest(self.words)
+
+    @cached_property
     def by_key(self) -> dict[str, tuple[str, ...]]:
-        """key -> its words. Made on first use (a game judged by consonant skeletons never asks), then
-        a plain attribute."""
-        by_key: dict[str, list[str]] = defaultdict(list)
-        for word in self.words:
-            by_key[key(word)].append(word)
-        return {k: tuple(v) for k, v in by_key.items()}
+        """key -> its words. Made on first use (a game judged by consonant skeletons never asks), or read
+        from the disk cache, then a plain attribute."""
+        return cached("by-key", self.digest, self._by_key)
+
+    def _by_key(self) -> dict[str, tuple[str, ...]]:
+        by_key: dict[str, tuple[str, ...]] = {}
+        get = by_key.get
+        for k, word in zip(map("".join, map(sorted, self.words)), self.words):
+            words = get(k)
+            by_key[k] = (word,) if words is None else (*words, word)
+        return by_key
 
     @property
     def word_set(self) -> frozenset[str]:
@@ -135,11 +148,38 @@ class LetterIndex:
         supply without limit): key -> ((word, set of its `free` letters), ...)."""
         table = self._skeletons.get(free)
         if table is None:
-            grouped: dict[str, list] = defaultdict(list)
-            without_free = str.maketrans("", "", "".join(free))
-            free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
-            for word in self.words:
-                letters = free.intersection(word)
-                grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
-            table = self._skeletons[free] = {k: tuple(v) for k, v in grouped.items()}
+            table = self._skeletons[free] = cached(f"skeleton-{''.join(sorted(free))}", self.digest,
+                                                   lambda: self._skeleton(free))
         return table
+
+    def _skeleton(self, free: frozenset[str]) -> dict[str, tuple]:
+        grouped: dict[str, list] = defaultdict(list)
+        without_free = str.maketrans("", "", "".join(free))
+        free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
+        for word in self.words:
+            letters = free.intersection(word)
+            grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
+        return {k: tuple(v) for k, v in grouped.items()}
+
+
+class ShortKeys(dict):
+    """LetterIndex.one_short()'s entries made key by key, the first time each is asked (each letter of
+    the sorted alphabet tried on the anagram table): for a process that asks few keys (a first game),
+    no pass over the whole word list. `get` answers as the table does; an entry's words are all one
+    letter longer than its key, whatever the length (one_short's callers never ask longer keys)."""
+
+    def __init__(self, index: LetterIndex, alphabet: str):
+        super().__init__()
+        self.index, self.alphabet = index, "".join(sorted(alphabet))
+
+    def get(self, k, default=()):
+        found = dict.get(self, k)
+        if found is None:
+            by_key, pairs = self.index.by_key, []
+            for letter in self.alphabet:
+                at = bisect_right(k, letter)
+                words = by_key.get(k[:at] + letter + k[at:])
+                if words:
+                    pairs.append((letter, words))
+            found = self[k] = tuple(pairs)
+        return found or default

@@ -110,8 +110,12 @@ class Lexicon:
         base: Iterable[str] = source_words(source, language) if words is None else _clean(words, "lexicon", self.language)
         if vocabulary is not None:
             base = known_words(base, source if words is None else None, vocabulary)
-        kept = (set(base) | self.allow) - self.deny
-        self.words: tuple[str, ...] = tuple(sorted(w for w in kept if len(w) >= min_length))
+        if words is None and vocabulary is None and not self.allow and not self.deny and source in BY_LIST:
+            # a shipped list is sorted and unique (make lexicon writes it so): no set, no sort
+            self.words: tuple[str, ...] = tuple(w for w in base if len(w) >= min_length)
+        else:
+            kept = (set(base) | self.allow) - self.deny
+            self.words = tuple(sorted(w for w in kept if len(w) >= min_length))
         self._set = frozenset(self.words)
 
     def __contains__(self, word: object) -> bool:

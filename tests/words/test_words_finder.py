@@ -10,7 +10,7 @@ from words_reference import BAG, brute_builds, brute_find
 
 from spellpress.words.builds import Sources, new_match
 from spellpress.words.finder import Match, WordFinder
-from spellpress.words.index import key, sub_multisets
+from spellpress.words.index import ShortKeys, key, sub_multisets
 
 CONSONANTS = "".join(c for c in BAG if c not in "aeiouy")
 DIGRAPHS = ["qu", "th", "er", "in", "st", "ch"]
@@ -418,3 +418,15 @@ def test_extensions_match_brute_force(request, words, wilds):
 def test_extensions_refuse_three_wilds(finder):
     with pytest.raises(ValueError, match="0, 1 or 2"):
         list(finder.extensions("", "abc", 3))
+
+
+def test_short_keys_answer_key_by_key_as_the_one_short_table(small):
+    """extensions() asks its first keys of ShortKeys (no pass over the list), then one_short's table."""
+    _, finder, _ = small
+    table = finder.index.one_short(12)
+    lazy = ShortKeys(finder.index, "zyxwvutsrqponmlkjihgfedcba")  # any order: tried A-Z
+    rng = random.Random(39)
+    keys = rng.sample(sorted(table), 400) + ["qqq", "aeinrst", ""]
+    for k in keys:
+        assert lazy.get(k, ()) == table.get(k, ()), k
+    assert len(lazy) == len(keys)

@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
+from typing import Any
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.word_rummy.settings import WordRummySettings
-from spellpress.words.finder import for_words
+from spellpress.words.builds import Sources
+from spellpress.words.card_words import CardWords, sub_keys
+from spellpress.words.finder import _Cards, for_words
 
 Hand = tuple[str, ...]  # card kinds, sorted: "a", "qu", "*"
 
@@ -68,6 +72,16 @@ class Content:
         self._splits: dict[Hand, Split] = {}
         self._values: dict[Hand, tuple[int, bool]] = {}  # see value_without
         self._families: dict[Hand, _Family] = {}
+        # every hand packed in one integer, FIELD bits a kind (see _Family); the searches of hands without a
+        # wild are the same in every hand that holds them (a wild's words depend on the cards left out)
+        self.slot = {kind: i for i, kind in enumerate(self.kinds)}
+        self.bits = {kind: 1 << (FIELD * i) for kind, i in self.slot.items()}
+        self.point_list = [self.points[kind] for kind in self.kinds]
+        self.guards = sum(GUARD << (FIELD * i) for i in range(len(self.kinds)))
+        self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
+        self.shared_splits: dict[int, tuple] = {}
+        self._plain_options: dict[str, tuple | None] = {}  # a key of cards -> its word's option, if any
+        self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
     def best(self, hand: Hand) -> Split:
@@ -78,16 +92,79 @@ class Content:
     def hand_points(self, cards: Hand) -> int:
         return sum(map(self.points.__getitem__, cards))
 
-    def _words_of(self, hand: Hand) -> tuple[tuple[str, Hand, int], ...]:
-        """Every (word, cards used, points) the hand makes, one per distinct set of cards used."""
+    def _words_of(self, hand: Hand) -> tuple[tuple, ...]:
+        """Every word the hand makes as an option of the split search (see _option), one per distinct
+        set of cards used, most cards first, then A-Z by word: for each set of cards, the A-Z first word
+        it spells (with one wild and single-letter cards only, the first by the wild's letter, then
+        A-Z, as the finder gives them). Hands of three wilds go to the finder (see _finder_words)."""
+        wild = self.wild
+        wilds = hand.count(wild)
+        if wilds > MOST_WILDS:
+            return self._finder_words(hand)
+        letters = [c for c in hand if c != wild] if wilds else hand
+        words, plain, option_of = self.card_words, self._plain_options, self._option
+        entry, with_letter, kind = words.entry, words.with_letter, words.kind
+        by_letter = wilds == 1 and all(len(c) == 1 for c in letters)
+        found: list[tuple] = []
+        for sub, left in sub_keys(words.chars(letters)):
+            option: Any = plain.get(sub, False)  # False: not asked yet
+            if option is False:
+                hit = entry(sub)
+                if len(plain) >= SPLITS_KEPT:
+                    plain.clear()
+                option = plain[sub] = None if hit is None else option_of(hit[1], hit[0])
+            if option is not None:
+                found.append(option)
+            if not wilds:
+                continue
+            firsts = [word for letter, word in with_letter(sub) if not left >> (ord(letter) - 97) & 1]
+            if firsts:
+                used = tuple(sorted((*map(kind.__getitem__, sub), wild)))
+                found.append(option_of(firsts[0] if by_letter else min(firsts), used))
+            if wilds == 2:
+                firsts = words.two_letters(sub, left)
+                if firsts:
+                    found.append(option_of(min(firsts), tuple(sorted((*map(kind.__getitem__, sub), wild, wild)))))
+        _sort_options(found)
+        return tuple(self._in_build_order(found, letters, wilds))
+
+    def _option(self, word: str, used: Hand) -> tuple:
+        """(the cards packed, their points, how many, letters in the word, the word, the cards, the slot of
+        the first card): what the split search reads of a word (see _Family)."""
+        bits = self.bits
+        return (sum(map(bits.__getitem__, used)), self.hand_points(used), len(used), len(word), word, used,
+                min(map(self.slot.__getitem__, used)))
+
+    def _in_build_order(self, found: list[tuple], letters, wilds: int) -> list[tuple]:
+        """`found`, sorted, with each run of one word spelled by as many cards two ways (th-e-r-e and
+        t-h-er-e) put in the order the finder builds that word (its search tries the cards in order)."""
+        runs = [i for i in range(1, len(found)) if found[i][4] == found[i - 1][4] and found[i][2] == found[i - 1][2]]
+        if not runs:
+            return found
+        builds = _Cards(self.finder, Sources.make(letters, wilds)).builds
+        order: dict[str, list[Hand]] = {}
+        for i in runs:
+            word = found[i][4]
+            if word not in order:
+                order[word] = [tuple(sorted(m.cards + (self.wild,) * len(m.wilds))) for m in builds(word)]
+        first = {}
+        for word, spellings in order.items():
+            for used in reversed(spellings):
+                first[word, used] = spellings.index(used)
+        return sorted(found, key=lambda option: (-option[2], option[4], first.get((option[4], option[5]), 0)))
+
+    def _finder_words(self, hand: Hand) -> tuple[tuple, ...]:
+        """_words_of by the word finder (every build of every word): the reference _words_of agrees with."""
         wilds = hand.count(self.wild)
         letters = [c for c in hand if c != self.wild]
-        seen: dict[Hand, tuple[str, Hand, int]] = {}
+        seen: dict[Hand, tuple] = {}
         for match in self.finder.find(letters, wilds=wilds, min_length=self.min_length):
             used = tuple(sorted(match.cards + (self.wild,) * len(match.wilds)))
             if used not in seen:
-                seen[used] = (match.word, used, self.hand_points(used))
-        return tuple(sorted(seen.values(), key=lambda found: (-len(found[1]), found[0])))
+                seen[used] = self._option(match.word, used)
+        found = list(seen.values())
+        _sort_options(found)
+        return tuple(found)
 
     def _best(self, hand: Hand) -> Split:
         """The best split of `hand` (sorted): highest score, then most cards in words, then the
@@ -153,19 +230,14 @@ class _Family:
     subtraction each."""
 
     def __init__(self, content: Content, hand: Hand):
-        kinds = sorted(set(hand))
-        slot = {kind: i for i, kind in enumerate(kinds)}
-        self.kinds = kinds
-        self.bits = bits = {kind: 1 << (FIELD * i) for kind, i in slot.items()}
-        self.packed = sum(map(bits.__getitem__, hand))
-        guards = sum(GUARD << (FIELD * i) for i in range(len(kinds)))
-        points = [content.points[kind] for kind in kinds]
-        by_first: list[list[tuple]] = [[] for _ in kinds]
-        for word, used, value in content._words(hand):
-            cards = sum(map(bits.__getitem__, used))
-            by_first[min(map(slot.__getitem__, used))].append((cards, value, len(used), len(word), word, used))
-        self.content, self.slot, self.by_first, self.points, self.guards = content, slot, by_first, points, guards
-        self.search = _SplitSearch(by_first, points, content.settings.unplayed_penalty, guards).search
+        self.kinds, self.slot, self.bits, self.held = content.kinds, content.slot, content.bits, frozenset(hand)
+        self.packed = sum(map(self.bits.__getitem__, hand))
+        by_first: list[list[tuple]] = [[] for _ in self.kinds]
+        for option in content._words(hand):
+            by_first[option[6]].append(option)
+        self.content, self.by_first, self.points, self.guards = content, by_first, content.point_list, content.guards
+        self.search = _SplitSearch(by_first, self.points, content.settings.unplayed_penalty, self.guards,
+                                   content.shared_splits, content.wild_field).search
 
     def value_without(self, without: str) -> tuple[int, bool]:
         """(score, uses every card) of the hand's best split less one `without` card. Without a
@@ -175,7 +247,7 @@ class _Family:
         content, bits = self.content, self.bits
         packed = self.packed - bits[without]
         search = self.search
-        if len(without) == 1 and without != content.wild and content.wild in self.slot:
+        if len(without) == 1 and without != content.wild and content.wild in self.held:
             x, w = self.slot[without], self.slot[content.wild]
             x_shift, w_shift = FIELD * x, FIELD * w
             held_x = (self.packed >> x_shift) & COUNT
@@ -193,7 +265,8 @@ class _Family:
                         extra[first].append((cards, option[1] + gain, *option[2:]))
                         found = True
             if found:
-                search = _SplitSearch(extra, self.points, content.settings.unplayed_penalty, self.guards).search
+                search = _SplitSearch(extra, self.points, content.settings.unplayed_penalty, self.guards,
+                                      content.shared_splits, content.wild_field).search
         top = search(packed)
         return top[0], top[1] > 0 and top[1] == _card_count(packed)
 
@@ -220,15 +293,18 @@ class _SplitSearch:
     """Content._best's search over one hand: an object, not a nested function, since a nested function
     that calls itself is a reference cycle (holding its memo) that only the garbage collector frees."""
 
-    def __init__(self, by_first: list[list[tuple]], points: list[int], penalty: int, guards: int):
+    def __init__(self, by_first: list[list[tuple]], points: list[int], penalty: int, guards: int,
+                 shared: dict[int, tuple], wild_field: int):
         self.by_first, self.points, self.penalty, self.guards = by_first, points, penalty, guards
         self.memo: dict[int, tuple] = {}
+        self.shared, self.wild_field = shared, wild_field
 
     def search(self, rest: int) -> tuple:
         """(score, cards in words, longest word, the option chosen or None, the rest after it)."""
         if not rest:
             return (0, 0, 0, None, 0)
-        found = self.memo.get(rest)
+        memo = self.memo if rest & self.wild_field else self.shared
+        found = memo.get(rest)
         if found is not None:
             return found
         first = (rest & -rest).bit_length() - 1
@@ -247,15 +323,25 @@ class _SplitSearch:
             candidate = (score + option[1], used + option[2], max(longest, option[3]))
             if candidate > key:
                 key, best = candidate, (*candidate, option, left)
-        self.memo[rest] = best
+        if memo is self.shared and len(memo) >= SHARED_KEPT:
+            memo.clear()
+        memo[rest] = best
         return best
 
 
+MOST_WILDS = 2  # hands with more wilds go to the finder (rare: three wild cards in 110)
+SHARED_KEPT = 500_000  # searches of wild-free hands kept (shared by every hand holding them) before starting over
 SPLITS_KEPT = 200_000  # memoized splits, by hand, before that memo starts over
 FAMILIES_KEPT = 8  # searches kept: a turn asks about one hand and the hands one card short of it
 FIELD = 6  # bits per kind of card in a packed hand: 5 for the count (settings cap a hand at 30 cards), 1 guard
 GUARD = 1 << (FIELD - 1)
 COUNT = GUARD - 1  # the count bits of one kind's field
+
+
+def _sort_options(options: list[tuple]) -> None:
+    """Most cards first, then A-Z by word; equals keep their order (two stable sorts)."""
+    options.sort(key=itemgetter(4))
+    options.sort(key=itemgetter(2), reverse=True)
 
 
 def _card_count(packed: int) -> int:

@@ -1,0 +1,60 @@
+"""Word tables kept on disk between processes, so a fresh process does not rebuild them.
+
+A table (the anagram table, a skeleton table) is a function of its word list only: it is saved with
+marshal under the user's cache folder, named by a digest of the words (and the table's own name
+and format), so a changed word list, an edited word file or an allow/deny list gets its own
+file and never reads a stale one. `SPELLPRESS_WORD_CACHE` names another folder, or `off` keeps
+nothing on disk. A file that cannot be read is built again; one that cannot be written is skipped
+(a read-only home still works, only slower). Files are written whole (a temporary file renamed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import sys
+from collections.abc import Callable, Iterable
+from contextlib import suppress
+from pathlib import Path
+from typing import TypeVar
+
+FORMAT = 1  # raise when a table's layout changes
+Table = TypeVar("Table")
+
+
+def cache_folder() -> Path | None:
+    """Where word tables are kept: $SPELLPRESS_WORD_CACHE, else the user's cache folder; None for `off`."""
+    setting = os.environ.get("SPELLPRESS_WORD_CACHE", "")
+    if setting == "off":
+        return None
+    if setting:
+        return Path(setting)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "spellpress" / "word-tables"
+
+
+def words_digest(words: Iterable[str]) -> str:
+    return hashlib.blake2b("\n".join(words).encode(), digest_size=16).hexdigest()
+
+
+def cached(name: str, digest: str, build: Callable[[], Table]) -> Table:
+    """The table `name` of the word list with this digest: read from the cache folder, else built and kept."""
+    folder = cache_folder()
+    if folder is None:
+        return build()
+    path = folder / f"{name}-{FORMAT}-py{sys.version_info[0]}{sys.version_info[1]}-{digest}.marshal"
+    try:
+        return marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    table = build()
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary.write_bytes(marshal.dumps(table))  # type: ignore[arg-type]  # dicts of str, tuple, frozenset
+        os.replace(temporary, path)
+    except (OSError, ValueError):
+        with suppress(OSError):
+            temporary.unlink(missing_ok=True)
+    return table
