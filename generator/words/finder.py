@@ -51,10 +51,10 @@ _KEPT_UP_TO_LETTERS = 6    # ... for entries with at most this many wild letters
 SHORT_KEYS_BEFORE_TABLE = 2_000  # keys extensions() asks one at a time (a few games) before one_short's table
 
 
-_FOR_WORDS: dict[tuple, tuple[Lexicon, "WordFinder"]] = {}
+_FOR_WORDS: dict[tuple, tuple[Lexicon, WordFinder]] = {}
 
 
-def for_words(words, min_length: int | None = None) -> tuple[Lexicon, "WordFinder"]:
+def for_words(words, min_length: int | None = None) -> tuple[Lexicon, WordFinder]:
     """The lexicon and finder for a game's `words:` settings (min_length, allow, deny),
     built once per process and shared by everything that judges that game's words.
     `min_length` raises the game's own minimum (a rule that wants longer words)."""
@@ -190,12 +190,12 @@ class WordFinder:
         head, tail = _split(hand)
         heads, head_lefts = subs_and_lefts(head)
         tails, tail_lefts = subs_and_lefts(tail)
-        for head, head_left in zip(heads, head_lefts):
+        for head, head_left in zip(heads, head_lefts, strict=False):
             row = table.get(head)
             if row is None:    # no word has these letters from a to l, even plus one
                 continue
             get = row.get
-            for tail, tail_left in zip(tails, tail_lefts):
+            for tail, tail_left in zip(tails, tail_lefts, strict=False):
                 entry: Any = get(tail)
                 if not entry:
                     if entry is None:
@@ -235,11 +235,11 @@ class WordFinder:
             cache = caches.get(c)
             if cache is None:
                 cache = caches[c] = {}
-            for head, head_left in zip(heads, head_lefts):
+            for head, head_left in zip(heads, head_lefts, strict=False):
                 if len(head) + len(middle) + len(hand) - end + 1 < min_length:
                     continue
                 head += middle
-                for tail, tail_left in zip(tails, tail_lefts):
+                for tail, tail_left in zip(tails, tail_lefts, strict=False):
                     sub = head + tail
                     if sub not in one_short or len(sub) + 1 < min_length:
                         continue
@@ -314,7 +314,7 @@ class WordFinder:
             *(index.word_set for index in indexes))
         out = [m for m in out if m.word not in containing]
         candidates: set[str] = set()
-        for text, index in zip(texts, indexes):
+        for text, index in zip(texts, indexes, strict=False):
             candidates |= self._candidate_words(total, key(text), src.wilds, index)
         builds = cards.hand_builds
         for w in candidates:
@@ -373,7 +373,7 @@ class WordFinder:
         cards = list((src.hand + src.may).items())
         letters = set()
         for choice in product(*(range(n + 1) for _, n in cards)):
-            picked = "".join(card * k for (card, _), k in zip(cards, choice))
+            picked = "".join(card * k for (card, _), k in zip(cards, choice, strict=False))
             letters.add(key(fixed + "".join(c for c in picked if c not in free)))
         wild_letters = "".join(c for c in self.alphabet if c not in free)
         found: set[str] = set()
@@ -672,7 +672,7 @@ class _Cards:
             for shares in product(*options):
                 if sum(share[3] for share in shares) > self.wilds:
                     continue
-                match, ranks = self._layout(word, cutting, dict(zip(letters, shares)))
+                match, ranks = self._layout(word, cutting, dict(zip(letters, shares, strict=False)))
                 before = found.get(match)
                 if before is None:
                     found[match] = ranks

@@ -97,7 +97,7 @@ class LetterIndex:
     def _by_key(self) -> dict[str, tuple[str, ...]]:
         by_key: dict[str, tuple[str, ...]] = {}
         get = by_key.get
-        for k, word in zip(map("".join, map(sorted, self.words)), self.words):
+        for k, word in zip(map("".join, map(sorted, self.words)), self.words, strict=False):
             words = get(k)
             by_key[k] = (word,) if words is None else (*words, word)
         return by_key

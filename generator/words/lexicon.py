@@ -43,7 +43,7 @@ def shipped_levels(name: str = SHIPPED) -> dict[str, int]:
     words = shipped_words(name)
     if len(levels) != len(words):
         raise ValueError(f"{path} has {len(levels)} levels for {len(words)} words: run `make lexicon`")
-    return dict(zip(words, levels))
+    return dict(zip(words, levels, strict=False))
 
 
 def word_file_lines(path: Path, language: Language = LANGUAGES["en"]) -> Iterator[tuple[int, str]]:

@@ -86,7 +86,7 @@ def test_must_use_letters_appear_in_every_word(finder):
 @pytest.mark.slow
 def test_reusable_vowels_match_brute_force(finder, lexicon, word_counts):
     rng = random.Random(21)
-    for i in range(30):
+    for _ in range(30):
         hand = hand_of(rng, 5, CONSONANTS)
         reusable = rng.sample("aeiou", rng.randint(0, 2))
         dice_wilds = rng.randint(0 if reusable else 1, 2 - len(reusable))
@@ -306,10 +306,10 @@ def test_table_letters_shared_with_the_hand_match_the_search(finder):
 @pytest.mark.slow
 def test_two_and_three_wilds_match_the_search(finder):
     rng = random.Random(47)
-    for i in range(25):
+    for _ in range(25):
         hand = hand_of(rng, rng.randint(1, 7))
         assert_same_as_search(finder, hand=hand, wilds=2, min_length=rng.choice([1, 2, 4]))
-    for i in range(4):
+    for _ in range(4):
         assert_same_as_search(finder, hand=hand_of(rng, 3), wilds=3)
         assert_same_as_search(finder, hand=[*hand_of(rng, 2), "qu"], wilds=3)
 
@@ -341,7 +341,7 @@ def test_results_stay_the_same_when_caches_start_over(lexicon, monkeypatch):
     monkeypatch.setattr(finder_module, "_TWO_WILD_MATCHES_LIMIT", 10)
     small = WordFinder(lexicon)
     rng = random.Random(59)
-    for i in range(12):
+    for _ in range(12):
         hand = hand_of(rng, 7)
         for query in (dict(hand=hand, wilds=1, in_order=False), dict(hand=hand[:5], wilds=2),
                       dict(hand=[*hand[:5], "th"], wilds=1)):
@@ -377,7 +377,7 @@ def test_index_tables():
     assert sub_multisets_between("aabc", "ab") == ["ab", "abc", "aab", "aabc"]
     subs, lefts = subs_and_lefts("aab")
     assert set(subs) == set(sub_multisets("aab")) and len(subs) == 6
-    for sub, left in zip(subs, lefts):
+    for sub, left in zip(subs, lefts, strict=False):
         rest = Counter("aab") - Counter(sub)
         assert left == sum(1 << (ord(c) - 97) for c in rest)
 

@@ -119,15 +119,15 @@ class RummyState(State):
 
     def legal_actions(self):
         if self.phase == DRAW:
-            actions = []
+            draws: list[Draw] = []
             if self.deck_size or self._can_reshuffle():
-                actions.append(FROM_DECK)
+                draws.append(FROM_DECK)
             if self.s.draw_from_discard and self.discard:
-                actions.append(FROM_DISCARD)
-            return actions
+                draws.append(FROM_DISCARD)
+            return draws
         if self.phase == DISCARD:
             hand = self.hand(self.seat)
-            actions = []
+            actions: list[Discard] = []
             for kind in self.discardable(hand):
                 actions.append(Discard("discard", kind, False))
                 if self.went_out is None and self.c.value_without(hand, kind)[1]:
