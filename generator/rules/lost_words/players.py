@@ -48,18 +48,12 @@ class LostWordsPlayer(Player[LostWordsState]):
     def _unseen(state: LostWordsState, seat: int) -> Counter:
         """Copies of each Spell not visible to `seat`: in the deck or in other hands."""
         defs = state.defs
-        seen: Counter = Counter()
-        for row in state.rows:
-            for slot in row:
-                if slot[1] != NONE and defs.kind[slot[1]] == SPELL:
-                    seen[defs.word[slot[1]]] += 1
-        for card in state.discard:
-            if defs.kind[card] == SPELL:
-                seen[defs.word[card]] += 1
-        for card in state.hands[seat]:
-            if defs.kind[card] == SPELL:
-                seen[defs.word[card]] += 1
-        return Counter({word: copies - seen[word] for word, copies in defs.copies.items()})
+        kind, word = defs.kind, defs.word
+        seen = Counter([word[card] for row in state.rows for _, card, _ in row if card != NONE and kind[card] == SPELL])
+        seen.update([word[card] for card in state.discard if kind[card] == SPELL])
+        seen.update([word[card] for card in state.hands[seat] if kind[card] == SPELL])
+        get = seen.get
+        return Counter({w: copies - get(w, 0) for w, copies in defs.copies.items()})
 
     def _draw(self, state: LostWordsState, seat: int) -> Any:
         defs = state.defs
