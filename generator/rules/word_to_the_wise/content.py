@@ -112,6 +112,8 @@ class Definitions:
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
         self.time_outcomes = tuple((("time", j), 1.0 / steps) for j in range(steps))
+        self.time_step = {action: j for j, (action, _) in enumerate(self.time_outcomes)}  # ("time", j) -> j
+        self.drawn_letter = {action: letter for letter, action in self.draw_actions.items()}  # ("draw", x) -> x
         self._subs: dict[tuple, tuple] = {}
         self._sub_best: dict[tuple, dict[str, tuple]] = {}
         self._misses = 0
