@@ -308,11 +308,12 @@ class LostWordsState(State):
         if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "deal"):
             raise IllegalAction(f"chance must deal a card, not {action!r}")
         type_key = action[1]
-        for index in range(len(pile) - 1, -1, -1):
-            if self.defs.type_key[pile[index]] == type_key:
-                break
-        else:
-            raise IllegalAction(f"no {type_key} left to deal")
+        kinds = list(map(self.defs.type_key.__getitem__, pile))
+        kinds.reverse()
+        try:  # the last card of that kind in the pile
+            index = len(pile) - 1 - kinds.index(type_key)
+        except ValueError:
+            raise IllegalAction(f"no {type_key} left to deal") from None
         self.owed.pop(0)
         card = pile[index]
         pile[index] = pile[-1]
