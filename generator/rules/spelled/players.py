@@ -30,6 +30,32 @@ def _usefulness(cat: Catalog) -> dict[str, float]:
     return useful
 
 
+def spell_gain(d: CardDef) -> float:
+    """What a card adds to a spell: its damage and its spelled boxes."""
+    return d.damage + sum(box_value(b) for b in d.spelled)
+
+
+class _Tables:
+    """Per card uid, worked out once per catalog: its value in a deck (SpelledHeuristic.card_value), what it
+    adds to a spell, whether it is a vowel."""
+
+    def __init__(self, player: "SpelledHeuristic", state: SpelledState):
+        defs = state.defs
+        self.value = [player.card_value(state, d) for d in defs]
+        self.gain = [spell_gain(d) for d in defs]
+        self.vowel = [d.letter in "aeiou" for d in defs]
+        self.fragment = [box_value(d.fragment) for d in defs]
+        self.draws = [any(n == "draw" for n, _ in d.fragment) for d in defs]  # its fragment draws cards
+        self.best_spells: dict[tuple[int, ...], tuple[int, ...] | None] = {}  # hand -> its best spell
+
+
+def _tables(state: SpelledState, player: "SpelledHeuristic") -> _Tables:
+    tables = state.cat.__dict__.get("_heuristic_tables")
+    if tables is None:
+        tables = state.cat.__dict__["_heuristic_tables"] = _Tables(player, state)
+    return tables
+
+
 class SpelledHeuristic(Player[SpelledState]):
     """A deck-builder: plays its strongest spell (found with the word finder), the
     rest as fragments, uses its abilities, attacks, then buys by priority.
@@ -43,41 +69,37 @@ class SpelledHeuristic(Player[SpelledState]):
         self.skill = skill
         self.name = f"heuristic({skill:g})"
 
-    # value of a card in a deck (buy priority and scrap choice), cached on the catalog
+    # value of a card in a deck (buy priority and scrap choice)
     def card_value(self, state: SpelledState, d: CardDef) -> float:
-        # by the card's identity: the catalog holds its cards as long as this cache (a dataclass's hash
-        # of every field, asked at every look at a card, was a twentieth of the game's time)
-        cache = state.cat.__dict__.setdefault("_values", {})
-        value = cache.get(id(d))
-        if value is None:
-            useful = _usefulness(state.cat)[d.letter]
-            spelled = d.damage + sum(box_value(b) for b in d.spelled)
-            value = box_value(d.fragment) + useful * spelled * 0.7 + box_value(d.scrap) * 0.3
-            if d.kind == "shield":
-                value += 0.5 + 0.25 * d.strength
-            elif d.kind == "totem":
-                value += 0.5 + 0.15 * d.strength
-            cache[id(d)] = value
+        useful = _usefulness(state.cat)[d.letter]
+        value = box_value(d.fragment) + useful * spell_gain(d) * 0.7 + box_value(d.scrap) * 0.3
+        if d.kind == "shield":
+            value += 0.5 + 0.25 * d.strength
+        elif d.kind == "totem":
+            value += 0.5 + 0.15 * d.strength
         return value
 
     def vowel_share(self, state: SpelledState, side: int) -> float:
         cards = state.deck_cards(side)
-        return sum(state.defs[u].letter in "aeiou" for u in cards) / max(1, len(cards))
+        return sum(map(_tables(state, self).vowel.__getitem__, cards)) / max(1, len(cards))
 
     def act(self, state: SpelledState, seat: int, rng: random.Random) -> Any:
         side = state.side_of[seat]
         hand = state.hand[seat]
         defs = state.defs
+        tables = _tables(state, self)
+        value = tables.value
         explore = self.skill < 1.0 and rng.random() > self.skill
         if state.phase == "discard":
             return ("end", False)
         if state.phase in ("setup-drop", "drop"):
-            return ("drop", min(hand, key=lambda u: (self.card_value(state, defs[u]), u)) if not explore else rng.choice(hand))
+            return ("drop", min(hand, key=lambda u: (value[u], u)) if not explore else rng.choice(hand))
         # 1. draw fragments not needed for the best spell, then the best spell
         spell = self.best_spell(state, hand, rng, explore)
         spell_cards = set(spell or ())
+        draws = tables.draws
         for u in hand:
-            if u not in spell_cards and any(n == "draw" for n, _ in defs[u].fragment):
+            if draws[u] and u not in spell_cards:
                 return ("fragment", u)
         if spell:
             return ("spell", spell)
@@ -88,7 +110,8 @@ class SpelledHeuristic(Player[SpelledState]):
                 return ("scrap", target)
         # 3. the rest as fragments (ones that might want keeping are kept only if no use)
         if hand:
-            return ("fragment", max(hand, key=lambda u: (box_value(defs[u].fragment), -u)))
+            fragment = tables.fragment
+            return ("fragment", max(hand, key=lambda u: (fragment[u], -u)))
         # 4. abilities
         if state.tokens["destroy"]:
             lasting = [u for s in state.enemies(side) for u in state.lasting_of(s)]
@@ -103,11 +126,11 @@ class SpelledHeuristic(Player[SpelledState]):
         if state.free:
             shop = [u for u in state.row if u is not None and defs[u].cost <= max(state.free)]
             if shop:
-                return ("free", max(shop, key=lambda u: (self.card_value(state, defs[u]), defs[u].cost, -u)))
+                return ("free", max(shop, key=lambda u: (value[u], defs[u].cost, -u)))
         if state.tokens["scrap_market"]:
             row = [u for u in state.row if u is not None]
             if row:
-                return ("scrap", min(row, key=lambda u: (self.card_value(state, defs[u]), u)))
+                return ("scrap", min(row, key=lambda u: (value[u], u)))
         # 5. scrap boxes of played cards: when lethal, or when the card is cheap
         for u in state.played:
             d = defs[u]
@@ -117,7 +140,7 @@ class SpelledHeuristic(Player[SpelledState]):
             dmg = sum(a for n, a in d.scrap if n == "damage")
             enemy = min(state.enemies(side), key=lambda s: state.health[s])
             lethal = dmg and not state.shields_of(enemy) and sum(state.attacks) + dmg >= state.health[enemy]
-            if lethal or gain >= self.card_value(state, d) + 0.5:
+            if lethal or gain >= value[u] + 0.5:
                 return ("scrapself", u)
         # 6. attacks
         if state.attacks:
@@ -133,12 +156,24 @@ class SpelledHeuristic(Player[SpelledState]):
     def best_spell(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
         if len(hand) < state.cat.min_letters:
             return None
+        if explore:  # a random one of the spells, in the word finder's order
+            return self._spells(state, hand, rng, explore)
+        known = _tables(state, self).best_spells
+        key = tuple(hand)
+        if key not in known:  # a turn asks again at every action that leaves the hand as it is
+            if len(known) > 100_000:
+                known.clear()
+            known[key] = self._spells(state, hand, rng, explore)
+        return known[key]
+
+    def _spells(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
         defs = state.defs
+        gain_of = _tables(state, self).gain
         by_letter: dict[str, list[int]] = {}
         for u in hand:
             by_letter.setdefault(defs[u].letter, []).append(u)
         for cards in by_letter.values():
-            cards.sort(key=lambda u: (-(defs[u].damage + sum(box_value(b) for b in defs[u].spelled)), u))
+            cards.sort(key=lambda u: (-gain_of[u], u))
         seen: set = set()
         options: list[tuple[float, tuple]] = []
         for m in state.cat.finder.find("".join(defs[u].letter for u in hand), min_length=state.cat.min_letters):
@@ -149,7 +184,7 @@ class SpelledHeuristic(Player[SpelledState]):
             for c in m.cards:
                 picked.append(by_letter[c][taken[c]])
                 taken[c] += 1
-            gain = sum(defs[u].damage + sum(box_value(b) for b in defs[u].spelled) for u in picked)
+            gain = sum(map(gain_of.__getitem__, picked))
             if len(picked) >= state.bonus_letters:
                 gain += state.bonus_damage
             gain += 0.01 * len(picked)
@@ -162,10 +197,10 @@ class SpelledHeuristic(Player[SpelledState]):
 
     def scrap_choice(self, state: SpelledState, side: int, cards: list[int]) -> int | None:
         """The weakest card worth losing: a starter, and never a vowel the deck needs."""
-        defs = state.defs
+        defs, value = state.defs, _tables(state, self).value
         share = self.vowel_share(state, side)
         size = len(state.deck_cards(side))
-        for u in sorted(cards, key=lambda u: (self.card_value(state, defs[u]), u)):
+        for u in sorted(cards, key=lambda u: (value[u], u)):
             d = defs[u]
             if d.origin != "starter" or size <= 8:
                 return None
@@ -194,7 +229,7 @@ class SpelledHeuristic(Player[SpelledState]):
         return ("attack", i, victim)
 
     def buy_choice(self, state: SpelledState, side: int, rng: random.Random, explore: bool) -> int | None:
-        defs = state.defs
+        defs, value = state.defs, _tables(state, self).value
         shop = [u for u in state.row if u is not None and defs[u].cost <= state.energy]
         vowels_low = self.vowel_share(state, side) < 0.33
         reserve = [u for u in state.reserve if defs[u].cost <= state.energy]
@@ -204,18 +239,18 @@ class SpelledHeuristic(Player[SpelledState]):
         best, best_score = None, 0.0
         for u in shop:
             d = defs[u]
-            score = self.card_value(state, d) + 0.35 * d.cost
+            score = value[u] + 0.35 * d.cost
             if d.letter in "aeiou" and vowels_low:
                 score += 1.5
             if score > best_score:
                 best, best_score = u, score
         # a card weaker than the deck's average only dilutes it
         cards = state.deck_cards(side)
-        average = sum(self.card_value(state, defs[u]) for u in cards) / max(1, len(cards))
-        if best is not None and self.card_value(state, defs[best]) >= max(2.2, average):
+        average = sum(map(value.__getitem__, cards)) / max(1, len(cards))
+        if best is not None and value[best] >= max(2.2, average):
             return best
         if vowels_low and reserve:
             return reserve[0]
-        if best is not None and self.card_value(state, defs[best]) >= 1.6:
+        if best is not None and value[best] >= 1.6:
             return best
         return None

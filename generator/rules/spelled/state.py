@@ -42,6 +42,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
+from spellpress.rules.chance import Counted
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.spelled.content import AT_ONCE, LASTING, TOKENS, Catalog
@@ -85,6 +86,7 @@ class SpelledState(State):
         self.played: list[int] = []
         # turn state
         self.turn_index = 0
+        self.seat = self.order[0]  # the seat whose turn it is: order[turn_index % len(order)]
         self.turns = 0
         self.phase = "setup"
         self.to_drop = 0
@@ -115,10 +117,6 @@ class SpelledState(State):
             if seat not in seen:
                 seen.append(seat)
         return seen
-
-    @property
-    def seat(self) -> int:
-        return self.order[self.turn_index % len(self.order)]
 
     def enemies(self, side: int) -> list[int]:
         return [s for s in range(len(self.side_seats)) if s != side]
@@ -155,8 +153,7 @@ class SpelledState(State):
     def chance_outcomes(self) -> Sequence[tuple[int, float]]:
         kind, who = self.draws[0]
         pool = self.market_pool if kind == "market" else self.pool[self.side_of[who]]
-        p = 1.0 / len(pool)
-        return [(u, p) for u in pool]
+        return Counted(list(pool), [1] * len(pool), len(pool))  # every card alike: (u, 1 / len(pool)) each
 
     def legal_actions(self) -> list:
         if self.current_player() == CHANCE:
@@ -347,6 +344,7 @@ class SpelledState(State):
             if self.phase == "drawn":
                 self.turns += 1
                 self.turn_index += 1
+                self.seat = self.order[self.turn_index % len(self.order)]
                 self.phase = "start"
                 continue
             return
