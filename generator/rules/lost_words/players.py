@@ -45,11 +45,12 @@ class LostWordsPlayer(Player[LostWordsState]):
 
     # public knowledge
     @staticmethod
-    def _unseen(state: LostWordsState, seat: int) -> defaultdict[str, int]:
+    def _unseen(state: LostWordsState, seat: int) -> defaultdict[str | None, int]:
         """Copies of each Spell not visible to `seat`: in the deck or in other hands."""
         defs = state.defs
         kind, word = defs.kind, defs.word
-        unseen = defaultdict(int, defs.copies)  # a word without Spell cards: 0
+        unseen: defaultdict[str | None, int] = defaultdict(int)  # a word without Spell cards: 0
+        unseen.update(defs.copies)
         for card in chain([cover for row in state.rows for _, cover, _ in row if cover != NONE], state.discard,
                           state.hands[seat]):
             if kind[card] == SPELL:
@@ -172,7 +173,7 @@ class LostWordsPlayer(Player[LostWordsState]):
             return conker()
         return PASS
 
-    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter, unseen: defaultdict[str, int]) -> str | None:
+    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter, unseen: defaultdict[str | None, int]) -> str | None:
         """The needed Spell most likely to be in another hand, if likely enough."""
         others = sum(len(h) for s, h in enumerate(state.hands) if s != seat)
         pool = others + len(state.deck)

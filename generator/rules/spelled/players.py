@@ -7,6 +7,19 @@ from collections import Counter
 from typing import Any
 
 from spellpress.rules.protocol import Player
+from spellpress.rules.spelled.actions import (
+    END_TURN,
+    Attack,
+    Buy,
+    Destroy,
+    Drop,
+    Force,
+    Fragment,
+    Scrap,
+    ScrapPlayed,
+    Spell,
+    TakeFree,
+)
 from spellpress.rules.spelled.content import CardDef, Catalog
 from spellpress.rules.spelled.state import SpelledState
 
@@ -91,46 +104,46 @@ class SpelledHeuristic(Player[SpelledState]):
         value = tables.value
         explore = self.skill < 1.0 and rng.random() > self.skill
         if state.phase == "discard":
-            return ("end", False)
+            return END_TURN
         if state.phase in ("setup-drop", "drop"):
-            return ("drop", min(hand, key=lambda u: (value[u], u)) if not explore else rng.choice(hand))
+            return Drop("drop", min(hand, key=lambda u: (value[u], u)) if not explore else rng.choice(hand))
         # 1. draw fragments not needed for the best spell, then the best spell
         spell = self.best_spell(state, hand, rng, explore)
         spell_cards = set(spell or ())
         draws = tables.draws
         for u in hand:
             if draws[u] and u not in spell_cards:
-                return ("fragment", u)
+                return Fragment("fragment", u)
         if spell:
-            return ("spell", spell)
+            return Spell("spell", spell)
         # 2. scrap weak cards from hand before playing them
         if state.tokens["scrap_hand"] and hand:
             target = self.scrap_choice(state, side, hand)
             if target is not None:
-                return ("scrap", target)
+                return Scrap("scrap", target)
         # 3. the rest as fragments (ones that might want keeping are kept only if no use)
         if hand:
             fragment = tables.fragment
-            return ("fragment", max(hand, key=lambda u: (fragment[u], -u)))
+            return Fragment("fragment", max(hand, key=lambda u: (fragment[u], -u)))
         # 4. abilities
         if state.tokens["destroy"]:
             lasting = [u for s in state.enemies(side) for u in state.lasting_of(s)]
             if lasting:
-                return ("destroy", max(lasting, key=lambda u: (defs[u].kind == "shield", defs[u].strength, u)))
+                return Destroy("destroy", max(lasting, key=lambda u: (defs[u].kind == "shield", defs[u].strength, u)))
         if state.tokens["discard"]:
-            return ("force", min(state.enemies(side), key=lambda s: state.health[s]))
+            return Force("force", min(state.enemies(side), key=lambda s: state.health[s]))
         if state.tokens["scrap_discard"] and state.discard[side]:
             target = self.scrap_choice(state, side, state.discard[side])
             if target is not None:
-                return ("scrap", target)
+                return Scrap("scrap", target)
         if state.free:
             shop = [u for u in state.row if u is not None and defs[u].cost <= max(state.free)]
             if shop:
-                return ("free", max(shop, key=lambda u: (value[u], defs[u].cost, -u)))
+                return TakeFree("free", max(shop, key=lambda u: (value[u], defs[u].cost, -u)))
         if state.tokens["scrap_market"]:
             row = [u for u in state.row if u is not None]
             if row:
-                return ("scrap", min(row, key=lambda u: (value[u], u)))
+                return Scrap("scrap", min(row, key=lambda u: (value[u], u)))
         # 5. scrap boxes of played cards: when lethal, or when the card is cheap
         for u in state.played:
             d = defs[u]
@@ -141,17 +154,17 @@ class SpelledHeuristic(Player[SpelledState]):
             enemy = min(state.enemies(side), key=lambda s: state.health[s])
             lethal = dmg and not state.shields_of(enemy) and sum(state.attacks) + dmg >= state.health[enemy]
             if lethal or gain >= value[u] + 0.5:
-                return ("scrapself", u)
+                return ScrapPlayed("scrapself", u)
         # 6. attacks
         if state.attacks:
             return self.attack(state, side, rng, explore)
         # 7. buys
         buy = self.buy_choice(state, side, rng, explore)
         if buy is not None:
-            return ("buy", buy)
+            return Buy("buy", buy)
         if state.owes():  # the rest of a partly used box
-            return next(a for a in state.legal_actions() if a[0] in ("scrap", "force", "destroy", "attack"))
-        return ("end", False)
+            return next(a for a in state.legal_actions() if isinstance(a, (Scrap, Force, Destroy, Attack)))
+        return END_TURN
 
     def best_spell(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
         if len(hand) < state.cat.min_letters:
@@ -215,18 +228,18 @@ class SpelledHeuristic(Player[SpelledState]):
         amount = state.attacks[i]
         targets = state.targets(side)
         if explore:
-            return ("attack", i, rng.choice(targets))
+            return Attack("attack", i, rng.choice(targets))
         sides = [t for t in targets if t < 0]
         if not sides:  # shields stand: hit the one closest to breaking
-            return ("attack", i, min(targets, key=lambda u: (defs[u].strength - state.hits.get(u, 0), u)))
+            return Attack("attack", i, min(targets, key=lambda u: (defs[u].strength - state.hits.get(u, 0), u)))
         victim = min(sides, key=lambda t: state.health[-1 - t])
         total = sum(state.attacks)
         if total >= state.health[-1 - victim]:
-            return ("attack", i, victim)
+            return Attack("attack", i, victim)
         totems = [u for u in targets if u >= 0 and defs[u].strength - state.hits.get(u, 0) <= amount <= 3]
         if totems:
-            return ("attack", i, totems[0])
-        return ("attack", i, victim)
+            return Attack("attack", i, totems[0])
+        return Attack("attack", i, victim)
 
     def buy_choice(self, state: SpelledState, side: int, rng: random.Random, explore: bool) -> int | None:
         defs, value = state.defs, _tables(state, self).value
