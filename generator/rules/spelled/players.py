@@ -59,6 +59,8 @@ class _Tables:
         self.vowel = [d.letter in "aeiou" for d in defs]
         self.fragment = [box_value(d.fragment) for d in defs]
         self.draws = [any(n == "draw" for n, _ in d.fragment) for d in defs]  # its fragment draws cards
+        self.scrap = [box_value(d.scrap) for d in defs]
+        self.scrap_damage = [sum(a for n, a in d.scrap or () if n == "damage") for d in defs]
         self.best_spells: dict[tuple[int, ...], tuple[int, ...] | None] = {}  # hand -> its best spell
 
 
@@ -145,15 +147,15 @@ class SpelledHeuristic(Player[SpelledState]):
             if row:
                 return Scrap("scrap", min(row, key=lambda u: (value[u], u)))
         # 5. scrap boxes of played cards: when lethal, or when the card is cheap
+        enemy = None
         for u in state.played:
-            d = defs[u]
-            if d.scrap is None:
+            if defs[u].scrap is None:
                 continue
-            gain = box_value(d.scrap)
-            dmg = sum(a for n, a in d.scrap if n == "damage")
-            enemy = min(state.enemies(side), key=lambda s: state.health[s])
+            dmg = tables.scrap_damage[u]
+            if enemy is None:
+                enemy = min(state.enemies(side), key=lambda s: state.health[s])
             lethal = dmg and not state.shields_of(enemy) and sum(state.attacks) + dmg >= state.health[enemy]
-            if lethal or gain >= value[u] + 0.5:
+            if lethal or tables.scrap[u] >= value[u] + 0.5:
                 return ScrapPlayed("scrapself", u)
         # 6. attacks
         if state.attacks:
@@ -242,9 +244,11 @@ class SpelledHeuristic(Player[SpelledState]):
         return Attack("attack", i, victim)
 
     def buy_choice(self, state: SpelledState, side: int, rng: random.Random, explore: bool) -> int | None:
-        defs, value = state.defs, _tables(state, self).value
+        defs, tables = state.defs, _tables(state, self)
+        value = tables.value
         shop = [u for u in state.row if u is not None and defs[u].cost <= state.energy]
-        vowels_low = self.vowel_share(state, side) < 0.33
+        cards = state.deck_cards(side)
+        vowels_low = sum(map(tables.vowel.__getitem__, cards)) / max(1, len(cards)) < 0.33  # vowel_share
         reserve = [u for u in state.reserve if defs[u].cost <= state.energy]
         if explore:
             options = shop + reserve
@@ -257,10 +261,8 @@ class SpelledHeuristic(Player[SpelledState]):
                 score += 1.5
             if score > best_score:
                 best, best_score = u, score
-        # a card weaker than the deck's average only dilutes it
-        cards = state.deck_cards(side)
-        average = sum(map(value.__getitem__, cards)) / max(1, len(cards))
-        if best is not None and value[best] >= max(2.2, average):
+        # a card weaker than the deck's average only dilutes it (the average is summed only when it decides)
+        if best is not None and value[best] >= 2.2 and value[best] >= sum(map(value.__getitem__, cards)) / max(1, len(cards)):
             return best
         if vowels_low and reserve:
             return reserve[0]

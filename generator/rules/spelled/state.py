@@ -216,6 +216,8 @@ class SpelledState(State):
         side = self.side_of[self.seat]
         if any(self.attack_owed) and self.targets(side):
             return True
+        if not any(self.owed.values()):  # nothing owed: the usual case, no need to look at the table
+            return False
         possible = {
             "scrap_hand": bool(self.hand[self.seat]),
             "scrap_discard": bool(self.discard[side]),
@@ -238,7 +240,7 @@ class SpelledState(State):
         return out
 
     def apply(self, action) -> None:
-        if self.current_player() == CHANCE:
+        if self.winner_side is None and self.draws:  # current_player() is CHANCE
             self._resolve_draw(action)
         else:
             self._act(action)
