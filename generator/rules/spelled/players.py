@@ -62,6 +62,7 @@ class _Tables:
         self.scrap = [box_value(d.scrap) for d in defs]
         self.scrap_damage = [sum(a for n, a in d.scrap or () if n == "damage") for d in defs]
         self.best_spells: dict[tuple[int, ...], tuple[int, ...] | None] = {}  # hand -> its best spell
+        self.spell_letters: dict[str, tuple[tuple[str, ...], ...]] = {}  # a hand's letters A-Z -> its spells' letters
 
 
 def _tables(state: SpelledState, player: "SpelledHeuristic") -> _Tables:
@@ -189,14 +190,10 @@ class SpelledHeuristic(Player[SpelledState]):
             by_letter.setdefault(defs[u].letter, []).append(u)
         for cards in by_letter.values():
             cards.sort(key=lambda u: (-gain_of[u], u))
-        seen: set = set()
         options: list[tuple[float, tuple]] = []
-        for m in state.cat.finder.find("".join(defs[u].letter for u in hand), min_length=state.cat.min_letters):
-            if m.cards in seen:
-                continue
-            seen.add(m.cards)
+        for spell_letters in self._spell_letters(state, "".join(defs[u].letter for u in hand), explore):
             picked, taken = [], Counter[str]()
-            for c in m.cards:
+            for c in spell_letters:
                 picked.append(by_letter[c][taken[c]])
                 taken[c] += 1
             gain = sum(map(gain_of.__getitem__, picked))
@@ -209,6 +206,22 @@ class SpelledHeuristic(Player[SpelledState]):
         if explore:
             return rng.choice(options)[1]
         return max(options)[1]
+
+    def _spell_letters(self, state: SpelledState, letters: str, explore: bool) -> tuple[tuple[str, ...], ...]:
+        """The letters of each spell the hand's letters make, each once, in the word finder's order. Its
+        matches are listed by their letters A-Z, whatever the hand's order; only the order of the list
+        depends on it, which only a random pick (explore) reads: else they are kept by the letters A-Z."""
+        known = _tables(state, self).spell_letters
+        key = "".join(sorted(letters))
+        found = None if explore else known.get(key)
+        if found is None:
+            matches = state.cat.finder.find(letters, min_length=state.cat.min_letters)
+            found = tuple(dict.fromkeys(m.cards for m in matches))
+            if not explore:
+                if len(known) > 100_000:
+                    known.clear()
+                known[key] = found
+        return found
 
     def scrap_choice(self, state: SpelledState, side: int, cards: list[int]) -> int | None:
         """The weakest card worth losing: a starter, and never a vowel the deck needs."""
