@@ -105,7 +105,7 @@ class LostWordsPlayer(Player[LostWordsState]):
         placeable = [w for w in uncovered if spells.get(w)]
         targets = state.attackable(seat)
         unseen = self._unseen(state, seat)
-        left = {s: state.still_to_cover(s) for s in range(state.players)}
+        left = {s: state.still_to_cover(s) for s in {seat, *(v for v, _ in targets)}}  # the seats it reads
         # the opponent nearest to winning among those with pairs to attack
         victims = sorted({v for v, _ in targets}, key=lambda v: (left[v], (v - seat) % state.players))
         leader = victims[0] if victims else -1

@@ -190,8 +190,8 @@ class LostWordsState(State):
             self._discard(action)
         self._advance()
 
-    def returns(self) -> list[float]:
-        return [float(self.covered(seat)) for seat in range(self.players)]
+    def returns(self) -> list[float]:  # covered() of each seat, written out (the runner asks every turn)
+        return [float(len(row) - [slot[1] for slot in row].count(NONE)) for row in self.rows]
 
     def outcome(self, stalled: bool = False) -> Outcome:
         base = super().outcome(stalled)
