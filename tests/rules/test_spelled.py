@@ -597,7 +597,7 @@ def test_actions_are_typed_equal_to_plain_tuples_and_a_plain_tuple_plays_the_sam
 
 
 def test_an_action_of_the_wrong_shape_is_illegal_not_a_crash(game):
-    state = new(game)
+    state = to_main(game, ["starter-a"])
     for action in [("fragment",), ("fragment", 1, 2), ("cast", 1), (), "end", ["end", False]]:
         with pytest.raises(IllegalAction):
             state.apply(action)
