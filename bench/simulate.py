@@ -122,7 +122,8 @@ def check_ratios(games: int, repeat: int, only: list[str]) -> int:
 # Runs in a fresh process (baseline.run_in): warm-up games, then the timed run; prints its seconds and a
 # digest of every game's result, in game order (sets as sorted lists; dicts keep their order, but for the
 # cards played, which the tally reads in any order and older Evocabulary listed in a set's order). With
-# "trace", every action applied to a game's state (its clones' too) goes into that game's digest as well.
+# "trace", every action applied to a game's state (its clones' too) goes into that game's digest as well,
+# written as a plain tuple (an engine's typed actions, named tuples, equal the plain tuples they replaced).
 PLAY = """
 import dataclasses, hashlib, time
 import spellpress.simulate.play as play_module
@@ -144,10 +145,12 @@ if a["trace"]:
             base = type(state)
             class TracedState(base):
                 def apply(self, action):
-                    log.update(repr(action).encode() + b";")
+                    log.update(repr(plain(action)).encode() + b";")
                     return base.apply(self, action)
             state.__class__ = TracedState
             return state
+    def plain(action):  # a typed action (a named tuple) is written as the plain tuple it equals
+        return tuple(map(plain, action)) if isinstance(action, tuple) else action
     def traced(rules, *args, **kwargs):
         log = hashlib.sha256()
         outcome = untraced(Traced(rules, log), *args, **kwargs)

@@ -509,3 +509,37 @@ def test_options_override_rule_numbers(game):
     assert len(state.spares) == 3 and [len(h) for h in state.hands] == [4, 4]
     with pytest.raises(UserError, match="unknown option 'nonsense'"):
         L.RULES.new_state(game, 2, {"nonsense": 1})
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_chance_outcomes_count_the_pile_as_it_is_after_every_action(game, players):
+    """The deal's outcomes are counted once per pile and kept up to date by each deal; after every action of
+    seeded games (reshuffles included) and in a re-dealt clone they are what counting the pile gives."""
+    from collections import Counter
+
+    from spellpress.rules.lost_words.state import NATURE_PILE
+
+    def counted(state):
+        pile = state.nature_deck if state.owed[0][0] == NATURE_PILE else state.deck
+        kinds = Counter(state.defs.type_key[card] for card in pile)
+        return [(("deal", kind), n / len(pile)) for kind, n in sorted(kinds.items())]
+
+    rng = random.Random(7)
+    seats, chance_steps, reshuffles = [RandomPlayer() for _ in range(players)], 0, 0
+    for _ in range(3):
+        state = L.RULES.new_state(game, players)
+        while not state.is_terminal() and state.turns < 200:
+            seat = state.current_player()
+            if seat == CHANCE:
+                assert list(state.chance_outcomes()) == counted(state)
+                chance_steps += 1
+                state.apply(rng.choice([action for action, _ in state.chance_outcomes()]))
+            else:
+                if state.phase == L.DRAW and rng.random() < 0.2:
+                    clone = state.determinize(seat, rng)
+                    clone.apply(L.DRAW_DECK if L.DRAW_DECK in clone.legal_actions() else clone.legal_actions()[0])
+                    if clone.current_player() == CHANCE:
+                        assert list(clone.chance_outcomes()) == counted(clone)
+                state.apply(seats[seat].act(state, seat, rng))
+        reshuffles += state.figures["reshuffles"]
+    assert chance_steps > 100 and reshuffles

@@ -561,3 +561,43 @@ def test_the_invariant_check_catches_a_corrupted_position(game, corruption):
     corrupt(state)
     with pytest.raises(InvariantError, match=message):
         state.check_invariants()
+
+
+@pytest.mark.slow
+def test_actions_are_typed_equal_to_plain_tuples_and_a_plain_tuple_plays_the_same(game):
+    """Every legal action is one of actions.py's named kinds with its verb first; it survives JSON as the
+    game record keeps it, and the plain tuple read back plays exactly as the named action does."""
+    import json
+
+    from spellpress.rules.action_json import from_json_value, to_json_value
+    from spellpress.rules.spelled import actions as A
+
+    rng, kinds = random.Random(3), set()
+    state = RULES.new_state(game, 2)
+    players = [RULES.heuristic_player(0.6), RULES.heuristic_player(1.0)]
+    while state.current_player() != TERMINAL and state.turns < 30:
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply(rng.choice(state.chance_outcomes())[0])
+            continue
+        legal = state.legal_actions()
+        for action in legal:
+            assert type(action) is A.KINDS[action[0]] and action == tuple(action)
+        action = players[seat].act(state, seat, rng)
+        assert type(action) is A.KINDS[action[0]] and action in legal
+        plain = from_json_value(json.loads(json.dumps(to_json_value(action))))
+        assert type(plain) is tuple and plain == action and A.typed(plain) == action
+        kinds.add(type(action))
+        named_clone = state.clone()
+        named_clone.apply(action)
+        state.apply(plain)
+        assert (state.hand, state.discard, state.health, state.phase) == (
+            named_clone.hand, named_clone.discard, named_clone.health, named_clone.phase)
+    assert {A.Fragment, A.Spell, A.Buy, A.Attack, A.End} <= kinds
+
+
+def test_an_action_of_the_wrong_shape_is_illegal_not_a_crash(game):
+    state = to_main(game, ["starter-a"])
+    for action in [("fragment",), ("fragment", 1, 2), ("cast", 1), (), "end", ["end", False]]:
+        with pytest.raises(IllegalAction):
+            state.apply(action)

@@ -597,3 +597,18 @@ def test_asking_about_one_choice_answers_as_the_full_list_does(game):
                     asked += 1
             state.apply(seats[seat].act(state, seat, rng))
     assert asked > 1000
+
+
+def test_rolled_vowel_letters_counted_in_one_number_match_counting_letters(defs):
+    """A word's vowel letters the dice show, read from its byte-packed counts, equal counting each rolled
+    vowel in the word, for every set of rolled vowels and words of the game's lexicon (repeats included)."""
+    from itertools import combinations
+
+    from spellpress.rules.word_to_the_wise.content import _ROLLED_MASKS, _rolled_letters, _vowel_bits, _vowel_counts
+
+    words = sorted(defs.words)[::97] + ["aeiou", "queueing", "rhythm", "a" * 40 + "u" * 30]
+    rolls = ["".join(r) for n in range(6) for r in combinations("aeiou", n)]
+    for word in words:
+        counts = _vowel_counts(word)
+        for rolled in rolls:
+            assert _rolled_letters(counts, _ROLLED_MASKS[_vowel_bits(rolled)]) == sum(map(word.count, rolled)), (word, rolled)

@@ -3,12 +3,13 @@ Specials where they gain the most."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
+from itertools import chain
 from typing import Any
 
 from spellpress.rules.lost_words.content import SPECIAL, SPELL
 from spellpress.rules.lost_words.state import DISCARD, DRAW, DRAW_DECK, DRAW_DISCARD, NONE, PASS, REPLACE, REPLY, LostWordsState
-from spellpress.rules.protocol import Player, State
+from spellpress.rules.protocol import Player
 
 SPECIAL_VALUE = {  # how much a heuristic player values holding a Special, by effect kind
     "wild-spell": 90, "swap-pair": 60, "knock-off": 40, "extra-actions": 30,
@@ -31,8 +32,7 @@ class LostWordsPlayer(Player[LostWordsState]):
         self.heron_threshold = heron_threshold
         self.name = f"lost-words heuristic (skill {skill:g})"
 
-    def act(self, state: State, seat: int, rng) -> Any:
-        assert isinstance(state, LostWordsState)
+    def act(self, state: LostWordsState, seat: int, rng) -> Any:
         if self.skill < 1.0 and rng.random() >= self.skill:
             return rng.choice(list(state.legal_actions()))
         if state.phase == DRAW:
@@ -45,21 +45,17 @@ class LostWordsPlayer(Player[LostWordsState]):
 
     # public knowledge
     @staticmethod
-    def _unseen(state: LostWordsState, seat: int) -> Counter:
+    def _unseen(state: LostWordsState, seat: int) -> defaultdict[str | None, int]:
         """Copies of each Spell not visible to `seat`: in the deck or in other hands."""
         defs = state.defs
-        seen: Counter = Counter()
-        for row in state.rows:
-            for slot in row:
-                if slot[1] != NONE and defs.kind[slot[1]] == SPELL:
-                    seen[defs.word[slot[1]]] += 1
-        for card in state.discard:
-            if defs.kind[card] == SPELL:
-                seen[defs.word[card]] += 1
-        for card in state.hands[seat]:
-            if defs.kind[card] == SPELL:
-                seen[defs.word[card]] += 1
-        return Counter({word: copies - seen[word] for word, copies in defs.copies.items()})
+        kind, word = defs.kind, defs.word
+        unseen: defaultdict[str | None, int] = defaultdict(int)  # a word without Spell cards: 0
+        unseen.update(defs.copies)
+        for card in chain([cover for row in state.rows for _, cover, _ in row if cover != NONE], state.discard,
+                          state.hands[seat]):
+            if kind[card] == SPELL:
+                unseen[word[card]] -= 1
+        return unseen
 
     def _draw(self, state: LostWordsState, seat: int) -> Any:
         defs = state.defs
@@ -109,7 +105,7 @@ class LostWordsPlayer(Player[LostWordsState]):
         placeable = [w for w in uncovered if spells.get(w)]
         targets = state.attackable(seat)
         unseen = self._unseen(state, seat)
-        left = {s: state.still_to_cover(s) for s in range(state.players)}
+        left = {s: state.still_to_cover(s) for s in {seat, *(v for v, _ in targets)}}  # the seats it reads
         # the opponent nearest to winning among those with pairs to attack
         victims = sorted({v for v, _ in targets}, key=lambda v: (left[v], (v - seat) % state.players))
         leader = victims[0] if victims else -1
@@ -177,7 +173,7 @@ class LostWordsPlayer(Player[LostWordsState]):
             return conker()
         return PASS
 
-    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter, unseen: Counter) -> str | None:
+    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter, unseen: defaultdict[str | None, int]) -> str | None:
         """The needed Spell most likely to be in another hand, if likely enough."""
         others = sum(len(h) for s, h in enumerate(state.hands) if s != seat)
         pool = others + len(state.deck)

@@ -39,6 +39,7 @@ from enum import IntEnum
 from itertools import chain
 from typing import Any, Sequence
 
+from spellpress.rules.chance import Counted
 from spellpress.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
@@ -112,6 +113,7 @@ class LostWordsState(State):
         self._extra = 0  # cards over the hand size when the action phase ended
         self._sound_slots: set[tuple[int, ...]] = set()  # row slots (nature, cover, wall) check_invariants found sound
         self._checked_rows: list[list[list[int]]] = []  # the rows as check_invariants last saw them
+        self._counted: dict[str, tuple[list[int], dict[str, int], list, list[int]]] = {}  # _pile_counts' memo
         # statistics for the balance report
         self.used: dict[str, set[int]] = {}
         self.figures: Counter = Counter()
@@ -138,10 +140,24 @@ class LostWordsState(State):
         return self.seat
 
     def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
-        pile = self._pile(self.owed[0][0])
-        counts = Counter(self.defs.type_key[card] for card in pile)
-        total = len(pile)
-        return [(("deal", key), count / total) for key, count in sorted(counts.items())]
+        source = self.owed[0][0]
+        pile = self._pile(source)
+        _, _, actions, counts = self._pile_counts(source, pile)
+        return Counted(actions, list(counts), len(pile))
+
+    def _pile_counts(self, source: str, pile: list[int]) -> tuple[list[int], dict[str, int], list, list[int]]:
+        """(the pile, each card kind's place in the lists, the deal actions by kind A-Z, how many cards of each
+        kind the pile holds): counted when a pile is new (dealt from at first, or replaced whole) and then
+        kept up to date by _deal, the only other change to a pile."""
+        kept = self._counted.get(source)
+        if kept is None or kept[0] is not pile:
+            keys = sorted(set(map(self.defs.type_key.__getitem__, pile)))
+            place = {key: i for i, key in enumerate(keys)}
+            counts = [0] * len(keys)
+            for card in pile:
+                counts[place[self.defs.type_key[card]]] += 1
+            kept = self._counted[source] = (pile, place, [("deal", key) for key in keys], counts)
+        return kept
 
     def legal_actions(self) -> Sequence[Any]:
         if self.phase == OVER:
@@ -174,8 +190,8 @@ class LostWordsState(State):
             self._discard(action)
         self._advance()
 
-    def returns(self) -> list[float]:
-        return [float(self.covered(seat)) for seat in range(self.players)]
+    def returns(self) -> list[float]:  # covered() of each seat, written out (the runner asks every turn)
+        return [float(len(row) - [slot[1] for slot in row].count(NONE)) for row in self.rows]
 
     def outcome(self, stalled: bool = False) -> Outcome:
         base = super().outcome(stalled)
@@ -199,7 +215,8 @@ class LostWordsState(State):
     # ----------------------------------------------------------------- queries
 
     def covered(self, seat: int) -> int:
-        return sum(1 for slot in self.rows[seat] if slot[1] != NONE)
+        row = self.rows[seat]
+        return len(row) - [slot[1] for slot in row].count(NONE)
 
     def still_to_cover(self, seat: int) -> int:
         """Nature cards this seat must still cover to win."""
@@ -291,15 +308,19 @@ class LostWordsState(State):
         if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "deal"):
             raise IllegalAction(f"chance must deal a card, not {action!r}")
         type_key = action[1]
-        for index in range(len(pile) - 1, -1, -1):
-            if self.defs.type_key[pile[index]] == type_key:
-                break
-        else:
-            raise IllegalAction(f"no {type_key} left to deal")
+        kinds = list(map(self.defs.type_key.__getitem__, pile))
+        kinds.reverse()
+        try:  # the last card of that kind in the pile
+            index = len(pile) - 1 - kinds.index(type_key)
+        except ValueError:
+            raise IllegalAction(f"no {type_key} left to deal") from None
         self.owed.pop(0)
         card = pile[index]
         pile[index] = pile[-1]
         pile.pop()
+        kept = self._counted.get(source)
+        if kept is not None and kept[0] is pile:
+            kept[3][kept[1][type_key]] -= 1
         if dest == TO_ROW:
             self.rows[seat].append([card, NONE, NONE])
         elif dest == TO_SPARE:

@@ -7,6 +7,19 @@ from collections import Counter
 from typing import Any
 
 from spellpress.rules.protocol import Player
+from spellpress.rules.spelled.actions import (
+    END_TURN,
+    Attack,
+    Buy,
+    Destroy,
+    Drop,
+    Force,
+    Fragment,
+    Scrap,
+    ScrapPlayed,
+    Spell,
+    TakeFree,
+)
 from spellpress.rules.spelled.content import CardDef, Catalog
 from spellpress.rules.spelled.state import SpelledState
 
@@ -30,6 +43,35 @@ def _usefulness(cat: Catalog) -> dict[str, float]:
     return useful
 
 
+def spell_gain(d: CardDef) -> float:
+    """What a card adds to a spell: its damage and its spelled boxes."""
+    return d.damage + sum(box_value(b) for b in d.spelled)
+
+
+class _Tables:
+    """Per card uid, worked out once per catalog: its value in a deck (SpelledHeuristic.card_value), what it
+    adds to a spell, whether it is a vowel."""
+
+    def __init__(self, player: "SpelledHeuristic", state: SpelledState):
+        defs = state.defs
+        self.value = [player.card_value(state, d) for d in defs]
+        self.gain = [spell_gain(d) for d in defs]
+        self.vowel = [d.letter in "aeiou" for d in defs]
+        self.fragment = [box_value(d.fragment) for d in defs]
+        self.draws = [any(n == "draw" for n, _ in d.fragment) for d in defs]  # its fragment draws cards
+        self.scrap = [box_value(d.scrap) for d in defs]
+        self.scrap_damage = [sum(a for n, a in d.scrap or () if n == "damage") for d in defs]
+        self.best_spells: dict[tuple[int, ...], tuple[int, ...] | None] = {}  # hand -> its best spell
+        self.spell_letters: dict[str, tuple[tuple[str, ...], ...]] = {}  # a hand's letters A-Z -> its spells' letters
+
+
+def _tables(state: SpelledState, player: "SpelledHeuristic") -> _Tables:
+    tables = state.cat.__dict__.get("_heuristic_tables")
+    if tables is None:
+        tables = state.cat.__dict__["_heuristic_tables"] = _Tables(player, state)
+    return tables
+
+
 class SpelledHeuristic(Player[SpelledState]):
     """A deck-builder: plays its strongest spell (found with the word finder), the
     rest as fragments, uses its abilities, attacks, then buys by priority.
@@ -43,113 +85,118 @@ class SpelledHeuristic(Player[SpelledState]):
         self.skill = skill
         self.name = f"heuristic({skill:g})"
 
-    # value of a card in a deck (buy priority and scrap choice), cached on the catalog
+    # value of a card in a deck (buy priority and scrap choice)
     def card_value(self, state: SpelledState, d: CardDef) -> float:
-        # by the card's identity: the catalog holds its cards as long as this cache (a dataclass's hash
-        # of every field, asked at every look at a card, was a twentieth of the game's time)
-        cache = state.cat.__dict__.setdefault("_values", {})
-        value = cache.get(id(d))
-        if value is None:
-            useful = _usefulness(state.cat)[d.letter]
-            spelled = d.damage + sum(box_value(b) for b in d.spelled)
-            value = box_value(d.fragment) + useful * spelled * 0.7 + box_value(d.scrap) * 0.3
-            if d.kind == "shield":
-                value += 0.5 + 0.25 * d.strength
-            elif d.kind == "totem":
-                value += 0.5 + 0.15 * d.strength
-            cache[id(d)] = value
+        useful = _usefulness(state.cat)[d.letter]
+        value = box_value(d.fragment) + useful * spell_gain(d) * 0.7 + box_value(d.scrap) * 0.3
+        if d.kind == "shield":
+            value += 0.5 + 0.25 * d.strength
+        elif d.kind == "totem":
+            value += 0.5 + 0.15 * d.strength
         return value
 
     def vowel_share(self, state: SpelledState, side: int) -> float:
         cards = state.deck_cards(side)
-        return sum(state.defs[u].letter in "aeiou" for u in cards) / max(1, len(cards))
+        return sum(map(_tables(state, self).vowel.__getitem__, cards)) / max(1, len(cards))
 
     def act(self, state: SpelledState, seat: int, rng: random.Random) -> Any:
         side = state.side_of[seat]
         hand = state.hand[seat]
         defs = state.defs
+        tables = _tables(state, self)
+        value = tables.value
         explore = self.skill < 1.0 and rng.random() > self.skill
         if state.phase == "discard":
-            return ("end", False)
+            return END_TURN
         if state.phase in ("setup-drop", "drop"):
-            return ("drop", min(hand, key=lambda u: (self.card_value(state, defs[u]), u)) if not explore else rng.choice(hand))
+            return Drop("drop", min(hand, key=lambda u: (value[u], u)) if not explore else rng.choice(hand))
         # 1. draw fragments not needed for the best spell, then the best spell
         spell = self.best_spell(state, hand, rng, explore)
         spell_cards = set(spell or ())
+        draws = tables.draws
         for u in hand:
-            if u not in spell_cards and any(n == "draw" for n, _ in defs[u].fragment):
-                return ("fragment", u)
+            if draws[u] and u not in spell_cards:
+                return Fragment("fragment", u)
         if spell:
-            return ("spell", spell)
+            return Spell("spell", spell)
         # 2. scrap weak cards from hand before playing them
         if state.tokens["scrap_hand"] and hand:
             target = self.scrap_choice(state, side, hand)
             if target is not None:
-                return ("scrap", target)
+                return Scrap("scrap", target)
         # 3. the rest as fragments (ones that might want keeping are kept only if no use)
         if hand:
-            return ("fragment", max(hand, key=lambda u: (box_value(defs[u].fragment), -u)))
+            fragment = tables.fragment
+            return Fragment("fragment", max(hand, key=lambda u: (fragment[u], -u)))
         # 4. abilities
         if state.tokens["destroy"]:
             lasting = [u for s in state.enemies(side) for u in state.lasting_of(s)]
             if lasting:
-                return ("destroy", max(lasting, key=lambda u: (defs[u].kind == "shield", defs[u].strength, u)))
+                return Destroy("destroy", max(lasting, key=lambda u: (defs[u].kind == "shield", defs[u].strength, u)))
         if state.tokens["discard"]:
-            return ("force", min(state.enemies(side), key=lambda s: state.health[s]))
+            return Force("force", min(state.enemies(side), key=lambda s: state.health[s]))
         if state.tokens["scrap_discard"] and state.discard[side]:
             target = self.scrap_choice(state, side, state.discard[side])
             if target is not None:
-                return ("scrap", target)
+                return Scrap("scrap", target)
         if state.free:
             shop = [u for u in state.row if u is not None and defs[u].cost <= max(state.free)]
             if shop:
-                return ("free", max(shop, key=lambda u: (self.card_value(state, defs[u]), defs[u].cost, -u)))
+                return TakeFree("free", max(shop, key=lambda u: (value[u], defs[u].cost, -u)))
         if state.tokens["scrap_market"]:
             row = [u for u in state.row if u is not None]
             if row:
-                return ("scrap", min(row, key=lambda u: (self.card_value(state, defs[u]), u)))
+                return Scrap("scrap", min(row, key=lambda u: (value[u], u)))
         # 5. scrap boxes of played cards: when lethal, or when the card is cheap
+        enemy = None
         for u in state.played:
-            d = defs[u]
-            if d.scrap is None:
+            if defs[u].scrap is None:
                 continue
-            gain = box_value(d.scrap)
-            dmg = sum(a for n, a in d.scrap if n == "damage")
-            enemy = min(state.enemies(side), key=lambda s: state.health[s])
+            dmg = tables.scrap_damage[u]
+            if enemy is None:
+                enemy = min(state.enemies(side), key=lambda s: state.health[s])
             lethal = dmg and not state.shields_of(enemy) and sum(state.attacks) + dmg >= state.health[enemy]
-            if lethal or gain >= self.card_value(state, d) + 0.5:
-                return ("scrapself", u)
+            if lethal or tables.scrap[u] >= value[u] + 0.5:
+                return ScrapPlayed("scrapself", u)
         # 6. attacks
         if state.attacks:
             return self.attack(state, side, rng, explore)
         # 7. buys
         buy = self.buy_choice(state, side, rng, explore)
         if buy is not None:
-            return ("buy", buy)
+            return Buy("buy", buy)
         if state.owes():  # the rest of a partly used box
-            return next(a for a in state.legal_actions() if a[0] in ("scrap", "force", "destroy", "attack"))
-        return ("end", False)
+            return next(a for a in state.legal_actions() if isinstance(a, (Scrap, Force, Destroy, Attack)))
+        return END_TURN
 
     def best_spell(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
         if len(hand) < state.cat.min_letters:
             return None
+        if explore:  # a random one of the spells, in the word finder's order
+            return self._spells(state, hand, rng, explore)
+        known = _tables(state, self).best_spells
+        key = tuple(hand)
+        if key not in known:  # a turn asks again at every action that leaves the hand as it is
+            if len(known) > 100_000:
+                known.clear()
+            known[key] = self._spells(state, hand, rng, explore)
+        return known[key]
+
+    def _spells(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
         defs = state.defs
+        gain_of = _tables(state, self).gain
         by_letter: dict[str, list[int]] = {}
         for u in hand:
             by_letter.setdefault(defs[u].letter, []).append(u)
         for cards in by_letter.values():
-            cards.sort(key=lambda u: (-(defs[u].damage + sum(box_value(b) for b in defs[u].spelled)), u))
-        seen: set = set()
+            cards.sort(key=lambda u: (-gain_of[u], u))
         options: list[tuple[float, tuple]] = []
-        for m in state.cat.finder.find("".join(defs[u].letter for u in hand), min_length=state.cat.min_letters):
-            if m.cards in seen:
-                continue
-            seen.add(m.cards)
+        for spell_letters in self._spell_letters(state, "".join(defs[u].letter for u in hand), explore):
             picked, taken = [], Counter[str]()
-            for c in m.cards:
+            for c in spell_letters:
                 picked.append(by_letter[c][taken[c]])
                 taken[c] += 1
-            gain = sum(defs[u].damage + sum(box_value(b) for b in defs[u].spelled) for u in picked)
+            gain = sum(map(gain_of.__getitem__, picked))
             if len(picked) >= state.bonus_letters:
                 gain += state.bonus_damage
             gain += 0.01 * len(picked)
@@ -160,12 +207,28 @@ class SpelledHeuristic(Player[SpelledState]):
             return rng.choice(options)[1]
         return max(options)[1]
 
+    def _spell_letters(self, state: SpelledState, letters: str, explore: bool) -> tuple[tuple[str, ...], ...]:
+        """The letters of each spell the hand's letters make, each once, in the word finder's order. Its
+        matches are listed by their letters A-Z, whatever the hand's order; only the order of the list
+        depends on it, which only a random pick (explore) reads: else they are kept by the letters A-Z."""
+        known = _tables(state, self).spell_letters
+        key = "".join(sorted(letters))
+        found = None if explore else known.get(key)
+        if found is None:
+            matches = state.cat.finder.find(letters, min_length=state.cat.min_letters)
+            found = tuple(dict.fromkeys(m.cards for m in matches))
+            if not explore:
+                if len(known) > 100_000:
+                    known.clear()
+                known[key] = found
+        return found
+
     def scrap_choice(self, state: SpelledState, side: int, cards: list[int]) -> int | None:
         """The weakest card worth losing: a starter, and never a vowel the deck needs."""
-        defs = state.defs
+        defs, value = state.defs, _tables(state, self).value
         share = self.vowel_share(state, side)
         size = len(state.deck_cards(side))
-        for u in sorted(cards, key=lambda u: (self.card_value(state, defs[u]), u)):
+        for u in sorted(cards, key=lambda u: (value[u], u)):
             d = defs[u]
             if d.origin != "starter" or size <= 8:
                 return None
@@ -180,23 +243,25 @@ class SpelledHeuristic(Player[SpelledState]):
         amount = state.attacks[i]
         targets = state.targets(side)
         if explore:
-            return ("attack", i, rng.choice(targets))
+            return Attack("attack", i, rng.choice(targets))
         sides = [t for t in targets if t < 0]
         if not sides:  # shields stand: hit the one closest to breaking
-            return ("attack", i, min(targets, key=lambda u: (defs[u].strength - state.hits.get(u, 0), u)))
+            return Attack("attack", i, min(targets, key=lambda u: (defs[u].strength - state.hits.get(u, 0), u)))
         victim = min(sides, key=lambda t: state.health[-1 - t])
         total = sum(state.attacks)
         if total >= state.health[-1 - victim]:
-            return ("attack", i, victim)
+            return Attack("attack", i, victim)
         totems = [u for u in targets if u >= 0 and defs[u].strength - state.hits.get(u, 0) <= amount <= 3]
         if totems:
-            return ("attack", i, totems[0])
-        return ("attack", i, victim)
+            return Attack("attack", i, totems[0])
+        return Attack("attack", i, victim)
 
     def buy_choice(self, state: SpelledState, side: int, rng: random.Random, explore: bool) -> int | None:
-        defs = state.defs
+        defs, tables = state.defs, _tables(state, self)
+        value = tables.value
         shop = [u for u in state.row if u is not None and defs[u].cost <= state.energy]
-        vowels_low = self.vowel_share(state, side) < 0.33
+        cards = state.deck_cards(side)
+        vowels_low = sum(map(tables.vowel.__getitem__, cards)) / max(1, len(cards)) < 0.33  # vowel_share
         reserve = [u for u in state.reserve if defs[u].cost <= state.energy]
         if explore:
             options = shop + reserve
@@ -204,18 +269,16 @@ class SpelledHeuristic(Player[SpelledState]):
         best, best_score = None, 0.0
         for u in shop:
             d = defs[u]
-            score = self.card_value(state, d) + 0.35 * d.cost
+            score = value[u] + 0.35 * d.cost
             if d.letter in "aeiou" and vowels_low:
                 score += 1.5
             if score > best_score:
                 best, best_score = u, score
-        # a card weaker than the deck's average only dilutes it
-        cards = state.deck_cards(side)
-        average = sum(self.card_value(state, defs[u]) for u in cards) / max(1, len(cards))
-        if best is not None and self.card_value(state, defs[best]) >= max(2.2, average):
+        # a card weaker than the deck's average only dilutes it (the average is summed only when it decides)
+        if best is not None and value[best] >= 2.2 and value[best] >= sum(map(value.__getitem__, cards)) / max(1, len(cards)):
             return best
         if vowels_low and reserve:
             return reserve[0]
-        if best is not None and self.card_value(state, defs[best]) >= 1.6:
+        if best is not None and value[best] >= 1.6:
             return best
         return None

@@ -17,19 +17,19 @@ Chance: a deck is a known top part (cards put on top by abilities) over an
 unordered pool; drawing from the pool is a chance event over its cards, so a
 shuffle needs no random numbers of its own. The market deck is drawn likewise.
 
-Actions (tuples):
-  ("drop", uid)               discard a card (the first player's setup discard, a forced discard)
-  ("fragment", uid)           play one card: its top box
-  ("spell", uids)             play 3+ cards (sorted uids) whose letters make a word: all boxes
-  ("scrapself", uid)          scrap a card played this turn for its scrap box
-  ("buy", uid)                acquire a market-row or reserve card with energy
-  ("free", uid)               acquire one free with an `acquire` ability (cost up to its value)
-  ("scrap", uid)              scrap a card from your hand, your discard pile or the market row
-  ("force", side)             an opponent of that side must discard a card before their next turn
-  ("destroy", uid)            destroy an opponent's shield or totem in play
-  ("attack", i, target)       send pending attack i to a card uid (target >= 0) or to side -1 - target
-  ("end", keep)               end the main (or discard) phase; keep (True) or discard (False) the cards left in hand
-  ("toss", uid)               end the main phase and discard this card from hand (discard phase: any cards)
+Actions (actions.py: a named tuple per kind, equal to the plain tuple; _act hands each kind to its method):
+  Drop("drop", card)                discard a card (the first player's setup discard, a forced discard)
+  Fragment("fragment", card)        play one card: its top box
+  Spell("spell", cards)             play 3+ cards (sorted uids) whose letters make a word: all boxes
+  ScrapPlayed("scrapself", card)    scrap a card played this turn for its scrap box
+  Buy("buy", card)                  acquire a market-row or reserve card with energy
+  TakeFree("free", card)            acquire one free with an `acquire` ability (cost up to its value)
+  Scrap("scrap", card)              scrap a card from your hand, your discard pile or the market row
+  Force("force", side)              an opponent of that side must discard a card before their next turn
+  Destroy("destroy", card)          destroy an opponent's shield or totem in play
+  Attack("attack", attack, target)  send pending attack i to a card uid (target >= 0) or to side -1 - target
+  End("end", keep)                  end the main (or discard) phase; keep (True) or discard (False) the hand left
+  Toss("toss", card)                end the main phase and discard this card from hand (discard phase: any cards)
 
 A box that mixes an ability used at once (energy, heal, draw) with a choice (a
 scrap, a forced discard, destroy, damage) has been partly used when gained: the
@@ -40,10 +40,29 @@ makes its choices owed, and the main phase cannot end while one can still be mad
 from __future__ import annotations
 
 from collections import Counter
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
+from spellpress.rules.chance import Counted
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
+from spellpress.rules.spelled.actions import (
+    END_KEEPING,
+    END_TURN,
+    Action,
+    Attack,
+    Buy,
+    Destroy,
+    Drop,
+    End,
+    Force,
+    Fragment,
+    Scrap,
+    ScrapPlayed,
+    Spell,
+    TakeFree,
+    Toss,
+    typed,
+)
 from spellpress.rules.spelled.content import AT_ONCE, LASTING, TOKENS, Catalog
 from spellpress.words.index import key as letter_key
 
@@ -85,6 +104,7 @@ class SpelledState(State):
         self.played: list[int] = []
         # turn state
         self.turn_index = 0
+        self.seat = self.order[0]  # the seat whose turn it is: order[turn_index % len(order)]
         self.turns = 0
         self.phase = "setup"
         self.to_drop = 0
@@ -115,10 +135,6 @@ class SpelledState(State):
             if seat not in seen:
                 seen.append(seat)
         return seen
-
-    @property
-    def seat(self) -> int:
-        return self.order[self.turn_index % len(self.order)]
 
     def enemies(self, side: int) -> list[int]:
         return [s for s in range(len(self.side_seats)) if s != side]
@@ -155,8 +171,7 @@ class SpelledState(State):
     def chance_outcomes(self) -> Sequence[tuple[int, float]]:
         kind, who = self.draws[0]
         pool = self.market_pool if kind == "market" else self.pool[self.side_of[who]]
-        p = 1.0 / len(pool)
-        return [(u, p) for u in pool]
+        return Counted(list(pool), [1] * len(pool), len(pool))  # every card alike: (u, 1 / len(pool)) each
 
     def legal_actions(self) -> list:
         if self.current_player() == CHANCE:
@@ -167,32 +182,33 @@ class SpelledState(State):
         side = self.side_of[seat]
         hand = self.hand[seat]
         if self.phase in ("setup-drop", "drop"):
-            return [("drop", u) for u in hand]
+            return [Drop("drop", u) for u in hand]
         if self.phase == "discard":
-            return [("toss", u) for u in hand] + [("end", False), ("end", True)]
-        acts: list = [("fragment", u) for u in hand]
+            return [Toss("toss", u) for u in hand] + [END_TURN, END_KEEPING]
+        acts: list[Action] = [Fragment("fragment", u) for u in hand]
         cards = sorted(hand)
-        acts += [("spell", tuple(cards[i] for i in at)) for at in self.cat.spellable(tuple(self.defs[u].letter for u in cards))]
-        acts += [("scrapself", u) for u in self.played if self.defs[u].scrap is not None]
+        acts += [Spell("spell", tuple(cards[i] for i in at))
+                 for at in self.cat.spellable(tuple(self.defs[u].letter for u in cards))]
+        acts += [ScrapPlayed("scrapself", u) for u in self.played if self.defs[u].scrap is not None]
         shop = [u for u in self.row if u is not None] + self.reserve
-        acts += [("buy", u) for u in shop if self.defs[u].cost <= self.energy]
+        acts += [Buy("buy", u) for u in shop if self.defs[u].cost <= self.energy]
         if self.free:
-            acts += [("free", u) for u in shop if self.defs[u].cost <= max(self.free)]
+            acts += [TakeFree("free", u) for u in shop if self.defs[u].cost <= max(self.free)]
         if self.tokens["scrap_hand"]:
-            acts += [("scrap", u) for u in hand]
+            acts += [Scrap("scrap", u) for u in hand]
         if self.tokens["scrap_discard"]:
-            acts += [("scrap", u) for u in self.discard[side]]
+            acts += [Scrap("scrap", u) for u in self.discard[side]]
         if self.tokens["scrap_market"]:
-            acts += [("scrap", u) for u in self.row if u is not None]
+            acts += [Scrap("scrap", u) for u in self.row if u is not None]
         if self.tokens["discard"]:
-            acts += [("force", s) for s in self.enemies(side)]
+            acts += [Force("force", s) for s in self.enemies(side)]
         if self.tokens["destroy"]:
-            acts += [("destroy", u) for s in self.enemies(side) for u in self.lasting_of(s)]
+            acts += [Destroy("destroy", u) for s in self.enemies(side) for u in self.lasting_of(s)]
         for i in range(len(self.attacks)):
-            acts += [("attack", i, t) for t in self.targets(side)]
+            acts += [Attack("attack", i, t) for t in self.targets(side)]
         if not self.owes():
-            acts += [("toss", u) for u in hand]
-            acts += [("end", False), ("end", True)]
+            acts += [Toss("toss", u) for u in hand]
+            acts += [END_TURN, END_KEEPING]
         return acts
 
     def owes(self) -> bool:
@@ -200,6 +216,8 @@ class SpelledState(State):
         side = self.side_of[self.seat]
         if any(self.attack_owed) and self.targets(side):
             return True
+        if not any(self.owed.values()):  # nothing owed: the usual case, no need to look at the table
+            return False
         possible = {
             "scrap_hand": bool(self.hand[self.seat]),
             "scrap_discard": bool(self.discard[side]),
@@ -222,7 +240,7 @@ class SpelledState(State):
         return out
 
     def apply(self, action) -> None:
-        if self.current_player() == CHANCE:
+        if self.winner_side is None and self.draws:  # current_player() is CHANCE
             self._resolve_draw(action)
         else:
             self._act(action)
@@ -347,6 +365,7 @@ class SpelledState(State):
             if self.phase == "drawn":
                 self.turns += 1
                 self.turn_index += 1
+                self.seat = self.order[self.turn_index % len(self.order)]
                 self.phase = "start"
                 continue
             return
@@ -359,155 +378,179 @@ class SpelledState(State):
 
     # -- choices -------------------------------------------------------------
     def _act(self, action) -> None:
-        if not isinstance(action, tuple) or not action:
+        named = typed(action)
+        if named is None:
             raise IllegalAction(f"not an action: {action!r}")
-        verb = action[0]
-        seat, side = self.seat, self.side_of[self.seat]
-        hand = self.hand[seat]
         if self.phase in ("setup-drop", "drop"):
-            if verb != "drop" or action[1] not in hand:
+            if type(named) is not Drop:
                 raise IllegalAction(f"{action!r}: a card from hand must be discarded first")
-            hand.remove(action[1])
-            self.discard[side].append(action[1])
-            if self.phase == "setup-drop":
-                self.to_drop -= 1
-            else:
-                self.forced[side] -= 1
-            return
-        if self.phase == "discard":
-            if verb == "toss" and action[1] in hand:
-                hand.remove(action[1])
-                self.discard[side].append(action[1])
-            elif verb == "end":
-                self._draw_phase(bool(action[1]))
+            self._drop(named)
+        elif self.phase == "discard":
+            if type(named) is Toss and named.card in self.hand[self.seat]:
+                self._discard_more(named)
+            elif type(named) is End:
+                self._draw_phase(bool(named.keep))
             else:
                 raise IllegalAction(f"{action!r}: the discard phase takes ('toss', card) or ('end', keep)")
-            return
-        if self.phase != "main":
+        elif self.phase != "main":
             raise IllegalAction(f"{action!r} outside the main phase")
-        if verb == "fragment":
-            uid = self._take_from_hand(action[1])
-            self.played.append(uid)
-            self.figures["fragments"] += 1
-            self._gain(self.defs[uid].fragment, None)
-        elif verb == "spell":
-            uids = tuple(action[1])
-            if len(uids) < self.cat.min_letters or len(set(uids)) != len(uids) or any(u not in hand for u in uids):
-                raise IllegalAction(f"{action!r}: a spell needs {self.cat.min_letters}+ distinct cards from hand")
-            if letter_key("".join(self.defs[u].letter for u in uids)) not in self.cat.keys:
-                raise IllegalAction(f"{action!r}: those letters make no word")
-            for u in uids:
-                hand.remove(u)
-                self.played.append(u)
-                self.in_spell.add(u)
-            self.figures["spells"] += 1
-            self.figures["spell_letters"] += len(uids)
-            index = len(self.attacks)
-            self.attacks.append(sum(self.defs[u].damage for u in uids))
-            self.attack_owed.append(False)
-            for u in uids:
-                d = self.defs[u]
-                self._gain(d.fragment, index)
-                for box in d.spelled:
-                    self._gain(box, index)
-            if len(uids) >= self.bonus_letters:
-                self.figures["spelled_bonus"] += 1
-                self.attacks.append(self.bonus_damage)
-                self.attack_owed.append(False)
-        elif verb == "scrapself":
-            uid = action[1]
-            scrap = self.defs[uid].scrap if uid in self.played else None
-            if scrap is None:
-                raise IllegalAction(f"{action!r}: only a card played this turn with a scrap box")
-            self.played.remove(uid)
-            self.in_spell.discard(uid)
-            self._to_scrap(uid)
-            self.figures["scrap_abilities"] += 1
-            self._gain(scrap, None)
-        elif verb == "buy":
-            uid = action[1]
-            if not self._in_shop(uid) or self.defs[uid].cost > self.energy:
-                raise IllegalAction(f"{action!r}: not in the market row or reserve, or too dear")
-            self.energy -= self.defs[uid].cost
-            self._acquire(uid)
-        elif verb == "free":
-            uid = action[1]
-            fits = [m for m in self.free if m >= self.defs[uid].cost]
-            if not self._in_shop(uid) or not fits:
-                raise IllegalAction(f"{action!r}: no free acquisition covers it")
-            self.free.remove(min(fits))
-            self._acquire(uid)
-        elif verb == "scrap":
-            uid = action[1]
-            if uid in hand and self.tokens["scrap_hand"]:
-                self.tokens["scrap_hand"] -= 1
-                hand.remove(uid)
-                name = "scrap_hand"
-            elif uid in self.discard[side] and self.tokens["scrap_discard"]:
-                self.tokens["scrap_discard"] -= 1
-                self.discard[side].remove(uid)
-                name = "scrap_discard"
-            elif uid in self.row and self.tokens["scrap_market"]:
-                self.tokens["scrap_market"] -= 1
-                self._leave_row(uid)
-                name = "scrap_market"
-            else:
-                raise IllegalAction(f"{action!r}: no scrap ability reaches that card")
-            self.owed[name] = min(self.owed[name], self.tokens[name])
-            self.figures["scraps"] += 1
-            self._to_scrap(uid)
-        elif verb == "force":
-            if not self.tokens["discard"] or action[1] not in self.enemies(side):
-                raise IllegalAction(f"{action!r}")
-            self.tokens["discard"] -= 1
-            self.owed["discard"] = min(self.owed["discard"], self.tokens["discard"])
-            self.forced[action[1]] += 1
-            self.figures["forced_discards"] += 1
-        elif verb == "destroy":
-            uid = action[1]
-            owner = self.owner(uid)
-            if not self.tokens["destroy"] or owner is None or self.side_of[owner] == side:
-                raise IllegalAction(f"{action!r}: no destroy ability, or not an opponent's shield or totem")
-            self.tokens["destroy"] -= 1
-            self.owed["destroy"] = min(self.owed["destroy"], self.tokens["destroy"])
-            self._destroy(uid, owner)
-        elif verb == "attack":
-            i, target = action[1], action[2]
-            if not (0 <= i < len(self.attacks)) or target not in self.targets(side):
-                raise IllegalAction(f"{action!r}: no such attack or target")
-            amount = self.attacks.pop(i)
-            self.attack_owed.pop(i)
-            self.figures["damage_dealt"] += amount
-            if target < 0:
-                victim = -1 - target
-                self.health[victim] -= amount
-                self.damaged[victim] += amount
-                self.turn_damage += amount
-                self.figures["damage_to_health"] += amount
-                if self.health[victim] <= 0:
-                    self._end_of_turn_stats()
-                    self.winner_side = side
-            else:
-                self.hits[target] = self.hits.get(target, 0) + amount
-                self.figures["damage_to_cards"] += amount
-                if self.hits[target] >= self.defs[target].strength:
-                    owner = self.owner(target)
-                    assert owner is not None  # a card that can be attacked is in play
-                    self._destroy(target, owner)
-        elif verb == "end":
-            if self.owes():
-                raise IllegalAction(f"{action!r}: a partly used box must be used whole while it can")
-            self._end_main()
-            self._draw_phase(bool(action[1]))
-        elif verb == "toss":
-            if self.owes() or action[1] not in hand:
-                raise IllegalAction(f"{action!r}: not a card in hand, or a partly used box is still owed")
-            self._end_main()
-            self.phase = "discard"
-            hand.remove(action[1])
-            self.discard[side].append(action[1])
         else:
-            raise IllegalAction(f"unknown action {action!r}")
+            play = _MAIN_PHASE.get(type(named))
+            if play is None:
+                raise IllegalAction(f"unknown action {action!r}")
+            play(self, named)
+
+    # -- one method per kind of action (see actions.py) ----------------------------------
+    def _drop(self, action: Drop) -> None:
+        seat, side = self.seat, self.side_of[self.seat]
+        hand = self.hand[seat]
+        if action.card not in hand:
+            raise IllegalAction(f"{action!r}: a card from hand must be discarded first")
+        hand.remove(action.card)
+        self.discard[side].append(action.card)
+        if self.phase == "setup-drop":
+            self.to_drop -= 1
+        else:
+            self.forced[side] -= 1
+
+    def _discard_more(self, action: Toss) -> None:
+        self.hand[self.seat].remove(action.card)
+        self.discard[self.side_of[self.seat]].append(action.card)
+
+    def _play_fragment(self, action: Fragment) -> None:
+        uid = self._take_from_hand(action.card)
+        self.played.append(uid)
+        self.figures["fragments"] += 1
+        self._gain(self.defs[uid].fragment, None)
+
+    def _cast_spell(self, action: Spell) -> None:
+        uids = tuple(action.cards)
+        hand = self.hand[self.seat]
+        if len(uids) < self.cat.min_letters or len(set(uids)) != len(uids) or any(u not in hand for u in uids):
+            raise IllegalAction(f"{action!r}: a spell needs {self.cat.min_letters}+ distinct cards from hand")
+        if letter_key("".join(self.defs[u].letter for u in uids)) not in self.cat.keys:
+            raise IllegalAction(f"{action!r}: those letters make no word")
+        for u in uids:
+            hand.remove(u)
+            self.played.append(u)
+            self.in_spell.add(u)
+        self.figures["spells"] += 1
+        self.figures["spell_letters"] += len(uids)
+        index = len(self.attacks)
+        self.attacks.append(sum(self.defs[u].damage for u in uids))
+        self.attack_owed.append(False)
+        for u in uids:
+            d = self.defs[u]
+            self._gain(d.fragment, index)
+            for box in d.spelled:
+                self._gain(box, index)
+        if len(uids) >= self.bonus_letters:
+            self.figures["spelled_bonus"] += 1
+            self.attacks.append(self.bonus_damage)
+            self.attack_owed.append(False)
+
+    def _scrap_played(self, action: ScrapPlayed) -> None:
+        uid = action.card
+        scrap = self.defs[uid].scrap if uid in self.played else None
+        if scrap is None:
+            raise IllegalAction(f"{action!r}: only a card played this turn with a scrap box")
+        self.played.remove(uid)
+        self.in_spell.discard(uid)
+        self._to_scrap(uid)
+        self.figures["scrap_abilities"] += 1
+        self._gain(scrap, None)
+
+    def _buy(self, action: Buy) -> None:
+        uid = action.card
+        if not self._in_shop(uid) or self.defs[uid].cost > self.energy:
+            raise IllegalAction(f"{action!r}: not in the market row or reserve, or too dear")
+        self.energy -= self.defs[uid].cost
+        self._acquire(uid)
+
+    def _take_free(self, action: TakeFree) -> None:
+        uid = action.card
+        fits = [m for m in self.free if m >= self.defs[uid].cost]
+        if not self._in_shop(uid) or not fits:
+            raise IllegalAction(f"{action!r}: no free acquisition covers it")
+        self.free.remove(min(fits))
+        self._acquire(uid)
+
+    def _scrap(self, action: Scrap) -> None:
+        uid, side = action.card, self.side_of[self.seat]
+        hand = self.hand[self.seat]
+        if uid in hand and self.tokens["scrap_hand"]:
+            self.tokens["scrap_hand"] -= 1
+            hand.remove(uid)
+            name = "scrap_hand"
+        elif uid in self.discard[side] and self.tokens["scrap_discard"]:
+            self.tokens["scrap_discard"] -= 1
+            self.discard[side].remove(uid)
+            name = "scrap_discard"
+        elif uid in self.row and self.tokens["scrap_market"]:
+            self.tokens["scrap_market"] -= 1
+            self._leave_row(uid)
+            name = "scrap_market"
+        else:
+            raise IllegalAction(f"{action!r}: no scrap ability reaches that card")
+        self.owed[name] = min(self.owed[name], self.tokens[name])
+        self.figures["scraps"] += 1
+        self._to_scrap(uid)
+
+    def _force(self, action: Force) -> None:
+        if not self.tokens["discard"] or action.side not in self.enemies(self.side_of[self.seat]):
+            raise IllegalAction(f"{action!r}")
+        self.tokens["discard"] -= 1
+        self.owed["discard"] = min(self.owed["discard"], self.tokens["discard"])
+        self.forced[action.side] += 1
+        self.figures["forced_discards"] += 1
+
+    def _destroy_lasting(self, action: Destroy) -> None:
+        uid = action.card
+        owner = self.owner(uid)
+        if not self.tokens["destroy"] or owner is None or self.side_of[owner] == self.side_of[self.seat]:
+            raise IllegalAction(f"{action!r}: no destroy ability, or not an opponent's shield or totem")
+        self.tokens["destroy"] -= 1
+        self.owed["destroy"] = min(self.owed["destroy"], self.tokens["destroy"])
+        self._destroy(uid, owner)
+
+    def _attack(self, action: Attack) -> None:
+        i, target, side = action.attack, action.target, self.side_of[self.seat]
+        if not (0 <= i < len(self.attacks)) or target not in self.targets(side):
+            raise IllegalAction(f"{action!r}: no such attack or target")
+        amount = self.attacks.pop(i)
+        self.attack_owed.pop(i)
+        self.figures["damage_dealt"] += amount
+        if target < 0:
+            victim = -1 - target
+            self.health[victim] -= amount
+            self.damaged[victim] += amount
+            self.turn_damage += amount
+            self.figures["damage_to_health"] += amount
+            if self.health[victim] <= 0:
+                self._end_of_turn_stats()
+                self.winner_side = side
+        else:
+            self.hits[target] = self.hits.get(target, 0) + amount
+            self.figures["damage_to_cards"] += amount
+            if self.hits[target] >= self.defs[target].strength:
+                owner = self.owner(target)
+                assert owner is not None  # a card that can be attacked is in play
+                self._destroy(target, owner)
+
+    def _end(self, action: End) -> None:
+        if self.owes():
+            raise IllegalAction(f"{action!r}: a partly used box must be used whole while it can")
+        self._end_main()
+        self._draw_phase(bool(action.keep))
+
+    def _toss(self, action: Toss) -> None:
+        hand = self.hand[self.seat]
+        if self.owes() or action.card not in hand:
+            raise IllegalAction(f"{action!r}: not a card in hand, or a partly used box is still owed")
+        self._end_main()
+        self.phase = "discard"
+        hand.remove(action.card)
+        self.discard[self.side_of[self.seat]].append(action.card)
 
     # -- what a seat sees (spellpress play) -------------------------------------------
     def card(self, uid: int) -> CardRef:
@@ -552,42 +595,38 @@ class SpelledState(State):
         return f"{d.kind.capitalize()} {d.letter.upper()} ({d.strength})" if d.kind in LASTING else d.letter.upper()
 
     def action_to_string(self, action) -> str:
-        verb = action[0]
-        name = self._card_name
-        if verb == "buy":
-            return f"buy {name(action[1])} for {self.defs[action[1]].cost} energy"
-        if verb == "spell":
-            return "spell " + (self.action_word(action) or "".join(self.defs[u].letter for u in action[1])).upper()
-        if verb == "end":
-            return "end the turn, keeping the hand" if action[1] else "end the turn"
-        if verb == "attack":
-            return f"attack {self._target_name(action[2])} with {self.attacks[action[1]]} damage"
-        if verb == "force":
-            return f"make side {action[1] + 1} discard"
-        if verb == "destroy":
-            return f"destroy {self._target_name(action[1])}"
-        if verb == "fragment":
-            return f"play {name(action[1])} as a fragment"
-        words = {"drop": "discard", "toss": "discard", "scrapself": "scrap",
-                 "buy": "buy", "free": "take for free", "scrap": "scrap"}
-        if verb in words:
-            return f"{words[verb]} {name(action[1])}"
+        named, name = typed(action), self._card_name
+        if type(named) is Buy:
+            return f"buy {name(named.card)} for {self.defs[named.card].cost} energy"
+        if type(named) is Spell:
+            return "spell " + (self.action_word(named) or "".join(self.defs[u].letter for u in named.cards)).upper()
+        if type(named) is End:
+            return "end the turn, keeping the hand" if named.keep else "end the turn"
+        if type(named) is Attack:
+            return f"attack {self._target_name(named.target)} with {self.attacks[named.attack]} damage"
+        if type(named) is Force:
+            return f"make side {named.side + 1} discard"
+        if type(named) is Destroy:
+            return f"destroy {self._target_name(named.card)}"
+        if type(named) is Fragment:
+            return f"play {name(named.card)} as a fragment"
+        if isinstance(named, (Drop, Toss, ScrapPlayed, TakeFree, Scrap)):
+            return f"{_SAID[type(named)]} {name(named.card)}"
         return super().action_to_string(action)
 
-    def action_word(self, action, typed: str | None = None) -> str | None:
-        if action[0] != "spell":
+    def action_word(self, action, typed_word: str | None = None) -> str | None:
+        named = typed(action)
+        if type(named) is not Spell:
             return None
-        words = self.cat.keys.get(letter_key("".join(self.defs[u].letter for u in action[1])), ())
-        return typed if typed in words else next(iter(words), None)
+        words = self.cat.keys.get(letter_key("".join(self.defs[u].letter for u in named.cards)), ())
+        return typed_word if typed_word in words else next(iter(words), None)
 
     def action_cards(self, action) -> tuple[CardRef, ...]:
-        verb = action[0]
-        if verb == "spell":
-            return tuple(self.card(u) for u in action[1])
-        if verb in ("drop", "toss", "fragment", "scrapself", "buy", "free", "scrap"):
-            return (self.card(action[1]),)
-        if verb == "destroy":
-            return (self.card(action[1]),)
+        named = typed(action)
+        if type(named) is Spell:
+            return tuple(self.card(u) for u in named.cards)
+        if isinstance(named, (Drop, Toss, Fragment, ScrapPlayed, Buy, TakeFree, Scrap, Destroy)):
+            return (self.card(named.card),)
         return ()
 
     def _take_from_hand(self, uid: int) -> int:
@@ -696,3 +735,11 @@ class SpelledState(State):
     def _end_of_turn_stats(self) -> None:
         self.damage_by_turn.append(self.turn_damage)
         self.turn_damage = 0
+
+
+# the main phase's actions: what each kind does
+_MAIN_PHASE: dict[type, Callable[[SpelledState, Any], None]] = {Fragment: SpelledState._play_fragment, Spell: SpelledState._cast_spell,
+               ScrapPlayed: SpelledState._scrap_played, Buy: SpelledState._buy, TakeFree: SpelledState._take_free,
+               Scrap: SpelledState._scrap, Force: SpelledState._force, Destroy: SpelledState._destroy_lasting,
+               Attack: SpelledState._attack, End: SpelledState._end, Toss: SpelledState._toss}
+_SAID = {Drop: "discard", Toss: "discard", ScrapPlayed: "scrap", TakeFree: "take for free", Scrap: "scrap"}

@@ -37,6 +37,27 @@ _WITHOUT_DIE_VOWELS = str.maketrans("", "", "".join(DIE_VOWELS))
 _VOWEL_BIT = {vowel: 1 << i for i, vowel in enumerate(sorted(DIE_VOWELS))}
 
 
+# A word's die vowels counted in one number, a byte per vowel (a, e, i, o, u); the vowels of a roll as a
+# mask of their bytes: how many of a word's vowel letters the dice show is then the sum of the bytes of
+# (counts & mask), which one multiplication gathers in the fifth byte.
+_VOWEL_BYTES = 8  # a, e, i, o, u: DIE_VOWELS in order
+
+
+def _vowel_counts(word: str) -> int:
+    count = word.count  # written out: this runs for every word a hand's parts look at
+    return count("a") | count("e") << 8 | count("i") << 16 | count("o") << 24 | count("u") << 32
+
+
+_ROLLED_MASKS = tuple(sum(0xFF << (_VOWEL_BYTES * i) for i in range(len(DIE_VOWELS)) if bits >> i & 1)
+                      for bits in range(1 << len(DIE_VOWELS)))  # by a roll's vowel bits
+_BYTE_SUM, _SUM_SHIFT = 0x0101010101, _VOWEL_BYTES * 4
+
+
+def _rolled_letters(counts: int, mask: int) -> int:
+    """How many of a word's vowel letters are rolled vowels (counts: _vowel_counts; mask: _ROLLED_MASKS)."""
+    return ((counts & mask) * _BYTE_SUM >> _SUM_SHIFT) & 0xFF
+
+
 def _vowel_bits(vowels) -> int:
     """A set of die vowels as bits."""
     bits = 0
@@ -136,6 +157,8 @@ class Definitions:
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
         self.time_outcomes = tuple((("time", j), 1.0 / steps) for j in range(steps))
+        self.time_step = {action: j for j, (action, _) in enumerate(self.time_outcomes)}  # ("time", j) -> j
+        self.drawn_letter = {action: letter for letter, action in self.draw_actions.items()}  # ("draw", x) -> x
         self._subs: dict[tuple, tuple] = {}
         self._sub_best: dict[tuple, dict[str, tuple]] = {}
         self._misses = 0
@@ -260,18 +283,19 @@ class Definitions:
         """_sub_rows' (points, letters, word), in no particular order."""
         p = self.p
         rolled_bits = _vowel_bits(rolled)
-        for word, free, vowels, letters, points, y in self._sub_words(sub, y_wild):
+        mask = _ROLLED_MASKS[rolled_bits]
+        for word, free, vowels, letters, points, y, counts in self._sub_words(sub, y_wild):
             # the word's die vowels the dice lack, each named by a WILD (a WILD as Y is one more)
             if (free & ~rolled_bits).bit_count() + y > wilds or not (free or y):
                 continue
             # each vowel letter: vowel_points if rolled, else wild_points (a WILD names it)
-            rolled_vowels = sum([word.count(v) for v in rolled])
+            rolled_vowels = _rolled_letters(counts, mask)
             yield points + p.vowel_points * rolled_vowels + p.wild_points * (vowels - rolled_vowels), letters, word
 
-    def _sub_words(self, sub: str, y_wild: bool) -> tuple[tuple[str, int, int, int, int, bool], ...]:
+    def _sub_words(self, sub: str, y_wild: bool) -> tuple[tuple[str, int, int, int, int, bool, int], ...]:
         """The words whose cards are exactly `sub` (with y_wild, also those whose one Y is a WILD set to
         Y): (word, its die vowels as bits, how many vowel letters, its length, the points of its cards
-        and Ys, whether a WILD is its Y) each."""
+        and Ys, whether a WILD is its Y, its _vowel_counts) each."""
         words = self._words_of.get((sub, y_wild))
         if words is None:
             letters = self.spelt(sub)
@@ -288,7 +312,7 @@ class Definitions:
         """The letters of these cards, sorted (a digraph card gives its letters): the skeleton they make."""
         return key("".join(self.units.get(card, card) for card in cards)) if self.units else cards
 
-    def _skeleton_words(self, skeleton: str, cards: str, y: bool) -> tuple[tuple[str, int, int, int, int, bool], ...]:
+    def _skeleton_words(self, skeleton: str, cards: str, y: bool) -> tuple[tuple[str, int, int, int, int, bool, int], ...]:
         """_sub_words' entries for the words of one skeleton, made with `cards` (and a WILD as Y if `y`)."""
         p = self.p
         points = sum(self.points[c] for c in cards)
@@ -299,7 +323,7 @@ class Definitions:
             if free_bits is None:
                 free_bits = bits[free] = _vowel_bits(free)
             found.append((word, free_bits, len(word) - len(word.translate(_WITHOUT_DIE_VOWELS)), len(word),
-                          points + (p.wild_points * word.count("y") if y else 0), y))
+                          points + (p.wild_points * word.count("y") if y else 0), y, _vowel_counts(word)))
         return tuple(found)
 
     def _sub_count(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> int:
@@ -330,9 +354,18 @@ class Definitions:
         """((letters, points, (points, word)), ...): the best word of each length among _sub_rows that the
         player knows: the first of its length in their order (most points, then A-Z)."""
         best: dict[int, tuple[int, int, tuple[int, str]]] = {}
-        if not self._sub_words(sub, y_wild):  # no word has these cards (a third of the five-card parts)
+        words = self._sub_words(sub, y_wild)
+        if not words:  # no word has these cards (a third of the five-card parts)
             return ()
-        for value, letters, word in self._scored(sub, rolled, wilds, y_wild):
+        # _scored's rows, worked out here (this runs for every new part of a hand and roll)
+        p = self.p
+        rolled_bits = _vowel_bits(rolled)
+        mask, vowel_points, wild_points = _ROLLED_MASKS[rolled_bits], p.vowel_points, p.wild_points
+        for word, free, vowels, letters, points, y, counts in words:
+            if (free & ~rolled_bits).bit_count() + y > wilds or not (free or y):
+                continue
+            rolled_vowels = _rolled_letters(counts, mask)
+            value = points + vowel_points * rolled_vowels + wild_points * (vowels - rolled_vowels)
             old = best.get(letters)
             if (old is None or value > old[1] or value == old[1] and word < old[2][1]) and (
                     coverage >= 1.0 or self.known(word, coverage)):

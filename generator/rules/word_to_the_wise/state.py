@@ -62,6 +62,9 @@ class Phase(IntEnum):
 
 DEAL, ROLL, CHOOSE, TIME, TIEBREAK, RECHOOSE, CHALLENGE, OVER = Phase
 PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
+# who acts in each phase: chance, a seat (the state's _actor: None here) or nobody (the game is over)
+_ACTS_IN: tuple[int | None, ...] = tuple({CHOOSE: None, RECHOOSE: None, CHALLENGE: None, OVER: TERMINAL}.get(phase, CHANCE)
+                                         for phase in Phase)
 
 
 class Placed(NamedTuple):
@@ -231,12 +234,8 @@ class WiseState(State):
 
     # -- protocol -------------------------------------------------------------
     def current_player(self) -> int:
-        phase = self.phase
-        if phase == OVER:
-            return TERMINAL
-        if phase in (CHOOSE, RECHOOSE, CHALLENGE):
-            return self._actor
-        return CHANCE
+        who = _ACTS_IN[self.phase]
+        return self._actor if who is None else who
 
     def chance_outcomes(self):
         phase = self.phase
@@ -279,24 +278,16 @@ class WiseState(State):
         return [float(s) for s in self.scores]
 
     def apply(self, action) -> None:
-        phase = self.phase
-        if phase == DEAL:
-            self._apply_draw(action)
-        elif phase == ROLL:
-            self._apply_die(action)
-        elif phase in (CHOOSE, RECHOOSE):
-            self._apply_target(action)
-        elif phase == TIME:
-            self._apply_time(action)
-        elif phase == TIEBREAK:
-            if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "first" and action[1] in self._tied):
-                raise IllegalAction(f"not a tie-break among {self._tied}: {action!r}")
-            if self._place_or_rechoose(action[1]):
-                self._race()
-        elif phase == CHALLENGE:
-            self._apply_challenge(action)
-        else:
-            raise IllegalAction("the game is over")
+        _APPLY[self.phase](self, action)
+
+    def _apply_tiebreak(self, action) -> None:
+        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "first" and action[1] in self._tied):
+            raise IllegalAction(f"not a tie-break among {self._tied}: {action!r}")
+        if self._place_or_rechoose(action[1]):
+            self._race()
+
+    def _apply_over(self, action) -> None:
+        raise IllegalAction("the game is over")
 
     # -- dealing and refilling ---------------------------------------------------
     def _next_drawer(self) -> int | None:
@@ -310,12 +301,11 @@ class WiseState(State):
         return None
 
     def _apply_draw(self, action) -> None:
-        try:
-            kind, letter = action
-            left = self.deck[letter]
-        except (TypeError, ValueError, KeyError):
-            raise IllegalAction(f"not a card draw: {action!r}") from None
-        if kind != "draw" or not left:
+        letter = self.defs.drawn_letter.get(action) if isinstance(action, tuple) else None
+        if letter is None:
+            raise IllegalAction(f"not a card draw: {action!r}")
+        left = self.deck[letter]
+        if not left:
             raise IllegalAction(f"no {letter!r} card left to draw")
         self.deck[letter] = left - 1
         self.deck_size -= 1
@@ -420,15 +410,15 @@ class WiseState(State):
             self._race()
 
     def _apply_time(self, action) -> None:
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "time"
-                and isinstance(action[1], int) and 0 <= action[1] < self.p.steps):
+        step = self.defs.time_step.get(action) if isinstance(action, tuple) else None
+        if step is None:
             raise IllegalAction(f"not a search time: {action!r}")
         seat = self._queue.pop(0)
         target = self.pending[seat]
         assert target is not None  # the seats timed are those with a target
         word = target[0]
         speed = self.p.speeds[seat] if self.p.speeds else 1.0
-        self.times[seat] += speed * self.defs.search_seconds(len(word)) * self.defs.quantiles[action[1]]
+        self.times[seat] += speed * self.defs.search_seconds(len(word)) * self.defs.quantiles[step]
         if not self._queue:
             self._race()
 
@@ -826,3 +816,9 @@ class WiseState(State):
         })
         result.figures = figures
         return result
+
+
+# WiseState.apply's handler of each phase
+_APPLY = tuple({DEAL: WiseState._apply_draw, ROLL: WiseState._apply_die, CHOOSE: WiseState._apply_target,
+                TIME: WiseState._apply_time, TIEBREAK: WiseState._apply_tiebreak, RECHOOSE: WiseState._apply_target,
+                CHALLENGE: WiseState._apply_challenge, OVER: WiseState._apply_over}[phase] for phase in Phase)
