@@ -15,7 +15,7 @@ from spellpress.wording import plural, quoted
 COLUMNS_BESIDE_FIELDS = ("count", "id")
 
 
-def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems  # noqa: C901
+def spreadsheet_cards(spec: ComponentSpec, root: Path, where: Location, problems: Problems  # noqa: C901 - one policy or check read in one place; to split
                 ) -> Iterator[tuple[dict[str, Any], Callable[..., Location]]]:
     from spellpress.load.google_sheet import looks_like_link, read_linked_sheet
     from spellpress.load.spreadsheet import SheetError, read_sheet, typed  # only for spreadsheet-fed games

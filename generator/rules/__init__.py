@@ -21,7 +21,8 @@ from spellpress.rules.protocol import (
     redeal,
 )
 
-__all__ = ["CHANCE", "CardRef", "IllegalAction", "InvariantError", "Observation", "Outcome", "Player", "RandomPlayer", "Rules", "State", "TERMINAL", "Zone", "engine_for", "redeal"]
+__all__ = ["CHANCE", "CardRef", "IllegalAction", "InvariantError", "Observation", "Outcome", "Player", "RandomPlayer", "Rules",
+           "State", "TERMINAL", "Zone", "engine_for", "redeal"]
 
 
 def engine_for(name: str):

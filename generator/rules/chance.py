@@ -21,9 +21,9 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from itertools import accumulate
-from typing import Any, Hashable, overload
+from typing import Any, overload
 
 Action = Hashable
 
@@ -41,7 +41,7 @@ class Counted(Sequence):
     def pairs(self) -> list[tuple[Action, float]]:
         if self._pairs is None:
             total = self.total
-            self._pairs = [(action, n / total) for action, n in zip(self.actions, self.counts) if n]
+            self._pairs = [(action, n / total) for action, n in zip(self.actions, self.counts, strict=False) if n]
         return self._pairs
 
     def __len__(self) -> int:
@@ -91,7 +91,7 @@ _TABLES: dict[int, tuple] = {}  # id of an outcome tuple -> (the tuple, kept so 
 
 
 def _table(outcomes: Sequence[tuple[Action, float]]) -> tuple[Any, tuple, list, float]:
-    actions, weights = zip(*outcomes)
+    actions, weights = zip(*outcomes, strict=False)
     sums = list(accumulate(weights))
     total = sums[-1] + 0.0
     if total <= 0.0:  # random.choices' own errors

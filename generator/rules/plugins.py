@@ -19,11 +19,12 @@ import hashlib
 import importlib.util
 import sys
 import traceback
+from collections.abc import Mapping
 from importlib import import_module
 from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any
 
 from spellpress.errors import Location, UserError
 from spellpress.model.game import Game

@@ -21,8 +21,9 @@ import copy
 import random
 from abc import ABC, abstractmethod
 from collections import deque
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, Hashable, Mapping, Self, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from spellpress.model.game import Game
 from spellpress.rules.observation import CardRef, Observation
@@ -91,7 +92,7 @@ class State(ABC):
     def returns(self) -> list[float]:
         """Final score per seat (valid once terminal)."""
 
-    def check_invariants(self) -> None:
+    def check_invariants(self) -> None:  # noqa: B027 - a default that checks nothing: engines override it
         """Raise InvariantError if any component is lost or duplicated, or a score is off."""
 
     # -- what a seat sees, for a page (`spellpress play`) and for heuristics ------------------

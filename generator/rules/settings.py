@@ -3,9 +3,10 @@ components and card fields it reads, each problem reported at its file:line:colu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
@@ -27,7 +28,7 @@ class EngineSettings(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    def needs(self) -> list["Needs"]:
+    def needs(self) -> list[Needs]:
         """The components (and their cards' fields) these settings make the engine read."""
         return []
 

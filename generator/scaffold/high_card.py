@@ -83,7 +83,7 @@ class HighCardState(State):
         others = [o for o in range(self.players) if o != seat]
         hidden = list(copy.deck) + [card for o in others for card in copy.hands[o]]
         hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) for o in others])
-        for o, hand in zip(others, hands, strict=False):
+        for o, hand in zip(others, hands, strict=True):
             copy.hands[o] = hand
         return copy
     # what one seat sees, for `spellpress play`: never another seat's hand, nor the deck

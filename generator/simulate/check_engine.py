@@ -17,13 +17,15 @@ def register(commands) -> None:
                     "engine's file:line. This RUNS THE ENGINE'S PYTHON CODE (a game folder's rules.py included): "
                     "check only games you would run. See docs/rules.md.")
     parser.add_argument("game", nargs="?", metavar="GAME|PATH",
-                        help="a game id under cards/ or a game folder that names an engine (default: the game whose folder you are in)")
+                        help="a game id under cards/ or a game folder that names an engine (default: the game whose folder you "
+                             "are in)")
     parser.add_argument("--players", type=int, action="append",
                         help="player count to play (repeatable; default: the game's fewest and most)")
     parser.add_argument("--games", type=int, default=2, help="heuristic games at the first player count (default 2)")
     parser.add_argument("--random-games", type=int, default=1, help="games of random players (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="the games' seed (default 1)")
-    parser.add_argument("--no-workers", action="store_true", help="skip the 1-versus-2-workers comparison (it starts worker processes)")
+    parser.add_argument("--no-workers", action="store_true",
+                        help="skip the 1-versus-2-workers comparison (it starts worker processes)")
 
 
 def run_check_engine(args) -> int:
@@ -47,7 +49,8 @@ def run_check_engine(args) -> int:
     allowed = rules.players_allowed(game)
     for count in args.players or []:
         if count not in allowed:
-            raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {count}")
+            raise UserError.at(Option("--players"),
+                               f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {count}")
     for name in ("games", "random_games"):
         if getattr(args, name) < 0:
             raise UserError.at(Option("--" + name.replace("_", "-")), "must be 0 or more")

@@ -35,12 +35,15 @@ def add_arguments(parser, default_max_games: int) -> None:
     parser.add_argument("--players", type=int, help="players per game (default: the game's minimum; report: every count)")
     parser.add_argument("--seed", type=int, default=1, help="run seed: the same seed gives the same figures (default 1)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes, at least 1 (default: one per core)")
-    parser.add_argument("--dask", metavar="ADDRESS", help="run the batches on a Dask scheduler at ADDRESS, or 'local' for a local cluster")
+    parser.add_argument("--dask", metavar="ADDRESS",
+                        help="run the batches on a Dask scheduler at ADDRESS, or 'local' for a local cluster")
     parser.add_argument("--check", action="store_true", help="verify legality and invariants after every action (slower)")
     parser.add_argument("--skill", type=float, default=1.0, help="skill of every heuristic player, 0 to 1 (default 1)")
-    parser.add_argument("--luck-games", type=int, help="games of a skill-1 player against skill-0.3 players for the luck figure (default games/5; 0 skips)")
+    parser.add_argument("--luck-games", type=int,
+                        help="games of a skill-1 player against skill-0.3 players for the luck figure (default games/5; 0 skips)")
     parser.add_argument("--agents", metavar="A,B,...",
-                        help="players, one a seat, cycled over the seats: random, heuristic, ismcts (default: heuristic in every seat)")
+                        help="players, one a seat, cycled over the seats: random, heuristic, ismcts (default: heuristic in "
+                             "every seat)")
     parser.add_argument("--budget", type=int, default=64, help="IS-MCTS playouts a move (default 64)")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rules option for the engine (e.g. challenges=false); repeatable")
@@ -217,10 +220,12 @@ def print_report(report: dict) -> None:
                   f"at {report['seconds_per_turn']:g} s per {unit[:-1]}")
     console.print(f"Stalls: {report['stalls']}")
     spread = report["score_spread"]
-    console.print(f"Score margin first-second: {spread['mean_margin_first_second']:.1f}; first-last: {spread['mean_spread_first_last']:.1f}")
+    console.print(f"Score margin first-second: {spread['mean_margin_first_second']:.1f}; first-last: "
+                  f"{spread['mean_spread_first_last']:.1f}")
     components = sorted(report["components"], key=effect_size)
     if components:
-        table = Table("played", "play rate", "win rate played", "not played", "difference", title="Cards and letters (largest effect first)")
+        table = Table("played", "play rate", "win rate played", "not played", "difference",
+                      title="Cards and letters (largest effect first)")
         for row in components[:15]:
             table.add_row(row["key"], f"{100 * row['play_rate']:.1f}%", f"{100 * row['win_rate_played']:.1f}%",
                           f"{100 * row['win_rate_not_played']:.1f}%", difference_text(row))
@@ -235,7 +240,8 @@ def print_report(report: dict) -> None:
             metrics.add_row(label, value)
         console.print(metrics)
     if report.get("agents"):
-        agents = Table("player", "seats a game", "win rate", "95% CI", "vs a seat's fair share", title="Players (wherever they sat)")
+        agents = Table("player", "seats a game", "win rate", "95% CI", "vs a seat's fair share",
+                       title="Players (wherever they sat)")
         for row in report["agents"]:
             low, high = row["ci95"]
             agents.add_row(row["agent"], str(row["seats"]), f"{100 * row['win_rate']:.1f}%", f"{100 * low:.1f}-{100 * high:.1f}%",
@@ -291,9 +297,11 @@ def run_report(args) -> int:
 
 
 def register(commands) -> None:
-    simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance; runs the game's rules engine (its Python)")
+    simulate_parser = commands.add_parser("simulate", help="play many games of the real rules and report balance; runs the "
+                                                           "game's rules engine (its Python)")
     add_arguments(simulate_parser, default_max_games=20000)
     simulate_parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts; runs the game's rules engine (its Python)")
+    report_parser = commands.add_parser("report", help="simulate and write OUT/<game>/<game>-balance.pdf with charts; runs the "
+                                                       "game's rules engine (its Python)")
     add_arguments(report_parser, default_max_games=10000)
     report_parser.add_argument("--out", type=Path, default=Path("output"))

@@ -24,9 +24,10 @@ import math
 import random
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from spellpress.errors import Location
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Rules, State, can_determinize
@@ -125,7 +126,8 @@ class _Checker:
             self.report.add("chance", f"chance_outcomes() probabilities sum to {math.fsum(probabilities):.6g}, not 1 "
                             f"(turn {state.turns}, {len(outcomes)} outcomes)", where)
         elif len(set(a for a, _ in outcomes)) != len(outcomes):
-            self.report.add("chance", "chance_outcomes() lists an outcome twice: give each once with its whole probability", where)
+            self.report.add("chance", "chance_outcomes() lists an outcome twice: give each once with its whole probability",
+                            where)
         else:
             return True
         return False
@@ -135,7 +137,8 @@ class _Checker:
         where = lambda: method_location(state, "legal_actions")  # noqa: E731
         first = list(state.legal_actions())
         if not first:
-            self.report.add("legal", f"seat {state.current_player()} is to act but legal_actions() is empty (turn {state.turns})", where)
+            self.report.add("legal", f"seat {state.current_player()} is to act but legal_actions() is empty "
+                                     f"(turn {state.turns})", where)
             return None
         if twice and list(state.legal_actions()) != first:
             self.report.add("legal", "legal_actions() gave two different lists for the same position "
@@ -210,7 +213,7 @@ class _Checker:
         where = lambda: method_location(state, "determinize")  # noqa: E731
         before = snapshot(state)
         legal = list(state.legal_actions())
-        for k in range(DETERMINIZATIONS):
+        for _ in range(DETERMINIZATIONS):
             seed = rng.randrange(2**32)
             seen = state.determinize(seat, random.Random(seed))
             if snapshot(state) != before:
@@ -402,7 +405,7 @@ def check_engine(folder: Path, *, players: list[int] | None = None, seed: int = 
     plan = game_plan(rules, game, players, seed, random_games, heuristic_games)
     probe = lambda: rules.new_state(game, plan[0][0])  # noqa: E731  (where an engine's file is)
     for count, chooser, game_seed in plan:
-        _guarded(report, probe, lambda: play_checked(rules, game, count, chooser, game_seed, report))
+        _guarded(report, probe, lambda: play_checked(rules, game, count, chooser, game_seed, report))  # noqa: B023 - called at once
         if progress:
             progress(1)
     if not can_determinize(probe()):
@@ -435,7 +438,7 @@ def same_on_two_workers(folder: Path, players: int, games: int, seed: int, repor
     here = run(spec, workers=1, keep_records=True).records
     there = run(spec, workers=2, keep_records=True).records
     report.positions["workers"] += games
-    for mine, theirs in zip(_comparable(here), _comparable(there)):
+    for mine, theirs in zip(_comparable(here), _comparable(there), strict=False):
         if mine != theirs:
             report.add("workers", f"game {mine[0]} (seed {seed}, {players} players) ends differently on two workers: "
                        "a random number not drawn from the game's generator, or state kept between games?")

@@ -59,7 +59,7 @@ class Watchdog:
     Only in a process's main thread (pool workers, a one-worker run); Dask's worker threads go unwatched.
     """
 
-    active: "Watchdog | None" = None
+    active: Watchdog | None = None
 
     def __init__(self, seconds: float | None = None):
         self.seconds = SECONDS_PER_ACTION if seconds is None else seconds
@@ -75,7 +75,7 @@ class Watchdog:
             self.quiet = 0
             raise EngineTimeout(f"one move took more than {self.seconds:g} s")
 
-    def __enter__(self) -> "Watchdog":
+    def __enter__(self) -> Watchdog:
         if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
             self.previous = signal.signal(signal.SIGPROF, self._tick)
             signal.setitimer(signal.ITIMER_PROF, self.seconds / 2, self.seconds / 2)
@@ -145,7 +145,8 @@ def blamed(exc: BaseException, rules, game_index: int, seed: int) -> UserError |
     location = Location(path, frame.lineno or 0, 1) if frame else Location(path)
     function = f" in {frame.name}()" if frame else ""
     if isinstance(exc, EngineTimeout):
-        return UserError.at(location, f"the engine spent more than {SECONDS_PER_ACTION:g} s of CPU on one move{function} {where}: "
+        return UserError.at(location, f"the engine spent more than {SECONDS_PER_ACTION:g} s of CPU on one move{function} "
+                                      f"{where}: "
                                       "an endless loop?")
     if path.is_relative_to(PACKAGE) or frame is None:
         return None  # a shipped engine's failure is Spellpress's bug: its traceback is wanted

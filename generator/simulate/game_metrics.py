@@ -9,7 +9,8 @@ them over a run. Every figure is defined in docs/simulate.md.
 from __future__ import annotations
 
 import statistics
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from spellpress.rules.protocol import Outcome, State
 
@@ -99,7 +100,7 @@ def per_game(trace: list[list[float]], outcome: Outcome) -> dict[str, float]:
     return figures
 
 
-def aggregate(tally: "Tally") -> dict[str, float | None]:
+def aggregate(tally: Tally) -> dict[str, float | None]:
     """Means over a run's games (decisiveness and drama over games with one winning side)."""
     if not tally.games:
         return {}

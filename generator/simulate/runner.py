@@ -11,11 +11,12 @@ import gc
 import logging
 import os
 from collections import deque
+from collections.abc import Callable, Iterator
 from concurrent.futures import Executor
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from spellpress.pools import close_pool, process_pool
 from spellpress.rules.protocol import Outcome
@@ -215,7 +216,7 @@ def run(
                     into=[into] if into else None)[0]
 
 
-def run_many(
+def run_many(  # noqa: C901 - one policy or check read in one place; to split
     specs: list[RunSpec],
     *,
     workers: int | None = None,
@@ -257,7 +258,8 @@ def run_many(
 
         for spec in specs:
             game, rules = _load(spec.folder, spec.engine, spec.variant)
-            blaming(lambda: rules.new_state(game, spec.players, dict(spec.options)), rules, game_seed(spec.seed, 0))
+            blaming(lambda: rules.new_state(game, spec.players, dict(spec.options)),  # noqa: B023 - called at once
+                    rules, game_seed(spec.seed, 0))
     in_flight = 4 * workers  # enough to keep every worker busy while the oldest is folded
     try:
         with nullcontext(executor) if executor is not None else _executor(workers, dask) as executor:

@@ -92,7 +92,7 @@ def snapshot(state: State, caches: bool = True) -> list[tuple[str, Any]]:
 
 def first_difference(one: list[tuple[str, Any]], other: list[tuple[str, Any]]) -> str | None:
     """Where two snapshots first differ (e.g. `hands[1][0]`), or None."""
-    for mine, theirs in zip(one, other):
+    for mine, theirs in zip(one, other, strict=False):
         if mine != theirs:
             return mine[0] if mine[0] == theirs[0] else f"{mine[0]} / {theirs[0]}"
     return None if len(one) == len(other) else (one[len(other)][0] if len(one) > len(other) else other[len(one)][0])

@@ -18,7 +18,8 @@ SPREAD_LIMIT = 3.0  # points: a variant whose worst seat is further from its fai
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("sweep", help="simulate a grid of rules and card variants; table and OUT/<game>/<game>-sweep.pdf; runs the game's rules engine (its Python)")
+    parser = commands.add_parser("sweep", help="simulate a grid of rules and card variants; table and "
+                                               "OUT/<game>/<game>-sweep.pdf; runs the game's rules engine (its Python)")
     parser.add_argument("game", metavar="GAME|PATH", help="a game id under cards/ or a game folder")
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=V1,V2,...",
                         help="values to try for a game.yaml rules key (rules.health=20,25,30) or a card field "
@@ -29,7 +30,8 @@ def register(commands) -> None:
     parser.add_argument("--seed", type=int, default=1, help="run seed, the same for every variant (default 1)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes, at least 1 (default: one per core)")
     parser.add_argument("--dask", metavar="ADDRESS", help="run on a Dask scheduler at ADDRESS, or 'local' for a local cluster")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a rules option for every variant; repeatable")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a rules option for every variant; repeatable")
     parser.add_argument("--out", type=Path, default=Path("output"), help="output folder (default output/)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
@@ -61,7 +63,7 @@ def sweep(game, args) -> dict:
     with LazyProgress(f"{game.id} sweep, {len(specs)} variants", args.games * len(specs), lines=True) as bar:
         results = run_many(specs, workers=args.workers, dask=args.dask, progress=bar.advance)
     rows = []
-    for variant, result in zip(variants, results):
+    for variant, result in zip(variants, results, strict=False):
         report = summary(result)
         rows.append({
             "variant": {key: value for key, value in variant},
@@ -116,7 +118,7 @@ def sweep_pdf(report: dict) -> bytes:
     rows = report["variants"]
     labels = [f"v{number}" + ("*" if row["over_limit"] else "") for number, row in enumerate(rows, 1)]
     players = report["players"]
-    doc.table(["variant", "values"], [[label, _short(row)] for label, row in zip(labels, rows)], widths=[20, 120])
+    doc.table(["variant", "values"], [[label, _short(row)] for label, row in zip(labels, rows, strict=False)], widths=[20, 120])
     seats = [[row["seats"][s]["win_rate"] for row in rows] for s in range(players)]
     doc.heading("Seat win rates")
     for s in range(players):
@@ -134,7 +136,7 @@ def sweep_pdf(report: dict) -> bytes:
     header = ["variant", *[f"seat {s + 1}" for s in range(players)], "spread", "stalls", "length"]
     doc.table(header, [[label, *[f"{100 * row['seats'][s]['win_rate']:.1f}%" for s in range(players)],
                         f"{row['seat_spread_points']:.1f}", str(row["stalls"]), f"{row['length_mean']:.1f}"]
-                       for label, row in zip(labels, rows)])
+                       for label, row in zip(labels, rows, strict=False)])
     return doc.pdf()
 
 
@@ -145,7 +147,8 @@ def print_sweep(report: dict) -> None:
     players = report["players"]
     table = Table("variant", *[f"seat {s + 1}" for s in range(players)], "spread (pts)", "stalls",
                   f"length ({report['length_unit']})", "lead changes", "decided at",
-                  title=f"{report['name']}: {report['games_per_variant']} games a variant, {players} players, seed {report['seed']}")
+                  title=f"{report['name']}: {report['games_per_variant']} games a variant, {players} players, seed "
+                        f"{report['seed']}")
     for row in report["variants"]:
         metrics = row["game_metrics"]
         mark = " *" if row["over_limit"] else ""

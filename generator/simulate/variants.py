@@ -83,7 +83,7 @@ def parse_vary(items: list[str]) -> list[tuple[str, list[Any]]]:
 def grid(axes: list[tuple[str, list[Any]]]) -> list[tuple[tuple[str, Any], ...]]:
     """Every combination of the axes' values, the first axis slowest."""
     keys = [key for key, _ in axes]
-    return [tuple(zip(keys, combo)) for combo in itertools.product(*(values for _, values in axes))]
+    return [tuple(zip(keys, combo, strict=False)) for combo in itertools.product(*(values for _, values in axes))]
 
 
 def _same_type(key: str, old: Any, new: Any) -> Any:
@@ -157,7 +157,8 @@ def _set_card(game: Game, key: str, path: list[str], value: Any) -> Game:
                                      f"YAML, got {value!r}")
         new_card = dataclasses.replace(card, count=value)
     elif field in card.fields:
-        new_card = dataclasses.replace(card, fields=FrozenDict({**card.fields, field: _same_type(key, card.fields[field], value)}))
+        new_card = dataclasses.replace(card, fields=FrozenDict({**card.fields, field: _same_type(key, card.fields[field],
+                                                                                                 value)}))
     else:
         raise UserError.at(VARY, f"{key}: card {card.id} has no field {field!r} (fields: count, {', '.join(card.fields)})")
     cards = tuple(new_card if c is card else c for c in component.cards)

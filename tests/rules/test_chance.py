@@ -82,7 +82,8 @@ def test_counted_outcomes_at_the_boundaries_between_kinds_draw_what_random_choic
         numbers = [r for r in numbers if 0 <= r < 1]
         for r in numbers:
             expected = choices_draw(pairs, Fixed([r]))
-            assert draw_chance(Counted([("card", i) for i in range(len(counts))], counts, total), Fixed([r])) == expected, (counts, r)
+            outcomes = Counted([("card", i) for i in range(len(counts))], counts, total)
+            assert draw_chance(outcomes, Fixed([r])) == expected, (counts, r)
             looked += 1
             near += abs(r * total - round(r * total)) < 1e-9
     assert looked > 5000 and near > 2000

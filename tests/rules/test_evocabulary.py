@@ -63,7 +63,7 @@ def hire_to(st: EvoState, seat: int, team: int, fam_id: str, side: int = 0) -> l
 
 
 def empty_deck(st: EvoState) -> None:
-    for letter, ids in list(st.deck.items()):
+    for ids in list(st.deck.values()):
         st.discard.extend(ids)
     st.deck, st.deck_n = {}, 0
 
@@ -271,7 +271,7 @@ def test_one_achievement_per_publish_and_multiplier_scores_one_letter(game):
     options = st._claimable(st.spells[0][5])
     assert set(options) == {st.piles["5 letters"][0], st.piles["2 syllables"][0]}
     st.apply(("use", slot_of(st, "publish"), 5, st.piles["2 syllables"][0]))  # x3 on one letter
-    points = sum(st.c.letter_points[l] for l in "wordy")
+    points = sum(st.c.letter_points[char] for char in "wordy")
     assert st.scores[0] == points + 2 * 4  # W or Y (4 points) scores three times
     assert len(st.claimed[0]) == 1 and st.piles["5 letters"]
 
@@ -336,7 +336,7 @@ def test_pickup_takes_a_spell_back_into_the_hand(game):
 
 def test_effects_come_from_the_yaml_data(game):
     st = fresh(game)
-    for fid, (cid, sides) in enumerate(st.c.fam_defs):
+    for cid, sides in st.c.fam_defs:
         raw = next(c for c in game.component("familiars").cards if c.id == cid)
         assert sides == (tuple(raw["actions"]), tuple(raw.back_fields["actions"]))
     assert st.c.leaders[5].actions == tuple(next(c for c in game.component("leaders").cards if c["length"] == 5)["actions"])
@@ -421,7 +421,7 @@ def test_two_player_games_never_end_with_a_scoring_play_available(game):
         while st.current_player() != TERMINAL and st.turns < RULES.turn_cap:
             seat = st.current_player()
             if seat == CHANCE:
-                actions, weights = zip(*st.chance_outcomes())
+                actions, weights = zip(*st.chance_outcomes(), strict=False)
                 st.apply(rng.choices(actions, weights)[0])
             else:
                 st.apply(seats[seat].act(st, seat, rng))
@@ -463,7 +463,7 @@ def test_the_turn_that_empties_the_deck_is_not_a_quiet_turn(game):
     assert st.current_player() == 0 and st.can_score(0)
     st.apply(("start", "stone", "hhhhh"))
     st.apply(("use", slot_of(st, "publish"), 5, ""))
-    assert st.ledger[0]["publish"] == sum(st.c.letter_points[l] for l in "stone")
+    assert st.ledger[0]["publish"] == sum(st.c.letter_points[char] for char in "stone")
 
 
 def test_a_full_quiet_round_with_the_deck_empty_ends_the_game(game):
@@ -690,7 +690,7 @@ def test_legal_actions_of_an_earlier_position_refuse_to_answer(game):
     moves = st.legal_actions()
     st.apply(("start", "cat", "hhh"))
     with pytest.raises(RuntimeError):
-        ("start", "cat", "hhh") in moves
+        _ = ("start", "cat", "hhh") in moves
     with pytest.raises(RuntimeError):
         list(moves)
 

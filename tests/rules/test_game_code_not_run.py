@@ -71,7 +71,7 @@ def test_game_yaml_cannot_name_a_module_to_import(module, tmp_path, capsys):
     shutil.copytree(ROOT / "cards" / "word-rummy", folder)
     text = (folder / "game.yaml").read_text()
     (folder / "game.yaml").write_text(text.replace("  engine: word-rummy ", f"  engine: '{module}' "))
-    line = text.splitlines().index(next(l for l in text.splitlines() if l.startswith("  engine: word-rummy"))) + 1
+    line = text.splitlines().index(next(row for row in text.splitlines() if row.startswith("  engine: word-rummy"))) + 1
     before = set(sys.modules)
     for argv in (["check-engine", str(folder)], ["simulate", str(folder), "--games", "2", "--workers", "1"]):
         assert main(argv) == 2

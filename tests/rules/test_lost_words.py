@@ -497,7 +497,8 @@ def test_same_seed_same_game(game):
 def test_heuristic_beats_random(game):
     wins = 0
     for seed in range(40):
-        seats = [L.RULES.heuristic_player(1.0), RandomPlayer()] if seed % 2 == 0 else [RandomPlayer(), L.RULES.heuristic_player(1.0)]
+        seats = [L.RULES.heuristic_player(1.0), RandomPlayer()] if seed % 2 == 0 else [RandomPlayer(),
+                                                                                       L.RULES.heuristic_player(1.0)]
         outcome = play_game(L.RULES, game, seats, seed)
         wins += (seed % 2) in outcome.winners
     assert wins >= 36

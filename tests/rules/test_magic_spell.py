@@ -97,7 +97,7 @@ def test_tile_mix_covers_every_letter_as_often_as_one_word_needs_it(game):
         assert counts.get(letter, 0) >= row["most_in_one_word"] + (1 if row["words"] >= 3 else 0)
     symbols = {card["symbol"] for card in game.component("ingredients").cards if card["stone"]}
     assert symbols == {"*", "!", "?"} and counts["?"] == 3
-    assert 95 <= sum(n for l, n in counts.items() if l.isalpha()) <= 115
+    assert 95 <= sum(n for char, n in counts.items() if char.isalpha()) <= 115
 
 
 # ---------------------------------------------------------------- setup and limits
@@ -624,7 +624,7 @@ def _drop_woven_spell(st):
 
 def _claim_wrong_letter(st):
     sid, pairs = _some_woven(st)
-    letter = next(l for l, ts in st.mixed.items() if ts and l not in st.cat.spells[sid].word)
+    letter = next(char for char, ts in st.mixed.items() if ts and char not in st.cat.spells[sid].word)
     pairs.append((st.mixed[letter].pop(), letter))  # the tile truly is that letter, only the spell has none
     st.mixed_count -= 1
 

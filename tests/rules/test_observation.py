@@ -64,7 +64,8 @@ def play(rules, game, players: int, seed: int):
         state.apply(action)
 
 
-@pytest.mark.parametrize("game_id", [pytest.param(g, marks=pytest.mark.slow) if g in ("evocabulary", "word-rummy") else g for g in GAMES])
+@pytest.mark.parametrize("game_id", [pytest.param(g, marks=pytest.mark.slow) if g in ("evocabulary",
+                                                                                      "word-rummy") else g for g in GAMES])
 def test_an_observation_never_shows_what_the_seat_cannot_see(game_id):
     game = load_game(ROOT / "cards" / game_id)
     rules = rules_for(game)

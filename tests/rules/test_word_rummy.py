@@ -125,7 +125,7 @@ def test_a_hand_scores_its_words_less_its_unplayed_cards_plus_bonuses(game):
         bonus[words.index(max(words))] += s.most_words_bonus
     bonus[2] += s.go_out_bonus
     assert splits[2].uses_every_card and sum(bonus) > 0
-    assert state.round_points(splits) == [split.score + b for split, b in zip(splits, bonus)]
+    assert state.round_points(splits) == [split.score + b for split, b in zip(splits, bonus, strict=False)]
 
 
 def test_a_tie_for_the_longest_word_or_most_words_earns_nobody_the_bonus(game):
@@ -157,7 +157,7 @@ def test_the_game_ends_after_its_rounds_or_at_the_target_score(game):
     target = RULES.new_state(game, 2, {"rounds": 30, "target_score": 40, "hand_growth": 0})
     result = play_game_from(target, seats, 5)
     assert max(result.scores) >= 40 and result.figures["rounds"] < 30
-    assert target.round_scores and max(sum(r) for r in zip(*target.round_scores[:-1])) < 40
+    assert target.round_scores and max(sum(r) for r in zip(*target.round_scores[:-1], strict=False)) < 40
 
 
 def play_game_from(state, seats, seed):

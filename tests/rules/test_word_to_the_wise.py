@@ -92,7 +92,7 @@ def test_setup_deals_five_cards_to_each_player_and_leaves_the_rest_as_the_deck(g
     state = W.RULES.new_state(game, 4)
     rng = random.Random(3)
     while state.phase == W.DEAL:
-        actions, weights = zip(*state.chance_outcomes())
+        actions, weights = zip(*state.chance_outcomes(), strict=False)
         state.apply(rng.choices(actions, weights)[0])
     assert [len(hand) for hand in state.hands] == [5, 5, 5, 5]
     assert state.deck_size == sum(card.count for card in game.component("consonants").cards) - 20
@@ -582,7 +582,7 @@ def test_asking_about_one_choice_answers_as_the_full_list_does(game):
         while state.current_player() != TERMINAL and state.turns < 12:
             seat = state.current_player()
             if seat == CHANCE:
-                actions, weights = zip(*state.chance_outcomes())
+                actions, weights = zip(*state.chance_outcomes(), strict=False)
                 state.apply(rng.choices(actions, weights)[0])
                 continue
             if state.phase in (W.state.CHOOSE, W.state.RECHOOSE):

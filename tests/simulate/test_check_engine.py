@@ -79,19 +79,20 @@ BROKEN = {
     "determinize": ("determinize", broken(  # each opponent's best card is never re-dealt: the search knows it
         "        hidden = list(copy.deck) + [card for o in others for card in copy.hands[o]]\n"
         "        hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) for o in others])\n"
-        "        for o, hand in zip(others, hands):\n"
+        "        for o, hand in zip(others, hands, strict=True):\n"
         "            copy.hands[o] = hand\n",
         "        best = {o: sorted(copy.hands[o], key=lambda card: copy.values[card])[-1:] for o in others}\n"
         "        hidden = list(copy.deck) + [card for o in others for card in copy.hands[o] if card not in best[o]]\n"
         "        hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) - len(best[o]) for o in others])\n"
-        "        for o, hand in zip(others, hands):\n"
+        "        for o, hand in zip(others, hands, strict=True):\n"
         "            copy.hands[o] = best[o] + hand\n"),
         "depends on the real hidden cards"),
     "observation": ("observation", broken(  # every hand shown face up: the page would reveal the cards
         "            if other == seat:\n", "            if True:\n"), "shows what the seat cannot see"),
     "legal": ("legal_actions", broken(
         '        return [("play", card) for card in sorted(self.hands[self.seat])]',
-        '        import random\n        return [("play", card) for card in random.sample(self.hands[self.seat], len(self.hands[self.seat]))]'),
+        '        import random\n        return [("play", card) for card in random.sample(self.hands[self.seat], '
+        'len(self.hands[self.seat]))]'),
         "two different lists"),
     "record": ("legal_actions", broken(  # a move that is no JSON value: every finished game of `play` failed to save
         '        return [("play", card) for card in sorted(self.hands[self.seat])]',
@@ -119,7 +120,7 @@ def test_a_broken_engine_fails_its_check_at_the_method_at_fault(tmp_path, check)
 KEEPS_HANDS = broken(  # re-deals the deck but keeps the opponents' real hands: the search plays them face up
     "        hidden = list(copy.deck) + [card for o in others for card in copy.hands[o]]\n"
     "        hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) for o in others])\n"
-    "        for o, hand in zip(others, hands):\n"
+    "        for o, hand in zip(others, hands, strict=True):\n"
     "            copy.hands[o] = hand\n",
     "        copy.deck = redeal(rng, list(copy.deck), [])[1]\n")
 

@@ -71,7 +71,8 @@ def test_a_killed_worker_is_retried_or_a_clear_error(retries, capsys, monkeypatc
     assert "Traceback" not in captured.err and "hit a bug" not in captured.err, captured.err[-2000:]
     if retries == 0:  # no retry allowed: the kill is the failure
         assert code == 2, captured.err[-2000:]
-        assert "--dask: the Dask cluster failed: a worker died playing a batch of games (1 try, as many as allowed" in captured.err
+        assert ("--dask: the Dask cluster failed: a worker died playing a batch of games "
+                "(1 try, as many as allowed") in captured.err
         assert ended - killed[0] < 30
     else:  # the batch is played again on the restarted worker: every game is in the figures
         assert code == 0, captured.err[-2000:]

@@ -18,9 +18,9 @@ pytestmark = pytest.mark.slow
 def test_replays_the_golden_record(game, case):
     golden = [record for record in json.loads((GOLDEN / f"{game}.json").read_text()) if record["case"] == case.name]
     assert len(golden) == case.games
-    for want, got in zip(golden, play_case(game, case)):
+    for want, got in zip(golden, play_case(game, case), strict=False):
         assert got["seed"] == want["seed"]
-        moves = zip(want["actions"], got["actions"])
+        moves = zip(want["actions"], got["actions"], strict=False)
         first = next((i for i, (a, b) in enumerate(moves) if a != b), None)
         assert first is None and len(got["actions"]) == len(want["actions"]), (
             f"seed {want['seed']}: action {first} of {len(want['actions'])} differs: "

@@ -32,7 +32,8 @@ def test_same_seed_same_games_whatever_the_workers():
 @pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_games():
     pytest.importorskip("dask.distributed")
-    assert flat(run(spec(games=120), workers=2, dask="local", keep_records=True)) == flat(run(spec(games=120), workers=1, keep_records=True))
+    assert flat(run(spec(games=120), workers=2, dask="local", keep_records=True)) == flat(run(spec(games=120), workers=1,
+                                                                                              keep_records=True))
 
 
 def test_a_different_seed_gives_different_games():

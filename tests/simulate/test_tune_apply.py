@@ -26,7 +26,7 @@ def changed_lines(before: str, after: str) -> list[tuple[str, str]]:
             removed.append(line[2:])
         elif line.startswith("+ "):
             added.append(line[2:])
-    return list(zip(removed, added)) + [("", extra) for extra in added[len(removed):]]
+    return list(zip(removed, added, strict=False)) + [("", extra) for extra in added[len(removed):]]
 
 
 def copied(tmp_path, game: str):
@@ -44,13 +44,15 @@ def test_a_commented_game_yaml_and_a_csv_change_only_their_values(tmp_path):
     after = {name: (folder / name).read_text() for name in before}
     assert after["letters.yaml"] == before["letters.yaml"]
     assert changed_lines(before["game.yaml"], after["game.yaml"]) == [
-        ("  rounds: 6               # hands of 4, 5, 6, 7, 8, 9 cards", "  rounds: 5               # hands of 4, 5, 6, 7, 8, 9 cards"),
+        ("  rounds: 6               # hands of 4, 5, 6, 7, 8, 9 cards",
+         "  rounds: 5               # hands of 4, 5, 6, 7, 8, 9 cards"),
         ("", "  next_starter: trailing")]
     assert changed_lines(before["letters.csv"], after["letters.csv"]) == [("e,E,1,11", "e,E,1,12"), ("z,Z,7,1", "z,Z,8,1")]
     changed = check(folder)  # what `spellpress check` runs
     assert changed.spec.rules["rounds"] == 5 and changed.spec.rules["next_starter"] == "trailing"
     rows = {row["id"]: row for row in csv.DictReader((folder / "letters.csv").open())}
-    assert rows["z"]["points"] == "8" and rows["e"]["count"] == "12" and rows["a"] == {"id": "a", "letter": "A", "points": "2", "count": "9"}
+    assert rows["z"]["points"] == "8" and rows["e"]["count"] == "12" and rows["a"] == {"id": "a", "letter": "A", "points": "2",
+                                                                                       "count": "9"}
     assert main(["check", str(folder)]) == 0
 
 
@@ -68,7 +70,8 @@ def test_block_and_flow_cards_keep_their_style_and_a_missing_count_is_added(tmp_
     texts = new_texts(game, (("cards.numbers.Five.body", 'Worth "7".'), ("cards.numbers.nine.value", 8)))
     (path, (_, after)), = texts.items()
     assert path.name == "numbers.yaml" and changed_lines(numbers, after) == [
-        ('  - {title: Five, body: "Worth 5.", value: 5, count: 3}', '  - {title: Five, body: "Worth \\"7\\".", value: 5, count: 3}'),
+        ('  - {title: Five, body: "Worth 5.", value: 5, count: 3}',
+         '  - {title: Five, body: "Worth \\"7\\".", value: 5, count: 3}'),
         ('  - {title: Nine, body: "Worth 9.", value: 9, count: 1}', '  - {title: Nine, body: "Worth 9.", value: 8, count: 1}')]
 
 
@@ -91,7 +94,8 @@ def test_a_workbook_is_refused_with_the_cells_to_change(tmp_path):
     game = load_game(folder)
     with pytest.raises(UserError) as caught:
         apply(game, (("cards.letters.z.points", 8),))
-    assert "letters.xlsx: --apply writes YAML and CSV files only" in str(caught.value) and "column points = 8" in str(caught.value)
+    message = str(caught.value)
+    assert "letters.xlsx: --apply writes YAML and CSV files only" in message and "column points = 8" in message
 
 
 def test_apply_writes_the_proposal_of_the_last_tune(tmp_path, capsys):
@@ -129,4 +133,5 @@ def test_a_comment_that_mentions_the_old_value_is_flagged():
     notes = stale_comments(game, new_texts(game, variant))
     # rounds: 6  # hands of 4, 5, 6, 7, 8, 9 cards;  min_word_length: 3  # words of 3 letters or more
     assert notes == ["word-rummy/game.yaml:30: comment mentions 6, now 5", "word-rummy/game.yaml:34: comment mentions 3, now 4"]
-    assert stale_comments(game, new_texts(game, (("rules.rounds", 16),))) == ["word-rummy/game.yaml:30: comment mentions 6, now 16"]
+    assert stale_comments(game, new_texts(game, (("rules.rounds", 16),
+                                                 ))) == ["word-rummy/game.yaml:30: comment mentions 6, now 16"]

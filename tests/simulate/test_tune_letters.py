@@ -114,7 +114,8 @@ def test_seeded_sparse_edits_find_a_better_points_rank_than_the_sampler_alone(tm
 
     folder = letter_deck(tmp_path)
     search = ["tune", str(folder), "--vary", "cards.letters.*.points=-3..+3", "--max-changes", "6",
-              "--target", "points_rank=0.97", "--letter-samples", "200", "--verify", "1", "--seed", "3", "--trials", "12", "--json"]
+              "--target", "points_rank=0.97", "--letter-samples", "200", "--verify", "1", "--seed", "3", "--trials", "12",
+              "--json"]
 
     def best(report):
         return report["proposals"][0]["verified"]["figures"]["points_rank"]["p"]

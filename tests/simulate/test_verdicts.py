@@ -57,7 +57,7 @@ def test_batch_plan_doubles_until_the_most_games_and_games_plays_exactly_that():
     assert batch_plan(500, 20_000) == [(0, 500)]
     plan = batch_plan(None, 3000)
     assert plan[0] == (0, FIRST_BATCH) and plan[-1][1] == 3000
-    assert all(a[1] == b[0] for a, b in zip(plan, plan[1:]))  # contiguous: the games of one long run
+    assert all(a[1] == b[0] for a, b in zip(plan, plan[1:], strict=False))  # contiguous: the games of one long run
     assert [stop for _, stop in plan] == [200, 400, 800, 1600, 3000]
 
 

@@ -61,7 +61,7 @@ class Content:
                     self.letter.append(letter)
                     self.points.append(int(card["points"]))
                     self.printed.append((component, card.id))
-        self.letter_points = {l: p for l, p in zip(self.letter, self.points) if l != WILD}
+        self.letter_points = {char: p for char, p in zip(self.letter, self.points, strict=False) if char != WILD}
         self.fam_defs: list[tuple[str, tuple[tuple[str, ...], tuple[str, ...]]]] = []
         self.fam_def_of: list[int] = []  # physical familiar -> definition index
         for card in game.component("familiars").cards:
@@ -100,7 +100,7 @@ class Content:
         """Points of these (non-wild) letters, memoized."""
         p = self._pts.get(letters)
         if p is None:
-            p = self._pts[letters] = sum(self.letter_points[l] for l in letters)
+            p = self._pts[letters] = sum(self.letter_points[char] for char in letters)
         return p
 
     def top(self, word: str, wild: str) -> int:
@@ -109,7 +109,7 @@ class Content:
         t = self._top.get(k)
         if t is None:
             rest = word.replace(wild, "", 1) if wild else word
-            t = self._top[k] = max((self.letter_points.get(l, 0) for l in rest), default=0)
+            t = self._top[k] = max((self.letter_points.get(char, 0) for char in rest), default=0)
         return t
 
     def team_of(self, length: int) -> int | None:

@@ -15,8 +15,8 @@ from spellpress.words.index import key
 
 # What the heuristic thinks each action is worth (a policy, not card data).
 HIRE_VALUE = {"draw": 1.4, "wild": 3.0, "burn": 2.5, "publish": 4.5, "lock": 1.5, "hire": 2.0, "teamwork": 2.5, "pickup": 0.8}
-LETTER_USE = {l: v for l, v in zip("esaiorntldcupmghbyfkwvzxjq",
-                                   (10, 9, 9, 9, 8, 8, 8, 8, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 2, 2, 1, 1, 1, 0))}
+LETTER_USE = {char: v for char, v in zip("esaiorntldcupmghbyfkwvzxjq",
+                                   (10, 9, 9, 9, 8, 8, 8, 8, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 3, 3, 2, 2, 1, 1, 1, 0), strict=False)}
 LETTER_USE[WILD] = 12
 
 
@@ -36,10 +36,10 @@ class EvoPlayer(Player[EvoState]):
         return self._team(state, seat, rng)
 
     # -- main phase ------------------------------------------------------------
-    def _main(self, st: EvoState, seat: int, rng: random.Random):
+    def _main(self, st: EvoState, seat: int, rng: random.Random):  # noqa: C901 - one policy or check read in one place; to split
         c = st.c
         hand = st.hand_letters(seat)
-        letters = key("".join(l for l in hand if l != WILD))
+        letters = key("".join(char for char in hand if char != WILD))
         n_wild = hand.count(WILD)
         spells = st.spells[seat]
         endgame = st.deck_n == 0
@@ -110,7 +110,7 @@ class EvoPlayer(Player[EvoState]):
                 sw = st.spell_wilds(spell)
                 old_pts = st.spell_points(spell)
                 given_up = bank * old_pts + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
-                bases = [own] + ([own.replace(l, "", 1) for l in sorted(set(own))] if self.skill >= 0.6 else [])
+                bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.skill >= 0.6 else [])
                 for base in bases:
                     base_pts = c.pts(base)
                     for sub, wild, k in words.groups(base, letters, n_wild + sw > 0, need_pool=False):
@@ -243,27 +243,28 @@ class EvoPlayer(Player[EvoState]):
     def _discard_choice(self, st, seat, hand) -> str:
         """Letters to throw back: unplayable ones (q without u), extra copies, an unbalanced mix."""
         counts = Counter(hand)
-        vowels = sum(n for l, n in counts.items() if l in "aeiou")
+        vowels = sum(n for char, n in counts.items() if char in "aeiou")
         out = []
-        for l, n in counts.items():
-            if l == WILD:
+        for char, n in counts.items():
+            if char == WILD:
                 continue
-            keep = 2 if l in "aeiost" else 1
-            if l == "q" and "u" not in counts:
+            keep = 2 if char in "aeiost" else 1
+            if char == "q" and "u" not in counts:
                 keep = 0
-            if LETTER_USE.get(l, 0) <= 2:
+            if LETTER_USE.get(char, 0) <= 2:
                 keep = 0
-            out += [l] * max(0, n - keep)
+            out += [char] * max(0, n - keep)
         rest = Counter(hand) - Counter(out)
-        v_left = sum(n for l, n in rest.items() if l in "aeiou")
+        v_left = sum(n for char, n in rest.items() if char in "aeiou")
         if v_left > 3:
-            extra = sorted((l for l in rest.elements() if l in "aeiou"), key=lambda l: LETTER_USE[l])[: v_left - 3]
+            extra = sorted((char for char in rest.elements() if char in "aeiou"), key=lambda char: LETTER_USE[char])[: v_left - 3]
             out += extra
         elif vowels < 2:
-            cons = sorted((l for l in rest.elements() if l not in "aeiou" and l != WILD), key=lambda l: LETTER_USE[l])
+            cons = sorted((char for char in rest.elements() if char not in "aeiou" and char != WILD),
+                          key=lambda char: LETTER_USE[char])
             out += cons[: max(0, len(cons) - 3)]
         if not out and len(hand) >= st.c.hand_size and st.deck_n:
-            out = sorted((l for l in hand if l != WILD), key=lambda l: LETTER_USE.get(l, 0))[:2]
+            out = sorted((char for char in hand if char != WILD), key=lambda char: LETTER_USE.get(char, 0))[:2]
         return key("".join(out))
 
     # -- team phase ------------------------------------------------------------
@@ -306,7 +307,7 @@ class EvoPlayer(Player[EvoState]):
                         best, best_v = ((t, p2, k), a), v
         return best
 
-    def _params_for(self, st: EvoState, seat: int, a: str, pos):
+    def _params_for(self, st: EvoState, seat: int, a: str, pos):  # noqa: C901 - one policy or check read in one place; to split
         c = st.c
         hand = st.hand_letters(seat)
         if a == "draw":
@@ -316,7 +317,7 @@ class EvoPlayer(Player[EvoState]):
         if a == "burn":
             if not hand:
                 return None
-            burnt = max(hand, key=lambda l: (c.points[st.hands[seat][hand.index(l)]], -LETTER_USE.get(l, 0)))
+            burnt = max(hand, key=lambda char: (c.points[st.hands[seat][hand.index(char)]], -LETTER_USE.get(char, 0)))
             pts = c.letter_points.get(burnt, 0)
             if pts >= 3 or (st.deck_n < 8 and pts > 0) or (len(hand) > 8 and pts > 0):
                 return (burnt,)
@@ -369,7 +370,7 @@ class EvoPlayer(Player[EvoState]):
 
     @staticmethod
     def _lock_letter(hand: list[str]) -> str:
-        return max((l for l in hand if l != WILD), key=lambda l: LETTER_USE.get(l, 0), default=hand[0])
+        return max((char for char in hand if char != WILD), key=lambda char: LETTER_USE.get(char, 0), default=hand[0])
 
 
 def _best_sum(others: list, mine: float, n: int) -> float:
@@ -386,9 +387,9 @@ def _no_bonus(word: str) -> float:
 def _minus(sub: str, locked: str) -> str:
     """sub without the locked letters it contains (both sorted)."""
     rest = list(sub)
-    for l in locked:
-        if l in rest:
-            rest.remove(l)
+    for char in locked:
+        if char in rest:
+            rest.remove(char)
     return "".join(rest)
 
 

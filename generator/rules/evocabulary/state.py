@@ -168,7 +168,7 @@ class EvoState(State):
         sizes = self._plays(self.seat, counting=True)
         return sum(sizes) + len(subs_of(key("".join(self.hand_letters(self.seat)))))
 
-    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,
+    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,  # noqa: C901 - one policy or check read in one place; to split
                counting: bool = False):
         """Every start and modify this seat may make, as (kind, spell's team or None, word,
         source string: see make_src); with `only`,
@@ -178,7 +178,7 @@ class EvoState(State):
         out of the spell ("add and/or remove letters"), so rearranging alone is no modify."""
         c = self.c
         hand = self.hand_letters(seat)
-        letters = key("".join(l for l in hand if l != WILD))
+        letters = key("".join(char for char in hand if char != WILD))
         n_wild = hand.count(WILD)
         kind = word = team_only = None
         if only is not None:
@@ -254,7 +254,7 @@ class EvoState(State):
         if action in ("draw", "wild"):
             return [()]
         if action == "burn":
-            return [(l,) for l in hand]
+            return [(char,) for char in hand]
         if action == "publish":
             out: list[tuple] = []
             for team, spell in sorted(self.spells[seat].items()):
@@ -267,7 +267,7 @@ class EvoState(State):
         if action == "lock":
             assert pos is not None, "a lock familiar's position"
             fam = self.teams[seat][self.active][pos]
-            return [] if fam[2] else [(l,) for l in hand]
+            return [] if fam[2] else [(char,) for char in hand]
         if action == "hire":
             out = []
             for m, fid in enumerate(self.market):
@@ -277,7 +277,7 @@ class EvoState(State):
                         continue
                     for side in (0, 1):
                         if "lock" in sides[side] and hand:
-                            out.extend((m, team, side, l) for l in hand)
+                            out.extend((m, team, side, char) for char in hand)
                         else:
                             out.append((m, team, side, ""))
             return out
@@ -493,7 +493,7 @@ class EvoState(State):
         self._effect(name, params, pos)  # raises before changing anything if the params are wrong
         self.used.add(slot)
 
-    def _effect(self, name: str, params: tuple, pos: int | None) -> None:
+    def _effect(self, name: str, params: tuple, pos: int | None) -> None:  # noqa: C901 - one policy or check read in one place; to split
         """The effect vocabulary."""
         seat, c = self.seat, self.c
         if name == "draw":
@@ -648,8 +648,8 @@ class EvoState(State):
     def _first_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> tuple | None:
         c = self.c
         for kind, team, word, src in self._plays(seat, dests=frozenset(publish | burn)):
-            if c.team_of(len(word)) in publish or any(c.letter_points.get(l, 0) > 0
-                                                       for l in self._hand_after(seat, team, src_counts(word, src))):
+            if c.team_of(len(word)) in publish or any(c.letter_points.get(char, 0) > 0
+                                                       for char in self._hand_after(seat, team, src_counts(word, src))):
                 return ("start", word, src) if kind == "start" else ("modify", team, word, src)
         return None
 
@@ -729,7 +729,7 @@ class EvoState(State):
         hidden = {o: [i for i in s.hands[o] if s.c.letter[i] != WILD] for o in others}
         pool = [i for ids in s.deck.values() for i in ids] + [i for o in others for i in hidden[o]]
         hands, rest = redeal(rng, pool, [len(hidden[o]) for o in others])
-        for o, hand in zip(others, hands):
+        for o, hand in zip(others, hands, strict=False):
             s.hands[o] = [i for i in s.hands[o] if s.c.letter[i] == WILD] + hand
         deck: dict[str, list[int]] = {}
         for i in rest:
@@ -738,7 +738,7 @@ class EvoState(State):
         return s
 
     # -- invariants -----------------------------------------------------------
-    def check_invariants(self) -> None:
+    def check_invariants(self) -> None:  # noqa: C901 - one policy or check read in one place; to split
         c = self.c
         places: list[int] = [i for v in self.deck.values() for i in v] + self.wild_pile + self.discard
         for s in range(self.players):
@@ -787,7 +787,8 @@ class EvoState(State):
         c = self.c
         letters = lambda ids: tuple(self.letter_card(i) for i in ids)  # noqa: E731
         zones = [Zone("deck", "letter deck", "pile", None, (), self.deck_n, "letters"),
-                 Zone("wilds", "wild cards", "pile", None, letters(self.wild_pile[-1:]), max(0, len(self.wild_pile) - 1), "wilds"),
+                 Zone("wilds", "wild cards", "pile", None, letters(self.wild_pile[-1:]), max(0, len(self.wild_pile) - 1),
+                      "wilds"),
                  Zone("discard", "discard pile", "pile", None, letters(self.discard)),
                  Zone("market", "familiars for hire", "row", None, tuple(self.familiar_card(f) for f in self.market)),
                  Zone("familiars", "familiar deck", "pile", None, (), sum(len(v) for v in self.fam_deck.values()), "familiars")]
@@ -844,7 +845,7 @@ class EvoState(State):
             wanted = list(action[1])
         else:
             word, src = (action[1], action[2]) if kind == "start" else (action[2], action[3])
-            wanted = [WILD if s == "w" else letter for letter, s in zip(word, src) if s in "hw"]
+            wanted = [WILD if s == "w" else letter for letter, s in zip(word, src, strict=False) if s in "hw"]
         cards, hand = [], list(self.hands[self.seat])
         for letter in wanted:
             for i in hand:

@@ -4,9 +4,10 @@ spells' letters by source (l locked, s spell, h hand, w wild) as moves name them
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from spellpress.model.game import Game
 from spellpress.rules.protocol import IllegalAction
@@ -146,7 +147,7 @@ def make_src(word: str, counts: dict[str, Counter]) -> str:
 
 def src_counts(word: str, src: str) -> dict[str, Counter]:
     counts: dict[str, Counter] = {s: Counter() for s in SOURCE_ORDER}
-    for letter, source in zip(word, src):
+    for letter, source in zip(word, src, strict=False):
         counts[source][letter] += 1
     return counts
 

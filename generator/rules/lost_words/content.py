@@ -3,9 +3,10 @@ powers as data (`effect: {kind: ..., ...}`) read by the small effect vocabulary 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any
 
 from spellpress.errors import UserError
 from spellpress.model.game import Game

@@ -94,10 +94,11 @@ class LostWordsPlayer(Player[LostWordsState]):
         uncovered = set(state.uncovered_words(seat))
         spares = {defs.word[c] for c in state.spares}
         wanted = {w for s in range(state.players) if s != seat for w in state.uncovered_words(s)}
-        worst = min(state.hands[seat], key=lambda c: (self._card_value(state, seat, c, hand_spells, uncovered, spares, wanted), defs.type_key[c]))
+        worst = min(state.hands[seat], key=lambda c: (self._card_value(state, seat, c, hand_spells, uncovered, spares, wanted),
+                                                      defs.type_key[c]))
         return ("discard", defs.type_key[worst])
 
-    def _action(self, state: LostWordsState, seat: int) -> Any:
+    def _action(self, state: LostWordsState, seat: int) -> Any:  # noqa: C901 - one policy or check read in one place; to split
         defs = state.defs
         uncovered = state.uncovered_words(seat)
         spells = state.hand_spells(seat)
@@ -173,7 +174,8 @@ class LostWordsPlayer(Player[LostWordsState]):
             return conker()
         return PASS
 
-    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter, unseen: defaultdict[str | None, int]) -> str | None:
+    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter,
+                      unseen: defaultdict[str | None, int]) -> str | None:
         """The needed Spell most likely to be in another hand, if likely enough."""
         others = sum(len(h) for s, h in enumerate(state.hands) if s != seat)
         pool = others + len(state.deck)

@@ -35,9 +35,10 @@ the deck is turned up. The first player to cover all their Nature cards wins
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from enum import IntEnum
 from itertools import chain
-from typing import Any, Sequence
+from typing import Any
 
 from spellpress.rules.chance import Counted
 from spellpress.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
@@ -547,12 +548,12 @@ class LostWordsState(State):
 
     # ----------------------------------------------------------------- for the search player
 
-    def determinize(self, seat: int, rng) -> "LostWordsState":
+    def determinize(self, seat: int, rng) -> LostWordsState:
         """A clone with the other hands and the spell deck re-dealt: `seat` sees only its own hand."""
         s = self.clone()
         others = [o for o in range(s.players) if o != seat]
         hands, rest = redeal(rng, list(s.deck) + [c for o in others for c in s.hands[o]], [len(s.hands[o]) for o in others])
-        for o, hand in zip(others, hands):
+        for o, hand in zip(others, hands, strict=False):
             s.hands[o] = hand
         s.deck = rest
         return s
@@ -646,7 +647,7 @@ class LostWordsState(State):
 
     # ----------------------------------------------------------------- invariants
 
-    def check_invariants(self) -> None:
+    def check_invariants(self) -> None:  # noqa: C901 - one policy or check read in one place; to split
         defs = self.defs
         # counted in Counter's C loop: this runs after every action
         counts = Counter(chain(self.nature_deck, self.box, self.spares, self.deck, self.discard, self.played,
@@ -660,7 +661,8 @@ class LostWordsState(State):
         for pile_name, pile in (("nature deck", self.nature_deck), ("box", self.box), ("spares", self.spares)):
             if not natures.issuperset(pile):
                 raise InvariantError(f"a Spell or Special card in the {pile_name}")
-        for pile_name, pile in (("deck", self.deck), ("discard pile", self.discard), ("played", self.played), *(("hand", h) for h in self.hands)):
+        piles = (("deck", self.deck), ("discard pile", self.discard), ("played", self.played), *(("hand", h) for h in self.hands))
+        for pile_name, pile in piles:
             if not natures.isdisjoint(pile):
                 raise InvariantError(f"a Nature card in the {pile_name}")
         if not defs.special_set.issuperset(self.played):

@@ -53,7 +53,8 @@ class MagicSpellRules(Rules):
 
     def new_state(self, game: Game, players: int, options: dict[str, Any] | None = None) -> MagicSpellState:
         if players not in self.players_allowed(game):
-            raise ValueError(f"Magic Spell takes {self.players_allowed(game).start} to {self.players_allowed(game).stop - 1} players")
+            raise ValueError(f"Magic Spell takes {self.players_allowed(game).start} to {self.players_allowed(game).stop - 1} "
+                             f"players")
         return MagicSpellState(catalog(game), players, dict(options or {}))
 
     def heuristic_player(self, skill: float = 1.0) -> Player:

@@ -89,7 +89,7 @@ class TileDraw(NamedTuple):
 
 
 for _kind in (Weave, Cast, Take, TileChoice, Drop, Choice, LabDraw, SpellDraw, TileDraw):
-    setattr(_kind, "__repr__", _as_plain_tuple)  # printed as the plain tuple it equals
+    _kind.__repr__ = _as_plain_tuple  # type: ignore[method-assign,assignment]  # printed as the plain tuple it equals
 
 RESEARCH, REST, KEEP, RETURN, STOP = (Choice(verb) for verb in ("research", "rest", "keep", "return", "stop"))
 

@@ -25,12 +25,12 @@ def suggest_tile_mix(game: Game, total: int, extra: dict[str, int] | None = None
     (so two of its spells can be in progress at once); `extra` adds tuned tiles."""
     demand = letter_demand(game)
     letters_total = sum(row["letters"] for row in demand.values())
-    quota = {l: total * row["letters"] / letters_total for l, row in demand.items()}
-    floor = {l: int(row["most_in_one_word"]) + (1 if row["words"] >= 3 else 0) for l, row in demand.items()}
-    mix = {l: max(floor[l], int(quota[l])) for l in demand}
+    quota = {char: total * row["letters"] / letters_total for char, row in demand.items()}
+    floor = {char: int(row["most_in_one_word"]) + (1 if row["words"] >= 3 else 0) for char, row in demand.items()}
+    mix = {char: max(floor[char], int(quota[char])) for char in demand}
     for letter, n in (extra or {}).items():
         mix[letter] = mix.get(letter, 0) + n
     while sum(mix.values()) < total:
-        letter = max(quota, key=lambda l: (quota[l] - mix[l], l))
+        letter = max(quota, key=lambda char: (quota[char] - mix[char], char))
         mix[letter] += 1
     return mix

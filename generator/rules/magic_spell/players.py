@@ -100,7 +100,8 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             letter = letters[tile]
             found = None
             for entry in homework:
-                if letter in entry[3] and (found is None or entry[0] < found[0] or (entry[0] == found[0] and entry[1] > found[1])):
+                if letter in entry[3] and (found is None or entry[0] < found[0]
+                                           or (entry[0] == found[0] and entry[1] > found[1])):
                     found = entry
             if found is not None and (key is None or found[0] < key):
                 best, key = Weave("weave", tile, found[2], letter), found[0]
@@ -115,7 +116,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                                 return Weave("weave", tile, sid, letter)
         return best
 
-    def cast_value(self, state: MagicSpellState, seat: int, sid: int,
+    def cast_value(self, state: MagicSpellState, seat: int, sid: int,  # noqa: C901 - one policy or check read in one place; to split
                    memory: dict[int, str] | None = None) -> tuple[float, int]:
         spell = state.cat.spells[sid]
         if spell.cost > state.spirit[seat]:

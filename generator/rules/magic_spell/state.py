@@ -41,9 +41,10 @@ draws random numbers.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from spellpress.rules.chance import Counted
 from spellpress.rules.magic_spell.actions import (
@@ -122,7 +123,7 @@ class MagicSpellState(State):
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
         self._lasting: dict[int, tuple[tuple[int, ...], dict[str, int]]] = {}  # seat -> (spellbook, lasting totals)
         self._trade_views: dict[int, tuple] = {}
-        self._known_letters: tuple[tuple[int, ...], dict[int, str]] = ((), {})  # known_letters(), with its tiles  # seat -> (cabinet, needs, (spare letters, wanted letters))
+        self._known_letters: tuple[tuple[int, ...], dict[int, str]] = ((), {})  # known_letters(), with its tiles
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
         # what the last invariant check saw of the unseen laboratory and of the spells' places
@@ -216,7 +217,7 @@ class MagicSpellState(State):
         holds), in the order they were returned; kept while those tiles stay the same, do not modify."""
         tiles = tuple(self.known)
         if self._known_letters[0] != tiles:
-            self._known_letters = (tiles, dict(zip(tiles, map(self.cat.letters.__getitem__, tiles))))
+            self._known_letters = (tiles, dict(zip(tiles, map(self.cat.letters.__getitem__, tiles), strict=False)))
         return self._known_letters[1]
 
     def warded(self, seat: int) -> bool:
@@ -517,7 +518,8 @@ class MagicSpellState(State):
         else:
             raise IllegalAction(action)
         # can_weave, knowing the source: only a tile on a spell stands for a letter not its own
-        shown = next(l for t, l in self.woven[on_spells[tile]] if t == tile) if source == "spell" else self.cat.letters[tile]
+        shown = (next(char for t, char in self.woven[on_spells[tile]] if t == tile) if source == "spell"
+                 else self.cat.letters[tile])
         if sid not in self.homework[seat] or not self._claim_fits(tile, sid, letter, shown):
             raise IllegalAction(action)
         cost = 0
@@ -537,7 +539,7 @@ class MagicSpellState(State):
             self.cabinet[seat].remove(tile)
         else:
             old = on_spells[tile]
-            self.woven[old] = [(t, l) for t, l in self.woven[old] if t != tile]
+            self.woven[old] = [(t, char) for t, char in self.woven[old] if t != tile]
             self._recount(seat, old, shown, +1)
         self.woven.setdefault(sid, []).append((tile, letter))
         self._recount(seat, sid, letter, -1)
@@ -681,8 +683,8 @@ class MagicSpellState(State):
         elif kind in ("unweave", "tamper"):
             victim, sid = step[2], step[3]
             pairs = self.woven[sid]
-            letter = next(l for t, l in pairs if t == tile)
-            self.woven[sid] = [(t, l) for t, l in pairs if t != tile]
+            letter = next(char for t, char in pairs if t == tile)
+            self.woven[sid] = [(t, char) for t, char in pairs if t != tile]
             self._spell_changed(victim, sid)
             self._to_lab(tile)
             if kind == "tamper":
@@ -956,7 +958,7 @@ class MagicSpellState(State):
         self.queue.insert(0, ("begin_turn",))
 
     # ---- for the search player: what a seat cannot see ----------------------------------
-    def determinize(self, seat: int, rng) -> "MagicSpellState":
+    def determinize(self, seat: int, rng) -> MagicSpellState:
         """A clone with the unseen laboratory and the other cabinets re-dealt, and the spells in other
         students' homework with nothing woven on them re-dealt from the undrawn spells.
 
@@ -966,7 +968,7 @@ class MagicSpellState(State):
         others = [o for o in range(s.players) if o != seat]
         unseen = [t for tiles in s.mixed.values() for t in tiles]
         hands, rest = redeal(rng, unseen + [t for o in others for t in s.cabinet[o]], [len(s.cabinet[o]) for o in others])
-        for o, hand in zip(others, hands):
+        for o, hand in zip(others, hands, strict=False):
             s.cabinet[o] = hand
         mixed: dict[str, list[int]] = {}
         for t in rest:
@@ -974,12 +976,12 @@ class MagicSpellState(State):
         s.mixed = dict(sorted(mixed.items()))
         bare = {o: [sid for sid in s.homework[o] if not s.woven.get(sid)] for o in others}
         hands, rest = redeal(rng, list(s.deck_mixed) + [sid for o in others for sid in bare[o]], [len(bare[o]) for o in others])
-        for o, hand in zip(others, hands):
+        for o, hand in zip(others, hands, strict=False):
             for sid in bare[o]:
                 s.woven.pop(sid, None)  # woven once, its tiles since taken back: as bare as a new spell
             turns = [s.progress.pop(sid, s.turns) for sid in bare[o]]
             s.homework[o] = [sid for sid in s.homework[o] if s.woven.get(sid)] + hand
-            s.progress.update(zip(hand, turns))
+            s.progress.update(zip(hand, turns, strict=False))
         s.deck_mixed = sorted(rest)
         s.drop_caches()
         return s
@@ -1034,7 +1036,8 @@ class MagicSpellState(State):
         if sum(map(len, books)) != len(cat.all_spells) or found != cat.all_spells:
             raise InvariantError("a spell is lost or duplicated")
         if self.completed != dict(zip(chain.from_iterable(self.spellbook),
-                                      chain.from_iterable(map(repeat, range(self.players), map(len, self.spellbook))))):
+                                      chain.from_iterable(map(repeat, range(self.players), map(len, self.spellbook))),
+                                      strict=False)):
             raise InvariantError("the spellbooks do not hold exactly the spells each student completed")
         self._last_spells = (list(self.deck_mixed), list(self.deck_bottom), [list(h) for h in self.homework],
                              [list(b) for b in self.spellbook], dict(self.completed))
@@ -1173,7 +1176,7 @@ class MagicSpellState(State):
         figures = {key: float(value) for key, value in self.stats.items()}
         figures["turns_per_player"] = self.turns / self.players
         figures["spells_completed"] = float(len(self.completed))
-        for sid, seat in self.completed.items():
+        for sid in self.completed:
             figures["completed:" + self.cat.spells[sid].id] = 1.0
         out.figures = figures
         return out

@@ -8,7 +8,7 @@ an index into the mode's sides.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Union
+from typing import NamedTuple
 
 
 class Drop(NamedTuple):
@@ -96,7 +96,7 @@ class Toss(NamedTuple):
     card: int
 
 
-Action = Union[Drop, Fragment, Spell, ScrapPlayed, Buy, TakeFree, Scrap, Force, Destroy, Attack, End, Toss]
+Action = Drop | Fragment | Spell | ScrapPlayed | Buy | TakeFree | Scrap | Force | Destroy | Attack | End | Toss
 
 KINDS: dict[str, type[Action]] = {"drop": Drop, "fragment": Fragment, "spell": Spell, "scrapself": ScrapPlayed, "buy": Buy,
                           "free": TakeFree, "scrap": Scrap, "force": Force, "destroy": Destroy, "attack": Attack,

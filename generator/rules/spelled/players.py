@@ -52,7 +52,7 @@ class _Tables:
     """Per card uid, worked out once per catalog: its value in a deck (SpelledHeuristic.card_value), what it
     adds to a spell, whether it is a vowel."""
 
-    def __init__(self, player: "SpelledHeuristic", state: SpelledState):
+    def __init__(self, player: SpelledHeuristic, state: SpelledState):
         defs = state.defs
         self.value = [player.card_value(state, d) for d in defs]
         self.gain = [spell_gain(d) for d in defs]
@@ -65,7 +65,7 @@ class _Tables:
         self.spell_letters: dict[str, tuple[tuple[str, ...], ...]] = {}  # a hand's letters A-Z -> its spells' letters
 
 
-def _tables(state: SpelledState, player: "SpelledHeuristic") -> _Tables:
+def _tables(state: SpelledState, player: SpelledHeuristic) -> _Tables:
     tables = state.cat.__dict__.get("_heuristic_tables")
     if tables is None:
         tables = state.cat.__dict__["_heuristic_tables"] = _Tables(player, state)
@@ -99,7 +99,7 @@ class SpelledHeuristic(Player[SpelledState]):
         cards = state.deck_cards(side)
         return sum(map(_tables(state, self).vowel.__getitem__, cards)) / max(1, len(cards))
 
-    def act(self, state: SpelledState, seat: int, rng: random.Random) -> Any:
+    def act(self, state: SpelledState, seat: int, rng: random.Random) -> Any:  # noqa: C901 - one policy or check read in one place; to split
         side = state.side_of[seat]
         hand = state.hand[seat]
         defs = state.defs

@@ -40,7 +40,8 @@ makes its choices owed, and the main phase cannot end while one can still be mad
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from spellpress.rules.chance import Counted
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
@@ -268,8 +269,9 @@ class SpelledState(State):
         s = self.clone()
         for side, seats in enumerate(s.side_seats):
             others = [o for o in seats if o != seat]
-            hands, rest = redeal(rng, list(s.pool[side]) + [u for o in others for u in s.hand[o]], [len(s.hand[o]) for o in others])
-            for o, hand in zip(others, hands):
+            hands, rest = redeal(rng, list(s.pool[side]) + [u for o in others for u in s.hand[o]],
+                                 [len(s.hand[o]) for o in others])
+            for o, hand in zip(others, hands, strict=False):
                 s.hand[o] = hand
             s.pool[side] = rest
         return s
@@ -289,7 +291,8 @@ class SpelledState(State):
             lost = sorted(set(range(len(self.defs))) - set(seen))
             twice = sorted(u for u, n in seen.items() if n != 1)
             strange = sorted(set(seen) - set(range(len(self.defs))))
-            raise InvariantError(f"cards lost {lost} or duplicated {twice}" + (f" or not in the game {strange}" if strange else ""))
+            raise InvariantError(f"cards lost {lost} or duplicated {twice}"
+                                 + (f" or not in the game {strange}" if strange else ""))
         for side in range(len(self.health)):
             if self.health[side] != self.start_health[side] + self.healed[side] - self.damaged[side]:
                 raise InvariantError(f"side {side} health {self.health[side]} does not add up")
@@ -317,7 +320,7 @@ class SpelledState(State):
             pool.remove(uid)
             self.hand[who].append(uid)
 
-    def _settle(self) -> None:
+    def _settle(self) -> None:  # noqa: C901 - one policy or check read in one place; to split
         """Resolve what needs no choice: known draws, reshuffles, impossible draws, phase changes."""
         while True:
             if self.winner_side is not None:
@@ -738,7 +741,8 @@ class SpelledState(State):
 
 
 # the main phase's actions: what each kind does
-_MAIN_PHASE: dict[type, Callable[[SpelledState, Any], None]] = {Fragment: SpelledState._play_fragment, Spell: SpelledState._cast_spell,
+_MAIN_PHASE: dict[type, Callable[[SpelledState, Any], None]] = {Fragment: SpelledState._play_fragment,
+                                                                Spell: SpelledState._cast_spell,
                ScrapPlayed: SpelledState._scrap_played, Buy: SpelledState._buy, TakeFree: SpelledState._take_free,
                Scrap: SpelledState._scrap, Force: SpelledState._force, Destroy: SpelledState._destroy_lasting,
                Attack: SpelledState._attack, End: SpelledState._end, Toss: SpelledState._toss}

@@ -25,7 +25,8 @@ class WordRummySettings(EngineSettings):
     all_cards_bonus: NonNegativeInt = 5         # to every player whose words use their whole hand
     go_out_bonus: NonNegativeInt = 0            # to the player who went out
     empty_deck: Literal["reshuffle", "end-round"] = "reshuffle"  # the deck runs out: shuffle the discards once, or end the round
-    next_starter: Literal["clockwise", "trailing"] = "clockwise"  # who starts a round: the next seat, or the one with fewest points
+    # who starts a round: the next seat, or the one with fewest points
+    next_starter: Literal["clockwise", "trailing"] = "clockwise"
     skill_margin: float = Field(2.0, ge=0)      # simulation only: points a card from the discard pile must add to be taken
 
     @model_validator(mode="after")

@@ -10,8 +10,8 @@ A round, as the state runs it (each step one chance event or one decision):
    after that, or with `empty_deck: end-round`, the round ends.
 3. DISCARD: the seat discards a card: not the card (nor another of its letter) just taken from
    the discard pile, unless `discard_taken_card` or the hand holds nothing else; a turn that
-   puts back what it took changes nothing, and two players doing it forever stall the round. If the cards left in its hand all form words, it may
-   go out: every other seat then takes one last turn and the round ends.
+   puts back what it took changes nothing, and two players doing it forever stall the round. If
+   the cards left in its hand all form words, it may go out: every other seat then takes one last turn and the round ends.
 4. Scoring: every hand is split into its best words (`Content.best`); it scores the points of
    the cards in words less `unplayed_penalty` times the points of the others, plus the
    bonuses. The next round deals one seat on, with `hand_growth` more cards. The game ends
@@ -288,7 +288,7 @@ class RummyState(State):
         others = [o for o in range(self.players) if o not in (seat, self.went_out)]
         hands, rest = redeal(rng, list(new.deck.elements()) + [card for o in others for card in new.hands[o]],
                              [len(new.hands[o]) for o in others])
-        for o, hand in zip(others, hands):
+        for o, hand in zip(others, hands, strict=False):
             new.hands[o] = hand
         new.deck = Counter(rest)
         return new
@@ -322,7 +322,7 @@ class RummyState(State):
                     raise InvariantError(f"seat {seat} holds {len(hand)} cards, not {want}")
         if self.went_out is not None and not self.c.best(self.hand(self.went_out)).uses_every_card:
             raise InvariantError(f"seat {self.went_out} went out with a hand that is not all words")
-        if [sum(column) for column in zip(*self.round_scores)] != (self.scores if self.round_scores else []):
+        if [sum(column) for column in zip(*self.round_scores, strict=False)] != (self.scores if self.round_scores else []):
             raise InvariantError(f"scores {self.scores} are not the sum of the rounds {self.round_scores}")
 
     # -- what a seat sees (spellpress play) -------------------------------------------

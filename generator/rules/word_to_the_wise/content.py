@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from operator import itemgetter
 from statistics import NormalDist
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from spellpress.errors import UserError
 from spellpress.model.game import Game

@@ -157,7 +157,7 @@ class View:
 
     __slots__ = ("seat", "players", "phase", "challenges", "_state")
 
-    def __init__(self, state: "WiseState", seat: int):
+    def __init__(self, state: WiseState, seat: int):
         self.seat, self.players, self._state = seat, state.players, state
         self.phase = state.phase
         self.challenges = state.p.challenges
@@ -553,7 +553,7 @@ class WiseState(State):
         self.phase = OVER
 
     # -- for the search player: what a seat cannot see ----------------------------------
-    def determinize(self, seat: int, rng) -> "WiseState":
+    def determinize(self, seat: int, rng) -> WiseState:
         """A clone with the other hands and the deck re-dealt; the cards of a word a player has
         already chosen this round (and not yet placed) stay in its hand."""
         s = self.clone()
@@ -568,7 +568,7 @@ class WiseState(State):
             hidden[o] = rest_of_hand
         pool = [letter for letter, n in s.deck.items() for _ in range(n)] + [c for o in others for c in hidden[o]]
         hands, rest = redeal(rng, pool, [len(hidden[o]) for o in others])
-        for o, hand in zip(others, hands):
+        for o, hand in zip(others, hands, strict=False):
             s.hands[o] = kept[o] + hand
         counts = dict.fromkeys(s.deck, 0)
         for letter in rest:
@@ -660,7 +660,8 @@ class WiseState(State):
             return []
         said = []
         for placed in self.logs[-1].placed if self.logs and self.logs[-1].number == new[0][0] else ():
-            word, bonus = placed.word.upper(), ("first word" if placed.first_bonus else "") + (" all cards" if placed.all_bonus else "")
+            word = placed.word.upper()
+            bonus = ("first word" if placed.first_bonus else "") + (" all cards" if placed.all_bonus else "")
             if placed.challenger is None:
                 said.append((placed.seat, "word", word + (f" (with the {bonus.strip()} bonus)" if bonus else "")))
             elif placed.valid:
@@ -730,7 +731,7 @@ class WiseState(State):
         # scores change only by the rules: replay the round logs
         expected = self._logged_points()
         if self.phase == OVER:
-            expected = [points - sum(defs.points[c] for c in hand) for points, hand in zip(expected, self.hands)]
+            expected = [points - sum(defs.points[c] for c in hand) for points, hand in zip(expected, self.hands, strict=False)]
         if expected != self.scores:
             raise InvariantError(f"scores {self.scores} but the rules give {expected}")
         if self._ledger_sums() != self.scores:
