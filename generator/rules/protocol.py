@@ -61,6 +61,9 @@ class Outcome:
     teams: list[list[int]] | None = None
     # how the game unfolded (lead changes, drama, moves): simulate.game_metrics fills it in
     metrics: dict[str, float] = field(default_factory=dict)
+    # (seat, word, points) of every word that scored, as the engine keeps them; None: it keeps no such
+    # record (simulate.word_records fills it in; the vocabulary dependence figure reads it)
+    words: list[tuple[int, str, float]] | None = None
 
 
 class State(ABC):

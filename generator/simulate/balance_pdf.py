@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from spellpress.model.vocabulary import known_words_note
 from spellpress.simulate.metrics import difference_text, effect_size
+from spellpress.simulate.vocabulary_dependence import dependence_text
 from spellpress.wording import plural
 from spellpress.write.report_document import Report
 
@@ -59,6 +60,8 @@ def balance_pdf(name: str, reports: list[dict]) -> bytes:
                       widths=[90, 30])
         if report["figures"]:
             doc.table(["figure (per game)", "mean"], [[k, f"{v:.2f}"] for k, v in report["figures"].items()], widths=[90, 30])
+        if "vocabulary_dependence" in report:
+            doc.text(dependence_text(report["vocabulary_dependence"]))
         if "luck" in report:
             luck = report["luck"]
             doc.text(f"Luck: the better player won {100 * luck['better_player_win_rate']:.1f}% of {luck['games']} games "

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from spellpress.arguments import bounded_int
 from spellpress.errors import Location, Option, UserError
 from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
-from spellpress.model.vocabulary import known_words_note
+from spellpress.model.vocabulary import known_words_note, vocabulary_level
 from spellpress.paths import game_folders
 from spellpress.simulate.api import decision_z, parse_options, seat_wins
 from spellpress.stats import BALANCED, ERROR_RATE, NOT_BALANCED, UNDECIDED, judged_intervals, verdict
@@ -48,6 +48,9 @@ def add_arguments(parser, default_max_games: int) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="a rules option for the engine (e.g. challenges=false); repeatable")
     parser.add_argument("--vocabulary", metavar="NAME|LEVEL", help=VOCABULARY_HELP)
+    parser.add_argument("--level", metavar="NAME|LEVEL", default="35",
+                        help="vocabulary dependence: the share of the winners' word points from words above this "
+                             "SCOWL level, 10-95 or casual/everyday/expert (default 35, casual; English lists only)")
 
 
 def _lineup(agents: str | None, players: int, skill: float, budget: int) -> tuple[Seat, ...]:
@@ -83,11 +86,23 @@ def _refuse_search_without_determinize(game: Game, rules, players: int, options:
         raise UserError.at(where, str(exc)) from None
 
 
+def _dependence_level(value: str) -> int:
+    try:
+        level = vocabulary_level(str(value))
+    except ValueError as exc:
+        raise UserError.at(Option("--level"), str(exc)) from None
+    if level is None:
+        raise UserError.at(Option("--level"), "expected a SCOWL level from 10 to 95 or casual, everyday, expert: "
+                           "no word is above 'all'")
+    return level
+
+
 def simulate(game: Game, players: int, args) -> dict:
     from spellpress.progress import LazyProgress
     from spellpress.rules.plugins import checked_settings, rules_for
     from spellpress.simulate.metrics import summary
     from spellpress.simulate.runner import RunSpec, Seat, run
+    from spellpress.simulate.vocabulary_dependence import dependence_figure
 
     rules = rules_for(game)
     if players not in rules.players_allowed(game):
@@ -107,6 +122,7 @@ def simulate(game: Game, players: int, args) -> dict:
 
         blaming(lambda: _refuse_search_without_determinize(game, rules, players, dict(options)), rules, args.seed)
     most = args.games or args.max_games
+    level = _dependence_level(getattr(args, "level", "35"))
     chosen = getattr(args, "vocabulary", None)
     from spellpress.words.vocabulary import with_vocabulary
 
@@ -137,6 +153,7 @@ def simulate(game: Game, players: int, args) -> dict:
             luck = run(luck_spec, workers=args.workers, dask=args.dask, progress=bar.advance)
             note = "one skill-1.0 player against skill-0.3 players, seats rotated over common random numbers"
     report = summary(result, luck, note)
+    report["vocabulary_dependence"] = dependence_figure(result.tally.word_points, game, level)
     report["game"] = game.id
     report["name"] = game.name
     report["vocabulary"] = vocabulary  # a SCOWL level, or None: every word of the list
@@ -196,6 +213,7 @@ def print_report(report: dict) -> None:
     from rich.table import Table
 
     from spellpress.simulate.metrics import difference_text, effect_size
+    from spellpress.simulate.vocabulary_dependence import dependence_text
 
     console = Console()
     console.print(f"[bold]{report['name']}[/bold]: {report['games']:,} games, {report['players']} players, seed {report['seed']}")
@@ -251,6 +269,8 @@ def print_report(report: dict) -> None:
         luck = report["luck"]
         console.print(f"Luck: the better player won {100 * luck['better_player_win_rate']:.1f}% "
                       f"(fair share {100 * luck['fair_share']:.0f}%; {luck['lineup']})")
+    if "vocabulary_dependence" in report:
+        console.print(dependence_text(report["vocabulary_dependence"]))
     console.print(verdict_text(report))
 
 

@@ -9,6 +9,7 @@ from spellpress.rules.chance import draw_chance
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, Outcome, Player, Rules
 from spellpress.simulate.engine_faults import MAX_ACTIONS_PER_GAME, BadScores, EngineStall, finite_scores
 from spellpress.simulate.game_metrics import Tracker
+from spellpress.simulate.word_records import scored_words
 
 
 def play_game(
@@ -50,6 +51,7 @@ def play_game(
             if not finite_scores(outcome.scores):
                 raise BadScores(state, outcome.scores)
             outcome.metrics = tracker.finish(state, outcome)
+            outcome.words = scored_words(state)
             return outcome
         taken += 1
         if taken > MAX_ACTIONS_PER_GAME:  # the runner's own cap: an engine's turn count may never move

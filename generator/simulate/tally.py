@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from spellpress.rules.protocol import Outcome
+from spellpress.simulate.vocabulary_dependence import WordPoints
 
 
 def win_share(outcome: Outcome, seat: int) -> float:
@@ -35,6 +36,7 @@ class Tally:
     shares: float = 0.0  # win shares handed out over finished games
     figure_sums: dict[str, float] = field(default_factory=dict)
     metric_sums: dict[str, list[float]] = field(default_factory=dict)
+    word_points: WordPoints = field(default_factory=WordPoints)  # the winners' words, for vocabulary dependence
 
     def __post_init__(self) -> None:
         self.seat_wins = self.seat_wins or [0.0] * self.players
@@ -60,6 +62,7 @@ class Tally:
         for member in range(self.players):
             self.member_wins[member] += shares[(member + lineup_offset) % self.players]
         self.shares += sum(shares)
+        self.word_points.add(outcome)
         if self.teams is None and outcome.teams:
             self.teams = [list(seats) for seats in outcome.teams]
             self.team_wins = [0.0] * len(self.teams)

@@ -89,6 +89,7 @@ def merge_tallies(into, more) -> None:
         counts[0] += seats
         counts[1] += wins
     into.shares += more.shares
+    into.word_points.merge(more.word_points)
     for name, value in more.figure_sums.items():
         into.figure_sums[name] = into.figure_sums.get(name, 0.0) + value
     for name, (total, count) in more.metric_sums.items():
