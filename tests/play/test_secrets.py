@@ -50,6 +50,15 @@ class Secrets:
     def __init__(self):
         self.chosen: dict[tuple[int, int], set[str]] = {}  # (round, seat) -> words it chose
         self.unplaced: set[str] = set()
+        self.rounds_scored = 0
+        self.log_of_scored_rounds = 0  # the table's log entries written before the last round was scored
+
+    def past_log(self, table) -> int:
+        """How many of the table's log entries belong to rounds already scored (public for good)."""
+        scored = len(getattr(table.state, "logs", ()))
+        if scored > self.rounds_scored:
+            self.rounds_scored, self.log_of_scored_rounds = scored, len(table.log)
+        return self.log_of_scored_rounds
 
     def words(self, table, viewer: int) -> set[str]:
         state = table.state
@@ -83,6 +92,10 @@ def check(table, answer: dict, html: str, rng: random.Random, secrets: Secrets) 
         assert not any(table.state.action_word(table.legal()[m["i"]]) for m in answer["moves"])
     # public: what the observation shows (re-dealt above) and the summaries of past rounds (their scores)
     public = tokens(json.dumps(answer["observation"])) | tokens(json.dumps(answer["rounds"]))
+    # and what the log showed in rounds already scored: a hand may make again a word it played then
+    public |= tokens(json.dumps([entry.seen_by(viewer, labels) for entry in table.log[:secrets.past_log(table)]]))
+    if answer["over"]:  # the end screen: what the heuristic would have played with the person's own hands
+        public |= tokens(json.dumps(answer["over"].get("differences", [])))
     leaked = secrets.words(table, viewer) - public
     assert not leaked & tokens(json.dumps(answer) + html), leaked & tokens(json.dumps(answer) + html)
 
