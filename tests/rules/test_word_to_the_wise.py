@@ -14,6 +14,7 @@ from spellpress.load.game import load_game
 from spellpress.rules import engine_for
 from spellpress.rules import word_to_the_wise as W
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer
+from spellpress.rules.word_to_the_wise import actions as A
 from spellpress.simulate.play import play_game
 from spellpress.words.finder import WordFinder
 from spellpress.words.index import key, sub_multisets
@@ -512,7 +513,7 @@ def test_every_legal_word_can_be_played(game):
     roll(state, "a", W.WILD)
     for action in state.legal_actions():
         if action[0] == "word":
-            assert state._target(0, action) is not None
+            assert state._word_target(0, action)[0] == action.word
 
 
 def test_outcome_reports_letters_played_and_round_figures(game):
@@ -597,6 +598,33 @@ def test_asking_about_one_choice_answers_as_the_full_list_does(game):
                     asked += 1
             state.apply(seats[seat].act(state, seat, rng))
     assert asked > 1000
+
+
+def test_actions_are_named_tuples_equal_to_and_printed_as_their_plain_tuples(game):
+    state = arrange(game, ["ctsss", "tnlll"])
+    roll(state, "a", "e")
+    moves = list(state.legal_actions())
+    assert {type(move) for move in moves} == {A.Pass, A.Word, A.Bluff}
+    cat = next(move for move in moves if move == ("word", "cat"))
+    assert (cat.word, repr(cat)) == ("cat", "('word', 'cat')")
+    assert A.typed(("bluff", "ss")).cards == "ss" and A.typed(("challenge", (0, 2))).seats == (0, 2)
+    assert A.typed(cat) is cat
+    for bad in [("spell", "cat"), ("word",), ("word", "cat", 1), (), "word", ("time", 1, 2), (7, "cat")]:
+        with pytest.raises(IllegalAction):
+            A.typed(bad)
+
+
+def test_each_verb_is_played_only_in_its_own_phase(game):
+    state = arrange(game, ["ctsss", "tnlll"])
+    for wrong in [("word", "cat"), A.PASS, ("time", 3), ("first", 0), ("challenge", ()), ("draw", "t")]:
+        with pytest.raises(IllegalAction, match="roll phase"):
+            state.apply(wrong)
+    roll(state, "a", "e")
+    with pytest.raises(IllegalAction, match="choose phase"):
+        state.apply(("die", "a"))
+    state.apply(A.Word("word", "cat"))  # the named tuple and the plain one are the same move
+    state.apply(("word", "ten"))
+    assert state.phase == W.TIME and state.targets == [("word", "cat"), ("word", "ten")]
 
 
 def test_rolled_vowel_letters_counted_in_one_number_match_counting_letters(defs):

@@ -16,6 +16,7 @@ from spellpress.errors import UserError
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.settings import options_key
+from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
 from spellpress.words.index import key, sub_multisets
@@ -149,15 +150,15 @@ class Definitions:
             raise UserError.at(game.location, "no vowel dice")
         self.dice = tuple(dice)
         self.die_outcomes = tuple(
-            tuple((("die", face), n / len(faces)) for face, n in sorted(Counter(faces).items())) for faces in dice)
-        self.draw_actions = {letter: ("draw", letter) for letter in self.letters}
+            tuple((Die("die", face), n / len(faces)) for face, n in sorted(Counter(faces).items())) for faces in dice)
+        self.draw_actions = {letter: Draw("draw", letter) for letter in self.letters}
         self.deck_letters = tuple(self.totals)  # the order of a deck's letters (a dict from totals)
         self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in that order
         self.finder, self.skeleton, self.words = _finder(game)
         steps = params.steps
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
-        self.time_outcomes = tuple((("time", j), 1.0 / steps) for j in range(steps))
+        self.time_outcomes = tuple((Time("time", j), 1.0 / steps) for j in range(steps))
         self.time_step = {action: j for j, (action, _) in enumerate(self.time_outcomes)}  # ("time", j) -> j
         self.drawn_letter = {action: letter for letter, action in self.draw_actions.items()}  # ("draw", x) -> x
         self._subs: dict[tuple, tuple] = {}

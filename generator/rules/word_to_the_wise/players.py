@@ -6,12 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from spellpress.rules.protocol import IllegalAction, Player
+from spellpress.rules.word_to_the_wise.actions import NO_CHALLENGE, PASS, Bluff, Challenge, Word
 from spellpress.rules.word_to_the_wise.content import Definitions
 from spellpress.rules.word_to_the_wise.state import (
     CHALLENGE,
     CHOOSE,
-    NO_CHALLENGE,
-    PASS,
     PHASE_NAMES,
     RECHOOSE,
     View,
@@ -59,12 +58,12 @@ class WiseHeuristic(Player[WiseState]):
         if not found:
             if view.challenges and self.bluff and view.hand and rng.random() < self.bluff:
                 cheapest = sorted(view.hand, key=lambda c: (defs.points[c], c))[:2]
-                return ("bluff", "".join(sorted(cheapest)))
+                return Bluff("bluff", "".join(sorted(cheapest)))
             return PASS
         best, quickest = found
         if self.skill < 1.0 and rng.random() >= self.skill:
-            return ("word", quickest)
-        return ("word", best)
+            return Word("word", quickest)
+        return Word("word", best)
 
     def _challenge(self, defs: Definitions, view: View, rng) -> Any:
         flagged = []
@@ -76,4 +75,4 @@ class WiseHeuristic(Player[WiseState]):
                     flagged.append(seat)
             elif self.skill < 1.0 and not defs.known(word, self.coverage) and rng.random() < 0.1 * (1.0 - self.skill):
                 flagged.append(seat)
-        return ("challenge", tuple(sorted(flagged))) if flagged else NO_CHALLENGE
+        return Challenge("challenge", tuple(sorted(flagged))) if flagged else NO_CHALLENGE

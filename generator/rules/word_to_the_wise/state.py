@@ -42,11 +42,21 @@ from spellpress.rules.chance import Counted
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
+from spellpress.rules.word_to_the_wise.actions import (
+    NO_CHALLENGE,
+    PASS,
+    Bluff,
+    Challenge,
+    Die,
+    Draw,
+    First,
+    Pass,
+    Time,
+    Word,
+    typed,
+)
 from spellpress.rules.word_to_the_wise.content import Definitions
 from spellpress.words.index import sub_multisets
-
-PASS = ("pass",)
-NO_CHALLENGE = ("challenge", ())
 
 
 class Phase(IntEnum):
@@ -126,11 +136,11 @@ class ChooseMoves(LazyMoves):
 
     def build(self) -> list:
         p = self.defs.p
-        actions: list[tuple[str, ...]] = [PASS]
-        actions.extend(("word", w) for _, _, w in sorted(self.defs.all_words(self.hand_key, self.roll),
+        actions: list[Pass | Word | Bluff] = [PASS]
+        actions.extend(Word("word", w) for _, _, w in sorted(self.defs.all_words(self.hand_key, self.roll),
                                                          key=lambda row: row[2]) if w not in self.taken)
         if p.challenges:
-            actions.extend(("bluff", sub) for sub in sub_multisets(self.hand_key) if sub and len(sub) + 1 >= p.min_length)
+            actions.extend(Bluff("bluff", sub) for sub in sub_multisets(self.hand_key) if sub and len(sub) + 1 >= p.min_length)
         return actions
 
     def size(self) -> int:
@@ -138,17 +148,31 @@ class ChooseMoves(LazyMoves):
         return 1 + self.defs.count_words(self.hand_key, self.roll, self.taken) + bluffs
 
     def allows(self, action) -> bool:
-        if action == PASS:
+        move = named(action)
+        if isinstance(move, Pass):
             return True
-        if not (isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], str)):
-            return False
-        kind, what = action[0], str(action[1])
-        if kind == "word":
-            return what not in self.taken and self.defs.build(what, self.hand_key, self.roll) is not None
-        if kind == "bluff":
-            return (self.defs.p.challenges and bool(what) and len(what) + 1 >= self.defs.p.min_length
-                    and what == "".join(sorted(what)) and not Counter(what) - Counter(self.hand_key))
+        if isinstance(move, Word) and isinstance(move.word, str):
+            return move.word not in self.taken and self.defs.build(move.word, self.hand_key, self.roll) is not None
+        if isinstance(move, Bluff) and isinstance(move.cards, str):
+            cards = move.cards
+            return (self.defs.p.challenges and bool(cards) and len(cards) + 1 >= self.defs.p.min_length
+                    and cards == "".join(sorted(cards)) and not Counter(cards) - Counter(self.hand_key))
         return False
+
+
+def named(action) -> Any:
+    """The action's named tuple, or None when it is no action of this game."""
+    try:
+        return typed(action)
+    except IllegalAction:
+        return None
+
+
+def _places(move: Any, placed: Placed) -> bool:
+    """Whether the word or bluff `move` is the one `placed` (by its seat)."""
+    if isinstance(move, Word):
+        return placed.word == move.word
+    return isinstance(move, Bluff) and placed.bluff and "".join(sorted(placed.cards)) == move.cards
 
 
 class View:
@@ -247,7 +271,7 @@ class WiseState(State):
             return self.defs.time_outcomes
         if phase == TIEBREAK:
             share = 1.0 / len(self._tied)
-            return [(("first", seat), share) for seat in self._tied]
+            return [(First("first", seat), share) for seat in self._tied]
         raise IllegalAction(f"no chance event in the {PHASE_NAMES[phase]} phase")
 
     def legal_actions(self):
@@ -258,7 +282,7 @@ class WiseState(State):
             return ChooseMoves(self.defs, "".join(sorted(self.hands[self._actor])), tuple(self.roll), frozenset(self.taken))
         if phase == CHALLENGE:
             others = [p.seat for p in self.placed if p.seat != self._actor]
-            return [("challenge", combo) for size in range(len(others) + 1)
+            return [Challenge("challenge", combo) for size in range(len(others) + 1)
                     for combo in combinations(sorted(others), size)]
         return []
 
@@ -278,16 +302,20 @@ class WiseState(State):
         return [float(s) for s in self.scores]
 
     def apply(self, action) -> None:
-        _APPLY[self.phase](self, action)
+        if self.phase == OVER:
+            raise IllegalAction("the game is over")
+        move = typed(action)  # IllegalAction for an unknown verb or a wrong number of fields
+        apply, phases = _MOVES[move.verb]
+        if self.phase not in phases:
+            raise IllegalAction(f"no {move.verb} in the {PHASE_NAMES[self.phase]} phase: {move!r}")
+        apply(self, move)
 
-    def _apply_tiebreak(self, action) -> None:
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "first" and action[1] in self._tied):
-            raise IllegalAction(f"not a tie-break among {self._tied}: {action!r}")
-        if self._place_or_rechoose(action[1]):
+    # One method per verb (the _MOVES table at the end, with the phases each is played in).
+    def _break_tie(self, move: First) -> None:
+        if move.seat not in self._tied:
+            raise IllegalAction(f"not a tie-break among {self._tied}: {move!r}")
+        if self._place_or_rechoose(move.seat):
             self._race()
-
-    def _apply_over(self, action) -> None:
-        raise IllegalAction("the game is over")
 
     # -- dealing and refilling ---------------------------------------------------
     def _next_drawer(self) -> int | None:
@@ -300,10 +328,10 @@ class WiseState(State):
                 return seat
         return None
 
-    def _apply_draw(self, action) -> None:
-        letter = self.defs.drawn_letter.get(action) if isinstance(action, tuple) else None
+    def _draw(self, move: Draw) -> None:
+        letter = self.defs.drawn_letter.get(move)
         if letter is None:
-            raise IllegalAction(f"not a card draw: {action!r}")
+            raise IllegalAction(f"not a card draw: {move!r}")
         left = self.deck[letter]
         if not left:
             raise IllegalAction(f"no {letter!r} card left to draw")
@@ -346,46 +374,54 @@ class WiseState(State):
         """Every seat, clockwise from `start`."""
         return self._orders[start]
 
-    def _apply_die(self, action) -> None:
-        faces = self.defs.dice[len(self.roll)]
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "die" and action[1] in faces):
-            raise IllegalAction(f"not a face of die {len(self.roll) + 1}: {action!r}")
-        self.roll.append(action[1])
+    def _roll_die(self, move: Die) -> None:
+        if move.face not in self.defs.dice[len(self.roll)]:
+            raise IllegalAction(f"not a face of die {len(self.roll) + 1}: {move!r}")
+        self.roll.append(move.face)
         if len(self.roll) == len(self.defs.dice):
             self._reset_round()
             self._queue = list(self._clockwise(self.starter))
             self.phase = CHOOSE
             self._actor = self._queue.pop(0)
 
-    def _target(self, seat: int, action) -> tuple[str, tuple[str, ...], int, bool, bool] | None:
-        """(word, cards, letter points, valid, bluff) for a legal target, None for a pass."""
-        if action == PASS:
-            return None
-        if not (isinstance(action, tuple) and len(action) == 2 and isinstance(action[1], str)):
-            raise IllegalAction(f"not a word, bluff or pass: {action!r}")
-        kind, text = action[0], str(action[1])
-        hand, roll = self.hands[seat], tuple(self.roll)
-        if kind == "word":
-            built = self.defs.build(text, hand, roll)
-            if built is None:
-                raise IllegalAction(f"seat {seat} cannot make {text!r} from {''.join(sorted(hand))} and {roll}")
-            if text in self.taken:
-                raise IllegalAction(f"{text!r} was already played this round")
-            return text, built[0], built[1], True, False
-        if kind == "bluff" and self.p.challenges:
-            if not text or text != "".join(sorted(text)) or Counter(text) - Counter(hand) or len(text) + 1 < self.p.min_length:
-                raise IllegalAction(f"seat {seat} cannot bluff with cards {text!r}")
-            word = self.defs.bluff_word(text, roll)
-            worth = self.defs.letters_value(word, list(text), roll)
-            assert worth is not None  # its own cards and a rolled vowel (or a WILD as one) always make it
-            _, value = worth
-            valid = self.defs.build(word, hand, roll) is not None
-            return word, tuple(text), value, valid, True
-        raise IllegalAction(f"not a legal target: {action!r}")
+    # A target is (word, cards, letter points, valid, bluff); a pass has none.
+    def _pass(self, move: Pass) -> None:
+        self._go_for(move, None)
 
-    def _apply_target(self, action) -> None:
+    def _go_for_word(self, move: Word) -> None:
+        self._go_for(move, self._word_target(self._actor, move))
+
+    def _word_target(self, seat: int, move: Word) -> tuple[str, tuple[str, ...], int, bool, bool]:
+        text = move.word
+        if not isinstance(text, str):
+            raise IllegalAction(f"not a word, bluff or pass: {move!r}")
+        hand, roll = self.hands[seat], tuple(self.roll)
+        built = self.defs.build(text, hand, roll)
+        if built is None:
+            raise IllegalAction(f"seat {seat} cannot make {text!r} from {''.join(sorted(hand))} and {roll}")
+        if text in self.taken:
+            raise IllegalAction(f"{text!r} was already played this round")
+        return text, built[0], built[1], True, False
+
+    def _bluff(self, move: Bluff) -> None:
+        seat, text = self._actor, move.cards
+        if not isinstance(text, str):
+            raise IllegalAction(f"not a word, bluff or pass: {move!r}")
+        if not self.p.challenges:
+            raise IllegalAction(f"not a legal target: {move!r}")
+        hand, roll = self.hands[seat], tuple(self.roll)
+        if not text or text != "".join(sorted(text)) or Counter(text) - Counter(hand) or len(text) + 1 < self.p.min_length:
+            raise IllegalAction(f"seat {seat} cannot bluff with cards {text!r}")
+        word = self.defs.bluff_word(text, roll)
+        worth = self.defs.letters_value(word, list(text), roll)
+        assert worth is not None  # its own cards and a rolled vowel (or a WILD as one) always make it
+        _, value = worth
+        valid = self.defs.build(word, hand, roll) is not None
+        self._go_for(move, (word, tuple(text), value, valid, True))
+
+    def _go_for(self, move: Pass | Word | Bluff, target: tuple[str, tuple[str, ...], int, bool, bool] | None) -> None:
+        """The seat to choose goes for `target` (None: it passes)."""
         seat = self._actor
-        target = self._target(seat, action)
         self.pending[seat] = target
         if self.phase == RECHOOSE:
             self.rechosen += 1
@@ -397,7 +433,7 @@ class WiseState(State):
                 self._queue = [seat]
                 self.phase = TIME
             return
-        self.targets[seat] = action
+        self.targets[seat] = move
         if target is None:
             self.passed.add(seat)
         if self._queue:
@@ -409,10 +445,10 @@ class WiseState(State):
         if not self._queue:
             self._race()
 
-    def _apply_time(self, action) -> None:
-        step = self.defs.time_step.get(action) if isinstance(action, tuple) else None
+    def _time(self, move: Time) -> None:
+        step = self.defs.time_step.get(move)
         if step is None:
-            raise IllegalAction(f"not a search time: {action!r}")
+            raise IllegalAction(f"not a search time: {move!r}")
         seat = self._queue.pop(0)
         target = self.pending[seat]
         assert target is not None  # the seats timed are those with a target
@@ -477,15 +513,14 @@ class WiseState(State):
         else:
             self._score_round()
 
-    def _apply_challenge(self, action) -> None:
+    def _challenge(self, move: Challenge) -> None:
         seat = self._actor
-        if action != NO_CHALLENGE:  # challenging nobody is always allowed
+        if move != NO_CHALLENGE:  # challenging nobody is always allowed
             others = {p.seat for p in self.placed if p.seat != seat}
-            if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "challenge"
-                    and isinstance(action[1], tuple) and set(action[1]) <= others
-                    and list(action[1]) == sorted(set(action[1]))):
-                raise IllegalAction(f"seat {seat} cannot challenge {action!r}")
-        self.flags[seat] = action[1]
+            if not (isinstance(move.seats, tuple) and set(move.seats) <= others
+                    and list(move.seats) == sorted(set(move.seats))):
+                raise IllegalAction(f"seat {seat} cannot challenge {move!r}")
+        self.flags[seat] = move.seats
         if self._queue:
             self._actor = self._queue.pop(0)
             return
@@ -610,29 +645,29 @@ class WiseState(State):
                            tuple(self.returns()), tuple(zones), tuple(facts))
 
     def action_to_string(self, action) -> str:
-        if action == PASS:
+        move = named(action)
+        if isinstance(move, Pass):
             return "pass (play no word)"
-        kind = action[0] if isinstance(action, tuple) else None
-        if kind == "word":
-            return f"play {action[1].upper()}"
-        if kind == "bluff":
-            return f"risk a non-word with {''.join(self.defs.units.get(c, c) for c in action[1]).upper()}"
-        if kind == "challenge":
-            return ("challenge " + ", ".join(f"seat {s + 1}" for s in action[1])) if action[1] else "challenge nobody"
+        if isinstance(move, Word):
+            return f"play {move.word.upper()}"
+        if isinstance(move, Bluff):
+            return f"risk a non-word with {''.join(self.defs.units.get(c, c) for c in move.cards).upper()}"
+        if isinstance(move, Challenge):
+            return ("challenge " + ", ".join(f"seat {s + 1}" for s in move.seats)) if move.seats else "challenge nobody"
         return super().action_to_string(action)
 
     def action_cards(self, action) -> tuple[CardRef, ...]:
-        kind = action[0] if isinstance(action, tuple) else None
-        seat = self._actor
-        if kind == "word" and seat >= 0:
-            built = self.defs.letters_value(action[1], self.hands[seat], tuple(self.roll))
+        move, seat = named(action), self._actor
+        if isinstance(move, Word) and seat >= 0:
+            built = self.defs.letters_value(move.word, self.hands[seat], tuple(self.roll))
             return tuple(self.card(c) for c in built[0]) if built else ()
-        if kind == "bluff":
-            return tuple(self.card(c) for c in action[1])
+        if isinstance(move, Bluff):
+            return tuple(self.card(c) for c in move.cards)
         return ()
 
     def action_word(self, action, typed: str | None = None) -> str | None:
-        return action[1] if isinstance(action, tuple) and action[0] == "word" else None
+        move = named(action)
+        return move.word if isinstance(move, Word) else None
 
     def choices_hidden(self) -> bool:
         return self.phase in (CHOOSE, TIME, TIEBREAK, RECHOOSE)
@@ -644,8 +679,8 @@ class WiseState(State):
         """A pass, and a word or bluff the seat placed, are told; a word it never placed (the round's
         last player's, one another seat placed first) stays secret: it would tell its cards."""
         placed = self.placed or (self.logs[-1].placed if self.logs else ())
-        if action == PASS or any(p.seat == seat and (p.word == action[1] if action[0] == "word" else
-                                                     p.bluff and "".join(sorted(p.cards)) == action[1]) for p in placed):
+        move = named(action)
+        if isinstance(move, Pass) or any(p.seat == seat and _places(move, p) for p in placed):
             return self.action_to_string(action)
         return None
 
@@ -688,7 +723,7 @@ class WiseState(State):
         assert target is not None  # the seat timed now has a target
         wanted = math.log(max(seconds, 1e-3) / (speed * self.p.seconds(len(target[0]))))
         quantiles = self.defs.quantiles
-        return ("time", min(range(len(quantiles)), key=lambda j: abs(math.log(quantiles[j]) - wanted)))
+        return Time("time", min(range(len(quantiles)), key=lambda j: abs(math.log(quantiles[j]) - wanted)))
 
     # -- invariants --------------------------------------------------------------------
     def check_invariants(self) -> None:
@@ -819,7 +854,10 @@ class WiseState(State):
         return result
 
 
-# WiseState.apply's handler of each phase
-_APPLY = tuple({DEAL: WiseState._apply_draw, ROLL: WiseState._apply_die, CHOOSE: WiseState._apply_target,
-                TIME: WiseState._apply_time, TIEBREAK: WiseState._apply_tiebreak, RECHOOSE: WiseState._apply_target,
-                CHALLENGE: WiseState._apply_challenge, OVER: WiseState._apply_over}[phase] for phase in Phase)
+# WiseState.apply's method for each verb, and the phases it is played in
+_MOVES: dict[str, tuple[Any, tuple[Phase, ...]]] = {
+    "draw": (WiseState._draw, (DEAL,)), "die": (WiseState._roll_die, (ROLL,)), "time": (WiseState._time, (TIME,)),
+    "first": (WiseState._break_tie, (TIEBREAK,)), "pass": (WiseState._pass, (CHOOSE, RECHOOSE)),
+    "word": (WiseState._go_for_word, (CHOOSE, RECHOOSE)), "bluff": (WiseState._bluff, (CHOOSE, RECHOOSE)),
+    "challenge": (WiseState._challenge, (CHALLENGE,)),
+}
