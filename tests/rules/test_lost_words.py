@@ -471,6 +471,11 @@ def test_invariants_catch_a_wrong_card_in_a_row_or_a_pile_after_a_sound_check(ga
     with pytest.raises(InvariantError, match="row slot without a Nature card|Nature card in the hand"):
         state.check_invariants()
     state = state_checked()
+    state.discard.append(state.rows[0][1][1])  # the Spell behind the Wall knocked off, the Wall left standing
+    state.rows[0][1][1] = L.NONE
+    with pytest.raises(InvariantError, match="a wall on an uncovered card"):
+        state.check_invariants()
+    state = state_checked()
     state.spares[0], state.discard[0] = state.discard[0], state.spares[0]
     with pytest.raises(InvariantError, match="in the spares|in the discard pile"):
         state.check_invariants()

@@ -671,7 +671,15 @@ class LostWordsState(State):
 
     # ----------------------------------------------------------------- invariants
 
-    def check_invariants(self) -> None:  # noqa: C901 - one policy or check read in one place; to split
+    def check_invariants(self) -> None:
+        self._check_every_card_once()
+        self._check_pile_kinds()
+        self._check_rows()
+        if self.phase != SETUP:
+            self._check_table()
+        self._check_scores()
+
+    def _check_every_card_once(self) -> None:
         defs = self.defs
         # counted in Counter's C loop: this runs after every action
         counts = Counter(chain(self.nature_deck, self.box, self.spares, self.deck, self.discard, self.played,
@@ -681,6 +689,9 @@ class LostWordsState(State):
             lost = sorted(set(range(defs.cards)) - set(counts))
             doubled = sorted(card for card, n in counts.items() if n > 1)
             raise InvariantError(f"cards lost {lost} or duplicated {doubled}")
+
+    def _check_pile_kinds(self) -> None:
+        defs = self.defs
         natures = defs.nature_set
         for pile_name, pile in (("nature deck", self.nature_deck), ("box", self.box), ("spares", self.spares)):
             if not natures.issuperset(pile):
@@ -691,32 +702,44 @@ class LostWordsState(State):
                 raise InvariantError(f"a Nature card in the {pile_name}")
         if not defs.special_set.issuperset(self.played):
             raise InvariantError("a non-Special among the played Specials")
+
+    def _check_rows(self) -> None:
         # a slot's soundness depends on its three cards alone: rows unchanged since the last check
         # (compared whole) are not looked at again, and each distinct slot is checked once
-        if self.rows != self._checked_rows:
-            slots = set(map(tuple, chain.from_iterable(self.rows)))
-            for nature, cover, wall in slots - self._sound_slots:
-                seat = next(seat for seat, row in enumerate(self.rows) if [nature, cover, wall] in row)
-                if defs.kind[nature] != NATURE:
-                    raise InvariantError(f"seat {seat}: a row slot without a Nature card")
-                if cover != NONE:
-                    wild = defs.kind[cover] == SPECIAL and defs.effect_of(cover).kind == "wild-spell"
-                    if not wild and not (defs.kind[cover] == SPELL and defs.word[cover] == defs.word[nature]):
-                        raise InvariantError(f"seat {seat}: {defs.type_key[cover]} covers {defs.word[nature]}")
-                if wall != NONE:
-                    if cover == NONE or defs.kind[wall] != SPECIAL or defs.effect_of(wall).kind != "protect":
-                        raise InvariantError(f"seat {seat}: a wall on an uncovered card, or a non-wall as a wall")
-            self._sound_slots |= slots
-            self._checked_rows = [[list(slot) for slot in row] for row in self.rows]
-        if self.phase != SETUP:
-            if any(len(row) != self.each for row in self.rows):
-                raise InvariantError("a row has the wrong number of Nature cards")
-            if len(self.spares) != defs.params["spares"]:
-                raise InvariantError("wrong number of spares")
-            if not self.owed and not self.discard:
-                raise InvariantError("the discard pile is empty")
-            if self.phase == DRAW and not self.owed and any(len(h) > defs.params["hand"] for h in self.hands):
-                raise InvariantError("a hand holds more than the hand size at the start of a turn")
+        if self.rows == self._checked_rows:
+            return
+        slots = set(map(tuple, chain.from_iterable(self.rows)))
+        for nature, cover, wall in slots - self._sound_slots:
+            seat = next(seat for seat, row in enumerate(self.rows) if [nature, cover, wall] in row)
+            self._check_slot(seat, nature, cover, wall)
+        self._sound_slots |= slots
+        self._checked_rows = [[list(slot) for slot in row] for row in self.rows]
+
+    def _check_slot(self, seat: int, nature: int, cover: int, wall: int) -> None:
+        defs = self.defs
+        if defs.kind[nature] != NATURE:
+            raise InvariantError(f"seat {seat}: a row slot without a Nature card")
+        if cover != NONE:
+            wild = defs.kind[cover] == SPECIAL and defs.effect_of(cover).kind == "wild-spell"
+            if not wild and not (defs.kind[cover] == SPELL and defs.word[cover] == defs.word[nature]):
+                raise InvariantError(f"seat {seat}: {defs.type_key[cover]} covers {defs.word[nature]}")
+        if wall != NONE:
+            if cover == NONE or defs.kind[wall] != SPECIAL or defs.effect_of(wall).kind != "protect":
+                raise InvariantError(f"seat {seat}: a wall on an uncovered card, or a non-wall as a wall")
+
+    def _check_table(self) -> None:
+        """The table after the deal: full rows, the spares, a discard pile, hands within size at a turn's start."""
+        defs = self.defs
+        if any(len(row) != self.each for row in self.rows):
+            raise InvariantError("a row has the wrong number of Nature cards")
+        if len(self.spares) != defs.params["spares"]:
+            raise InvariantError("wrong number of spares")
+        if not self.owed and not self.discard:
+            raise InvariantError("the discard pile is empty")
+        if self.phase == DRAW and not self.owed and any(len(h) > defs.params["hand"] for h in self.hands):
+            raise InvariantError("a hand holds more than the hand size at the start of a turn")
+
+    def _check_scores(self) -> None:
         scores = self.returns()
         if any(score > self.each for score in scores):  # a score is the covered cards (returns())
             raise InvariantError("a score above the Nature cards a player has")
