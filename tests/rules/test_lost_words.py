@@ -471,6 +471,11 @@ def test_invariants_catch_a_wrong_card_in_a_row_or_a_pile_after_a_sound_check(ga
     with pytest.raises(InvariantError, match="row slot without a Nature card|Nature card in the hand"):
         state.check_invariants()
     state = state_checked()
+    state.discard.append(state.rows[0][1][1])  # the Spell behind the Wall knocked off, the Wall left standing
+    state.rows[0][1][1] = L.NONE
+    with pytest.raises(InvariantError, match="a wall on an uncovered card"):
+        state.check_invariants()
+    state = state_checked()
     state.spares[0], state.discard[0] = state.discard[0], state.spares[0]
     with pytest.raises(InvariantError, match="in the spares|in the discard pile"):
         state.check_invariants()
@@ -544,3 +549,56 @@ def test_chance_outcomes_count_the_pile_as_it_is_after_every_action(game, player
                 state.apply(seats[seat].act(state, seat, rng))
         reshuffles += state.figures["reshuffles"]
     assert chance_steps > 100 and reshuffles
+
+
+def test_typed_names_each_shape_of_a_plain_tuple():
+    from spellpress.rules.lost_words import actions as A
+
+    shapes = {("deal", "spell:otter"): A.Deal, ("draw", "deck"): A.Draw, ("pass",): A.Pass, ("place", "otter"): A.Place,
+              ("exchange", "otter", "fern"): A.Exchange, ("play", "the-lark"): A.Play,
+              ("play", "the-heron", "otter"): A.PlayWord, ("play", "the-conker", 1, "otter"): A.PlayOn,
+              ("play", "the-magpie", 1, "otter", "adder"): A.PlaySwap, ("replace",): A.Replace,
+              ("decline",): A.Decline, ("discard", "spell:newt"): A.Discard}
+    for plain, kind in shapes.items():
+        named = A.typed(plain)
+        assert type(named) is kind and named == plain and hash(named) == hash(plain)
+        assert repr(named) == repr(plain) and A.typed(named) is named
+    swap = A.typed(("play", "the-magpie", 1, "otter", "adder"))
+    assert (swap.special, swap.victim, swap.word, swap.mine) == ("the-magpie", 1, "otter", "adder")
+
+
+@pytest.mark.parametrize("action", [("fly", "otter"), ("place",), ("place", "otter", "raven"), ("play",),
+                                    ("play", "the-magpie", 1, "otter", "adder", "newt"), (), (3, "otter"), "pass"])
+def test_an_unknown_verb_or_a_wrong_field_count_is_illegal(game, action):
+    from spellpress.rules.lost_words.actions import typed
+
+    with pytest.raises(IllegalAction):
+        typed(action)
+    state = arrange(game, rows={0: ["otter"]}, hands={0: ["spell:otter", "special:the-magpie", "spell:newt"]},
+                    phase=L.ACTION)
+    with pytest.raises(IllegalAction):
+        state.apply(action)
+    assert state.phase == L.ACTION and keys(state, 0) == ["special:the-magpie", "spell:newt", "spell:otter"]
+
+
+def test_every_move_is_named_and_a_game_replays_from_its_json_record(game):
+    """Legal moves and chance outcomes are named tuples; the same game applied as the plain tuples a JSON
+    record gives back ends in the same position."""
+    from spellpress.rules.action_json import from_json_value, to_json_value
+    from spellpress.rules.lost_words.actions import KINDS
+
+    named_kinds, rng, record = set(KINDS.values()), random.Random(3), []
+    state = L.RULES.new_state(game, 3)
+    while not state.is_terminal() and state.turns < 150:
+        moves = list(state.legal_actions())
+        assert {type(move) for move in moves} <= named_kinds
+        move = rng.choice(moves)
+        record.append(to_json_value(move))
+        state.apply(move)
+    replay = L.RULES.new_state(game, 3)
+    for value in record:
+        plain = from_json_value(value)
+        assert type(plain) is tuple
+        replay.apply(plain)
+    assert len(record) > 200 and replay.returns() == state.returns() and replay.hands == state.hands
+    assert replay.rows == state.rows and replay.discard == state.discard

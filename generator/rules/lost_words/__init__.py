@@ -2,6 +2,7 @@
 
     settings.py  the rules: keys (cards dealt, spares, hand, draws, actions, decks)
     content.py   the cards and the effect vocabulary, read once per game from the YAML
+    actions.py   one named tuple per kind of action, equal to the plain tuple a game record keeps
     state.py     setup, draw, actions, replies, discards; legal moves and invariants
     players.py   the heuristic player
 """
@@ -11,19 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from spellpress.model.game import Game
+from spellpress.rules.lost_words.actions import DECLINE, DRAW_DECK, DRAW_DISCARD, PASS, REPLACE
 from spellpress.rules.lost_words.content import Defs, definitions
 from spellpress.rules.lost_words.players import LostWordsPlayer
 from spellpress.rules.lost_words.settings import LostWordsSettings
 from spellpress.rules.lost_words.state import (
     ACTION,
-    DECLINE,
     DISCARD,
     DRAW,
-    DRAW_DECK,
-    DRAW_DISCARD,
     NONE,
-    PASS,
-    REPLACE,
     REPLY,
     TO_HAND,
     LostWordsState,

@@ -4,11 +4,26 @@ Specials where they gain the most."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
+from spellpress.rules.lost_words.actions import (
+    DRAW_DECK,
+    DRAW_DISCARD,
+    PASS,
+    REPLACE,
+    Action,
+    Discard,
+    Exchange,
+    Place,
+    Play,
+    PlayOn,
+    PlaySwap,
+    PlayWord,
+)
 from spellpress.rules.lost_words.content import SPECIAL, SPELL
-from spellpress.rules.lost_words.state import DISCARD, DRAW, DRAW_DECK, DRAW_DISCARD, NONE, PASS, REPLACE, REPLY, LostWordsState
+from spellpress.rules.lost_words.state import DISCARD, DRAW, NONE, REPLY, LostWordsState
 from spellpress.rules.protocol import Player
 
 SPECIAL_VALUE = {  # how much a heuristic player values holding a Special, by effect kind
@@ -96,83 +111,74 @@ class LostWordsPlayer(Player[LostWordsState]):
         wanted = {w for s in range(state.players) if s != seat for w in state.uncovered_words(s)}
         worst = min(state.hands[seat], key=lambda c: (self._card_value(state, seat, c, hand_spells, uncovered, spares, wanted),
                                                       defs.type_key[c]))
-        return ("discard", defs.type_key[worst])
+        return Discard("discard", defs.type_key[worst])
 
-    def _action(self, state: LostWordsState, seat: int) -> Any:  # noqa: C901 - one policy or check read in one place; to split
-        defs = state.defs
-        uncovered = state.uncovered_words(seat)
-        spells = state.hand_spells(seat)
-        specials = {defs.effects[key].kind: key for key in state.hand_specials(seat)}
-        placeable = [w for w in uncovered if spells.get(w)]
-        targets = state.attackable(seat)
-        unseen = self._unseen(state, seat)
-        left = {s: state.still_to_cover(s) for s in {seat, *(v for v, _ in targets)}}  # the seats it reads
-        # the opponent nearest to winning among those with pairs to attack
-        victims = sorted({v for v, _ in targets}, key=lambda v: (left[v], (v - seat) % state.players))
-        leader = victims[0] if victims else -1
-        threat = leader >= 0 and left[leader] <= 1
-        mine_left = left[seat]
+    def _action(self, state: LostWordsState, seat: int) -> Action:
+        table = _Reading.of(state, seat, self._unseen(state, seat))
+        return (self._first_moves(table) or self._cover(table) or self._exchange(table) or self._later_specials(table)
+                or PASS)
 
-        def worst_uncovered(exclude_held: bool = True) -> str | None:
-            pool = [w for w in uncovered if not (exclude_held and spells.get(w))]
-            if not pool:
-                return None
-            return min(pool, key=lambda w: (unseen[w], w))
+    @staticmethod
+    def _first_moves(table: _Reading) -> Action | None:
+        """The Lark when it turns into two useful actions this turn; a Magpie or Conker on a leader one card
+        from winning."""
+        specials = table.specials
+        useful = len(table.placeable) + (1 if "swap-pair" in specials and table.targets else 0) \
+            + (1 if "wild-spell" in specials and table.worst_uncovered() else 0)
+        if "extra-actions" in specials and useful >= 2 and table.mine_left >= 2:
+            return Play("play", specials["extra-actions"])
+        if table.threat and "swap-pair" in specials:
+            return table.magpie()
+        if table.threat and "knock-off" in specials:
+            return table.conker()
+        return None
 
-        def magpie():
-            give = worst_uncovered() or worst_uncovered(False)
-            pairs = [w for v, w in targets if v == leader]
-            return ("play", specials["swap-pair"], leader, sorted(pairs)[0], give)
+    @staticmethod
+    def _cover(table: _Reading) -> Action | None:
+        """Cover a Nature card: with a Spell (the one least likely to come again), the Wild One, or a Magpie."""
+        if table.placeable:
+            return Place("place", min(table.placeable, key=lambda w: (table.unseen[w], w)))
+        worst = table.worst_uncovered()
+        if "wild-spell" in table.specials and worst:
+            return PlayWord("play", table.specials["wild-spell"], worst)
+        if "swap-pair" in table.specials and table.targets:
+            return table.magpie()
+        return None
 
-        def conker():
-            pairs = [w for v, w in targets if v == leader]
-            # prefer a pair whose other copy is out of reach (so it cannot be put back)
-            word = min(pairs, key=lambda w: (unseen[w], w))
-            return ("play", specials["knock-off"], leader, word)
-
-        def wild():
-            return ("play", specials["wild-spell"], worst_uncovered())
-
-        # the Lark first when it turns into two useful actions this turn
-        useful = len(placeable) + (1 if "swap-pair" in specials and targets else 0) \
-            + (1 if "wild-spell" in specials and worst_uncovered() else 0)
-        if "extra-actions" in specials and useful >= 2 and mine_left >= 2:
-            return ("play", specials["extra-actions"])
-        if threat and "swap-pair" in specials:
-            return magpie()
-        if threat and "knock-off" in specials:
-            return conker()
-        if placeable:
-            return ("place", min(placeable, key=lambda w: (unseen[w], w)))
-        if "wild-spell" in specials and worst_uncovered():
-            return wild()
-        if "swap-pair" in specials and targets:
-            return magpie()
-        # exchange a hopeless card for a spare we hold the Spell for, or a better one
-        spare_words = [defs.word[c] for c in state.spares]
-        hopeless = [w for w in uncovered if unseen[w] == 0 and not spells.get(w)]
+    @staticmethod
+    def _exchange(table: _Reading) -> Action | None:
+        """Exchange a hopeless card for a spare we hold the Spell for, or a better one."""
+        unseen, spells = table.unseen, table.spells
+        spare_words = [table.state.defs.word_of(c) for c in table.state.spares]
+        hopeless = [w for w in table.uncovered if unseen[w] == 0 and not spells.get(w)]
         held_spares = [s for s in spare_words if spells.get(s)]
-        if held_spares and worst_uncovered():
-            return ("exchange", worst_uncovered(), held_spares[0])
+        worst = table.worst_uncovered()
+        if held_spares and worst:
+            return Exchange("exchange", worst, held_spares[0])
         if hopeless:
             best = max(spare_words, key=lambda s: (unseen[s], s))
             if unseen[best] > 0:
-                return ("exchange", hopeless[0], best)
-        if "knock-off" in specials and targets and left[leader] <= mine_left:
-            return conker()
+                return Exchange("exchange", hopeless[0], best)
+        return None
+
+    def _later_specials(self, table: _Reading) -> Action | None:
+        """The Specials left: a Conker on a leader no further from winning, then draw, ask, wall, any Conker."""
+        state, seat, specials, targets = table.state, table.seat, table.specials, table.targets
+        if "knock-off" in specials and targets and table.left[table.leader] <= table.mine_left:
+            return table.conker()
         if "draw" in specials:
-            return ("play", specials["draw"])
+            return Play("play", specials["draw"])
         if "ask-everyone" in specials:
-            asked = self._heron_target(state, seat, uncovered, spells, unseen)
+            asked = self._heron_target(state, seat, table.uncovered, table.spells, table.unseen)
             if asked is not None:
-                return ("play", specials["ask-everyone"], asked)
+                return PlayWord("play", specials["ask-everyone"], asked)
         if "protect" in specials:
-            open_pairs = [defs.word[s[0]] for s in state.rows[seat] if s[1] != NONE and not state.protected(s)]
+            open_pairs = [state.defs.word_of(s[0]) for s in state.rows[seat] if s[1] != NONE and not state.protected(s)]
             if open_pairs:
-                return ("play", specials["protect"], open_pairs[0])
+                return PlayWord("play", specials["protect"], open_pairs[0])
         if "knock-off" in specials and targets:
-            return conker()
-        return PASS
+            return table.conker()
+        return None
 
     def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter,
                       unseen: defaultdict[str | None, int]) -> str | None:
@@ -190,3 +196,58 @@ class LostWordsPlayer(Player[LostWordsState]):
             if p > chance:
                 best, chance = word, p
         return best if chance >= self.heron_threshold else None
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the heuristic player reads off the table before an action: its uncovered Nature cards, the
+    Spells and Specials (effect kind -> key) in hand, the pairs it can attack, and the seats' race."""
+
+    state: LostWordsState
+    seat: int
+    uncovered: list[str]
+    spells: Counter
+    specials: dict[str, str]
+    placeable: list[str]
+    targets: list[tuple[int, str]]
+    unseen: defaultdict[str | None, int]
+    left: dict[int, int]  # Nature cards still to cover, for this seat and each seat it can attack
+    leader: int  # the opponent nearest to winning among those with pairs to attack, or -1
+
+    @classmethod
+    def of(cls, state: LostWordsState, seat: int, unseen: defaultdict[str | None, int]) -> _Reading:
+        uncovered = state.uncovered_words(seat)
+        spells = state.hand_spells(seat)
+        targets = state.attackable(seat)
+        left = {s: state.still_to_cover(s) for s in {seat, *(v for v, _ in targets)}}
+        victims = sorted({v for v, _ in targets}, key=lambda v: (left[v], (v - seat) % state.players))
+        return cls(state, seat, uncovered, spells,
+                   {state.defs.effects[key].kind: key for key in state.hand_specials(seat)},
+                   [w for w in uncovered if spells.get(w)], targets, unseen, left, victims[0] if victims else -1)
+
+    @property
+    def threat(self) -> bool:
+        return self.leader >= 0 and self.left[self.leader] <= 1
+
+    @property
+    def mine_left(self) -> int:
+        return self.left[self.seat]
+
+    def worst_uncovered(self, exclude_held: bool = True) -> str | None:
+        """The uncovered card whose Spell is least likely to turn up (by default one not held)."""
+        pool = [w for w in self.uncovered if not (exclude_held and self.spells.get(w))]
+        if not pool:
+            return None
+        return min(pool, key=lambda w: (self.unseen[w], w))
+
+    def magpie(self) -> PlaySwap:
+        give = self.worst_uncovered() or self.worst_uncovered(False)
+        assert give is not None  # a seat with every card covered has won: it acts no more
+        pairs = [w for v, w in self.targets if v == self.leader]
+        return PlaySwap("play", self.specials["swap-pair"], self.leader, sorted(pairs)[0], give)
+
+    def conker(self) -> PlayOn:
+        pairs = [w for v, w in self.targets if v == self.leader]
+        # prefer a pair whose other copy is out of reach (so it cannot be put back)
+        word = min(pairs, key=lambda w: (self.unseen[w], w))
+        return PlayOn("play", self.specials["knock-off"], self.leader, word)

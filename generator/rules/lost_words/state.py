@@ -35,13 +35,35 @@ the deck is turned up. The first player to cover all their Nature cards wins
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
 from itertools import chain
 from typing import Any
 
 from spellpress.rules.chance import Counted
-from spellpress.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, LostWordsError
+from spellpress.rules.lost_words.actions import (
+    DECLINE,
+    DRAW_DECK,
+    DRAW_DISCARD,
+    PASS,
+    PLAYS,
+    REPLACE,
+    Action,
+    Deal,
+    Decline,
+    Discard,
+    Exchange,
+    Pass,
+    Place,
+    Play,
+    PlayOn,
+    PlaySwap,
+    PlayWord,
+    Replace,
+    Special,
+    typed,
+)
+from spellpress.rules.lost_words.content import NATURE, SPECIAL, SPELL, Defs, Effect, LostWordsError
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
@@ -60,11 +82,6 @@ PHASE_NAMES = tuple(phase.name.lower() for phase in Phase)
 NATURE_PILE, SPELL_PILE = "nature", "spell"  # chance sources
 TO_ROW, TO_SPARE, TO_HAND, TO_DISCARD = "row", "spare", "hand", "discard"  # chance destinations
 NONE = -1  # an empty cover or wall slot
-PASS = ("pass",)
-DRAW_DECK = ("draw", "deck")
-DRAW_DISCARD = ("draw", "discard")
-REPLACE = ("replace",)
-DECLINE = ("decline",)
 # The time model (seconds), for the minutes figure: see README.md.
 TIME_MODEL = {
     "setup": 120.0,        # sort the two decks, shuffle, deal the rows, the spares and the hands
@@ -157,7 +174,7 @@ class LostWordsState(State):
             counts = [0] * len(keys)
             for card in pile:
                 counts[place[self.defs.type_key[card]]] += 1
-            kept = self._counted[source] = (pile, place, [("deal", key) for key in keys], counts)
+            kept = self._counted[source] = (pile, place, [Deal("deal", key) for key in keys], counts)
         return kept
 
     def legal_actions(self) -> Sequence[Any]:
@@ -173,7 +190,7 @@ class LostWordsState(State):
         if self.phase == REPLY:
             return [REPLACE, DECLINE]
         if self.phase == DISCARD:
-            return [("discard", key) for key in sorted({self.defs.type_key[c] for c in self.hands[self.seat]})]
+            return [Discard("discard", key) for key in sorted({self.defs.type_key[c] for c in self.hands[self.seat]})]
         return self._action_moves()
 
     def apply(self, action: Any) -> None:
@@ -265,37 +282,37 @@ class LostWordsState(State):
 
     # ----------------------------------------------------------------- action moves
 
-    def _action_moves(self) -> list[Any]:
+    def _action_moves(self) -> list[Action]:
         defs, seat = self.defs, self.seat
-        moves: list[Any] = [PASS]
+        moves: list[Action] = [PASS]
         uncovered = self.uncovered_words(seat)
         spells = self.hand_spells(seat)
         for word in uncovered:
             if spells.get(word):
-                moves.append(("place", word))
+                moves.append(Place("place", word))
         for word in uncovered:
             for spare in self.spares:
-                moves.append(("exchange", word, defs.word[spare]))
+                moves.append(Exchange("exchange", word, defs.word_of(spare)))
         for key in self.hand_specials(seat):
             moves.extend(self._special_moves(key, uncovered))
         return moves
 
-    def _special_moves(self, key: str, uncovered: list[str]) -> list[Any]:
+    def _special_moves(self, key: str, uncovered: list[str]) -> list[Special]:
         effect, seat = self.defs.effects[key], self.seat
         kind = effect.kind
         if kind in ("draw", "extra-actions"):
-            return [("play", key)]
+            return [Play("play", key)]
         if kind == "ask-everyone":
-            return [("play", key, word) for word in self.defs.spell_words]
+            return [PlayWord("play", key, word) for word in self.defs.spell_words]
         if kind == "knock-off":
-            return [("play", key, victim, word) for victim, word in self.attackable(seat)]
+            return [PlayOn("play", key, victim, word) for victim, word in self.attackable(seat)]
         if kind == "swap-pair":
-            return [("play", key, victim, word, mine) for victim, word in self.attackable(seat) for mine in uncovered]
+            return [PlaySwap("play", key, victim, word, mine) for victim, word in self.attackable(seat) for mine in uncovered]
         if kind == "protect":
-            return [("play", key, self.defs.word[slot[0]]) for slot in self.rows[seat]
+            return [PlayWord("play", key, self.defs.word_of(slot[0])) for slot in self.rows[seat]
                     if slot[1] != NONE and not self.protected(slot)]
         if kind == "wild-spell":
-            return [("play", key, word) for word in uncovered]
+            return [PlayWord("play", key, word) for word in uncovered]
         raise AssertionError(kind)
 
     # ----------------------------------------------------------------- transitions
@@ -306,9 +323,10 @@ class LostWordsState(State):
     def _deal(self, action: Any) -> None:
         source, dest, seat = self.owed[0]
         pile = self._pile(source)
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "deal"):
+        named = typed(action)
+        if type(named) is not Deal:
             raise IllegalAction(f"chance must deal a card, not {action!r}")
-        type_key = action[1]
+        type_key = named.key
         kinds = list(map(self.defs.type_key.__getitem__, pile))
         kinds.reverse()
         try:  # the last card of that kind in the pile
@@ -346,14 +364,15 @@ class LostWordsState(State):
             self.owed.append((SPELL_PILE, TO_HAND, seat))
 
     def _draw(self, action: Any) -> None:
-        if action == DRAW_DECK and (self.deck or len(self.discard) > 1):
+        named = typed(action)
+        if named == DRAW_DECK and (self.deck or len(self.discard) > 1):
             self._owe_draws(self.seat, self.defs.params["draws"])
-        elif action == DRAW_DISCARD and self.discard and self.defs.kind[self.discard[-1]] == SPELL:
+        elif named == DRAW_DISCARD and self.discard and self.defs.kind[self.discard[-1]] == SPELL:
             self.hands[self.seat].append(self.discard.pop())
             self.figures["discard_draws"] += 1
             if not self.discard:
                 self.owed.append((SPELL_PILE, TO_DISCARD, -1))
-        elif action == PASS and action in self.legal_actions():
+        elif type(named) is Pass and named in self.legal_actions():
             pass
         else:
             raise IllegalAction(f"cannot draw {action!r}")
@@ -368,50 +387,46 @@ class LostWordsState(State):
         raise IllegalAction("no such card in hand")
 
     def _act(self, action: Any) -> None:
-        defs, seat = self.defs, self.seat
-        if not isinstance(action, tuple) or not action:
-            raise IllegalAction(f"not an action: {action!r}")
-        verb = action[0]
-        if verb == "pass":
-            self.actions_left = 0
-            self.figures["passes"] += 1
-            return
-        if verb == "place":
-            word = action[1]
-            index = self.slot_of(seat, word)
-            if index < 0 or self.rows[seat][index][1] != NONE:
-                raise IllegalAction(f"no uncovered {word} Nature card to place on")
-            card = self._take_from_hand(seat, lambda c: defs.kind[c] == SPELL and defs.word[c] == word)
-            self.rows[seat][index][1] = card
-            self.actions_left -= 1
-            self.figures["spells_placed"] += 1
-            self._check_win(seat)
-            return
-        if verb == "exchange":
-            _, mine, spare_word = action
-            index = self.slot_of(seat, mine)
-            spare = next((i for i, c in enumerate(self.spares) if defs.word[c] == spare_word), -1)
-            if index < 0 or spare < 0 or self.rows[seat][index][1] != NONE:
-                raise IllegalAction(f"cannot exchange {mine} for {spare_word}")
-            slot = self.rows[seat][index]
-            slot[0], self.spares[spare] = self.spares[spare], slot[0]
-            self.actions_left -= 1
-            self.figures["exchanges"] += 1
-            self.used.setdefault("action:exchange", set()).add(seat)
-            return
-        if verb == "play":
-            self._play(action)
-            return
-        raise IllegalAction(f"unknown action {action!r}")
+        named = typed(action)
+        act = _ACTION_PHASE.get(type(named))
+        if act is None:
+            raise IllegalAction(f"unknown action {action!r}")
+        act(self, named)
 
-    def _play(self, action: tuple) -> None:
+    # -- one method per kind of action (see actions.py) ----------------------------------
+    def _pass(self, action: Pass) -> None:
+        self.actions_left = 0
+        self.figures["passes"] += 1
+
+    def _place(self, action: Place) -> None:
+        defs, seat, word = self.defs, self.seat, action.word
+        index = self.slot_of(seat, word)
+        if index < 0 or self.rows[seat][index][1] != NONE:
+            raise IllegalAction(f"no uncovered {word} Nature card to place on")
+        card = self._take_from_hand(seat, lambda c: defs.kind[c] == SPELL and defs.word[c] == word)
+        self.rows[seat][index][1] = card
+        self.actions_left -= 1
+        self.figures["spells_placed"] += 1
+        self._check_win(seat)
+
+    def _exchange(self, action: Exchange) -> None:
         defs, seat = self.defs, self.seat
-        key = action[1]
+        index = self.slot_of(seat, action.mine)
+        spare = next((i for i, c in enumerate(self.spares) if defs.word[c] == action.spare), -1)
+        if index < 0 or spare < 0 or self.rows[seat][index][1] != NONE:
+            raise IllegalAction(f"cannot exchange {action.mine} for {action.spare}")
+        slot = self.rows[seat][index]
+        slot[0], self.spares[spare] = self.spares[spare], slot[0]
+        self.actions_left -= 1
+        self.figures["exchanges"] += 1
+        self.used.setdefault("action:exchange", set()).add(seat)
+
+    def _play(self, action: Special) -> None:
+        defs, seat, key = self.defs, self.seat, action.special
         effect = defs.effects.get(key)
         if effect is None or key not in self.hand_specials(seat):
             raise IllegalAction(f"no special {key!r} in hand")
-        uncovered = self.uncovered_words(seat)
-        if action not in self._special_moves(key, uncovered):
+        if action not in self._special_moves(key, self.uncovered_words(seat)):
             raise IllegalAction(f"cannot play {action!r} now")
         card = self._take_from_hand(seat, lambda c: defs.special[c] == key)
         if not effect.stays:
@@ -421,36 +436,45 @@ class LostWordsState(State):
         self.used.setdefault(f"special:{key}", set()).add(seat)
         self.figures["specials_played"] += 1
         self.figures[f"plays:{key}"] += 1
-        kind = effect.kind
-        if kind == "draw":
-            self._owe_draws(seat, int(effect["cards"]))
-        elif kind == "extra-actions":
-            self.actions_left += int(effect["actions"])
-        elif kind == "ask-everyone":
-            self._ask(seat, action[2], int(effect["miss_turns"]))
-        elif kind == "knock-off":
-            _, _, victim, word = action
-            index = self.slot_of(victim, word)
-            slot = self.rows[victim][index]
-            self.discard.append(slot[1])
-            slot[1] = NONE
-            self.figures["knock_offs"] += 1
-            if effect["victim_may_replace"] and self.hand_spells(victim).get(word):
-                self.reply = (victim, index)
-                self._reply_draw = int(effect["replace_draw"])
-                self.phase = REPLY
-        elif kind == "swap-pair":
-            _, _, victim, word, mine = action
-            theirs = self.rows[victim][self.slot_of(victim, word)]
-            ours = self.rows[seat][self.slot_of(seat, mine)]
-            theirs[:], ours[:] = list(ours), list(theirs)
-            self.figures["swaps"] += 1
-            self._check_win(seat)
-        elif kind == "protect":
-            self.rows[seat][self.slot_of(seat, action[2])][2] = card
-        elif kind == "wild-spell":
-            self.rows[seat][self.slot_of(seat, action[2])][1] = card
-            self._check_win(seat)
+        # _special_moves gave the shape each effect kind takes: the kind's method gets its own
+        _EFFECTS[effect.kind](self, action, effect, card)
+
+    # -- one method per effect kind of the Specials (cards/lost-words/: `effect: {kind: ...}`) ---------
+    def _draw_cards(self, action: Play, effect: Effect, card: int) -> None:
+        self._owe_draws(self.seat, int(effect["cards"]))
+
+    def _extra_actions(self, action: Play, effect: Effect, card: int) -> None:
+        self.actions_left += int(effect["actions"])
+
+    def _ask_everyone(self, action: PlayWord, effect: Effect, card: int) -> None:
+        self._ask(self.seat, action.word, int(effect["miss_turns"]))
+
+    def _knock_off(self, action: PlayOn, effect: Effect, card: int) -> None:
+        victim, word = action.victim, action.word
+        index = self.slot_of(victim, word)
+        slot = self.rows[victim][index]
+        self.discard.append(slot[1])
+        slot[1] = NONE
+        self.figures["knock_offs"] += 1
+        if effect["victim_may_replace"] and self.hand_spells(victim).get(word):
+            self.reply = (victim, index)
+            self._reply_draw = int(effect["replace_draw"])
+            self.phase = REPLY
+
+    def _swap_pair(self, action: PlaySwap, effect: Effect, card: int) -> None:
+        seat, victim = self.seat, action.victim
+        theirs = self.rows[victim][self.slot_of(victim, action.word)]
+        ours = self.rows[seat][self.slot_of(seat, action.mine)]
+        theirs[:], ours[:] = list(ours), list(theirs)
+        self.figures["swaps"] += 1
+        self._check_win(seat)
+
+    def _protect(self, action: PlayWord, effect: Effect, card: int) -> None:
+        self.rows[self.seat][self.slot_of(self.seat, action.word)][2] = card
+
+    def _wild_spell(self, action: PlayWord, effect: Effect, card: int) -> None:
+        self.rows[self.seat][self.slot_of(self.seat, action.word)][1] = card
+        self._check_win(self.seat)
 
     def _ask(self, seat: int, word: str, miss_turns: int) -> None:
         defs = self.defs
@@ -470,20 +494,22 @@ class LostWordsState(State):
         victim, index = self.reply
         slot = self.rows[victim][index]
         word = self.defs.word[slot[0]]
-        if action == REPLACE:
+        named = typed(action)
+        if named == REPLACE:
             defs = self.defs
             slot[1] = self._take_from_hand(victim, lambda c: defs.kind[c] == SPELL and defs.word[c] == word)
             self._owe_draws(victim, self._reply_draw)
             self.figures["conker_replies"] += 1
-        elif action != DECLINE:
+        elif named != DECLINE:
             raise IllegalAction(f"a knocked-off player replaces or declines, not {action!r}")
         self.reply = None
         self.phase = ACTION
 
     def _discard(self, action: Any) -> None:
-        if not (isinstance(action, tuple) and len(action) == 2 and action[0] == "discard"):
+        named = typed(action)
+        if type(named) is not Discard:
             raise IllegalAction(f"discard a card, not {action!r}")
-        type_key = action[1]
+        type_key = named.key
         card = self._take_from_hand(self.seat, lambda c: self.defs.type_key[c] == type_key)
         self.discard.append(card)
         self.figures["discards"] += 1
@@ -590,64 +616,70 @@ class LostWordsState(State):
                            tuple(self.returns()), tuple(zones), tuple(facts))
 
     def action_to_string(self, action: Any) -> str:
-        defs = self.defs
-        if action == PASS:
+        defs, named = self.defs, _named(action)
+        if type(named) is Pass:
             return "pass" if self.phase != DRAW else "draw nothing"
-        if action == DRAW_DECK:
+        if named == DRAW_DECK:
             return "draw from the deck"
-        if action == DRAW_DISCARD:
+        if named == DRAW_DISCARD:
             return f"take {(defs.word[self.discard[-1]] or '').capitalize()} from the discard pile"
-        if action == REPLACE:
+        if type(named) is Replace:
             return "put the other copy back on the knocked-off Nature card"
-        if action == DECLINE:
+        if type(named) is Decline:
             return "keep the other copy in hand"
-        verb = action[0]
-        if verb == "place":
-            return f"place {action[1].capitalize()} on your {action[1].capitalize()}"
-        if verb == "exchange":
-            return f"exchange your {action[1].capitalize()} for the spare {action[2].capitalize()}"
-        if verb == "discard":
-            kind, name = action[1].split(":", 1)
+        if type(named) is Place:
+            return f"place {named.word.capitalize()} on your {named.word.capitalize()}"
+        if type(named) is Exchange:
+            return f"exchange your {named.mine.capitalize()} for the spare {named.spare.capitalize()}"
+        if type(named) is Discard:
+            name = named.key.split(":", 1)[1]
             return f"discard {defs.names.get(name, name.capitalize())}"
-        if verb == "play":
-            name = defs.names.get(action[1], action[1])
-            rest = action[2:]
-            words = [str(w).capitalize() for w in rest]
-            if len(rest) == 1:
-                return f"play {name}: {words[0]}"
-            if len(rest) == 2:
-                return f"play {name} on seat {rest[0] + 1}'s {words[1]}"
-            if len(rest) == 3:
-                return f"play {name}: take seat {rest[0] + 1}'s {words[1]} for your {words[2]}"
-            return f"play {name}"
+        if isinstance(named, PLAYS):
+            return self._play_to_string(named)
         return super().action_to_string(action)
 
+    def _play_to_string(self, action: Special) -> str:
+        name = self.defs.names.get(action.special, action.special)
+        if type(action) is PlayWord:
+            return f"play {name}: {action.word.capitalize()}"
+        if type(action) is PlayOn:
+            return f"play {name} on seat {action.victim + 1}'s {action.word.capitalize()}"
+        if type(action) is PlaySwap:
+            return f"play {name}: take seat {action.victim + 1}'s {action.word.capitalize()} for your {action.mine.capitalize()}"
+        return f"play {name}"
+
     def action_news(self, action: Any, seat: int) -> str | None:
-        if isinstance(action, tuple) and action[0] == "play" and self.defs.effects[action[1]].kind == "ask-everyone":
-            asked = action[2].upper()  # a failed ask is the only way a seat to play comes to miss turns
+        named = _named(action)
+        if type(named) is PlayWord and self.defs.effects[named.special].kind == "ask-everyone":
+            asked = named.word.upper()  # a failed ask is the only way a seat to play comes to miss turns
             return f"nobody had {asked}: seat {seat + 1} misses its next turn" if self.miss[seat] else f"got a {asked}"
         return None
 
     def action_cards(self, action: Any) -> tuple[CardRef, ...]:
-        keys = self.defs.printed_of_key
-        if action == DRAW_DISCARD and self.discard:
+        keys, named = self.defs.printed_of_key, _named(action)
+        if named == DRAW_DISCARD and self.discard:
             return (self.card(self.discard[-1]),)
-        if not isinstance(action, tuple) or not action:
-            return ()
-        verb = action[0]
-        if verb == "place":
-            return (CardRef(*keys[f"spell:{action[1]}"]),)
-        if verb == "discard":
-            return (CardRef(*keys[action[1]]),)
-        if verb == "play":
-            return (CardRef(*keys[f"special:{action[1]}"]),)
-        if verb == "exchange":
-            return (CardRef(*keys[f"nature:{action[2]}"]),)
+        if type(named) is Place:
+            return (CardRef(*keys[f"spell:{named.word}"]),)
+        if type(named) is Discard:
+            return (CardRef(*keys[named.key]),)
+        if isinstance(named, PLAYS):
+            return (CardRef(*keys[f"special:{named.special}"]),)
+        if type(named) is Exchange:
+            return (CardRef(*keys[f"nature:{named.spare}"]),)
         return ()
 
     # ----------------------------------------------------------------- invariants
 
-    def check_invariants(self) -> None:  # noqa: C901 - one policy or check read in one place; to split
+    def check_invariants(self) -> None:
+        self._check_every_card_once()
+        self._check_pile_kinds()
+        self._check_rows()
+        if self.phase != SETUP:
+            self._check_table()
+        self._check_scores()
+
+    def _check_every_card_once(self) -> None:
         defs = self.defs
         # counted in Counter's C loop: this runs after every action
         counts = Counter(chain(self.nature_deck, self.box, self.spares, self.deck, self.discard, self.played,
@@ -657,6 +689,9 @@ class LostWordsState(State):
             lost = sorted(set(range(defs.cards)) - set(counts))
             doubled = sorted(card for card, n in counts.items() if n > 1)
             raise InvariantError(f"cards lost {lost} or duplicated {doubled}")
+
+    def _check_pile_kinds(self) -> None:
+        defs = self.defs
         natures = defs.nature_set
         for pile_name, pile in (("nature deck", self.nature_deck), ("box", self.box), ("spares", self.spares)):
             if not natures.issuperset(pile):
@@ -667,32 +702,44 @@ class LostWordsState(State):
                 raise InvariantError(f"a Nature card in the {pile_name}")
         if not defs.special_set.issuperset(self.played):
             raise InvariantError("a non-Special among the played Specials")
+
+    def _check_rows(self) -> None:
         # a slot's soundness depends on its three cards alone: rows unchanged since the last check
         # (compared whole) are not looked at again, and each distinct slot is checked once
-        if self.rows != self._checked_rows:
-            slots = set(map(tuple, chain.from_iterable(self.rows)))
-            for nature, cover, wall in slots - self._sound_slots:
-                seat = next(seat for seat, row in enumerate(self.rows) if [nature, cover, wall] in row)
-                if defs.kind[nature] != NATURE:
-                    raise InvariantError(f"seat {seat}: a row slot without a Nature card")
-                if cover != NONE:
-                    wild = defs.kind[cover] == SPECIAL and defs.effect_of(cover).kind == "wild-spell"
-                    if not wild and not (defs.kind[cover] == SPELL and defs.word[cover] == defs.word[nature]):
-                        raise InvariantError(f"seat {seat}: {defs.type_key[cover]} covers {defs.word[nature]}")
-                if wall != NONE:
-                    if cover == NONE or defs.kind[wall] != SPECIAL or defs.effect_of(wall).kind != "protect":
-                        raise InvariantError(f"seat {seat}: a wall on an uncovered card, or a non-wall as a wall")
-            self._sound_slots |= slots
-            self._checked_rows = [[list(slot) for slot in row] for row in self.rows]
-        if self.phase != SETUP:
-            if any(len(row) != self.each for row in self.rows):
-                raise InvariantError("a row has the wrong number of Nature cards")
-            if len(self.spares) != defs.params["spares"]:
-                raise InvariantError("wrong number of spares")
-            if not self.owed and not self.discard:
-                raise InvariantError("the discard pile is empty")
-            if self.phase == DRAW and not self.owed and any(len(h) > defs.params["hand"] for h in self.hands):
-                raise InvariantError("a hand holds more than the hand size at the start of a turn")
+        if self.rows == self._checked_rows:
+            return
+        slots = set(map(tuple, chain.from_iterable(self.rows)))
+        for nature, cover, wall in slots - self._sound_slots:
+            seat = next(seat for seat, row in enumerate(self.rows) if [nature, cover, wall] in row)
+            self._check_slot(seat, nature, cover, wall)
+        self._sound_slots |= slots
+        self._checked_rows = [[list(slot) for slot in row] for row in self.rows]
+
+    def _check_slot(self, seat: int, nature: int, cover: int, wall: int) -> None:
+        defs = self.defs
+        if defs.kind[nature] != NATURE:
+            raise InvariantError(f"seat {seat}: a row slot without a Nature card")
+        if cover != NONE:
+            wild = defs.kind[cover] == SPECIAL and defs.effect_of(cover).kind == "wild-spell"
+            if not wild and not (defs.kind[cover] == SPELL and defs.word[cover] == defs.word[nature]):
+                raise InvariantError(f"seat {seat}: {defs.type_key[cover]} covers {defs.word[nature]}")
+        if wall != NONE:
+            if cover == NONE or defs.kind[wall] != SPECIAL or defs.effect_of(wall).kind != "protect":
+                raise InvariantError(f"seat {seat}: a wall on an uncovered card, or a non-wall as a wall")
+
+    def _check_table(self) -> None:
+        """The table after the deal: full rows, the spares, a discard pile, hands within size at a turn's start."""
+        defs = self.defs
+        if any(len(row) != self.each for row in self.rows):
+            raise InvariantError("a row has the wrong number of Nature cards")
+        if len(self.spares) != defs.params["spares"]:
+            raise InvariantError("wrong number of spares")
+        if not self.owed and not self.discard:
+            raise InvariantError("the discard pile is empty")
+        if self.phase == DRAW and not self.owed and any(len(h) > defs.params["hand"] for h in self.hands):
+            raise InvariantError("a hand holds more than the hand size at the start of a turn")
+
+    def _check_scores(self) -> None:
         scores = self.returns()
         if any(score > self.each for score in scores):  # a score is the covered cards (returns())
             raise InvariantError("a score above the Nature cards a player has")
@@ -701,3 +748,23 @@ class LostWordsState(State):
                 raise InvariantError(f"the game ended without a player covering {self.to_win} Nature cards")
             if sum(1 for s in scores if s >= self.to_win) != 1:
                 raise InvariantError(f"more than one player covered {self.to_win} Nature cards")
+
+def _named(action: Any) -> Action | None:
+    """The named form of an action, or None when it is none (what a seat is shown never raises)."""
+    try:
+        return typed(action)
+    except IllegalAction:
+        return None
+
+
+_ACTION_PHASE: dict[type, Callable[[LostWordsState, Any], None]] = {
+    Pass: LostWordsState._pass, Place: LostWordsState._place, Exchange: LostWordsState._exchange,
+    Play: LostWordsState._play, PlayWord: LostWordsState._play, PlayOn: LostWordsState._play,
+    PlaySwap: LostWordsState._play,
+}
+_EFFECTS: dict[str, Callable[[LostWordsState, Any, Effect, int], None]] = {
+    "draw": LostWordsState._draw_cards, "extra-actions": LostWordsState._extra_actions,
+    "ask-everyone": LostWordsState._ask_everyone, "knock-off": LostWordsState._knock_off,
+    "swap-pair": LostWordsState._swap_pair, "protect": LostWordsState._protect,
+    "wild-spell": LostWordsState._wild_spell,
+}
