@@ -12,6 +12,7 @@ import pytest
 
 from spellpress.load.game import load_game
 from spellpress.rules.evocabulary import RULES, WILD, EvoState
+from spellpress.rules.evocabulary.actions import END, MAIN_TYPES, Deal, Discard, Modify, Reveal, Start, Use, typed
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer, State
 from spellpress.simulate.play import play_game
 
@@ -768,3 +769,41 @@ def test_word_groups_give_the_searchs_words_in_its_order(game):
             assert all(sorted(word.replace(wl, "", 1)) == sorted(base + sub) for word, wl in group)
             firsts = words.syllable_firsts(k, w)
             assert [n for n, _, _ in firsts] == list(dict.fromkeys(words.syllables(word) for word, _ in group))
+
+
+# -- typed actions (actions.py) ---------------------------------------------------
+def test_every_legal_action_is_typed_and_equals_and_prints_as_its_plain_tuple(game):
+    st = fresh(game)
+    set_hand(st, 0, "catsdo?")
+    moves = list(st.legal_actions())
+    assert {type(a) for a in moves} == {Start, Modify, Discard} - {Modify}  # no spell yet to modify
+    for action in moves:
+        plain = tuple(action)
+        assert action == plain and repr(action) == repr(plain) and typed(plain, MAIN_TYPES) == action
+        assert type(typed(plain, MAIN_TYPES)) is type(action)
+    st.apply(("start", "cat", "hhh"))  # a plain tuple, as a game record replays it
+    team_moves = st.legal_actions()
+    assert team_moves[0] is END and all(type(a) is Use for a in team_moves[1:]) and len(team_moves) > 1
+    use = team_moves[1]
+    assert use == tuple(use) and repr(use) == repr(tuple(use)) and use.params == tuple(use)[2:]
+    outcomes = [a for a, _ in st.chance_outcomes()] if st.current_player() == CHANCE else []
+    assert all(type(a) in (Deal, Reveal) for a in outcomes)
+
+
+@pytest.mark.parametrize("action", [("start", "cat"), ("modify", 3, "cat"), ("end",), ("use", 0), ("fly",), (), "start",
+                                    ["discard", ""]])
+def test_a_main_phase_refuses_what_is_not_a_main_action(game, action):
+    st = fresh(game)
+    set_hand(st, 0, "catsdo?")
+    with pytest.raises(IllegalAction):
+        st.apply(action)
+
+
+@pytest.mark.parametrize("action", [("use",), ("use", "0"), ("end", 1), ("discard", ""), ("start", "cat", "hhh")])
+def test_a_team_phase_refuses_what_is_not_a_team_action(game, action):
+    st = fresh(game)
+    set_hand(st, 0, "catsdo?")
+    st.apply(("start", "cat", "hhh"))
+    assert st.phase == "team"
+    with pytest.raises(IllegalAction):
+        st.apply(action)

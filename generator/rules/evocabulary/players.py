@@ -6,6 +6,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from spellpress.rules.evocabulary.actions import END, Discard, Modify, Start, Use
 from spellpress.rules.evocabulary.content import WILD
 from spellpress.rules.evocabulary.settings import COPYABLE
 from spellpress.rules.evocabulary.state import EvoState
@@ -150,10 +151,10 @@ class EvoPlayer(Player[EvoState]):
                 if kind == "start":
                     lk = Counter(sub) & Counter(locked)
                     counts = {"l": lk, "h": Counter(sub) - lk, "w": w}
-                    return ("start", word, make_src(word, counts))
+                    return Start("start", word, make_src(word, counts))
                 counts = {"s": Counter(base), "h": Counter(sub), "w": w}
-                return ("modify", team, word, make_src(word, counts))
-        return ("discard", discard)
+                return Modify("modify", team, word, make_src(word, counts))
+        return Discard("discard", discard)
 
     def _bonus_table(self, st):
         """group_bonus(word, wild letter) -> bonus(word): the best achievement a word could claim now,
@@ -279,12 +280,12 @@ class EvoPlayer(Player[EvoState]):
                     target, name = best
                     params = self._params_for(st, seat, name, None)
                     if params is not None:
-                        return ("use", i, target, *params)
+                        return Use("use", i, target, *params)
                 continue
             params = self._params_for(st, seat, a, pos)
             if params is not None:
-                return ("use", i, *params)
-        return ("end",)
+                return Use("use", i, *params)
+        return END
 
     def _best_copy(self, st, seat, pos):
         best, best_v = None, 0.5

@@ -1,7 +1,7 @@
 """Evocabulary's game state: setup, legal moves, applying them (the effect vocabulary),
 scoring, the end of the game, and the invariants.
 
-Actions (all tuples):
+Actions (named tuples, equal to the plain tuples below: see actions.py):
   main phase    ("start", word, src) | ("modify", team, word, src) | ("discard", letters)
                 src gives each letter's source: h hand, w wild, l locked letter of
                 the destination team, s a card already in the spell (modify only);
@@ -20,6 +20,21 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from spellpress.rules.evocabulary.actions import (
+    CHANCE_TYPES,
+    END,
+    MAIN_TYPES,
+    TEAM_TYPES,
+    Deal,
+    Discard,
+    End,
+    MainAction,
+    Modify,
+    Reveal,
+    Start,
+    Use,
+    typed,
+)
 from spellpress.rules.evocabulary.content import WILD, Content
 from spellpress.rules.evocabulary.settings import COPYABLE
 from spellpress.rules.evocabulary.words import SOURCE_ORDER, all_builds, count_builds, src_counts, subs_of
@@ -135,9 +150,9 @@ class EvoState(State):
     def chance_outcomes(self):
         if self.refills and self.fam_deck:
             total = sum(len(v) for v in self.fam_deck.values())
-            return [(("reveal", d), len(v) / total) for d, v in sorted(self.fam_deck.items())]
+            return [(Reveal("reveal", d), len(v) / total) for d, v in sorted(self.fam_deck.items())]
         total = self.deck_n
-        return [(("deal", letter), len(v) / total) for letter, v in sorted(self.deck.items())]
+        return [(Deal("deal", letter), len(v) / total) for letter, v in sorted(self.deck.items())]
 
     def legal_actions(self) -> Sequence[Any]:
         if self.phase == "over":
@@ -152,13 +167,13 @@ class EvoState(State):
         """The main phase's moves; with `only`, just those that could equal that one move
         (same rules, one word's builds: what `MainMoves.__contains__` asks)."""
         if only is not None and only[0] == "discard":
-            return [only] if only[1] in subs_of(key("".join(self.hand_letters(self.seat)))) else []
+            return [Discard(*only)] if only[1] in subs_of(key("".join(self.hand_letters(self.seat)))) else []
         out: list = []
         for kind, team, word, src in self._plays(self.seat, only):
-            out.append(("start", word, src) if kind == "start" else ("modify", team, word, src))
+            out.append(_play_move(kind, team, word, src))
         if only is None:
             for sub in subs_of(key("".join(self.hand_letters(self.seat)))):
-                out.append(("discard", sub))
+                out.append(Discard("discard", sub))
         return list(dict.fromkeys(out))
 
     def count_main_actions(self) -> int:
@@ -232,7 +247,7 @@ class EvoState(State):
         return [(ts, locked) for locked, ts in sorted(groups.items())]
 
     def _team_actions(self) -> list:
-        out: list = [("end",)]
+        out: list = [END]
         for i, (pos, action) in enumerate(self.slots):
             if i in self.used:
                 continue
@@ -243,9 +258,9 @@ class EvoState(State):
                             continue
                         for k, a in enumerate(self.fam_actions(fam)):
                             if a in COPYABLE:
-                                out.extend(("use", i, (team, p2, k), *params) for params in self._params(a, None))
+                                out.extend(Use("use", i, (team, p2, k), *params) for params in self._params(a, None))
             else:
-                out.extend(("use", i, *params) for params in self._params(action, pos))
+                out.extend(Use("use", i, *params) for params in self._params(action, pos))
         return out
 
     def _params(self, action: str, pos: int | None) -> list[tuple]:
@@ -302,48 +317,64 @@ class EvoState(State):
         if self.current_player() == CHANCE:
             self._apply_chance(action)
             return
-        kind = action[0]
         if self.phase == "main":
             self.started_empty = self.deck_n == 0  # a main action is the first of a turn
-            if kind == "start":
-                self._start(action[1], action[2])
-            elif kind == "modify":
-                self._modify(action[1], action[2], action[3])
-            elif kind == "discard":
-                self._discard(action[1])
-                return
-            else:
-                raise IllegalAction(f"{action!r} is not a main action")
-        elif kind == "end":
-            self._end_turn()
-            return
-        elif kind == "use":
-            self._use(action)
+            move = typed(action, MAIN_TYPES)  # IllegalAction for anything but a main action
         else:
-            raise IllegalAction(f"{action!r} is not a team action")
+            move = typed(action, TEAM_TYPES)
+        _MOVES[move.verb](self, move)
+
+    def _start_move(self, move: Start) -> None:
+        self._start(move.word, move.src)
+        self._after_play()
+
+    def _modify_move(self, move: Modify) -> None:
+        self._modify(move.team, move.word, move.src)
+        self._after_play()
+
+    def _discard_move(self, move: Discard) -> None:
+        self._discard(move.letters)
+
+    def _end_move(self, move: End) -> None:
+        self._end_turn()
+
+    def _use_move(self, move: Use) -> None:
+        self._use(move)
+        self._after_play()
+
+    def _after_play(self) -> None:
+        """After a start, a modify or a team action: refill an empty hand, end the turn once every
+        action of the team is used."""
         self._refill_if_empty()
         if self.phase == "team" and len(self.used) == len(self.slots):
             self._end_turn()
 
     def _apply_chance(self, action) -> None:
-        if action[0] == "reveal":
-            ids = self.fam_deck.get(action[1])
-            if not self.refills or not ids:
-                raise IllegalAction(f"cannot reveal {action!r}")
-            self.market.append(ids.pop())
-            if not ids:
-                del self.fam_deck[action[1]]
-            self.refills -= 1
-            return
-        if action[0] != "deal" or not self.pending:
-            raise IllegalAction(f"unexpected chance action {action!r}")
-        ids = self.deck.get(action[1])
+        outcome = typed(action, CHANCE_TYPES)
+        if isinstance(outcome, Reveal):
+            self._reveal(outcome)
+        else:
+            self._deal(outcome)
+
+    def _reveal(self, outcome: Reveal) -> None:
+        ids = self.fam_deck.get(outcome.familiar)
+        if not self.refills or not ids:
+            raise IllegalAction(f"cannot reveal {outcome!r}")
+        self.market.append(ids.pop())
         if not ids:
-            raise IllegalAction(f"no {action[1]!r} in the deck")
+            del self.fam_deck[outcome.familiar]
+        self.refills -= 1
+
+    def _deal(self, outcome: Deal) -> None:
+        if not self.pending:
+            raise IllegalAction(f"unexpected chance action {outcome!r}")
+        ids = self.deck.get(outcome.letter)
+        if not ids:
+            raise IllegalAction(f"no {outcome.letter!r} in the deck")
         seat, n = self.pending[0]
         self.hands[seat].append(ids.pop())
         if not ids:
-            del self.deck[action[1]]
+            del self.deck[outcome.letter]
         self.deck_n -= 1
         self.pending[0] = (seat, n - 1)
         if n - 1 == 0:
@@ -468,14 +499,14 @@ class EvoState(State):
     def _to_discard(self, card: int) -> None:
         (self.wild_pile if self.c.letter[card] == WILD else self.discard).append(card)
 
-    def _use(self, action) -> None:
-        if len(action) < 2 or not isinstance(action[1], int) or not 0 <= action[1] < len(self.slots):
+    def _use(self, action: Use) -> None:
+        slot = action.slot
+        if not 0 <= slot < len(self.slots):
             raise IllegalAction(f"bad slot in {action!r}")
-        slot = action[1]
         if slot in self.used:
             raise IllegalAction(f"slot {slot} already used")
         pos, name = self.slots[slot]
-        params = action[2:]
+        params = action.params
         if name == "teamwork":
             if not params or not isinstance(params[0], tuple) or len(params[0]) != 3:
                 raise IllegalAction("teamwork names a familiar to copy")
@@ -623,7 +654,7 @@ class EvoState(State):
         """Could this seat score on its turn (deck empty)? See `scoring_play`."""
         return self.scoring_play(seat) is not None
 
-    def scoring_play(self, seat: int) -> tuple | None:
+    def scoring_play(self, seat: int) -> MainAction | None:
         """A start or modify, as the rules allow it (up to two wilds, a modify that only removes
         letters), that reaches a team that publishes, or that burns with a letter worth points
         left in the hand (the team's own actions or one copied by teamwork); None if there is none."""
@@ -645,12 +676,12 @@ class EvoState(State):
         found = memo[letters] = self._first_scoring_play(seat, publish, burn)
         return found
 
-    def _first_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> tuple | None:
+    def _first_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> MainAction | None:
         c = self.c
         for kind, team, word, src in self._plays(seat, dests=frozenset(publish | burn)):
             if c.team_of(len(word)) in publish or any(c.letter_points.get(char, 0) > 0
                                                        for char in self._hand_after(seat, team, src_counts(word, src))):
-                return ("start", word, src) if kind == "start" else ("modify", team, word, src)
+                return _play_move(kind, team, word, src)
         return None
 
     def scoring_teams(self, seat: int) -> tuple[set[int], set[int]]:
@@ -868,7 +899,17 @@ def _modifies(own: int, spell_wilds: int):
     return modifies
 
 
-MOVE_LENGTHS = {"start": 3, "modify": 4, "discard": 2}  # a main-phase move's verb -> its tuple's length
+def _play_move(kind: str, team: int | None, word: str, src: str) -> Start | Modify:
+    """One of `_plays`' answers as the move it stands for."""
+    if kind == "start":
+        return Start("start", word, src)
+    assert team is not None, "a modify names its spell's team"
+    return Modify("modify", team, word, src)
+
+
+_MOVES: dict[str, Any] = {"start": EvoState._start_move, "modify": EvoState._modify_move,
+                          "discard": EvoState._discard_move, "end": EvoState._end_move, "use": EvoState._use_move}
+MOVE_LENGTHS = {verb: len(kind._fields) for verb, kind in MAIN_TYPES.items()}  # a main move's verb -> its length
 
 
 class MainMoves(LazyMoves):
