@@ -38,16 +38,16 @@ class EvoPlayer(Player[EvoState]):
 
     # -- main phase ------------------------------------------------------------
     def _main(self, st: EvoState, seat: int, rng: random.Random):  # noqa: C901 - one policy or check read in one place; to split
-        c = st.c
+        content = st.content
         hand = st.hand_letters(seat)
         letters = key("".join(char for char in hand if char != WILD))
         n_wild = hand.count(WILD)
         spells = st.spells[seat]
-        endgame = st.deck_n == 0
+        endgame = st.deck_count == 0
         hand_n = len(hand)
-        team_value = {t: self._team_value(st, seat, t) for t in c.teams}
-        published = {t: (len(pubs_slots(st, seat, t)), self._publish_values(st, seat, t)) for t in c.teams}
-        refill = 5.0 if st.deck_n >= c.hand_size else 0.0
+        team_value = {t: self._team_value(st, seat, t) for t in content.teams}
+        published = {t: (len(pubs_slots(st, seat, t)), self._publish_values(st, seat, t)) for t in content.teams}
+        refill = 5.0 if st.deck_count >= content.hand_size else 0.0
         bank = 0.2 if endgame else 0.55
         group_bonus, by_syllables = self._bonus_table(st)
         # (value, kind, from team, word, base, sub, wild letter, locked). The words of one group (one
@@ -57,8 +57,8 @@ class EvoPlayer(Player[EvoState]):
         keep_all = self.skill < 1
         plays: list[tuple] = []
         best: tuple | None = None
-        words = c.words
-        team_of = c.team_of
+        words = content.words
+        team_of = content.team_of
 
         def members(k: str, wild: bool, publishes: bool):
             if keep_all:
@@ -88,7 +88,7 @@ class EvoPlayer(Player[EvoState]):
                 elif best is None or v > best[0]:
                     best = entry
 
-        free = [t for t in c.teams if t not in spells]
+        free = [t for t in content.teams if t not in spells]
         for teams, locked in st._lock_groups(seat, free):  # start
             pool = key(letters + locked) if locked else letters
             for sub, wild, k in words.groups("", pool, n_wild > 0):
@@ -99,7 +99,7 @@ class EvoPlayer(Player[EvoState]):
                 used = len(hsub) + wild
                 if not used:
                     continue
-                pts = c.pts(hsub)
+                pts = content.pts(hsub)
                 v0 = team_value[team] + (refill if used >= hand_n else 0.0)
                 n_pub, pubs = published[team]
                 group = members(k, wild, n_pub > 0)
@@ -107,13 +107,13 @@ class EvoPlayer(Player[EvoState]):
                 weigh(group, v0, pts, pub, None, ("start", team, "", sub, locked))
         if self.skill >= 0.3:
             for team, spell in spells.items():  # modify
-                own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
+                own = key("".join(content.letter[i] for i in spell[1] if content.letter[i] != WILD))
                 sw = st.spell_wilds(spell)
                 old_pts = st.spell_points(spell)
                 given_up = bank * old_pts + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
                 bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.skill >= 0.6 else [])
                 for base in bases:
-                    base_pts = c.pts(base)
+                    base_pts = content.pts(base)
                     for sub, wild, k in words.groups(base, letters, n_wild + sw > 0, need_pool=False):
                         dest = team_of(len(k) + wild)
                         if dest is None or (dest != team and dest in spells):
@@ -121,7 +121,7 @@ class EvoPlayer(Player[EvoState]):
                         used = len(sub) + (1 if wild and not sw else 0)
                         if not used:
                             continue
-                        pts = base_pts + c.pts(sub)
+                        pts = base_pts + content.pts(sub)
                         v0 = team_value[dest] + (refill if used >= hand_n else 0.0)
                         n_pub, pubs = published[dest]
                         group = members(k, wild, n_pub > 0)
@@ -130,7 +130,7 @@ class EvoPlayer(Player[EvoState]):
         if best is not None:
             plays.append(best)
         discard = self._discard_choice(st, seat, hand)
-        d_value = 0.9 * min(len(discard) + max(0, c.hand_size - hand_n), st.deck_n) + 0.3
+        d_value = 0.9 * min(len(discard) + max(0, content.hand_size - hand_n), st.deck_count) + 0.3
         if endgame:
             d_value = -0.5  # a pass: with the deck empty only scoring plays are worth making
         if endgame:  # the search above sees one wild and one letter out; the engine's sees every play
@@ -161,19 +161,19 @@ class EvoPlayer(Player[EvoState]):
         for every word of the word's group (the same letters but for the wild's: the same length,
         and the same highest letter once the wild is left out); and whether a bonus may depend on
         a word's syllables."""
-        c = st.c
+        content = st.content
         by_len: dict[int, list] = defaultdict(list)
         by_syl: dict[int, list] = defaultdict(list)
-        for pile in c.piles:
+        for pile in content.piles:
             stack = st.piles[pile]
             if stack:
-                a = c.ach_by_id[stack[0]]
+                a = content.ach_by_id[stack[0]]
                 if a.letters:
                     for n in range(a.letters, 16 if a.or_more else a.letters + 1):
                         by_len[n].append(a)
                 else:
                     by_syl[a.syllables].append(a)
-        words, top_of = c.words, c.top
+        words, top_of = content.words, content.top
 
         def best_of(achievements, top: int) -> float:
             best = 0.0
@@ -184,7 +184,7 @@ class EvoPlayer(Player[EvoState]):
             return best
 
         def group_bonus(word: str, wl: str) -> Callable[[str], float]:
-            if (1 if wl else 0) > c.max_wilds:
+            if (1 if wl else 0) > content.max_wilds:
                 return _no_bonus
             by_length = by_len.get(len(word), ())
             top = top_of(word, wl) if by_length or by_syl else 0
@@ -213,11 +213,11 @@ class EvoPlayer(Player[EvoState]):
         return out
 
     def _team_value(self, st, seat, team) -> float:
-        c = st.c
+        content = st.content
         v = 0.0
-        draw = 0.0 if st.deck_n == 0 else 1.0
+        draw = 0.0 if st.deck_count == 0 else 1.0
         copy = 0.0
-        for t in c.teams:
+        for t in content.teams:
             for f in st.teams[seat][t]:
                 for a in st.fam_actions(f):
                     if a in COPYABLE and a != "publish":
@@ -235,10 +235,10 @@ class EvoPlayer(Player[EvoState]):
         if a == "wild":
             return 2.2 if st.wild_pile else 0.0
         if a == "burn":
-            pts = [st.c.points[i] for i in st.hands[seat]]
+            pts = [st.content.points[i] for i in st.hands[seat]]
             return 0.8 * max(pts, default=0)
         if a == "hire":
-            return 2.0 if st.market and any(st.room(seat, t) for t in st.c.teams) and st.deck_n else 0.0
+            return 2.0 if st.market and any(st.room(seat, t) for t in st.content.teams) and st.deck_count else 0.0
         return 0.2
 
     def _discard_choice(self, st, seat, hand) -> str:
@@ -264,14 +264,14 @@ class EvoPlayer(Player[EvoState]):
             cons = sorted((char for char in rest.elements() if char not in "aeiou" and char != WILD),
                           key=lambda char: LETTER_USE[char])
             out += cons[: max(0, len(cons) - 3)]
-        if not out and len(hand) >= st.c.hand_size and st.deck_n:
+        if not out and len(hand) >= st.content.hand_size and st.deck_count:
             out = sorted((char for char in hand if char != WILD), key=lambda char: LETTER_USE.get(char, 0))[:2]
         return key("".join(out))
 
     # -- team phase ------------------------------------------------------------
     def _team(self, st: EvoState, seat: int, rng: random.Random):
         order = {"draw": 0, "wild": 1, "hire": 2, "lock": 3, "teamwork": 4, "publish": 5, "burn": 6, "pickup": 7}
-        free = sorted((order[a], i) for i, (_, a) in enumerate(st.slots) if i not in st.used)
+        free = sorted((order[a], i) for i, (_, a) in enumerate(st.slots) if i not in st.used_slots)
         for _, i in free:
             pos, a = st.slots[i]
             if a == "teamwork":
@@ -289,10 +289,10 @@ class EvoPlayer(Player[EvoState]):
 
     def _best_copy(self, st, seat, pos):
         best, best_v = None, 0.5
-        draw = 1.0 if st.deck_n else 0.0
-        for t in st.c.teams:
+        draw = 1.0 if st.deck_count else 0.0
+        for t in st.content.teams:
             for p2, f in enumerate(st.teams[seat][t]):
-                if t == st.active and p2 == pos:
+                if t == st.active_team and p2 == pos:
                     continue
                 for k, a in enumerate(st.fam_actions(f)):
                     if a not in COPYABLE:
@@ -302,25 +302,25 @@ class EvoPlayer(Player[EvoState]):
                         v = max(vals, default=0)
                     else:
                         v = self._simple(st, seat, a, draw)
-                    if a in ("publish", "burn") and not st.deck_n and v > 0:
+                    if a in ("publish", "burn") and not st.deck_count and v > 0:
                         v += 10.0  # deck empty: points now beat a wild that may never be used
                     if v > best_v:
                         best, best_v = ((t, p2, k), a), v
         return best
 
     def _params_for(self, st: EvoState, seat: int, a: str, pos):  # noqa: C901 - one policy or check read in one place; to split
-        c = st.c
+        content = st.content
         hand = st.hand_letters(seat)
         if a == "draw":
-            return () if st.deck_n else None
+            return () if st.deck_count else None
         if a == "wild":
             return () if st.wild_pile else None
         if a == "burn":
             if not hand:
                 return None
-            burnt = max(hand, key=lambda char: (c.points[st.hands[seat][hand.index(char)]], -LETTER_USE.get(char, 0)))
-            pts = c.letter_points.get(burnt, 0)
-            if pts >= 3 or (st.deck_n < 8 and pts > 0) or (len(hand) > 8 and pts > 0):
+            burnt = max(hand, key=lambda char: (content.points[st.hands[seat][hand.index(char)]], -LETTER_USE.get(char, 0)))
+            pts = content.letter_points.get(burnt, 0)
+            if pts >= 3 or (st.deck_count < 8 and pts > 0) or (len(hand) > 8 and pts > 0):
                 return (burnt,)
             return None
         if a == "publish":
@@ -333,24 +333,24 @@ class EvoPlayer(Player[EvoState]):
                     published, best_v = (t, aid), v
             return published
         if a == "pickup":
-            if len(hand) <= 2 and st.deck_n:
-                cands = [(st.spell_points(sp), t) for t, sp in st.spells[seat].items() if t != st.active]
+            if len(hand) <= 2 and st.deck_count:
+                cands = [(st.spell_points(sp), t) for t, sp in st.spells[seat].items() if t != st.active_team]
                 if cands:
                     return (min(cands)[1],)
             return None
         if a == "lock":
-            if st.teams[seat][st.active][pos][2] or not hand:
+            if st.teams[seat][st.active_team][pos][2] or not hand:
                 return None
             return (self._lock_letter(hand),)
         if a == "hire":
             if not st.market:
                 return None
-            teams = [t for t in c.teams if st.room(seat, t)]
+            teams = [t for t in content.teams if st.room(seat, t)]
             if not teams:
                 return None
             hired: tuple[float, int, int] | None = None
             for m, fid in enumerate(st.market):
-                sides = c.fam_defs[c.fam_def_of[fid]][1]
+                sides = content.fam_defs[content.fam_def_of[fid]][1]
                 for side in (0, 1):
                     worth = sum(HIRE_VALUE[x] for x in sides[side])
                     if "lock" in sides[side] and not hand:
@@ -359,8 +359,8 @@ class EvoPlayer(Player[EvoState]):
                         hired = (worth, m, side)
             assert hired is not None  # the market is not empty
             _, m, side = hired
-            team = min(teams, key=lambda t: (len(st.teams[seat][t]) / c.leaders[t].limit, -self._activation_rate(t)))
-            sides = c.fam_defs[c.fam_def_of[st.market[m]]][1]
+            team = min(teams, key=lambda t: (len(st.teams[seat][t]) / content.leaders[t].limit, -self._activation_rate(t)))
+            sides = content.fam_defs[content.fam_def_of[st.market[m]]][1]
             lock = self._lock_letter(hand) if "lock" in sides[side] and hand else ""
             return (m, team, side, lock)
         return None
