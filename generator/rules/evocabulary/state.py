@@ -17,7 +17,7 @@ Actions (named tuples, equal to the plain tuples below: see actions.py):
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from spellpress.rules.evocabulary.actions import (
@@ -184,33 +184,43 @@ class EvoState(State):
         sizes = self._plays(self.seat, counting=True)
         return sum(sizes) + len(subs_of(key("".join(self.hand_letters(self.seat)))))
 
-    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,  # noqa: C901 - one policy or check read in one place; to split
-               counting: bool = False):
+    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,
+               counting: bool = False) -> Iterator:
         """Every start and modify this seat may make, as (kind, spell's team or None, word,
-        source string: see make_src); with `only`,
-        just that move's word; with `dests`, only plays landing at those teams; `counting`, how
-        many there are, a number per group of plays. A start
+        source string: see make_src); with `only`, just that move's word; with `dests`, only plays
+        landing at those teams; `counting`, how many there are, a number per group of plays. A start
         takes at least one card from the hand; a modify adds one from the hand or takes one
         out of the spell ("add and/or remove letters"), so rearranging alone is no modify."""
-        content = self.content
-        hand = self.hand_letters(seat)
-        letters = key("".join(char for char in hand if char != WILD))
-        n_wild = hand.count(WILD)
         kind = word = team_only = None
         if only is not None:
             kind = only[0]
             word = only[1] if kind == "start" else only[2]
-            if not isinstance(word, str) or content.team_of(len(word)) is None:
+            if not isinstance(word, str) or self.content.team_of(len(word)) is None:
                 return
-            team_only = content.team_of(len(word))
+            team_only = self.content.team_of(len(word))
 
         def allowed(teams: set[int]) -> set[int]:
             if team_only is not None:
                 teams = teams & {team_only}
             return teams & dests if dests is not None else teams
 
+        if kind in (None, "start"):
+            yield from self._start_plays(seat, allowed, word, counting)
+        if kind in (None, "modify"):
+            yield from self._modify_plays(seat, allowed, word, counting, only[1] if only is not None else None)
+
+    def _hand_pool(self, seat: int) -> tuple[str, int]:
+        """The seat's hand as its letters but the wilds (sorted), and its number of wilds."""
+        hand = self.hand_letters(seat)
+        return key("".join(char for char in hand if char != WILD)), hand.count(WILD)
+
+    def _start_plays(self, seat: int, allowed: Callable[[set[int]], set[int]], word: str | None,
+                     counting: bool) -> Iterator:
+        """`_plays`' starts: a new spell at a team without one."""
+        content = self.content
+        letters, n_wild = self._hand_pool(seat)
         free = [t for t in content.teams if t not in self.spells[seat]]
-        for teams, locked in self._lock_groups(seat, free) if kind in (None, "start") else ():  # start a spell
+        for teams, locked in self._lock_groups(seat, free):
             teams = allowed(teams)
             if not teams:
                 continue
@@ -221,8 +231,14 @@ class EvoState(State):
             for word_, src, hand_n, spell_n, w in all_builds(content, sources, wilds, teams, word):
                 if _starts(hand_n, spell_n, w):
                     yield "start", None, word_, src
-        for team, spell in sorted(self.spells[seat].items()) if kind in (None, "modify") else ():  # modify a spell
-            if only is not None and team != only[1]:
+
+    def _modify_plays(self, seat: int, allowed: Callable[[set[int]], set[int]], word: str | None,
+                      counting: bool, only_team: int | None) -> Iterator:
+        """`_plays`' modifies: each spell (or the one at `only_team`) made another word."""
+        content = self.content
+        letters, n_wild = self._hand_pool(seat)
+        for team, spell in sorted(self.spells[seat].items()):
+            if only_team is not None and team != only_team:
                 continue
             own = key("".join(content.letter[i] for i in spell[1] if content.letter[i] != WILD))
             sw = self.spell_wilds(spell)
@@ -525,47 +541,58 @@ class EvoState(State):
         self._effect(name, params, pos)  # raises before changing anything if the params are wrong
         self.used_slots.add(slot)
 
-    def _effect(self, name: str, params: tuple, pos: int | None) -> None:  # noqa: C901 - one policy or check read in one place; to split
-        """The effect vocabulary."""
-        seat, content = self.seat, self.content
-        if name == "draw":
-            if self.deck_count:
-                self._add_draw(seat, 1)
-        elif name == "wild":
-            if self.wild_pile:
-                self.hands[seat].append(self.wild_pile.pop())
-                self.figures["wilds_taken"] += 1
-        elif name == "burn":
-            if len(params) != 1:
-                raise IllegalAction("burn names a letter")
-            card = self._take(seat, [params[0]])[0]
-            self.scores[seat] += content.points[card]
-            self.ledger[seat]["burn"] += content.points[card]
-            self._to_discard(card)
-            self.figures["burns"] += 1
-        elif name == "publish":
-            if len(params) != 2:
-                raise IllegalAction("publish names a team and an achievement")
-            self._publish(*params)
-        elif name == "pickup":
-            if len(params) != 1 or params[0] not in self.spells[seat]:
-                raise IllegalAction("pickup names one of your spells")
-            spell = self.spells[seat].pop(params[0])
-            self.hands[seat].extend(spell[1])
-            self.figures["pickups"] += 1
-        elif name == "lock":
-            if pos is None or len(params) != 1:
-                raise IllegalAction("lock names a letter")
-            fam = self.teams[seat][self.active_team][pos]
-            if fam[2]:
-                raise IllegalAction("this familiar already holds a letter")
-            fam[2].extend(self._take(seat, [params[0]]))
-        elif name == "hire":
-            if len(params) != 4:
-                raise IllegalAction("hire names market, team, side, lock letter")
-            self._hire(*params)
-        else:
+    def _effect(self, name: str, params: tuple, pos: int | None) -> None:
+        """The effect vocabulary: the card action `name`, with its parameters, by the familiar at
+        `pos` of the active team (None for one copied by teamwork)."""
+        effect = _EFFECTS.get(name)
+        if effect is None:
             raise IllegalAction(f"unknown action {name!r}")
+        effect(self, params, pos)
+
+    def _draw_effect(self, params: tuple, pos: int | None) -> None:
+        if self.deck_count:
+            self._add_draw(self.seat, 1)
+
+    def _wild_effect(self, params: tuple, pos: int | None) -> None:
+        if self.wild_pile:
+            self.hands[self.seat].append(self.wild_pile.pop())
+            self.figures["wilds_taken"] += 1
+
+    def _burn_effect(self, params: tuple, pos: int | None) -> None:
+        if len(params) != 1:
+            raise IllegalAction("burn names a letter")
+        seat = self.seat
+        card = self._take(seat, [params[0]])[0]
+        self.scores[seat] += self.content.points[card]
+        self.ledger[seat]["burn"] += self.content.points[card]
+        self._to_discard(card)
+        self.figures["burns"] += 1
+
+    def _publish_effect(self, params: tuple, pos: int | None) -> None:
+        if len(params) != 2:
+            raise IllegalAction("publish names a team and an achievement")
+        self._publish(*params)
+
+    def _pickup_effect(self, params: tuple, pos: int | None) -> None:
+        seat = self.seat
+        if len(params) != 1 or params[0] not in self.spells[seat]:
+            raise IllegalAction("pickup names one of your spells")
+        spell = self.spells[seat].pop(params[0])
+        self.hands[seat].extend(spell[1])
+        self.figures["pickups"] += 1
+
+    def _lock_effect(self, params: tuple, pos: int | None) -> None:
+        if pos is None or len(params) != 1:
+            raise IllegalAction("lock names a letter")
+        fam = self.teams[self.seat][self.active_team][pos]
+        if fam[2]:
+            raise IllegalAction("this familiar already holds a letter")
+        fam[2].extend(self._take(self.seat, [params[0]]))
+
+    def _hire_effect(self, params: tuple, pos: int | None) -> None:
+        if len(params) != 4:
+            raise IllegalAction("hire names market, team, side, lock letter")
+        self._hire(*params)
 
     def _add_draw(self, seat: int, n: int) -> None:
         if self.pending and self.pending[-1][0] == seat:
@@ -770,7 +797,13 @@ class EvoState(State):
         return s
 
     # -- invariants -----------------------------------------------------------
-    def check_invariants(self) -> None:  # noqa: C901 - one policy or check read in one place; to split
+    def check_invariants(self) -> None:
+        self._check_every_card_in_one_place()
+        for s in range(self.players):
+            self._check_seat(s)
+
+    def _check_every_card_in_one_place(self) -> None:
+        """Every letter card, familiar and achievement is in exactly one place; the deck count is right."""
         content = self.content
         places: list[int] = [i for v in self.deck.values() for i in v] + self.wild_pile + self.discard
         for s in range(self.players):
@@ -791,22 +824,25 @@ class EvoState(State):
         achs = [a for p in self.piles.values() for a in p] + self.unused_achievements + [a for cl in self.claimed for a in cl]
         if sorted(achs) != sorted(a.id for a in content.achievements):
             raise InvariantError("an achievement is lost or duplicated")
-        for s in range(self.players):
-            if self.scores[s] != sum(self.ledger[s].values()):
-                raise InvariantError(f"seat {s}'s score does not match its ledger")
-            for t, fams_t in self.teams[s].items():
-                if len(fams_t) > content.leaders[t].limit:
-                    raise InvariantError(f"seat {s}'s team {t} is over its limit")
-            for t, spell in self.spells[s].items():
-                if content.team_of(len(spell[0])) != t:
-                    raise InvariantError(f"spell {spell[0]!r} is at the wrong team")
-                need = Counter(spell[0])
-                have = Counter(content.letter[i] for i in spell[1])
-                wilds = have.pop(WILD, 0)
-                locked = Counter(self.locked_letters(s, t))
-                missing = need - have
-                if not have <= need or sum((missing - locked).values()) > wilds:
-                    raise InvariantError(f"spell {spell[0]!r} does not match its cards")
+
+    def _check_seat(self, s: int) -> None:
+        """The seat's score matches its ledger, its teams keep their limits, its spells their cards."""
+        content = self.content
+        if self.scores[s] != sum(self.ledger[s].values()):
+            raise InvariantError(f"seat {s}'s score does not match its ledger")
+        for t, fams_t in self.teams[s].items():
+            if len(fams_t) > content.leaders[t].limit:
+                raise InvariantError(f"seat {s}'s team {t} is over its limit")
+        for t, spell in self.spells[s].items():
+            if content.team_of(len(spell[0])) != t:
+                raise InvariantError(f"spell {spell[0]!r} is at the wrong team")
+            need = Counter(spell[0])
+            have = Counter(content.letter[i] for i in spell[1])
+            wilds = have.pop(WILD, 0)
+            locked = Counter(self.locked_letters(s, t))
+            missing = need - have
+            if not have <= need or sum((missing - locked).values()) > wilds:
+                raise InvariantError(f"spell {spell[0]!r} does not match its cards")
 
     # -- what a seat sees (spellpress play) ---------------------------------------
     def letter_card(self, i: int) -> CardRef:
@@ -911,6 +947,9 @@ def _play_move(kind: str, team: int | None, word: str, src: str) -> Start | Modi
 
 _MOVES: dict[str, Any] = {"start": EvoState._start_move, "modify": EvoState._modify_move,
                           "discard": EvoState._discard_move, "end": EvoState._end_move, "use": EvoState._use_move}
+_EFFECTS: dict[str, Any] = {"draw": EvoState._draw_effect, "wild": EvoState._wild_effect, "burn": EvoState._burn_effect,
+                            "publish": EvoState._publish_effect, "pickup": EvoState._pickup_effect,
+                            "lock": EvoState._lock_effect, "hire": EvoState._hire_effect}  # teamwork is _use's
 MOVE_LENGTHS = {verb: len(kind._fields) for verb, kind in MAIN_TYPES.items()}  # a main move's verb -> its length
 
 
