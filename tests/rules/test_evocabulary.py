@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 import shutil
 from collections import Counter
@@ -807,3 +808,10 @@ def test_a_team_phase_refuses_what_is_not_a_team_action(game, action):
     assert st.phase == "team"
     with pytest.raises(IllegalAction):
         st.apply(action)
+
+
+def test_a_team_action_survives_pickling_and_copying_as_itself():
+    """Worker processes pickle actions; a clone may deep-copy one: Use must come back whole."""
+    use = Use("use", 2, (3, 0, 1), "e")
+    for again in (pickle.loads(pickle.dumps(use)), copy.deepcopy(use), copy.copy(use)):
+        assert type(again) is Use and again == use and again.slot == 2 and again.params == ((3, 0, 1), "e")

@@ -61,6 +61,9 @@ class Use(tuple[Any, ...]):
     def __new__(cls, verb: str, slot: int, *params: Any) -> Use:
         return super().__new__(cls, (verb, slot, *params))
 
+    def __getnewargs__(self) -> tuple[Any, ...]:  # pickle and copy call __new__ with these
+        return tuple(self)
+
     @property
     def verb(self) -> str:
         return self[0]
