@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 import shutil
 from collections import Counter
@@ -12,6 +13,7 @@ import pytest
 
 from spellpress.load.game import load_game
 from spellpress.rules.evocabulary import RULES, WILD, EvoState
+from spellpress.rules.evocabulary.actions import END, MAIN_TYPES, Deal, Discard, Modify, Reveal, Start, Use, typed
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, RandomPlayer, State
 from spellpress.simulate.play import play_game
 
@@ -38,25 +40,25 @@ def fresh(game, players: int = 2) -> EvoState:
 def set_hand(st: EvoState, seat: int, letters: str) -> None:
     """Swap the seat's hand for these letters ('?' = wild), taken from the deck or wild pile."""
     for i in st.hands[seat]:
-        (st.wild_pile if st.c.letter[i] == WILD else st.deck.setdefault(st.c.letter[i], [])).append(i)
-        if st.c.letter[i] != WILD:
-            st.deck_n += 1
+        (st.wild_pile if st.content.letter[i] == WILD else st.deck.setdefault(st.content.letter[i], [])).append(i)
+        if st.content.letter[i] != WILD:
+            st.deck_count += 1
     st.hands[seat] = []
     for letter in letters:
         if letter == WILD:
             st.hands[seat].append(st.wild_pile.pop())
         else:
             st.hands[seat].append(st.deck[letter].pop())
-            st.deck_n -= 1
+            st.deck_count -= 1
     st.check_invariants()
 
 
 def hire_to(st: EvoState, seat: int, team: int, fam_id: str, side: int = 0) -> list:
     """Put a familiar of this definition (from the familiar deck or market) into a team."""
-    d = next(i for i, (cid, _) in enumerate(st.c.fam_defs) if cid == fam_id)
-    fid = st.fam_deck[d].pop()
-    if not st.fam_deck[d]:
-        del st.fam_deck[d]
+    d = next(i for i, (cid, _) in enumerate(st.content.fam_defs) if cid == fam_id)
+    fid = st.familiar_deck[d].pop()
+    if not st.familiar_deck[d]:
+        del st.familiar_deck[d]
     fam = [fid, side, []]
     st.teams[seat][team].append(fam)
     return fam
@@ -65,11 +67,11 @@ def hire_to(st: EvoState, seat: int, team: int, fam_id: str, side: int = 0) -> l
 def empty_deck(st: EvoState) -> None:
     for ids in list(st.deck.values()):
         st.discard.extend(ids)
-    st.deck, st.deck_n = {}, 0
+    st.deck, st.deck_count = {}, 0
 
 
 def slot_of(st: EvoState, action: str) -> int:
-    return next(i for i, (_, a) in enumerate(st.slots) if a == action and i not in st.used)
+    return next(i for i, (_, a) in enumerate(st.slots) if a == action and i not in st.used_slots)
 
 
 # -- components ----------------------------------------------------------------
@@ -89,7 +91,7 @@ def test_achievements_used_depend_on_player_count(game, players, used):
     st = RULES.new_state(game, players)
     assert sum(len(p) for p in st.piles.values()) == used
     for pile, ids in st.piles.items():  # piles keep the written (falling) order
-        values = [st.c.ach_by_id[a].points or 100 * st.c.ach_by_id[a].multiplier for a in ids]
+        values = [st.content.ach_by_id[a].points or 100 * st.content.ach_by_id[a].multiplier for a in ids]
         assert values == sorted(values, reverse=True), pile
 
 
@@ -99,7 +101,7 @@ def test_setup_deals_seven_letters_and_three_market_familiars(game):
         st.apply(st.chance_outcomes()[-1][0])
     assert [len(h) for h in st.hands] == [7] * 4
     assert len(st.market) == 3
-    assert st.deck_n == 114 - 28 and len(st.wild_pile) == 12
+    assert st.deck_count == 114 - 28 and len(st.wild_pile) == 12
 
 
 # -- starting and modifying spells ----------------------------------------------
@@ -109,7 +111,7 @@ def test_start_spell_needs_three_letters_and_goes_to_the_team_of_its_length(game
     with pytest.raises(IllegalAction):
         st.apply(("start", "at", "hh"))
     st.apply(("start", "cats", "hhhh"))
-    assert st.spells[0][4][0] == "cats" and st.phase == "team" and st.active == 4
+    assert st.spells[0][4][0] == "cats" and st.phase == "team" and st.active_team == 4
 
 
 def test_six_or_more_letter_spells_go_to_the_six_plus_team(game):
@@ -151,7 +153,7 @@ def test_modify_may_only_remove_letters(game):
     assert ("modify", 5, "star", "ssss") in st.legal_actions()
     assert ("modify", 5, "star", "ssss") in list(st.legal_actions())  # the full list agrees
     st.apply(("modify", 5, "star", "ssss"))
-    assert st.spells[0][4][0] == "star" and 5 not in st.spells[0] and st.active == 4
+    assert st.spells[0][4][0] == "star" and 5 not in st.spells[0] and st.active_team == 4
     assert sorted(st.hand_letters(0)) == ["e", "x", "y"]  # the E is back in the hand
     st.check_invariants()
 
@@ -163,7 +165,7 @@ def test_modify_moves_the_spell_and_returns_removed_letters_to_the_hand(game):
     st.apply(("end",))
     st.apply(("discard", ""))
     st.apply(("modify", 3, "cats", "sssh"))
-    assert 4 in st.spells[0] and 3 not in st.spells[0] and st.active == 4
+    assert 4 in st.spells[0] and 3 not in st.spells[0] and st.active_team == 4
     st.apply(("end",))
     st.apply(("discard", ""))
     st.apply(("modify", 4, "cays", "ssh" + "s"))  # t back to the hand, y in
@@ -177,7 +179,7 @@ def test_modified_spell_team_acts_even_if_length_is_unchanged(game):
     st.apply(("end",))
     st.apply(("discard", ""))
     st.apply(("modify", 3, "bat", "hss"))
-    assert st.phase == "team" and st.active == 3 and [a for _, a in st.slots] == list(st.c.leaders[3].actions)
+    assert st.phase == "team" and st.active_team == 3 and [a for _, a in st.slots] == list(st.content.leaders[3].actions)
 
 
 def test_wilds_may_be_repicked_when_modifying(game):
@@ -226,30 +228,30 @@ def test_publish_scores_unlocked_letters_and_discards_them(game):
     set_hand(st, 0, "sxzcaby")
     fam = hire_to(st, 0, 3, "toad")
     fam[2].append(st.deck["a"].pop())
-    st.deck_n -= 1
+    st.deck_count -= 1
     hire_to(st, 0, 3, "raven")
     st.apply(("start", "sax", "hlh"))  # the A is the locked letter
     before = len(st.discard)
     st.apply(("use", slot_of(st, "publish"), 3, ""))
-    assert st.scores[0] == st.c.letter_points["s"] + st.c.letter_points["x"]
+    assert st.scores[0] == st.content.letter_points["s"] + st.content.letter_points["x"]
     assert len(st.discard) == before + 2 and 3 not in st.spells[0]
-    assert st.c.letter[fam[2][0]] == "a"  # the locked letter stays
+    assert st.content.letter[fam[2][0]] == "a"  # the locked letter stays
     st.check_invariants()
 
 
 def test_lock_tucks_a_letter_when_the_familiar_is_gained(game):
     st = fresh(game)
     set_hand(st, 0, "catsxyz")
-    d = next(i for i, (cid, _) in enumerate(st.c.fam_defs) if cid == "toad")
+    d = next(i for i, (cid, _) in enumerate(st.content.fam_defs) if cid == "toad")
     old = st.market[0]
-    st.market[0] = st.fam_deck[d].pop()
-    st.fam_deck.setdefault(st.c.fam_def_of[old], []).append(old)
+    st.market[0] = st.familiar_deck[d].pop()
+    st.familiar_deck.setdefault(st.content.fam_def_of[old], []).append(old)
     st.check_invariants()
     st.apply(("start", "cat", "hhh"))  # leader 3 (side A) hires
     with pytest.raises(IllegalAction):
         st.apply(("use", slot_of(st, "hire"), 0, 4, 0, ""))  # a lock must take a letter
     st.apply(("use", slot_of(st, "hire"), 0, 4, 0, "s"))
-    assert [st.c.letter[i] for i in st.teams[0][4][0][2]] == ["s"] and "s" not in st.hand_letters(0)
+    assert [st.content.letter[i] for i in st.teams[0][4][0][2]] == ["s"] and "s" not in st.hand_letters(0)
     st.check_invariants()
 
 
@@ -271,7 +273,7 @@ def test_one_achievement_per_publish_and_multiplier_scores_one_letter(game):
     options = st._claimable(st.spells[0][5])
     assert set(options) == {st.piles["5 letters"][0], st.piles["2 syllables"][0]}
     st.apply(("use", slot_of(st, "publish"), 5, st.piles["2 syllables"][0]))  # x3 on one letter
-    points = sum(st.c.letter_points[char] for char in "wordy")
+    points = sum(st.content.letter_points[char] for char in "wordy")
     assert st.scores[0] == points + 2 * 4  # W or Y (4 points) scores three times
     assert len(st.claimed[0]) == 1 and st.piles["5 letters"]
 
@@ -336,10 +338,10 @@ def test_pickup_takes_a_spell_back_into_the_hand(game):
 
 def test_effects_come_from_the_yaml_data(game):
     st = fresh(game)
-    for cid, sides in st.c.fam_defs:
+    for cid, sides in st.content.fam_defs:
         raw = next(c for c in game.component("familiars").cards if c.id == cid)
         assert sides == (tuple(raw["actions"]), tuple(raw.back_fields["actions"]))
-    assert st.c.leaders[5].actions == tuple(next(c for c in game.component("leaders").cards if c["length"] == 5)["actions"])
+    assert st.content.leaders[5].actions == tuple(next(c for c in game.component("leaders").cards if c["length"] == 5)["actions"])
 
 
 # -- the end -----------------------------------------------------------------------
@@ -389,13 +391,13 @@ def test_the_end_search_sees_a_spell_that_only_loses_letters(game):
 def _scoring_play(st: EvoState, seat: int) -> tuple | None:
     """A main move of `seat` after which its team may publish, or burn a letter worth points,
     found by trying every legal move on a copy (independent of the engine's own end search)."""
-    here = copy.deepcopy(st, {id(st.c): st.c})
-    here.seat, here.phase, here.slots, here.used = seat, "main", [], set()
-    here.refills = 0  # a market refill waiting changes no letter: play as if it were done
+    here = copy.deepcopy(st, {id(st.content): st.content})
+    here.seat, here.phase, here.slots, here.used_slots = seat, "main", [], set()
+    here.reveals_due = 0  # a market refill waiting changes no letter: play as if it were done
     for move in list(here._main_actions()):
         if move[0] == "discard":
             continue
-        after = copy.deepcopy(here, {id(here.c): here.c})
+        after = copy.deepcopy(here, {id(here.content): here.content})
         after.apply(move)
         if after.phase != "team":
             continue
@@ -406,7 +408,7 @@ def _scoring_play(st: EvoState, seat: int) -> tuple | None:
             if name == "teamwork":
                 team, pos, k = action[2]
                 name = after.fam_actions(after.teams[seat][team][pos])[k]
-            if name == "publish" or (name == "burn" and after.c.letter_points.get(action[-1], 0) > 0):
+            if name == "publish" or (name == "burn" and after.content.letter_points.get(action[-1], 0) > 0):
                 return move, action
     return None
 
@@ -437,10 +439,10 @@ def deck_of(st: EvoState, letters: str) -> None:
     """Leave only these letters in the deck (the rest go to the discard pile)."""
     empty_deck(st)
     for letter in letters:
-        card = next(i for i in st.discard if st.c.letter[i] == letter)
+        card = next(i for i in st.discard if st.content.letter[i] == letter)
         st.discard.remove(card)
         st.deck.setdefault(letter, []).append(card)
-        st.deck_n += 1
+        st.deck_count += 1
     st.check_invariants()
 
 
@@ -455,7 +457,7 @@ def test_the_turn_that_empties_the_deck_is_not_a_quiet_turn(game):
     st.apply(("start", "cat", "hhh"))
     while st.current_player() == CHANCE:
         st.apply(st.chance_outcomes()[0][0])
-    assert st.deck_n == 0 and sorted(st.hand_letters(0)) == sorted("stone")
+    assert st.deck_count == 0 and sorted(st.hand_letters(0)) == sorted("stone")
     if st.phase == "team":
         st.apply(("end",))
     assert st.current_player() == 1
@@ -463,7 +465,7 @@ def test_the_turn_that_empties_the_deck_is_not_a_quiet_turn(game):
     assert st.current_player() == 0 and st.can_score(0)
     st.apply(("start", "stone", "hhhhh"))
     st.apply(("use", slot_of(st, "publish"), 5, ""))
-    assert st.ledger[0]["publish"] == sum(st.c.letter_points[char] for char in "stone")
+    assert st.ledger[0]["publish"] == sum(st.content.letter_points[char] for char in "stone")
 
 
 def test_a_full_quiet_round_with_the_deck_empty_ends_the_game(game):
@@ -472,7 +474,7 @@ def test_a_full_quiet_round_with_the_deck_empty_ends_the_game(game):
     set_hand(st, 1, "stone")  # seat 1 could publish, but passes
     empty_deck(st)
     st.apply(("discard", ""))
-    assert st.current_player() == 1 and st.quiet == 1
+    assert st.current_player() == 1 and st.quiet_turns == 1
     st.apply(("discard", ""))
     assert st.current_player() == TERMINAL
 
@@ -484,12 +486,12 @@ def test_a_scoring_turn_restarts_the_quiet_round(game):
     hire_to(st, 0, 3, "salamander")  # seat 0 could play CAT and burn the Q
     empty_deck(st)
     st.apply(("discard", ""))
-    assert st.quiet == 1
+    assert st.quiet_turns == 1
     st.apply(("start", "stone", "hhhhh"))
     st.apply(("use", slot_of(st, "publish"), 5, ""))
-    assert st.quiet == 0 and st.current_player() == 0  # seat 1 scored: the count starts again
+    assert st.quiet_turns == 0 and st.current_player() == 0  # seat 1 scored: the count starts again
     st.apply(("discard", ""))
-    assert st.current_player() == 1 and st.quiet == 1
+    assert st.current_player() == 1 and st.quiet_turns == 1
 
 
 def test_a_spell_holds_at_most_two_wilds(game):
@@ -514,7 +516,7 @@ def test_a_spell_holds_at_most_two_wilds(game):
     ("salamander", {"8+ letters"})])
 def test_letter_achievements_are_exact_except_eight_or_more(game, word, piles):
     st = fresh(game)
-    met = {p for p in st.c.piles if "letters" in p and st.c.ach_by_id[st.piles[p][0]].met_by(word, st.c.words)}
+    met = {p for p in st.content.piles if "letters" in p and st.content.ach_by_id[st.piles[p][0]].met_by(word, st.content.words)}
     assert met == piles
 
 
@@ -525,21 +527,21 @@ def test_market_refills_from_the_familiar_deck_after_a_hire(game):
     st.apply(("start", "cat", "hhh"))  # leader 3 (side A) hires
     st.apply(("use", slot_of(st, "hire"), 0, 4, 1, ""))
     assert hired not in st.market and len(st.market) == 2 and st.current_player() == CHANCE
-    deck_before = sum(len(v) for v in st.fam_deck.values())
+    deck_before = sum(len(v) for v in st.familiar_deck.values())
     st.apply(st.chance_outcomes()[0][0])
-    assert len(st.market) == 3 and sum(len(v) for v in st.fam_deck.values()) == deck_before - 1
+    assert len(st.market) == 3 and sum(len(v) for v in st.familiar_deck.values()) == deck_before - 1
     st.check_invariants()
 
 
 def test_market_stays_short_when_the_familiar_deck_is_empty(game):
     st = fresh(game)
     set_hand(st, 0, "catxyzq")
-    for d in list(st.fam_deck):  # every familiar not in the market goes to seat 1's 6+ team
-        for fid in st.fam_deck.pop(d):
+    for d in list(st.familiar_deck):  # every familiar not in the market goes to seat 1's 6+ team
+        for fid in st.familiar_deck.pop(d):
             st.teams[1][6].append([fid, 1, []])
     st.apply(("start", "cat", "hhh"))
     st.apply(("use", slot_of(st, "hire"), 0, 4, 1, ""))
-    assert len(st.market) == 2 and st.current_player() != CHANCE and st.refills == 1
+    assert len(st.market) == 2 and st.current_player() != CHANCE and st.reveals_due == 1
 
 
 def test_tie_break_on_achievements(game):
@@ -598,7 +600,7 @@ def test_catch_up_letters_and_wilds_deal_extra_starting_cards(game):
     st = RULES.new_state(game, 2, {"catch_up_letters": "0,1", "catch_up_wilds": "0,1"})
     while st.current_player() == CHANCE:
         st.apply(st.chance_outcomes()[0][0])
-    hand = st.c.hand_size
+    hand = st.content.hand_size
     assert len(st.hands[0]) == hand and st.hand_letters(0).count(WILD) == 0
     assert len(st.hands[1]) == hand + 2 and st.hand_letters(1).count(WILD) == 1
     st.check_invariants()
@@ -634,10 +636,10 @@ def near_misses(st, action, rng):
            action[:-1] + (src.replace("w", "h", 1),), action[:-1] + (src.replace("h", "l", 1),),
            action[:-2] + (word[::-1], src), action[:-2] + (word + "s", src + "h"), action[:-2] + (word[:-1], src[:-1])]
     if kind == "modify":
-        out += [("modify", t) + action[2:] for t in st.c.teams if t != action[1]]
+        out += [("modify", t) + action[2:] for t in st.content.teams if t != action[1]]
         out.append(("start",) + action[2:])
     else:
-        out.append(("modify", st.c.team_of(len(word))) + action[1:])
+        out.append(("modify", st.content.team_of(len(word))) + action[1:])
     return out
 
 
@@ -698,12 +700,12 @@ def test_legal_actions_of_an_earlier_position_refuse_to_answer(game):
 @pytest.mark.parametrize("corrupt, message", [
     (lambda st: st.hands[0].append(st.hands[1][0]), "lost or duplicated"),
     (lambda st: st.hands[1].pop(), "lost or duplicated"),
-    (lambda st: setattr(st, "deck_n", st.deck_n + 1), "deck count"),
+    (lambda st: setattr(st, "deck_count", st.deck_count + 1), "deck count"),
     (lambda st: st.market.pop(), "familiar is lost"),
     (lambda st: st.teams[1][4].append([st.market[0], 1, []]), "familiar is lost"),
     (lambda st: st.claimed[1].append(st.claimed[0][0] if st.claimed[0] else st.piles["5 letters"][0]), "achievement"),
     (lambda st: st.scores.__setitem__(0, st.scores[0] + 1), "ledger"),
-    (lambda st: st.teams[0][3].extend([x, 1, []] for x in [st.fam_deck[d].pop() for d in list(st.fam_deck)[:4]]),
+    (lambda st: st.teams[0][3].extend([x, 1, []] for x in [st.familiar_deck[d].pop() for d in list(st.familiar_deck)[:4]]),
      "over its limit"),
     (lambda st: st.spells[0].__setitem__(4, st.spells[0].pop(3)), "wrong team"),
     (lambda st: st.spells[0][3].__setitem__(0, "dog"), "does not match"),
@@ -751,7 +753,7 @@ def test_a_clone_is_the_same_position_and_shares_nothing(game):
 def test_word_groups_give_the_searchs_words_in_its_order(game):
     """The heuristic walks Words.groups instead of Words.search: expanded, the groups are search's
     words in search's order, and each group's words share a length and letters but the wild's."""
-    words = RULES.new_state(game, 2).c.words
+    words = RULES.new_state(game, 2).content.words
     rng = random.Random(3)
     letters = "eeeeaaaiioonnrrttlsscdumhgbpfywkvxzjq"
     for _ in range(30):
@@ -768,3 +770,48 @@ def test_word_groups_give_the_searchs_words_in_its_order(game):
             assert all(sorted(word.replace(wl, "", 1)) == sorted(base + sub) for word, wl in group)
             firsts = words.syllable_firsts(k, w)
             assert [n for n, _, _ in firsts] == list(dict.fromkeys(words.syllables(word) for word, _ in group))
+
+
+# -- typed actions (actions.py) ---------------------------------------------------
+def test_every_legal_action_is_typed_and_equals_and_prints_as_its_plain_tuple(game):
+    st = fresh(game)
+    set_hand(st, 0, "catsdo?")
+    moves = list(st.legal_actions())
+    assert {type(a) for a in moves} == {Start, Modify, Discard} - {Modify}  # no spell yet to modify
+    for action in moves:
+        plain = tuple(action)
+        assert action == plain and repr(action) == repr(plain) and typed(plain, MAIN_TYPES) == action
+        assert type(typed(plain, MAIN_TYPES)) is type(action)
+    st.apply(("start", "cat", "hhh"))  # a plain tuple, as a game record replays it
+    team_moves = st.legal_actions()
+    assert team_moves[0] is END and all(type(a) is Use for a in team_moves[1:]) and len(team_moves) > 1
+    use = team_moves[1]
+    assert use == tuple(use) and repr(use) == repr(tuple(use)) and use.params == tuple(use)[2:]
+    outcomes = [a for a, _ in st.chance_outcomes()] if st.current_player() == CHANCE else []
+    assert all(type(a) in (Deal, Reveal) for a in outcomes)
+
+
+@pytest.mark.parametrize("action", [("start", "cat"), ("modify", 3, "cat"), ("end",), ("use", 0), ("fly",), (), "start",
+                                    ["discard", ""]])
+def test_a_main_phase_refuses_what_is_not_a_main_action(game, action):
+    st = fresh(game)
+    set_hand(st, 0, "catsdo?")
+    with pytest.raises(IllegalAction):
+        st.apply(action)
+
+
+@pytest.mark.parametrize("action", [("use",), ("use", "0"), ("end", 1), ("discard", ""), ("start", "cat", "hhh")])
+def test_a_team_phase_refuses_what_is_not_a_team_action(game, action):
+    st = fresh(game)
+    set_hand(st, 0, "catsdo?")
+    st.apply(("start", "cat", "hhh"))
+    assert st.phase == "team"
+    with pytest.raises(IllegalAction):
+        st.apply(action)
+
+
+def test_a_team_action_survives_pickling_and_copying_as_itself():
+    """Worker processes pickle actions; a clone may deep-copy one: Use must come back whole."""
+    use = Use("use", 2, (3, 0, 1), "e")
+    for again in (pickle.loads(pickle.dumps(use)), copy.deepcopy(use), copy.copy(use)):
+        assert type(again) is Use and again == use and again.slot == 2 and again.params == ((3, 0, 1), "e")

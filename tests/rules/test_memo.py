@@ -37,7 +37,7 @@ def test_hundreds_of_variants_built_in_a_loop_each_get_their_own_data(evocabular
         variant = apply_variant(evocabulary, (("rules.hand_size", hand_size),), {"hand_size"})
         rules = rules_for(variant)
         state = rules.new_state(variant, 2)
-        if content_for(variant, "A").hand_size != hand_size or state.c.hand_size != hand_size:
+        if content_for(variant, "A").hand_size != hand_size or state.content.hand_size != hand_size:
             wrong.append((n, hand_size, content_for(variant, "A").hand_size))
         del variant, state
     assert wrong == []

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
+from spellpress.rules.evocabulary.actions import MainAction
 from spellpress.rules.evocabulary.settings import ACTIONS
 from spellpress.rules.evocabulary.words import WILD, Words
 
@@ -92,7 +93,7 @@ class Content:
         self.words = Words(game)
         self._pts: dict[str, int] = {}
         self._top: dict[tuple[str, str], int] = {}
-        self.scoring_plays: dict[tuple, tuple | None] = {}  # EvoState.scoring_play's answers by the seat's letters
+        self.scoring_plays: dict[tuple, MainAction | None] = {}  # EvoState.scoring_play's answers by the seat's letters
         # team_of for every length up to one past the longest team's, which stands for all longer ones
         self._team_by_length = [self._team_of(n) for n in range(max(self.teams, default=0) + 2)]
 

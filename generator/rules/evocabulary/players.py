@@ -6,6 +6,7 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
+from spellpress.rules.evocabulary.actions import END, Discard, MainAction, Modify, Start, Use
 from spellpress.rules.evocabulary.content import WILD
 from spellpress.rules.evocabulary.settings import COPYABLE
 from spellpress.rules.evocabulary.state import EvoState
@@ -36,143 +37,49 @@ class EvoPlayer(Player[EvoState]):
         return self._team(state, seat, rng)
 
     # -- main phase ------------------------------------------------------------
-    def _main(self, st: EvoState, seat: int, rng: random.Random):  # noqa: C901 - one policy or check read in one place; to split
-        c = st.c
-        hand = st.hand_letters(seat)
-        letters = key("".join(char for char in hand if char != WILD))
-        n_wild = hand.count(WILD)
-        spells = st.spells[seat]
-        endgame = st.deck_n == 0
-        hand_n = len(hand)
-        team_value = {t: self._team_value(st, seat, t) for t in c.teams}
-        published = {t: (len(pubs_slots(st, seat, t)), self._publish_values(st, seat, t)) for t in c.teams}
-        refill = 5.0 if st.deck_n >= c.hand_size else 0.0
-        bank = 0.2 if endgame else 0.55
-        group_bonus, by_syllables = self._bonus_table(st)
-        # (value, kind, from team, word, base, sub, wild letter, locked). The words of one group (one
-        # part of the hand, and a wild or not) land at one team, use the same letters and score the
-        # same but for a publishing team's syllable achievements: at skill 1 only the best play is
-        # kept, so a group's first word stands for all, or its first of each syllable count
-        keep_all = self.skill < 1
-        plays: list[tuple] = []
-        best: tuple | None = None
-        words = c.words
-        team_of = c.team_of
-
-        def members(k: str, wild: bool, publishes: bool):
-            if keep_all:
-                return words.members(k, wild)
-            if publishes and by_syllables:
-                return [(word, wl) for _, word, wl in words.syllable_firsts(k, wild)]
-            return words.first_member(k, wild)
-
-        def weigh(group, v0: float, pts: int, pub: tuple | None, given_up: float | None, play: tuple) -> None:
-            """Value a group's words (at a publishing team: `pub`, its (spells published, the other
-            spells' values, bonus)); keep the best play (every play below skill 1)."""
-            nonlocal best
-            kind, team, base, sub, locked = play
-            for word, wl in group:
-                v = v0
-                if pub:
-                    v += _best_sum(pub[1], pts + pub[2](word), pub[0])
-                elif endgame:
-                    v -= 1.0
-                else:
-                    v += bank * pts + 0.4 * len(word)
-                    if given_up is not None:
-                        v -= given_up
-                entry = (v, kind, team, word, base, sub, wl, locked)
-                if keep_all:
-                    plays.append(entry)
-                elif best is None or v > best[0]:
-                    best = entry
-
-        free = [t for t in c.teams if t not in spells]
-        for teams, locked in st._lock_groups(seat, free):  # start
-            pool = key(letters + locked) if locked else letters
-            for sub, wild, k in words.groups("", pool, n_wild > 0):
-                team = team_of(len(k) + wild)
-                if team not in teams:
-                    continue
-                hsub = _minus(sub, locked) if locked else sub
-                used = len(hsub) + wild
-                if not used:
-                    continue
-                pts = c.pts(hsub)
-                v0 = team_value[team] + (refill if used >= hand_n else 0.0)
-                n_pub, pubs = published[team]
-                group = members(k, wild, n_pub > 0)
-                pub = (n_pub, [pv for _, pv in pubs], group_bonus(*group[0])) if n_pub else None
-                weigh(group, v0, pts, pub, None, ("start", team, "", sub, locked))
+    def _main(self, st: EvoState, seat: int, rng: random.Random) -> MainAction:
+        search = _MainSearch(self, st, seat)
+        search.add_starts()
         if self.skill >= 0.3:
-            for team, spell in spells.items():  # modify
-                own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
-                sw = st.spell_wilds(spell)
-                old_pts = st.spell_points(spell)
-                given_up = bank * old_pts + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
-                bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.skill >= 0.6 else [])
-                for base in bases:
-                    base_pts = c.pts(base)
-                    for sub, wild, k in words.groups(base, letters, n_wild + sw > 0, need_pool=False):
-                        dest = team_of(len(k) + wild)
-                        if dest is None or (dest != team and dest in spells):
-                            continue
-                        used = len(sub) + (1 if wild and not sw else 0)
-                        if not used:
-                            continue
-                        pts = base_pts + c.pts(sub)
-                        v0 = team_value[dest] + (refill if used >= hand_n else 0.0)
-                        n_pub, pubs = published[dest]
-                        group = members(k, wild, n_pub > 0)
-                        pub = (n_pub, [pv for t, pv in pubs if t != team], group_bonus(*group[0])) if n_pub else None
-                        weigh(group, v0, pts, pub, given_up, ("modify", team, base, sub, ""))
-        if best is not None:
-            plays.append(best)
+            search.add_modifies()
+        return self._choose_main(st, seat, rng, search.candidates(), search.hand)
+
+    def _choose_main(self, st: EvoState, seat: int, rng: random.Random, plays: list[tuple], hand: list[str]) -> MainAction:
+        """The best of the valued plays, or a discard when it is worth more (at the end: a scoring play)."""
         discard = self._discard_choice(st, seat, hand)
-        d_value = 0.9 * min(len(discard) + max(0, c.hand_size - hand_n), st.deck_n) + 0.3
-        if endgame:
+        d_value = 0.9 * min(len(discard) + max(0, st.content.hand_size - len(hand)), st.deck_count) + 0.3
+        if st.deck_count == 0:
             d_value = -0.5  # a pass: with the deck empty only scoring plays are worth making
-        if endgame:  # the search above sees one wild and one letter out; the engine's sees every play
-            publish, _ = st.scoring_teams(seat)
-            best = max(plays, key=lambda p: p[0]) if plays else None
-            if best is None or best[0] < d_value or team_of(len(best[3])) not in publish:
-                scoring = st.scoring_play(seat)
-                if scoring is not None:
-                    return scoring
+            scoring = _endgame_scoring(st, seat, plays, d_value)
+            if scoring is not None:
+                return scoring
         if plays:
             pick = max(plays, key=lambda p: p[0])
             if self.skill < 1 and rng.random() > self.skill:
                 plays.sort(key=lambda p: -p[0])
                 pick = rng.choice(plays[: max(1, len(plays) // 2)])
             if pick[0] >= d_value:
-                v, kind, team, word, base, sub, wl, locked = pick
-                w = Counter(wl) if wl else Counter()
-                if kind == "start":
-                    lk = Counter(sub) & Counter(locked)
-                    counts = {"l": lk, "h": Counter(sub) - lk, "w": w}
-                    return ("start", word, make_src(word, counts))
-                counts = {"s": Counter(base), "h": Counter(sub), "w": w}
-                return ("modify", team, word, make_src(word, counts))
-        return ("discard", discard)
+                return _as_move(pick)
+        return Discard("discard", discard)
 
     def _bonus_table(self, st):
         """group_bonus(word, wild letter) -> bonus(word): the best achievement a word could claim now,
         for every word of the word's group (the same letters but for the wild's: the same length,
         and the same highest letter once the wild is left out); and whether a bonus may depend on
         a word's syllables."""
-        c = st.c
+        content = st.content
         by_len: dict[int, list] = defaultdict(list)
         by_syl: dict[int, list] = defaultdict(list)
-        for pile in c.piles:
+        for pile in content.piles:
             stack = st.piles[pile]
             if stack:
-                a = c.ach_by_id[stack[0]]
+                a = content.ach_by_id[stack[0]]
                 if a.letters:
                     for n in range(a.letters, 16 if a.or_more else a.letters + 1):
                         by_len[n].append(a)
                 else:
                     by_syl[a.syllables].append(a)
-        words, top_of = c.words, c.top
+        words, top_of = content.words, content.top
 
         def best_of(achievements, top: int) -> float:
             best = 0.0
@@ -183,7 +90,7 @@ class EvoPlayer(Player[EvoState]):
             return best
 
         def group_bonus(word: str, wl: str) -> Callable[[str], float]:
-            if (1 if wl else 0) > c.max_wilds:
+            if (1 if wl else 0) > content.max_wilds:
                 return _no_bonus
             by_length = by_len.get(len(word), ())
             top = top_of(word, wl) if by_length or by_syl else 0
@@ -212,11 +119,11 @@ class EvoPlayer(Player[EvoState]):
         return out
 
     def _team_value(self, st, seat, team) -> float:
-        c = st.c
+        content = st.content
         v = 0.0
-        draw = 0.0 if st.deck_n == 0 else 1.0
+        draw = 0.0 if st.deck_count == 0 else 1.0
         copy = 0.0
-        for t in c.teams:
+        for t in content.teams:
             for f in st.teams[seat][t]:
                 for a in st.fam_actions(f):
                     if a in COPYABLE and a != "publish":
@@ -234,10 +141,10 @@ class EvoPlayer(Player[EvoState]):
         if a == "wild":
             return 2.2 if st.wild_pile else 0.0
         if a == "burn":
-            pts = [st.c.points[i] for i in st.hands[seat]]
+            pts = [st.content.points[i] for i in st.hands[seat]]
             return 0.8 * max(pts, default=0)
         if a == "hire":
-            return 2.0 if st.market and any(st.room(seat, t) for t in st.c.teams) and st.deck_n else 0.0
+            return 2.0 if st.market and any(st.room(seat, t) for t in st.content.teams) and st.deck_count else 0.0
         return 0.2
 
     def _discard_choice(self, st, seat, hand) -> str:
@@ -263,14 +170,14 @@ class EvoPlayer(Player[EvoState]):
             cons = sorted((char for char in rest.elements() if char not in "aeiou" and char != WILD),
                           key=lambda char: LETTER_USE[char])
             out += cons[: max(0, len(cons) - 3)]
-        if not out and len(hand) >= st.c.hand_size and st.deck_n:
+        if not out and len(hand) >= st.content.hand_size and st.deck_count:
             out = sorted((char for char in hand if char != WILD), key=lambda char: LETTER_USE.get(char, 0))[:2]
         return key("".join(out))
 
     # -- team phase ------------------------------------------------------------
     def _team(self, st: EvoState, seat: int, rng: random.Random):
         order = {"draw": 0, "wild": 1, "hire": 2, "lock": 3, "teamwork": 4, "publish": 5, "burn": 6, "pickup": 7}
-        free = sorted((order[a], i) for i, (_, a) in enumerate(st.slots) if i not in st.used)
+        free = sorted((order[a], i) for i, (_, a) in enumerate(st.slots) if i not in st.used_slots)
         for _, i in free:
             pos, a = st.slots[i]
             if a == "teamwork":
@@ -279,19 +186,19 @@ class EvoPlayer(Player[EvoState]):
                     target, name = best
                     params = self._params_for(st, seat, name, None)
                     if params is not None:
-                        return ("use", i, target, *params)
+                        return Use("use", i, target, *params)
                 continue
             params = self._params_for(st, seat, a, pos)
             if params is not None:
-                return ("use", i, *params)
-        return ("end",)
+                return Use("use", i, *params)
+        return END
 
     def _best_copy(self, st, seat, pos):
         best, best_v = None, 0.5
-        draw = 1.0 if st.deck_n else 0.0
-        for t in st.c.teams:
+        draw = 1.0 if st.deck_count else 0.0
+        for t in st.content.teams:
             for p2, f in enumerate(st.teams[seat][t]):
-                if t == st.active and p2 == pos:
+                if t == st.active_team and p2 == pos:
                     continue
                 for k, a in enumerate(st.fam_actions(f)):
                     if a not in COPYABLE:
@@ -301,68 +208,76 @@ class EvoPlayer(Player[EvoState]):
                         v = max(vals, default=0)
                     else:
                         v = self._simple(st, seat, a, draw)
-                    if a in ("publish", "burn") and not st.deck_n and v > 0:
+                    if a in ("publish", "burn") and not st.deck_count and v > 0:
                         v += 10.0  # deck empty: points now beat a wild that may never be used
                     if v > best_v:
                         best, best_v = ((t, p2, k), a), v
         return best
 
-    def _params_for(self, st: EvoState, seat: int, a: str, pos):  # noqa: C901 - one policy or check read in one place; to split
-        c = st.c
+    def _params_for(self, st: EvoState, seat: int, a: str, pos) -> tuple | None:
+        """The parameters to use card action `a` with (see Use), or None to leave it unused."""
+        choose = _PARAMS.get(a)
+        return choose(self, st, seat, pos) if choose is not None else None
+
+    def _draw_params(self, st: EvoState, seat: int, pos) -> tuple | None:
+        return () if st.deck_count else None
+
+    def _wild_params(self, st: EvoState, seat: int, pos) -> tuple | None:
+        return () if st.wild_pile else None
+
+    def _burn_params(self, st: EvoState, seat: int, pos) -> tuple | None:
         hand = st.hand_letters(seat)
-        if a == "draw":
-            return () if st.deck_n else None
-        if a == "wild":
-            return () if st.wild_pile else None
-        if a == "burn":
-            if not hand:
-                return None
-            burnt = max(hand, key=lambda char: (c.points[st.hands[seat][hand.index(char)]], -LETTER_USE.get(char, 0)))
-            pts = c.letter_points.get(burnt, 0)
-            if pts >= 3 or (st.deck_n < 8 and pts > 0) or (len(hand) > 8 and pts > 0):
-                return (burnt,)
+        if not hand:
             return None
-        if a == "publish":
-            published: tuple[int, str] | None = None
-            best_v = 0
-            for t, spell in st.spells[seat].items():
-                b, aid = st.best_bonus(seat, spell[0], spell[1])
-                v = st.spell_points(spell) + b
-                if v > best_v:
-                    published, best_v = (t, aid), v
-            return published
-        if a == "pickup":
-            if len(hand) <= 2 and st.deck_n:
-                cands = [(st.spell_points(sp), t) for t, sp in st.spells[seat].items() if t != st.active]
-                if cands:
-                    return (min(cands)[1],)
-            return None
-        if a == "lock":
-            if st.teams[seat][st.active][pos][2] or not hand:
-                return None
-            return (self._lock_letter(hand),)
-        if a == "hire":
-            if not st.market:
-                return None
-            teams = [t for t in c.teams if st.room(seat, t)]
-            if not teams:
-                return None
-            hired: tuple[float, int, int] | None = None
-            for m, fid in enumerate(st.market):
-                sides = c.fam_defs[c.fam_def_of[fid]][1]
-                for side in (0, 1):
-                    worth = sum(HIRE_VALUE[x] for x in sides[side])
-                    if "lock" in sides[side] and not hand:
-                        worth = 0
-                    if hired is None or worth > hired[0]:
-                        hired = (worth, m, side)
-            assert hired is not None  # the market is not empty
-            _, m, side = hired
-            team = min(teams, key=lambda t: (len(st.teams[seat][t]) / c.leaders[t].limit, -self._activation_rate(t)))
-            sides = c.fam_defs[c.fam_def_of[st.market[m]]][1]
-            lock = self._lock_letter(hand) if "lock" in sides[side] and hand else ""
-            return (m, team, side, lock)
+        burnt = max(hand, key=lambda char: (st.content.points[st.hands[seat][hand.index(char)]], -LETTER_USE.get(char, 0)))
+        pts = st.content.letter_points.get(burnt, 0)
+        if pts >= 3 or (st.deck_count < 8 and pts > 0) or (len(hand) > 8 and pts > 0):
+            return (burnt,)
         return None
+
+    def _publish_params(self, st: EvoState, seat: int, pos) -> tuple | None:
+        published: tuple[int, str] | None = None
+        best_v = 0
+        for t, spell in st.spells[seat].items():
+            b, aid = st.best_bonus(seat, spell[0], spell[1])
+            v = st.spell_points(spell) + b
+            if v > best_v:
+                published, best_v = (t, aid), v
+        return published
+
+    def _pickup_params(self, st: EvoState, seat: int, pos) -> tuple | None:
+        if len(st.hands[seat]) <= 2 and st.deck_count:
+            cands = [(st.spell_points(sp), t) for t, sp in st.spells[seat].items() if t != st.active_team]
+            if cands:
+                return (min(cands)[1],)
+        return None
+
+    def _lock_params(self, st: EvoState, seat: int, pos) -> tuple | None:
+        hand = st.hand_letters(seat)
+        if st.teams[seat][st.active_team][pos][2] or not hand:
+            return None
+        return (self._lock_letter(hand),)
+
+    def _hire_params(self, st: EvoState, seat: int, pos) -> tuple | None:
+        content, hand = st.content, st.hand_letters(seat)
+        teams = [t for t in content.teams if st.room(seat, t)]
+        if not st.market or not teams:
+            return None
+        hired: tuple[float, int, int] | None = None
+        for m, fid in enumerate(st.market):
+            sides = content.fam_defs[content.fam_def_of[fid]][1]
+            for side in (0, 1):
+                worth = sum(HIRE_VALUE[x] for x in sides[side])
+                if "lock" in sides[side] and not hand:
+                    worth = 0
+                if hired is None or worth > hired[0]:
+                    hired = (worth, m, side)
+        assert hired is not None  # the market is not empty
+        _, m, side = hired
+        team = min(teams, key=lambda t: (len(st.teams[seat][t]) / content.leaders[t].limit, -self._activation_rate(t)))
+        sides = content.fam_defs[content.fam_def_of[st.market[m]]][1]
+        lock = self._lock_letter(hand) if "lock" in sides[side] and hand else ""
+        return (m, team, side, lock)
 
     @staticmethod
     def _activation_rate(team: int) -> float:
@@ -371,6 +286,12 @@ class EvoPlayer(Player[EvoState]):
     @staticmethod
     def _lock_letter(hand: list[str]) -> str:
         return max((char for char in hand if char != WILD), key=lambda char: LETTER_USE.get(char, 0), default=hand[0])
+
+
+# a card action -> the heuristic's choice of its parameters (teamwork is _team's)
+_PARAMS = {"draw": EvoPlayer._draw_params, "wild": EvoPlayer._wild_params, "burn": EvoPlayer._burn_params,
+           "publish": EvoPlayer._publish_params, "pickup": EvoPlayer._pickup_params, "lock": EvoPlayer._lock_params,
+           "hire": EvoPlayer._hire_params}
 
 
 def _best_sum(others: list, mine: float, n: int) -> float:
@@ -395,3 +316,129 @@ def _minus(sub: str, locked: str) -> str:
 
 def pubs_slots(st: EvoState, seat: int, team: int) -> list:
     return [a for _, a in st.team_actions(seat, team) if a == "publish"]
+
+
+class _MainSearch:
+    """One main-phase decision's search: the starts and modifies of a hand, each valued by what its
+    team does now (publish, burn, draws, wilds, hires) plus the points it banks in spells.
+
+    A play is (value, kind, from team, word, base, sub, wild letter, locked). The words of one group
+    (one part of the hand, and a wild or not) land at one team, use the same letters and score the
+    same but for a publishing team's syllable achievements: at skill 1 only the best play is kept, so
+    a group's first word stands for all, or its first of each syllable count."""
+
+    def __init__(self, player: EvoPlayer, st: EvoState, seat: int):
+        content = st.content
+        self.st, self.seat, self.content = st, seat, content
+        self.hand = st.hand_letters(seat)
+        self.letters = key("".join(char for char in self.hand if char != WILD))
+        self.n_wild = self.hand.count(WILD)
+        self.endgame = st.deck_count == 0
+        self.team_value = {t: player._team_value(st, seat, t) for t in content.teams}
+        self.published = {t: (len(pubs_slots(st, seat, t)), player._publish_values(st, seat, t)) for t in content.teams}
+        self.refill = 5.0 if st.deck_count >= content.hand_size else 0.0
+        self.bank = 0.2 if self.endgame else 0.55
+        self.group_bonus, self.by_syllables = player._bonus_table(st)
+        self.skill = player.skill
+        self.keep_all = player.skill < 1
+        self.plays: list[tuple] = []
+        self.best: tuple | None = None
+
+    def candidates(self) -> list[tuple]:
+        """The plays kept: every one below skill 1, else the best."""
+        return self.plays + ([self.best] if self.best is not None else [])
+
+    def members(self, k: str, wild: bool, publishes: bool):
+        words = self.content.words
+        if self.keep_all:
+            return words.members(k, wild)
+        if publishes and self.by_syllables:
+            return [(word, wl) for _, word, wl in words.syllable_firsts(k, wild)]
+        return words.first_member(k, wild)
+
+    def weigh(self, group, v0: float, pts: int, pub: tuple | None, given_up: float | None, play: tuple) -> None:
+        """Value a group's words (at a publishing team: `pub`, its (spells published, the other
+        spells' values, bonus)); keep the best play (every play below skill 1)."""
+        kind, team, base, sub, locked = play
+        for word, wl in group:
+            v = v0
+            if pub:
+                v += _best_sum(pub[1], pts + pub[2](word), pub[0])
+            elif self.endgame:
+                v -= 1.0
+            else:
+                v += self.bank * pts + 0.4 * len(word)
+                if given_up is not None:
+                    v -= given_up
+            entry = (v, kind, team, word, base, sub, wl, locked)
+            if self.keep_all:
+                self.plays.append(entry)
+            elif self.best is None or v > self.best[0]:
+                self.best = entry
+
+    def add_starts(self) -> None:
+        st, seat, content = self.st, self.seat, self.content
+        free = [t for t in content.teams if t not in st.spells[seat]]
+        for teams, locked in st._lock_groups(seat, free):
+            pool = key(self.letters + locked) if locked else self.letters
+            for sub, wild, k in content.words.groups("", pool, self.n_wild > 0):
+                team = content.team_of(len(k) + wild)
+                if team not in teams:
+                    continue
+                hsub = _minus(sub, locked) if locked else sub
+                used = len(hsub) + wild
+                if not used:
+                    continue
+                pts = content.pts(hsub)
+                v0 = self.team_value[team] + (self.refill if used >= len(self.hand) else 0.0)
+                n_pub, pubs = self.published[team]
+                group = self.members(k, wild, n_pub > 0)
+                pub = (n_pub, [pv for _, pv in pubs], self.group_bonus(*group[0])) if n_pub else None
+                self.weigh(group, v0, pts, pub, None, ("start", team, "", sub, locked))
+
+    def add_modifies(self) -> None:
+        st, seat, content = self.st, self.seat, self.content
+        for team, spell in st.spells[seat].items():
+            own = key("".join(content.letter[i] for i in spell[1] if content.letter[i] != WILD))
+            given_up = self.bank * st.spell_points(spell) + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
+            bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.skill >= 0.6 else [])
+            for base in bases:
+                self._modify_base(team, base, st.spell_wilds(spell), given_up)
+
+    def _modify_base(self, team: int, base: str, sw: int, given_up: float) -> None:
+        """The modifies of the spell at `team` that keep the letters `base` of it."""
+        content, spells = self.content, self.st.spells[self.seat]
+        base_pts = content.pts(base)
+        for sub, wild, k in content.words.groups(base, self.letters, self.n_wild + sw > 0, need_pool=False):
+            dest = content.team_of(len(k) + wild)
+            if dest is None or (dest != team and dest in spells):
+                continue
+            used = len(sub) + (1 if wild and not sw else 0)
+            if not used:
+                continue
+            pts = base_pts + content.pts(sub)
+            v0 = self.team_value[dest] + (self.refill if used >= len(self.hand) else 0.0)
+            n_pub, pubs = self.published[dest]
+            group = self.members(k, wild, n_pub > 0)
+            pub = (n_pub, [pv for t, pv in pubs if t != team], self.group_bonus(*group[0])) if n_pub else None
+            self.weigh(group, v0, pts, pub, given_up, ("modify", team, base, sub, ""))
+
+
+def _endgame_scoring(st: EvoState, seat: int, plays: list[tuple], d_value: float) -> MainAction | None:
+    """With the deck empty, the engine's scoring play when the search's best play is no publishing
+    one worth making (the search sees one wild and one letter out; the engine's sees every play)."""
+    publish, _ = st.scoring_teams(seat)
+    best = max(plays, key=lambda p: p[0]) if plays else None
+    if best is None or best[0] < d_value or st.content.team_of(len(best[3])) not in publish:
+        return st.scoring_play(seat)
+    return None
+
+
+def _as_move(pick: tuple) -> Start | Modify:
+    """A valued play as the move it makes."""
+    _, kind, team, word, base, sub, wl, locked = pick
+    w = Counter(wl) if wl else Counter()
+    if kind == "start":
+        lk = Counter(sub) & Counter(locked)
+        return Start("start", word, make_src(word, {"l": lk, "h": Counter(sub) - lk, "w": w}))
+    return Modify("modify", team, word, make_src(word, {"s": Counter(base), "h": Counter(sub), "w": w}))

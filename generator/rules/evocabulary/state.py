@@ -1,7 +1,7 @@
 """Evocabulary's game state: setup, legal moves, applying them (the effect vocabulary),
 scoring, the end of the game, and the invariants.
 
-Actions (all tuples):
+Actions (named tuples, equal to the plain tuples below: see actions.py):
   main phase    ("start", word, src) | ("modify", team, word, src) | ("discard", letters)
                 src gives each letter's source: h hand, w wild, l locked letter of
                 the destination team, s a card already in the spell (modify only);
@@ -17,9 +17,24 @@ Actions (all tuples):
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from spellpress.rules.evocabulary.actions import (
+    CHANCE_TYPES,
+    END,
+    MAIN_TYPES,
+    TEAM_TYPES,
+    Deal,
+    Discard,
+    End,
+    MainAction,
+    Modify,
+    Reveal,
+    Start,
+    Use,
+    typed,
+)
 from spellpress.rules.evocabulary.content import WILD, Content
 from spellpress.rules.evocabulary.settings import COPYABLE
 from spellpress.rules.evocabulary.words import SOURCE_ORDER, all_builds, count_builds, src_counts, subs_of
@@ -34,28 +49,28 @@ SCORING_PLAYS_KEPT = 20_000  # scoring_play's answers kept per game before that 
 class EvoState(State):
     def __init__(self, content: Content, players: int, extra_letters: Sequence[int] = (), extra_wilds: Sequence[int] = (),
                  extra_points: Sequence[int] = ()):
-        c = self.c = content
+        self.content = content
         self.players = players
         self.version = 0  # actions applied: a MainMoves of an earlier position refuses to answer
         self.turns = 0
         self.deck: dict[str, list[int]] = defaultdict(list)
         self.wild_pile: list[int] = []
-        for i, letter in enumerate(c.letter):
+        for i, letter in enumerate(content.letter):
             (self.wild_pile if letter == WILD else self.deck[letter]).append(i)
         self.deck = dict(self.deck)
-        self.deck_n = sum(len(v) for v in self.deck.values())
+        self.deck_count = sum(len(v) for v in self.deck.values())
         self.discard: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(players)]
         self.spells: list[dict[int, list]] = [{} for _ in range(players)]  # team -> [word, card ids]
         # team -> list of [familiar id, side (0 special, 1 plain), locked letter-card ids]
-        self.teams: list[dict[int, list[list]]] = [{t: [] for t in c.teams} for _ in range(players)]
-        self.fam_deck: dict[int, list[int]] = defaultdict(list)
-        for fid, d in enumerate(c.fam_def_of):
-            self.fam_deck[d].append(fid)
-        self.fam_deck = dict(self.fam_deck)
+        self.teams: list[dict[int, list[list]]] = [{t: [] for t in content.teams} for _ in range(players)]
+        self.familiar_deck: dict[int, list[int]] = defaultdict(list)
+        for fid, d in enumerate(content.fam_def_of):
+            self.familiar_deck[d].append(fid)
+        self.familiar_deck = dict(self.familiar_deck)
         self.market: list[int] = []
-        self.piles = {p: [a.id for a in c.achievements if a.pile == p and a.players <= players] for p in c.piles}
-        self.unused_achievements = [a.id for a in c.achievements if a.players > players]
+        self.piles = {p: [a.id for a in content.achievements if a.pile == p and a.players <= players] for p in content.piles}
+        self.unused_achievements = [a.id for a in content.achievements if a.players > players]
         self.claimed: list[list[str]] = [[] for _ in range(players)]
         self.scores = [0] * players
         self.ledger: list[Counter[str]] = [Counter() for _ in range(players)]  # publish, burn, achievement (and setup) points
@@ -66,59 +81,60 @@ class EvoState(State):
         # setup: every seat draws its hand; the catch-up gives later seats extra letters and wilds
         self.extra_letters = list(extra_letters) or [0] * players
         self.extra_wilds = list(extra_wilds) or [0] * players
-        self.pending: list[tuple[int, int]] = [(s, c.hand_size + self.extra_letters[s]) for s in range(players)]  # (seat, draws)
+        # (seat, draws still due)
+        self.pending: list[tuple[int, int]] = [(s, content.hand_size + self.extra_letters[s]) for s in range(players)]
         for s in range(players):
             for _ in range(min(self.extra_wilds[s], len(self.wild_pile))):
                 self.hands[s].append(self.wild_pile.pop())
-        self.refills = c.market_size
+        self.reveals_due = content.market_size  # market gaps to fill from the familiar deck
         self.seat = 0
         self.phase = "main"  # main | team | over
-        self.active = 0  # team being resolved
+        self.active_team = 0  # team being resolved
         self.slots: list[tuple[int, str]] = []  # (familiar position or -1 for the leader, action)
-        self.used: set[int] = set()
+        self.used_slots: set[int] = set()
         self.played: dict[str, set[int]] = defaultdict(set)
         self.figures: Counter = Counter()
-        self.quiet = 0  # turns in a row that started with the deck empty, without a point scored
+        self.quiet_turns = 0  # turns in a row that started with the deck empty, without a point scored
         self.started_empty = False  # did the current turn start with the deck empty?
-        self.last_total = sum(self.scores)
+        self.last_total = sum(self.scores)  # every seat's points when the last turn ended
 
     # -- helpers --------------------------------------------------------
     def hand_letters(self, seat: int) -> list[str]:
-        return [self.c.letter[i] for i in self.hands[seat]]
+        return [self.content.letter[i] for i in self.hands[seat]]
 
     def locked_letters(self, seat: int, team: int) -> str:
-        return key("".join(self.c.letter[i] for f in self.teams[seat][team] for i in f[2]))
+        return key("".join(self.content.letter[i] for f in self.teams[seat][team] for i in f[2]))
 
     def fam_actions(self, fam: list) -> tuple[str, ...]:
-        return self.c.fam_defs[self.c.fam_def_of[fam[0]]][1][fam[1]]
+        return self.content.fam_defs[self.content.fam_def_of[fam[0]]][1][fam[1]]
 
     def team_actions(self, seat: int, team: int) -> list[tuple[int, str]]:
-        slots = [(-1, a) for a in self.c.leaders[team].actions]
+        slots = [(-1, a) for a in self.content.leaders[team].actions]
         for pos, fam in enumerate(self.teams[seat][team]):
             slots.extend((pos, a) for a in self.fam_actions(fam))
         return slots
 
     def room(self, seat: int, team: int) -> bool:
-        return len(self.teams[seat][team]) < self.c.leaders[team].limit
+        return len(self.teams[seat][team]) < self.content.leaders[team].limit
 
     def spell_wilds(self, spell: list) -> int:
-        return sum(1 for i in spell[1] if self.c.letter[i] == WILD)
+        return sum(1 for i in spell[1] if self.content.letter[i] == WILD)
 
     def spell_points(self, spell: list) -> int:
-        return sum(self.c.points[i] for i in spell[1])
+        return sum(self.content.points[i] for i in spell[1])
 
     def best_bonus(self, seat: int, word: str, cards: Sequence[int]) -> tuple[int, str]:
         """The best achievement (bonus points, id) this spell could claim now ("" if none)."""
-        c = self.c
-        if sum(1 for i in cards if c.letter[i] == WILD) > c.max_wilds:
+        content = self.content
+        if sum(1 for i in cards if content.letter[i] == WILD) > content.max_wilds:
             return 0, ""
         best, best_id = 0, ""
-        top = max((c.points[i] for i in cards), default=0)
-        for pile in c.piles:
+        top = max((content.points[i] for i in cards), default=0)
+        for pile in content.piles:
             stack = self.piles[pile]
             if stack:
-                a = c.ach_by_id[stack[0]]
-                if a.met_by(word, c.words):
+                a = content.ach_by_id[stack[0]]
+                if a.met_by(word, content.words):
                     value = a.points + (a.multiplier - 1) * top if a.multiplier else a.points
                     if value > best or not best_id:
                         best, best_id = value, a.id
@@ -128,16 +144,16 @@ class EvoState(State):
     def current_player(self) -> int:
         if self.phase == "over":
             return TERMINAL
-        if (self.pending and self.deck_n) or (self.refills and self.fam_deck):
+        if (self.pending and self.deck_count) or (self.reveals_due and self.familiar_deck):
             return CHANCE
         return self.seat
 
     def chance_outcomes(self):
-        if self.refills and self.fam_deck:
-            total = sum(len(v) for v in self.fam_deck.values())
-            return [(("reveal", d), len(v) / total) for d, v in sorted(self.fam_deck.items())]
-        total = self.deck_n
-        return [(("deal", letter), len(v) / total) for letter, v in sorted(self.deck.items())]
+        if self.reveals_due and self.familiar_deck:
+            total = sum(len(v) for v in self.familiar_deck.values())
+            return [(Reveal("reveal", d), len(v) / total) for d, v in sorted(self.familiar_deck.items())]
+        total = self.deck_count
+        return [(Deal("deal", letter), len(v) / total) for letter, v in sorted(self.deck.items())]
 
     def legal_actions(self) -> Sequence[Any]:
         if self.phase == "over":
@@ -152,13 +168,13 @@ class EvoState(State):
         """The main phase's moves; with `only`, just those that could equal that one move
         (same rules, one word's builds: what `MainMoves.__contains__` asks)."""
         if only is not None and only[0] == "discard":
-            return [only] if only[1] in subs_of(key("".join(self.hand_letters(self.seat)))) else []
+            return [Discard(*only)] if only[1] in subs_of(key("".join(self.hand_letters(self.seat)))) else []
         out: list = []
         for kind, team, word, src in self._plays(self.seat, only):
-            out.append(("start", word, src) if kind == "start" else ("modify", team, word, src))
+            out.append(_play_move(kind, team, word, src))
         if only is None:
             for sub in subs_of(key("".join(self.hand_letters(self.seat)))):
-                out.append(("discard", sub))
+                out.append(Discard("discard", sub))
         return list(dict.fromkeys(out))
 
     def count_main_actions(self) -> int:
@@ -168,59 +184,75 @@ class EvoState(State):
         sizes = self._plays(self.seat, counting=True)
         return sum(sizes) + len(subs_of(key("".join(self.hand_letters(self.seat)))))
 
-    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,  # noqa: C901 - one policy or check read in one place; to split
-               counting: bool = False):
+    def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,
+               counting: bool = False) -> Iterator:
         """Every start and modify this seat may make, as (kind, spell's team or None, word,
-        source string: see make_src); with `only`,
-        just that move's word; with `dests`, only plays landing at those teams; `counting`, how
-        many there are, a number per group of plays. A start
+        source string: see make_src); with `only`, just that move's word; with `dests`, only plays
+        landing at those teams; `counting`, how many there are, a number per group of plays. A start
         takes at least one card from the hand; a modify adds one from the hand or takes one
         out of the spell ("add and/or remove letters"), so rearranging alone is no modify."""
-        c = self.c
-        hand = self.hand_letters(seat)
-        letters = key("".join(char for char in hand if char != WILD))
-        n_wild = hand.count(WILD)
         kind = word = team_only = None
         if only is not None:
             kind = only[0]
             word = only[1] if kind == "start" else only[2]
-            if not isinstance(word, str) or c.team_of(len(word)) is None:
+            if not isinstance(word, str) or self.content.team_of(len(word)) is None:
                 return
-            team_only = c.team_of(len(word))
+            team_only = self.content.team_of(len(word))
 
         def allowed(teams: set[int]) -> set[int]:
             if team_only is not None:
                 teams = teams & {team_only}
             return teams & dests if dests is not None else teams
 
-        free = [t for t in c.teams if t not in self.spells[seat]]
-        for teams, locked in self._lock_groups(seat, free) if kind in (None, "start") else ():  # start a spell
+        if kind in (None, "start"):
+            yield from self._start_plays(seat, allowed, word, counting)
+        if kind in (None, "modify"):
+            yield from self._modify_plays(seat, allowed, word, counting, only[1] if only is not None else None)
+
+    def _hand_pool(self, seat: int) -> tuple[str, int]:
+        """The seat's hand as its letters but the wilds (sorted), and its number of wilds."""
+        hand = self.hand_letters(seat)
+        return key("".join(char for char in hand if char != WILD)), hand.count(WILD)
+
+    def _start_plays(self, seat: int, allowed: Callable[[set[int]], set[int]], word: str | None,
+                     counting: bool) -> Iterator:
+        """`_plays`' starts: a new spell at a team without one."""
+        content = self.content
+        letters, n_wild = self._hand_pool(seat)
+        free = [t for t in content.teams if t not in self.spells[seat]]
+        for teams, locked in self._lock_groups(seat, free):
             teams = allowed(teams)
             if not teams:
                 continue
-            sources, wilds = {"l": locked, "h": letters}, min(n_wild, c.spell_max_wilds)
+            sources, wilds = {"l": locked, "h": letters}, min(n_wild, content.spell_max_wilds)
             if counting:
-                yield count_builds(c, sources, wilds, teams, _starts)
+                yield count_builds(content, sources, wilds, teams, _starts)
                 continue
-            for word_, src, hand_n, spell_n, w in all_builds(c, sources, wilds, teams, word):
+            for word_, src, hand_n, spell_n, w in all_builds(content, sources, wilds, teams, word):
                 if _starts(hand_n, spell_n, w):
                     yield "start", None, word_, src
-        for team, spell in sorted(self.spells[seat].items()) if kind in (None, "modify") else ():  # modify a spell
-            if only is not None and team != only[1]:
+
+    def _modify_plays(self, seat: int, allowed: Callable[[set[int]], set[int]], word: str | None,
+                      counting: bool, only_team: int | None) -> Iterator:
+        """`_plays`' modifies: each spell (or the one at `only_team`) made another word."""
+        content = self.content
+        letters, n_wild = self._hand_pool(seat)
+        for team, spell in sorted(self.spells[seat].items()):
+            if only_team is not None and team != only_team:
                 continue
-            own = key("".join(c.letter[i] for i in spell[1] if c.letter[i] != WILD))
+            own = key("".join(content.letter[i] for i in spell[1] if content.letter[i] != WILD))
             sw = self.spell_wilds(spell)
-            dest_teams = [t for t in c.teams if t == team or t not in self.spells[seat]]
+            dest_teams = [t for t in content.teams if t == team or t not in self.spells[seat]]
             for teams, locked in self._lock_groups(seat, dest_teams):
                 teams = allowed(teams)
                 if not teams:
                     continue
-                sources, wilds = {"l": locked, "s": own, "h": letters}, min(n_wild + sw, c.spell_max_wilds)
+                sources, wilds = {"l": locked, "s": own, "h": letters}, min(n_wild + sw, content.spell_max_wilds)
                 modifies = _modifies(len(own), sw)
                 if counting:
-                    yield count_builds(c, sources, wilds, teams, modifies)
+                    yield count_builds(content, sources, wilds, teams, modifies)
                     continue
-                for word_, src, hand_n, spell_n, w in all_builds(c, sources, wilds, teams, word):
+                for word_, src, hand_n, spell_n, w in all_builds(content, sources, wilds, teams, word):
                     if modifies(hand_n, spell_n, w):
                         yield "modify", team, word_, src
 
@@ -232,20 +264,20 @@ class EvoState(State):
         return [(ts, locked) for locked, ts in sorted(groups.items())]
 
     def _team_actions(self) -> list:
-        out: list = [("end",)]
+        out: list = [END]
         for i, (pos, action) in enumerate(self.slots):
-            if i in self.used:
+            if i in self.used_slots:
                 continue
             if action == "teamwork":
-                for team in self.c.teams:
+                for team in self.content.teams:
                     for p2, fam in enumerate(self.teams[self.seat][team]):
-                        if team == self.active and p2 == pos:
+                        if team == self.active_team and p2 == pos:
                             continue
                         for k, a in enumerate(self.fam_actions(fam)):
                             if a in COPYABLE:
-                                out.extend(("use", i, (team, p2, k), *params) for params in self._params(a, None))
+                                out.extend(Use("use", i, (team, p2, k), *params) for params in self._params(a, None))
             else:
-                out.extend(("use", i, *params) for params in self._params(action, pos))
+                out.extend(Use("use", i, *params) for params in self._params(action, pos))
         return out
 
     def _params(self, action: str, pos: int | None) -> list[tuple]:
@@ -266,13 +298,13 @@ class EvoState(State):
             return [(team,) for team in sorted(self.spells[seat])]
         if action == "lock":
             assert pos is not None, "a lock familiar's position"
-            fam = self.teams[seat][self.active][pos]
+            fam = self.teams[seat][self.active_team][pos]
             return [] if fam[2] else [(char,) for char in hand]
         if action == "hire":
             out = []
             for m, fid in enumerate(self.market):
-                sides = self.c.fam_defs[self.c.fam_def_of[fid]][1]
-                for team in self.c.teams:
+                sides = self.content.fam_defs[self.content.fam_def_of[fid]][1]
+                for team in self.content.teams:
                     if not self.room(seat, team):
                         continue
                     for side in (0, 1):
@@ -284,13 +316,13 @@ class EvoState(State):
         raise IllegalAction(f"unknown action {action!r}")
 
     def _claimable(self, spell: list) -> list[str]:
-        c = self.c
-        if self.spell_wilds(spell) > c.max_wilds:
+        content = self.content
+        if self.spell_wilds(spell) > content.max_wilds:
             return []
         out = []
-        for pile in c.piles:
+        for pile in content.piles:
             stack = self.piles[pile]
-            if stack and c.ach_by_id[stack[0]].met_by(spell[0], c.words):
+            if stack and content.ach_by_id[stack[0]].met_by(spell[0], content.words):
                 out.append(stack[0])
         return out
 
@@ -302,53 +334,69 @@ class EvoState(State):
         if self.current_player() == CHANCE:
             self._apply_chance(action)
             return
-        kind = action[0]
         if self.phase == "main":
-            self.started_empty = self.deck_n == 0  # a main action is the first of a turn
-            if kind == "start":
-                self._start(action[1], action[2])
-            elif kind == "modify":
-                self._modify(action[1], action[2], action[3])
-            elif kind == "discard":
-                self._discard(action[1])
-                return
-            else:
-                raise IllegalAction(f"{action!r} is not a main action")
-        elif kind == "end":
-            self._end_turn()
-            return
-        elif kind == "use":
-            self._use(action)
+            self.started_empty = self.deck_count == 0  # a main action is the first of a turn
+            move = typed(action, MAIN_TYPES)  # IllegalAction for anything but a main action
         else:
-            raise IllegalAction(f"{action!r} is not a team action")
+            move = typed(action, TEAM_TYPES)
+        _MOVES[move.verb](self, move)
+
+    def _start_move(self, move: Start) -> None:
+        self._start(move.word, move.src)
+        self._after_play()
+
+    def _modify_move(self, move: Modify) -> None:
+        self._modify(move.team, move.word, move.src)
+        self._after_play()
+
+    def _discard_move(self, move: Discard) -> None:
+        self._discard(move.letters)
+
+    def _end_move(self, move: End) -> None:
+        self._end_turn()
+
+    def _use_move(self, move: Use) -> None:
+        self._use(move)
+        self._after_play()
+
+    def _after_play(self) -> None:
+        """After a start, a modify or a team action: refill an empty hand, end the turn once every
+        action of the team is used."""
         self._refill_if_empty()
-        if self.phase == "team" and len(self.used) == len(self.slots):
+        if self.phase == "team" and len(self.used_slots) == len(self.slots):
             self._end_turn()
 
     def _apply_chance(self, action) -> None:
-        if action[0] == "reveal":
-            ids = self.fam_deck.get(action[1])
-            if not self.refills or not ids:
-                raise IllegalAction(f"cannot reveal {action!r}")
-            self.market.append(ids.pop())
-            if not ids:
-                del self.fam_deck[action[1]]
-            self.refills -= 1
-            return
-        if action[0] != "deal" or not self.pending:
-            raise IllegalAction(f"unexpected chance action {action!r}")
-        ids = self.deck.get(action[1])
+        outcome = typed(action, CHANCE_TYPES)
+        if isinstance(outcome, Reveal):
+            self._reveal(outcome)
+        else:
+            self._deal(outcome)
+
+    def _reveal(self, outcome: Reveal) -> None:
+        ids = self.familiar_deck.get(outcome.familiar)
+        if not self.reveals_due or not ids:
+            raise IllegalAction(f"cannot reveal {outcome!r}")
+        self.market.append(ids.pop())
         if not ids:
-            raise IllegalAction(f"no {action[1]!r} in the deck")
+            del self.familiar_deck[outcome.familiar]
+        self.reveals_due -= 1
+
+    def _deal(self, outcome: Deal) -> None:
+        if not self.pending:
+            raise IllegalAction(f"unexpected chance action {outcome!r}")
+        ids = self.deck.get(outcome.letter)
+        if not ids:
+            raise IllegalAction(f"no {outcome.letter!r} in the deck")
         seat, n = self.pending[0]
         self.hands[seat].append(ids.pop())
         if not ids:
-            del self.deck[action[1]]
-        self.deck_n -= 1
+            del self.deck[outcome.letter]
+        self.deck_count -= 1
         self.pending[0] = (seat, n - 1)
         if n - 1 == 0:
             self.pending.pop(0)
-        if not self.deck_n:
+        if not self.deck_count:
             self.pending.clear()  # no draws from an empty deck
 
     def _take(self, seat: int, letters: Sequence[str]) -> list[int]:
@@ -357,7 +405,7 @@ class EvoState(State):
         taken = []
         for letter in letters:
             for i in hand:
-                if self.c.letter[i] == letter and i not in taken:
+                if self.content.letter[i] == letter and i not in taken:
                     taken.append(i)
                     break
             else:
@@ -367,18 +415,18 @@ class EvoState(State):
         return taken
 
     def _check_word(self, word: str, src: str) -> int:
-        c = self.c
-        if not isinstance(word, str) or word not in c.words.words:
+        content = self.content
+        if not isinstance(word, str) or word not in content.words.words:
             raise IllegalAction(f"{word!r} is not a word")
         if len(src) != len(word) or set(src) - set(SOURCE_ORDER):
             raise IllegalAction(f"bad sources {src!r} for {word!r}")
-        team = c.team_of(len(word))
+        team = content.team_of(len(word))
         if team is None:
             raise IllegalAction(f"{word!r} is too short for a spell")
         return team
 
     def _start(self, word: str, src: str) -> None:
-        seat, c = self.seat, self.c
+        seat, content = self.seat, self.content
         team = self._check_word(word, src)
         if team in self.spells[seat]:
             raise IllegalAction(f"team {team} already has a spell")
@@ -387,8 +435,8 @@ class EvoState(State):
             raise IllegalAction("a new spell has no spell cards")
         if not (Counter(counts["l"]) <= Counter(self.locked_letters(seat, team))):
             raise IllegalAction("not enough locked letters at that team")
-        if sum(counts["w"].values()) > c.spell_max_wilds:
-            raise IllegalAction(f"a spell holds at most {c.spell_max_wilds} wilds")
+        if sum(counts["w"].values()) > content.spell_max_wilds:
+            raise IllegalAction(f"a spell holds at most {content.spell_max_wilds} wilds")
         need = list(counts["h"].elements()) + [WILD] * sum(counts["w"].values())
         if not need:
             raise IllegalAction("a spell needs at least one letter from the hand")
@@ -400,7 +448,7 @@ class EvoState(State):
         self._activate(team)
 
     def _modify(self, team: int, word: str, src: str) -> None:
-        seat, c = self.seat, self.c
+        seat, content = self.seat, self.content
         spell = self.spells[seat].get(team)
         if spell is None:
             raise IllegalAction(f"no spell at team {team}")
@@ -410,13 +458,13 @@ class EvoState(State):
         counts = src_counts(word, src)
         if not (counts["l"] <= Counter(self.locked_letters(seat, dest))):
             raise IllegalAction("not enough locked letters at that team")
-        own = Counter(c.letter[i] for i in spell[1])
+        own = Counter(content.letter[i] for i in spell[1])
         sw = own.pop(WILD, 0)
         if not (counts["s"] <= own):
             raise IllegalAction("those letters are not in the spell")
         n_w = sum(counts["w"].values())
-        if n_w > c.spell_max_wilds:
-            raise IllegalAction(f"a spell holds at most {c.spell_max_wilds} wilds")
+        if n_w > content.spell_max_wilds:
+            raise IllegalAction(f"a spell holds at most {content.spell_max_wilds} wilds")
         from_spell_w = min(n_w, sw)
         hand_need = list(counts["h"].elements()) + [WILD] * (n_w - from_spell_w)
         if not (Counter(hand_need) <= Counter(self.hand_letters(seat))):
@@ -425,7 +473,7 @@ class EvoState(State):
         kept, back = [], list(spell[1])
         for letter in keep_letters:
             for i in back:
-                if c.letter[i] == letter:
+                if content.letter[i] == letter:
                     kept.append(i)
                     back.remove(i)
                     break
@@ -440,17 +488,17 @@ class EvoState(State):
 
     def _activate(self, team: int) -> None:
         self.phase = "team"
-        self.active = team
+        self.active_team = team
         self.slots = self.team_actions(self.seat, team)
-        self.used = set()
+        self.used_slots = set()
         self._refill_if_empty()
         if not self.slots:
             self._end_turn()
 
     def _refill_if_empty(self) -> None:
         seat = self.seat
-        if self.phase != "over" and not self.hands[seat] and self.deck_n and not self.pending:
-            self.pending.append((seat, self.c.hand_size))
+        if self.phase != "over" and not self.hands[seat] and self.deck_count and not self.pending:
+            self.pending.append((seat, self.content.hand_size))
             self.figures["empty_hand_draws"] += 1
 
     def _discard(self, letters: str) -> None:
@@ -459,81 +507,92 @@ class EvoState(State):
             raise IllegalAction(f"cannot discard {letters!r}")
         for i in self._take(seat, list(letters)):
             self._to_discard(i)
-        need = self.c.hand_size - len(self.hands[seat])
-        if need > 0 and self.deck_n:
+        need = self.content.hand_size - len(self.hands[seat])
+        if need > 0 and self.deck_count:
             self.pending.append((seat, need))
         self.figures["discard_turns"] += 1
         self._end_turn()
 
     def _to_discard(self, card: int) -> None:
-        (self.wild_pile if self.c.letter[card] == WILD else self.discard).append(card)
+        (self.wild_pile if self.content.letter[card] == WILD else self.discard).append(card)
 
-    def _use(self, action) -> None:
-        if len(action) < 2 or not isinstance(action[1], int) or not 0 <= action[1] < len(self.slots):
+    def _use(self, action: Use) -> None:
+        slot = action.slot
+        if not 0 <= slot < len(self.slots):
             raise IllegalAction(f"bad slot in {action!r}")
-        slot = action[1]
-        if slot in self.used:
+        if slot in self.used_slots:
             raise IllegalAction(f"slot {slot} already used")
         pos, name = self.slots[slot]
-        params = action[2:]
+        params = action.params
         if name == "teamwork":
             if not params or not isinstance(params[0], tuple) or len(params[0]) != 3:
                 raise IllegalAction("teamwork names a familiar to copy")
             team, p2, k = params[0]
             fams = self.teams[self.seat].get(team)
-            if fams is None or not 0 <= p2 < len(fams) or (team == self.active and p2 == pos):
+            if fams is None or not 0 <= p2 < len(fams) or (team == self.active_team and p2 == pos):
                 raise IllegalAction("teamwork copies another of your familiars")
             acts = self.fam_actions(fams[p2])
             if not 0 <= k < len(acts) or acts[k] not in COPYABLE:
                 raise IllegalAction("that action cannot be copied")
             self._effect(acts[k], params[1:], None)
-            self.used.add(slot)
+            self.used_slots.add(slot)
             self.figures["teamwork_copies"] += 1
             return
         self._effect(name, params, pos)  # raises before changing anything if the params are wrong
-        self.used.add(slot)
+        self.used_slots.add(slot)
 
-    def _effect(self, name: str, params: tuple, pos: int | None) -> None:  # noqa: C901 - one policy or check read in one place; to split
-        """The effect vocabulary."""
-        seat, c = self.seat, self.c
-        if name == "draw":
-            if self.deck_n:
-                self._add_draw(seat, 1)
-        elif name == "wild":
-            if self.wild_pile:
-                self.hands[seat].append(self.wild_pile.pop())
-                self.figures["wilds_taken"] += 1
-        elif name == "burn":
-            if len(params) != 1:
-                raise IllegalAction("burn names a letter")
-            card = self._take(seat, [params[0]])[0]
-            self.scores[seat] += c.points[card]
-            self.ledger[seat]["burn"] += c.points[card]
-            self._to_discard(card)
-            self.figures["burns"] += 1
-        elif name == "publish":
-            if len(params) != 2:
-                raise IllegalAction("publish names a team and an achievement")
-            self._publish(*params)
-        elif name == "pickup":
-            if len(params) != 1 or params[0] not in self.spells[seat]:
-                raise IllegalAction("pickup names one of your spells")
-            spell = self.spells[seat].pop(params[0])
-            self.hands[seat].extend(spell[1])
-            self.figures["pickups"] += 1
-        elif name == "lock":
-            if pos is None or len(params) != 1:
-                raise IllegalAction("lock names a letter")
-            fam = self.teams[seat][self.active][pos]
-            if fam[2]:
-                raise IllegalAction("this familiar already holds a letter")
-            fam[2].extend(self._take(seat, [params[0]]))
-        elif name == "hire":
-            if len(params) != 4:
-                raise IllegalAction("hire names market, team, side, lock letter")
-            self._hire(*params)
-        else:
+    def _effect(self, name: str, params: tuple, pos: int | None) -> None:
+        """The effect vocabulary: the card action `name`, with its parameters, by the familiar at
+        `pos` of the active team (None for one copied by teamwork)."""
+        effect = _EFFECTS.get(name)
+        if effect is None:
             raise IllegalAction(f"unknown action {name!r}")
+        effect(self, params, pos)
+
+    def _draw_effect(self, params: tuple, pos: int | None) -> None:
+        if self.deck_count:
+            self._add_draw(self.seat, 1)
+
+    def _wild_effect(self, params: tuple, pos: int | None) -> None:
+        if self.wild_pile:
+            self.hands[self.seat].append(self.wild_pile.pop())
+            self.figures["wilds_taken"] += 1
+
+    def _burn_effect(self, params: tuple, pos: int | None) -> None:
+        if len(params) != 1:
+            raise IllegalAction("burn names a letter")
+        seat = self.seat
+        card = self._take(seat, [params[0]])[0]
+        self.scores[seat] += self.content.points[card]
+        self.ledger[seat]["burn"] += self.content.points[card]
+        self._to_discard(card)
+        self.figures["burns"] += 1
+
+    def _publish_effect(self, params: tuple, pos: int | None) -> None:
+        if len(params) != 2:
+            raise IllegalAction("publish names a team and an achievement")
+        self._publish(*params)
+
+    def _pickup_effect(self, params: tuple, pos: int | None) -> None:
+        seat = self.seat
+        if len(params) != 1 or params[0] not in self.spells[seat]:
+            raise IllegalAction("pickup names one of your spells")
+        spell = self.spells[seat].pop(params[0])
+        self.hands[seat].extend(spell[1])
+        self.figures["pickups"] += 1
+
+    def _lock_effect(self, params: tuple, pos: int | None) -> None:
+        if pos is None or len(params) != 1:
+            raise IllegalAction("lock names a letter")
+        fam = self.teams[self.seat][self.active_team][pos]
+        if fam[2]:
+            raise IllegalAction("this familiar already holds a letter")
+        fam[2].extend(self._take(self.seat, [params[0]]))
+
+    def _hire_effect(self, params: tuple, pos: int | None) -> None:
+        if len(params) != 4:
+            raise IllegalAction("hire names market, team, side, lock letter")
+        self._hire(*params)
 
     def _add_draw(self, seat: int, n: int) -> None:
         if self.pending and self.pending[-1][0] == seat:
@@ -542,7 +601,7 @@ class EvoState(State):
             self.pending.append((seat, n))
 
     def _publish(self, team: int, achievement: str) -> None:
-        seat, c = self.seat, self.c
+        seat, content = self.seat, self.content
         spell = self.spells[seat].get(team)
         if spell is None:
             raise IllegalAction(f"no spell at team {team}")
@@ -550,8 +609,8 @@ class EvoState(State):
         if achievement:
             if achievement not in self._claimable(spell):
                 raise IllegalAction(f"achievement {achievement!r} cannot be claimed by {spell[0]!r}")
-            a = c.ach_by_id[achievement]
-            top = max((c.points[i] for i in spell[1]), default=0)
+            a = content.ach_by_id[achievement]
+            top = max((content.points[i] for i in spell[1]), default=0)
             bonus = a.points + ((a.multiplier - 1) * top if a.multiplier else 0)
             self.piles[a.pile].remove(achievement)
             self.claimed[seat].append(achievement)
@@ -568,7 +627,7 @@ class EvoState(State):
         self.figures["published_letters"] += len(spell[0])
 
     def _hire(self, m: int, team: int, side: int, lock_letter: str) -> None:
-        seat, c = self.seat, self.c
+        seat, content = self.seat, self.content
         if not isinstance(m, int) or not 0 <= m < len(self.market):
             raise IllegalAction("no such market card")
         if team not in self.teams[seat] or not self.room(seat, team):
@@ -576,7 +635,7 @@ class EvoState(State):
         if side not in (0, 1):
             raise IllegalAction("side is 0 (special) or 1 (plain)")
         fid = self.market[m]
-        actions = c.fam_defs[c.fam_def_of[fid]][1][side]
+        actions = content.fam_defs[content.fam_def_of[fid]][1][side]
         if "lock" in actions:
             if lock_letter and lock_letter not in self.hand_letters(seat):
                 raise IllegalAction(f"no {lock_letter!r} in hand to lock")
@@ -596,24 +655,24 @@ class EvoState(State):
             self.figures["hires_special"] += 1
         else:
             self.figures["hires_plain"] += 1
-        self.refills += 1
+        self.reveals_due += 1
 
     def _end_turn(self) -> None:
         self.turns += 1
         self.phase = "main"
-        self.slots, self.used = [], set()
+        self.slots, self.used_slots = [], set()
         total = sum(self.scores)
         # a full round of turns that start with the deck empty and score nothing also ends
         # the game: every player has shown they cannot (or will not) burn or publish. The turn
         # that empties the deck does not count: its player never had a turn without draws.
         if self.started_empty and total == self.last_total:
-            self.quiet += 1
+            self.quiet_turns += 1
         else:
-            self.quiet = 0
+            self.quiet_turns = 0
         self.last_total = total
         self.seat = (self.seat + 1) % self.players
-        if self.deck_n == 0 and not self.pending and (
-                self.quiet >= self.players or not any(self.can_score(s) for s in range(self.players))):
+        if self.deck_count == 0 and not self.pending and (
+                self.quiet_turns >= self.players or not any(self.can_score(s) for s in range(self.players))):
             self.phase = "over"
             return
         self._refill_if_empty()
@@ -623,21 +682,21 @@ class EvoState(State):
         """Could this seat score on its turn (deck empty)? See `scoring_play`."""
         return self.scoring_play(seat) is not None
 
-    def scoring_play(self, seat: int) -> tuple | None:
+    def scoring_play(self, seat: int) -> MainAction | None:
         """A start or modify, as the rules allow it (up to two wilds, a modify that only removes
         letters), that reaches a team that publishes, or that burns with a letter worth points
         left in the hand (the team's own actions or one copied by teamwork); None if there is none."""
-        c = self.c
+        content = self.content
         publish, burn = self.scoring_teams(seat)
         if not publish and not burn:
             return None
         # the answer depends on the seat's letters alone (hand, spells, locked) and these teams: kept
         # per game, as the turns at the end of a game ask it again of hands that have not changed
         letters = (key("".join(self.hand_letters(seat))),
-                   tuple((t, spell[0], key("".join(c.letter[i] for i in spell[1])))
+                   tuple((t, spell[0], key("".join(content.letter[i] for i in spell[1])))
                          for t, spell in sorted(self.spells[seat].items())),
-                   tuple(self.locked_letters(seat, t) for t in c.teams), frozenset(publish), frozenset(burn))
-        memo = c.scoring_plays
+                   tuple(self.locked_letters(seat, t) for t in content.teams), frozenset(publish), frozenset(burn))
+        memo = content.scoring_plays
         if letters in memo:
             return memo[letters]
         if len(memo) > SCORING_PLAYS_KEPT:
@@ -645,20 +704,20 @@ class EvoState(State):
         found = memo[letters] = self._first_scoring_play(seat, publish, burn)
         return found
 
-    def _first_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> tuple | None:
-        c = self.c
+    def _first_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> MainAction | None:
+        content = self.content
         for kind, team, word, src in self._plays(seat, dests=frozenset(publish | burn)):
-            if c.team_of(len(word)) in publish or any(c.letter_points.get(char, 0) > 0
+            if content.team_of(len(word)) in publish or any(content.letter_points.get(char, 0) > 0
                                                        for char in self._hand_after(seat, team, src_counts(word, src))):
-                return ("start", word, src) if kind == "start" else ("modify", team, word, src)
+                return _play_move(kind, team, word, src)
         return None
 
     def scoring_teams(self, seat: int) -> tuple[set[int], set[int]]:
         """This seat's teams that publish, and those that burn but do not publish (their own
         actions or one copied by teamwork)."""
-        copyable = {a for t in self.c.teams for f in self.teams[seat][t] for a in self.fam_actions(f) if a in COPYABLE}
+        copyable = {a for t in self.content.teams for f in self.teams[seat][t] for a in self.fam_actions(f) if a in COPYABLE}
         publish, burn = set(), set()
-        for team in self.c.teams:
+        for team in self.content.teams:
             acts = {a for _, a in self.team_actions(seat, team)}
             if "teamwork" in acts:
                 acts |= copyable
@@ -670,12 +729,12 @@ class EvoState(State):
 
     def _hand_after(self, seat: int, team: int | None, counts: dict[str, Counter]) -> Counter:
         """The seat's hand letters after this start (team None) or modify of its spell at `team`."""
-        c = self.c
+        content = self.content
         hand = Counter(self.hand_letters(seat)) - counts["h"]
         wilds = sum(counts["w"].values())
         if team is None:
             return hand - Counter({WILD: wilds})
-        spell = Counter(c.letter[i] for i in self.spells[seat][team][1])
+        spell = Counter(content.letter[i] for i in self.spells[seat][team][1])
         sw = spell.pop(WILD, 0)
         return hand - Counter({WILD: max(0, wilds - sw)}) + (spell - counts["s"]) + Counter({WILD: max(0, sw - wilds)})
 
@@ -694,7 +753,7 @@ class EvoState(State):
         for s in range(self.players):
             for k, v in self.ledger[s].items():
                 figures[f"{k}_points"] = figures.get(f"{k}_points", 0) + v
-        figures["deck_left"] = self.deck_n
+        figures["deck_left"] = self.deck_count
         return Outcome(scores=scores, winners=winners, turns=self.turns, stalled=stalled,
                        played={k: set(v) for k, v in self.played.items()}, figures=figures)
 
@@ -710,14 +769,14 @@ class EvoState(State):
         s.hands = [hand[:] for hand in self.hands]
         s.spells = [{t: [spell[0], spell[1][:]] for t, spell in spells.items()} for spells in self.spells]
         s.teams = [{t: [[f[0], f[1], f[2][:]] for f in fams] for t, fams in teams.items()} for teams in self.teams]
-        s.fam_deck = {d: ids[:] for d, ids in self.fam_deck.items()}
+        s.familiar_deck = {d: ids[:] for d, ids in self.familiar_deck.items()}
         s.piles = {pile: ids[:] for pile, ids in self.piles.items()}
         s.unused_achievements = self.unused_achievements[:]
         s.claimed = [ids[:] for ids in self.claimed]
         s.scores = self.scores[:]
         s.ledger = [ledger.copy() for ledger in self.ledger]
         s.extra_letters, s.extra_wilds = self.extra_letters[:], self.extra_wilds[:]
-        s.pending, s.slots, s.used = self.pending[:], self.slots[:], set(self.used)
+        s.pending, s.slots, s.used_slots = self.pending[:], self.slots[:], set(self.used_slots)
         s.played = defaultdict(set, {k: set(v) for k, v in self.played.items()})
         s.figures = self.figures.copy()
         return s
@@ -726,20 +785,26 @@ class EvoState(State):
         """A clone with the other seats' letter cards and the deck re-dealt (wilds are dealt face up)."""
         s = self.clone()
         others = [o for o in range(s.players) if o != seat]
-        hidden = {o: [i for i in s.hands[o] if s.c.letter[i] != WILD] for o in others}
+        hidden = {o: [i for i in s.hands[o] if s.content.letter[i] != WILD] for o in others}
         pool = [i for ids in s.deck.values() for i in ids] + [i for o in others for i in hidden[o]]
         hands, rest = redeal(rng, pool, [len(hidden[o]) for o in others])
         for o, hand in zip(others, hands, strict=False):
-            s.hands[o] = [i for i in s.hands[o] if s.c.letter[i] == WILD] + hand
+            s.hands[o] = [i for i in s.hands[o] if s.content.letter[i] == WILD] + hand
         deck: dict[str, list[int]] = {}
         for i in rest:
-            deck.setdefault(s.c.letter[i], []).append(i)
+            deck.setdefault(s.content.letter[i], []).append(i)
         s.deck = dict(sorted(deck.items()))
         return s
 
     # -- invariants -----------------------------------------------------------
-    def check_invariants(self) -> None:  # noqa: C901 - one policy or check read in one place; to split
-        c = self.c
+    def check_invariants(self) -> None:
+        self._check_every_card_in_one_place()
+        for s in range(self.players):
+            self._check_seat(s)
+
+    def _check_every_card_in_one_place(self) -> None:
+        """Every letter card, familiar and achievement is in exactly one place; the deck count is right."""
+        content = self.content
         places: list[int] = [i for v in self.deck.values() for i in v] + self.wild_pile + self.discard
         for s in range(self.players):
             places += self.hands[s]
@@ -748,65 +813,69 @@ class EvoState(State):
             for team in self.teams[s].values():
                 for fam in team:
                     places += fam[2]
-        if sorted(places) != list(range(len(c.letter))):
+        if sorted(places) != list(range(len(content.letter))):
             raise InvariantError("a letter card is lost or duplicated")
-        if self.deck_n != sum(len(v) for v in self.deck.values()):
+        if self.deck_count != sum(len(v) for v in self.deck.values()):
             raise InvariantError("deck count is off")
-        fams = [i for v in self.fam_deck.values() for i in v] + self.market
+        fams = [i for v in self.familiar_deck.values() for i in v] + self.market
         fams += [f[0] for s in range(self.players) for t in self.teams[s].values() for f in t]
-        if sorted(fams) != list(range(len(c.fam_def_of))):
+        if sorted(fams) != list(range(len(content.fam_def_of))):
             raise InvariantError("a familiar is lost or duplicated")
         achs = [a for p in self.piles.values() for a in p] + self.unused_achievements + [a for cl in self.claimed for a in cl]
-        if sorted(achs) != sorted(a.id for a in c.achievements):
+        if sorted(achs) != sorted(a.id for a in content.achievements):
             raise InvariantError("an achievement is lost or duplicated")
-        for s in range(self.players):
-            if self.scores[s] != sum(self.ledger[s].values()):
-                raise InvariantError(f"seat {s}'s score does not match its ledger")
-            for t, fams_t in self.teams[s].items():
-                if len(fams_t) > c.leaders[t].limit:
-                    raise InvariantError(f"seat {s}'s team {t} is over its limit")
-            for t, spell in self.spells[s].items():
-                if c.team_of(len(spell[0])) != t:
-                    raise InvariantError(f"spell {spell[0]!r} is at the wrong team")
-                need = Counter(spell[0])
-                have = Counter(c.letter[i] for i in spell[1])
-                wilds = have.pop(WILD, 0)
-                locked = Counter(self.locked_letters(s, t))
-                missing = need - have
-                if not have <= need or sum((missing - locked).values()) > wilds:
-                    raise InvariantError(f"spell {spell[0]!r} does not match its cards")
+
+    def _check_seat(self, s: int) -> None:
+        """The seat's score matches its ledger, its teams keep their limits, its spells their cards."""
+        content = self.content
+        if self.scores[s] != sum(self.ledger[s].values()):
+            raise InvariantError(f"seat {s}'s score does not match its ledger")
+        for t, fams_t in self.teams[s].items():
+            if len(fams_t) > content.leaders[t].limit:
+                raise InvariantError(f"seat {s}'s team {t} is over its limit")
+        for t, spell in self.spells[s].items():
+            if content.team_of(len(spell[0])) != t:
+                raise InvariantError(f"spell {spell[0]!r} is at the wrong team")
+            need = Counter(spell[0])
+            have = Counter(content.letter[i] for i in spell[1])
+            wilds = have.pop(WILD, 0)
+            locked = Counter(self.locked_letters(s, t))
+            missing = need - have
+            if not have <= need or sum((missing - locked).values()) > wilds:
+                raise InvariantError(f"spell {spell[0]!r} does not match its cards")
 
     # -- what a seat sees (spellpress play) ---------------------------------------
     def letter_card(self, i: int) -> CardRef:
-        return CardRef(*self.c.printed[i])
+        return CardRef(*self.content.printed[i])
 
     def familiar_card(self, fid: int) -> CardRef:
-        return CardRef("familiars", self.c.fam_defs[self.c.fam_def_of[fid]][0])
+        return CardRef("familiars", self.content.fam_defs[self.content.fam_def_of[fid]][0])
 
     def observation(self, seat: int) -> Observation:
-        c = self.c
+        content = self.content
         letters = lambda ids: tuple(self.letter_card(i) for i in ids)  # noqa: E731
-        zones = [Zone("deck", "letter deck", "pile", None, (), self.deck_n, "letters"),
+        zones = [Zone("deck", "letter deck", "pile", None, (), self.deck_count, "letters"),
                  Zone("wilds", "wild cards", "pile", None, letters(self.wild_pile[-1:]), max(0, len(self.wild_pile) - 1),
                       "wilds"),
                  Zone("discard", "discard pile", "pile", None, letters(self.discard)),
                  Zone("market", "familiars for hire", "row", None, tuple(self.familiar_card(f) for f in self.market)),
-                 Zone("familiars", "familiar deck", "pile", None, (), sum(len(v) for v in self.fam_deck.values()), "familiars")]
-        for pile in c.piles:
+                 Zone("familiars", "familiar deck", "pile", None, (), sum(len(v) for v in self.familiar_deck.values()),
+                      "familiars")]
+        for pile in content.piles:
             stack = self.piles[pile]
             zones.append(Zone(f"achievements:{pile}", f"achievements: {pile}", "pile", None,
                               tuple(CardRef("achievements", a) for a in stack[:1]), max(0, len(stack) - 1), "achievements"))
         facts = []
         for other in range(self.players):
             zones.append(hand_zone(other, seat, letters(self.hands[other]), "letters"))
-            for team in c.teams:
+            for team in content.teams:
                 spell = self.spells[other].get(team)
                 if spell:
                     zones.append(Zone(f"spell:{other}:{team}", f"seat {other + 1}'s spell {spell[0].upper()} ({team} letters)",
                                       "row", other, letters(spell[1])))
                 fams = self.teams[other][team]
                 if fams:
-                    locked = "".join(c.letter[i] for f in fams for i in f[2]).upper()
+                    locked = "".join(content.letter[i] for f in fams for i in f[2]).upper()
                     zones.append(Zone(f"team:{other}:{team}", f"seat {other + 1}'s team {team}", "row", other,
                                       tuple(self.familiar_card(f[0]) for f in fams),
                                       note=f"locked: {locked}" if locked else ""))
@@ -814,7 +883,7 @@ class EvoState(State):
                 zones.append(Zone(f"claimed:{other}", f"seat {other + 1}'s achievements", "row", other,
                                   tuple(CardRef("achievements", a) for a in self.claimed[other])))
         if self.phase == "team":
-            facts.append(f"seat {self.seat + 1} resolves its team {self.active}")
+            facts.append(f"seat {self.seat + 1} resolves its team {self.active_team}")
         return Observation(seat, to_move(self.current_player()), self.phase, tuple(self.returns()), tuple(zones), tuple(facts))
 
     def action_to_string(self, action) -> str:
@@ -849,7 +918,7 @@ class EvoState(State):
         cards, hand = [], list(self.hands[self.seat])
         for letter in wanted:
             for i in hand:
-                if self.c.letter[i] == letter:
+                if self.content.letter[i] == letter:
                     cards.append(self.letter_card(i))
                     hand.remove(i)
                     break
@@ -868,7 +937,20 @@ def _modifies(own: int, spell_wilds: int):
     return modifies
 
 
-MOVE_LENGTHS = {"start": 3, "modify": 4, "discard": 2}  # a main-phase move's verb -> its tuple's length
+def _play_move(kind: str, team: int | None, word: str, src: str) -> Start | Modify:
+    """One of `_plays`' answers as the move it stands for."""
+    if kind == "start":
+        return Start("start", word, src)
+    assert team is not None, "a modify names its spell's team"
+    return Modify("modify", team, word, src)
+
+
+_MOVES: dict[str, Any] = {"start": EvoState._start_move, "modify": EvoState._modify_move,
+                          "discard": EvoState._discard_move, "end": EvoState._end_move, "use": EvoState._use_move}
+_EFFECTS: dict[str, Any] = {"draw": EvoState._draw_effect, "wild": EvoState._wild_effect, "burn": EvoState._burn_effect,
+                            "publish": EvoState._publish_effect, "pickup": EvoState._pickup_effect,
+                            "lock": EvoState._lock_effect, "hire": EvoState._hire_effect}  # teamwork is _use's
+MOVE_LENGTHS = {verb: len(kind._fields) for verb, kind in MAIN_TYPES.items()}  # a main move's verb -> its length
 
 
 class MainMoves(LazyMoves):
