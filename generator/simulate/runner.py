@@ -216,7 +216,7 @@ def run(
                     into=[into] if into else None)[0]
 
 
-def run_many(  # noqa: C901 - one policy or check read in one place; to split
+def run_many(
     specs: list[RunSpec],
     *,
     workers: int | None = None,
@@ -235,12 +235,6 @@ def run_many(  # noqa: C901 - one policy or check read in one place; to split
     workers = workers or os.cpu_count() or 1
     results = into or [RunResult(spec, keep_records) for spec in specs]
 
-    def tasks() -> Iterator[tuple[int, int, int]]:
-        for number, spec in enumerate(specs):
-            searching = any(seat.kind == "ismcts" for seat in spec.lineup)
-            for start, stop in batches(spec.games, workers, smallest=2 if searching else 25):  # a searched game takes seconds
-                yield number, spec.first + start, spec.first + stop
-
     def fold(number: int, records: list[GameRecord]) -> None:
         for record in records:
             results[number].add(record)
@@ -248,29 +242,14 @@ def run_many(  # noqa: C901 - one policy or check read in one place; to split
             progress(len(records))
 
     if executor is None and dask is None and workers == 1:
-        for number, start, stop in tasks():
+        for number, start, stop in _tasks(specs, workers):
             fold(number, play_batch(specs[number], start, stop))
         return results
     if executor is None and dask is None:
-        # build the game, its rules and their caches (word finders) once, before the pool
-        # forks, so every worker starts with them instead of building its own
-        from spellpress.simulate.engine_faults import blaming
-
-        for spec in specs:
-            game, rules = _load(spec.folder, spec.engine, spec.variant)
-            blaming(lambda: rules.new_state(game, spec.players, dict(spec.options)),  # noqa: B023 - called at once
-                    rules, game_seed(spec.seed, 0))
-    in_flight = 4 * workers  # enough to keep every worker busy while the oldest is folded
+        _load_before_fork(specs)
     try:
-        with nullcontext(executor) if executor is not None else _executor(workers, dask) as executor:
-            pending: deque = deque()
-            for number, start, stop in tasks():
-                pending.append((number, executor.submit(play_batch, specs[number], start, stop)))
-                if len(pending) >= in_flight:
-                    fold(pending[0][0], pending.popleft()[1].result())  # in index order, whatever order they finish in
-            while pending:
-                number, future = pending.popleft()
-                fold(number, future.result())
+        with nullcontext(executor) if executor is not None else _executor(workers, dask) as pool:
+            _play_in_order(pool, specs, workers, fold)
     except Exception as exc:
         lost = _lost_cluster(exc) if dask is not None else None
         if lost is None:
@@ -279,6 +258,40 @@ def run_many(  # noqa: C901 - one policy or check read in one place; to split
 
         raise UserError.at(Option("--dask"), f"the Dask cluster failed: {lost}; no figures are reported") from None
     return results
+
+
+def _tasks(specs: list[RunSpec], workers: int) -> Iterator[tuple[int, int, int]]:
+    """(run number, first game, game after the last) of every batch of every run, in order."""
+    for number, spec in enumerate(specs):
+        searching = any(seat.kind == "ismcts" for seat in spec.lineup)
+        for start, stop in batches(spec.games, workers, smallest=2 if searching else 25):  # a searched game takes seconds
+            yield number, spec.first + start, spec.first + stop
+
+
+def _load_before_fork(specs: list[RunSpec]) -> None:
+    """Build the game, its rules and their caches (word finders) once, before the pool forks, so
+    every worker starts with them instead of building its own."""
+    from spellpress.simulate.engine_faults import blaming
+
+    for spec in specs:
+        game, rules = _load(spec.folder, spec.engine, spec.variant)
+        blaming(lambda: rules.new_state(game, spec.players, dict(spec.options)),  # noqa: B023 - called at once
+                rules, game_seed(spec.seed, 0))
+
+
+def _play_in_order(executor: Executor, specs: list[RunSpec], workers: int,
+                   fold: Callable[[int, list[GameRecord]], None]) -> None:
+    """Submit the batches a few at a time and fold each one's games in index order, whatever order
+    they finish in."""
+    in_flight = 4 * workers  # enough to keep every worker busy while the oldest is folded
+    pending: deque = deque()
+    for number, start, stop in _tasks(specs, workers):
+        pending.append((number, executor.submit(play_batch, specs[number], start, stop)))
+        if len(pending) >= in_flight:
+            fold(pending[0][0], pending.popleft()[1].result())
+    while pending:
+        number, future = pending.popleft()
+        fold(number, future.result())
 
 
 def _lost_cluster(exc: Exception) -> str | None:

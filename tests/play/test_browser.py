@@ -302,7 +302,7 @@ def go_out_or_click(page) -> None:
 
 def words_to_go_out(page) -> str:
     """The words of the hand shown but one card, if it has them: the page's cards read with the game's words."""
-    content = rules_for(game := load_game(ROOT / "cards" / "word-rummy")).new_state(game, 2).c
+    content = rules_for(game := load_game(ROOT / "cards" / "word-rummy")).new_state(game, 2).content
     kind_of = {card: kind for kind, card in content.card_ids.items()}
     observation = page.evaluate("() => view.observation")
     hand = next(z for z in observation["zones"] if z["name"] == f"hand:{observation['seat']}")

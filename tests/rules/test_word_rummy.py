@@ -48,7 +48,7 @@ def test_each_round_deals_a_growing_hand_one_card_at_a_time_from_the_starter(gam
     assert state.hands == [list("adgj"), list("behk"), list("cfil")]
     deal(state, "e")  # the flip
     assert state.discard == ["e"] and state.phase == DRAW and state.current_player() == 0
-    assert [new(game, 3, hand_start=3, hand_growth=2).s.hand_size(r) for r in range(3)] == [3, 5, 7]
+    assert [new(game, 3, hand_start=3, hand_growth=2).settings.hand_size(r) for r in range(3)] == [3, 5, 7]
 
 
 def test_the_deck_is_drawn_by_chance_weighted_by_the_cards_left(game):
@@ -99,7 +99,7 @@ def test_going_out_needs_a_hand_of_words_and_gives_every_other_seat_one_last_tur
 
 def test_a_hand_scores_its_words_less_its_unplayed_cards_plus_bonuses(game):
     state = new(game, 3)
-    c = state.c
+    c = state.content
     split = c.best(tuple(sorted("catz")))
     assert split.unplayed == ("z",) and split.words[0][0] in ("act", "cat")
     assert split.score == c.points["c"] + c.points["a"] + c.points["t"] - c.points["z"]
@@ -115,7 +115,7 @@ def test_a_hand_scores_its_words_less_its_unplayed_cards_plus_bonuses(game):
     state.hands = [list("catsxz"), list("dogsae"), list("hen")]
     state.went_out = 2
     splits = state.splits()
-    s = state.s
+    s = state.settings
     bonus = [s.all_cards_bonus if split.uses_every_card else 0 for split in splits]
     longest = [split.longest for split in splits]
     if longest.count(max(longest)) == 1:
@@ -131,20 +131,20 @@ def test_a_hand_scores_its_words_less_its_unplayed_cards_plus_bonuses(game):
 def test_a_tie_for_the_longest_word_or_most_words_earns_nobody_the_bonus(game):
     state = new(game, 2, all_cards_bonus=0)
     state.hands = [list("cat"), list("dog")]
-    assert state.round_points(state.splits()) == [state.c.best(("a", "c", "t")).score,
-                                                   state.c.best(("d", "g", "o")).score]
+    assert state.round_points(state.splits()) == [state.content.best(("a", "c", "t")).score,
+                                                   state.content.best(("d", "g", "o")).score]
     state.hands = [list("cats"), list("dog")]
-    bonus = state.s.longest_word_bonus
-    assert state.round_points(state.splits())[0] == state.c.best(tuple(sorted("cats"))).score + bonus
+    bonus = state.settings.longest_word_bonus
+    assert state.round_points(state.splits())[0] == state.content.best(tuple(sorted("cats"))).score + bonus
 
 
 def test_digraph_and_wild_cards_make_words(game):
     state = new(game)
-    split = state.c.best(("e", "e", "n", "qu"))
+    split = state.content.best(("e", "e", "n", "qu"))
     assert split.uses_every_card and split.words[0][0] == "queen"
-    wild = state.c.best(("*", "c", "t"))
+    wild = state.content.best(("*", "c", "t"))
     assert wild.uses_every_card and len(wild.words[0][0]) == 3
-    assert wild.score == state.c.points["c"] + state.c.points["t"] + state.c.points["*"]
+    assert wild.score == state.content.points["c"] + state.content.points["t"] + state.content.points["*"]
 
 
 @pytest.mark.slow
@@ -377,7 +377,7 @@ def test_a_hand_one_card_short_is_valued_as_if_searched_alone(game):
 
     from spellpress.rules.word_rummy.content import _Family, hand_without
 
-    content = new(game, 2).c
+    content = new(game, 2).content
     deck = list(Counter(content.counts).elements())
     rng = random.Random(39)
     checked = {"wild": 0, "plain": 0}

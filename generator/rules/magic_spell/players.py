@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import NamedTuple
 
 from spellpress.rules.magic_spell.actions import (
     KEEP,
@@ -28,6 +29,16 @@ MEMORY_SPANS = {"none": 0, "partial": 6, "perfect": None}
 # spell effects were barely exercised; at 1.75 it casts five times as often, and this player
 # wins 31.3% against two 1.0 players (900 three-player games, fair 33.3%): about as strong.
 ATTACK_WEIGHT = 1.75
+
+
+class _Reach(NamedTuple):
+    """What a cast can reach this turn: the letters still needed, the cabinet tiles among them, the
+    spirit left after paying, and the useful tiles the lab is thought to hold."""
+
+    needs: Counter
+    matches: int
+    spirit_left: int
+    lab: int
 
 
 class MagicSpellPlayer(Player[MagicSpellState]):
@@ -116,8 +127,9 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                                 return Weave("weave", tile, sid, letter)
         return best
 
-    def cast_value(self, state: MagicSpellState, seat: int, sid: int,  # noqa: C901 - one policy or check read in one place; to split
+    def cast_value(self, state: MagicSpellState, seat: int, sid: int,
                    memory: dict[int, str] | None = None) -> tuple[float, int]:
+        """What casting the spell is worth to this seat, and whom it targets; -1 when it cannot be cast."""
         spell = state.cat.spells[sid]
         if spell.cost > state.spirit[seat]:
             return -1.0, -1
@@ -129,49 +141,66 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             victims = [leader]
         else:
             victims = others if spell.who == "others" else []
+        reach = self._reach(state, seat, spell.cost, memory)
+        value = -0.25 * spell.cost
+        for key, n in spell.effects:
+            own = self._own_effect_value(state, seat, key, n, reach)
+            if own is not None:
+                value += own
+                continue
+            for victim in victims:  # added one by one, so the sum is the same to the last bit
+                value += self._attack_value(state, seat, victim, key, n, reach.needs)
+        return value, (victims[0] if spell.who == "target" else NO_TARGET)
+
+    def _reach(self, state: MagicSpellState, seat: int, cost: int, memory: dict[int, str] | None) -> _Reach:
         needs = state.needs(seat)
         matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)  # needs: letters still needed
-        spirit = state.spirit[seat] - spell.cost
-        value = -0.25 * spell.cost
         if memory is None:
             memory = self.remembered(state, seat)
         useful = sum(1 for letter in memory.values() if letter in needs)
         unknown = len(state.known) - len(memory)
         lab = min(state.lab_size(), useful + (state.mixed_count + unknown) // 3)
-        for key, n in spell.effects:
-            if key == "spirit":
-                value += (0.3 if spirit < 4 else 0.12 if spirit < 8 else 0.0) * n
-            elif key == "draw":
-                room = max(0, state.cabinet_limit(seat) - len(state.cabinet[seat]))
-                value += 0.6 * min(n, lab, room)
-            elif key == "scrounge":
-                value += 0.75 * min(n, lab)
-            elif key == "weaves":
-                value += 0.9 * min(n, matches)
-            elif key == "research":
-                value += 0.6 * n if len(state.homework[seat]) < 3 else 0.1 * n
-            elif key == "transmute":
-                value += 0.5 * min(n, lab, len(_spares(state.cabinet[seat], needs, state.cat)))
-            else:
-                for v in victims:
-                    lead = 1.0 + 0.1 * max(0, state.credits(v) - state.credits(seat))
-                    if key != "swap":  # a swap is a trade, not a blow: never worth more than a plain turn
-                        lead *= self.attack_weight
-                    if key == "steal":
-                        value += 0.6 * lead * min(n, len(state.cabinet[v]))
-                    elif key == "swap":
-                        value += 0.45 * lead * min(n, len(state.cabinet[v]), len(_spares(state.cabinet[seat], needs, state.cat)))
-                    elif key == "drain":
-                        value += 0.12 * lead * min(n, state.spirit[v])
-                    elif key == "siphon":
-                        value += 0.3 * lead * min(n, state.spirit[v])
-                    elif key == "scatter":
-                        value += 0.3 * lead * min(n, len(state.cabinet[v]))
-                    elif key in ("unweave", "tamper"):
-                        full = state._fullest(v)
-                        woven = len(state.woven.get(full, ())) if full is not None else 0
-                        value += 0.35 * lead * min(n, woven)
-        return value, (victims[0] if spell.who == "target" else NO_TARGET)
+        return _Reach(needs, matches, state.spirit[seat] - cost, lab)
+
+    @staticmethod
+    def _own_effect_value(state: MagicSpellState, seat: int, key: str, n: int, reach: _Reach) -> float | None:
+        """An effect on the caster's own turn, or None for one that hits other students."""
+        if key == "spirit":
+            spirit = reach.spirit_left
+            return (0.3 if spirit < 4 else 0.12 if spirit < 8 else 0.0) * n
+        if key == "draw":
+            room = max(0, state.cabinet_limit(seat) - len(state.cabinet[seat]))
+            return 0.6 * min(n, reach.lab, room)
+        if key == "scrounge":
+            return 0.75 * min(n, reach.lab)
+        if key == "weaves":
+            return 0.9 * min(n, reach.matches)
+        if key == "research":
+            return 0.6 * n if len(state.homework[seat]) < 3 else 0.1 * n
+        if key == "transmute":
+            return 0.5 * min(n, reach.lab, len(_spares(state.cabinet[seat], reach.needs, state.cat)))
+        return None
+
+    def _attack_value(self, state: MagicSpellState, seat: int, victim: int, key: str, n: int, needs: Counter) -> float:
+        """An effect on one other student, weighed by how far they lead."""
+        lead = 1.0 + 0.1 * max(0, state.credits(victim) - state.credits(seat))
+        if key != "swap":  # a swap is a trade, not a blow: never worth more than a plain turn
+            lead *= self.attack_weight
+        if key == "steal":
+            return 0.6 * lead * min(n, len(state.cabinet[victim]))
+        if key == "swap":
+            return 0.45 * lead * min(n, len(state.cabinet[victim]), len(_spares(state.cabinet[seat], needs, state.cat)))
+        if key == "drain":
+            return 0.12 * lead * min(n, state.spirit[victim])
+        if key == "siphon":
+            return 0.3 * lead * min(n, state.spirit[victim])
+        if key == "scatter":
+            return 0.3 * lead * min(n, len(state.cabinet[victim]))
+        if key in ("unweave", "tamper"):
+            full = state._fullest(victim)
+            woven = len(state.woven.get(full, ())) if full is not None else 0
+            return 0.35 * lead * min(n, woven)
+        return 0.0
 
     # ---- the policy -------------------------------------------------------------------
     def act(self, state: MagicSpellState, seat: int, rng: random.Random):

@@ -99,17 +99,36 @@ class SpelledHeuristic(Player[SpelledState]):
         cards = state.deck_cards(side)
         return sum(map(_tables(state, self).vowel.__getitem__, cards)) / max(1, len(cards))
 
-    def act(self, state: SpelledState, seat: int, rng: random.Random) -> Any:  # noqa: C901 - one policy or check read in one place; to split
+    def act(self, state: SpelledState, seat: int, rng: random.Random) -> Any:
         side = state.side_of[seat]
         hand = state.hand[seat]
-        defs = state.defs
         tables = _tables(state, self)
-        value = tables.value
         explore = self.skill < 1.0 and rng.random() > self.skill
         if state.phase == "discard":
             return END_TURN
         if state.phase in ("setup-drop", "drop"):
+            value = tables.value
             return Drop("drop", min(hand, key=lambda u: (value[u], u)) if not explore else rng.choice(hand))
+        action: tuple | None = self._play_hand(state, side, hand, tables, rng, explore)  # steps 1 to 3
+        if action is None:
+            action = self._use_ability(state, side, tables)  # 4.
+        if action is None:
+            action = self._scrap_played(state, side, tables)  # 5.
+        if action is not None:
+            return action
+        # 6. attacks
+        if state.attacks:
+            return self.attack(state, side, rng, explore)
+        # 7. buys
+        buy = self.buy_choice(state, side, rng, explore)
+        if buy is not None:
+            return Buy("buy", buy)
+        if state.owes():  # the rest of a partly used box
+            return next(a for a in state.legal_actions() if isinstance(a, (Scrap, Force, Destroy, Attack)))
+        return END_TURN
+
+    def _play_hand(self, state: SpelledState, side: int, hand: list[int], tables: _Tables,
+                   rng: random.Random, explore: bool) -> Fragment | Spell | Scrap | None:
         # 1. draw fragments not needed for the best spell, then the best spell
         spell = self.best_spell(state, hand, rng, explore)
         spell_cards = set(spell or ())
@@ -128,7 +147,11 @@ class SpelledHeuristic(Player[SpelledState]):
         if hand:
             fragment = tables.fragment
             return Fragment("fragment", max(hand, key=lambda u: (fragment[u], -u)))
-        # 4. abilities
+        return None
+
+    def _use_ability(self, state: SpelledState, side: int, tables: _Tables) -> Destroy | Force | Scrap | TakeFree | None:
+        """4. the abilities the turn's cards gave: destroy, force a discard, scrap, take a card free."""
+        defs, value = state.defs, tables.value
         if state.tokens["destroy"]:
             lasting = [u for s in state.enemies(side) for u in state.lasting_of(s)]
             if lasting:
@@ -147,7 +170,12 @@ class SpelledHeuristic(Player[SpelledState]):
             row = [u for u in state.row if u is not None]
             if row:
                 return Scrap("scrap", min(row, key=lambda u: (value[u], u)))
-        # 5. scrap boxes of played cards: when lethal, or when the card is cheap
+        return None
+
+    @staticmethod
+    def _scrap_played(state: SpelledState, side: int, tables: _Tables) -> ScrapPlayed | None:
+        """5. scrap boxes of played cards: when lethal, or when the card is cheap."""
+        defs, value = state.defs, tables.value
         enemy = None
         for u in state.played:
             if defs[u].scrap is None:
@@ -158,16 +186,7 @@ class SpelledHeuristic(Player[SpelledState]):
             lethal = dmg and not state.shields_of(enemy) and sum(state.attacks) + dmg >= state.health[enemy]
             if lethal or tables.scrap[u] >= value[u] + 0.5:
                 return ScrapPlayed("scrapself", u)
-        # 6. attacks
-        if state.attacks:
-            return self.attack(state, side, rng, explore)
-        # 7. buys
-        buy = self.buy_choice(state, side, rng, explore)
-        if buy is not None:
-            return Buy("buy", buy)
-        if state.owes():  # the rest of a partly used box
-            return next(a for a in state.legal_actions() if isinstance(a, (Scrap, Force, Destroy, Attack)))
-        return END_TURN
+        return None
 
     def best_spell(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
         if len(hand) < state.cat.min_letters:

@@ -320,58 +320,61 @@ class SpelledState(State):
             pool.remove(uid)
             self.hand[who].append(uid)
 
-    def _settle(self) -> None:  # noqa: C901 - one policy or check read in one place; to split
+    def _settle(self) -> None:
         """Resolve what needs no choice: known draws, reshuffles, impossible draws, phase changes."""
-        while True:
-            if self.winner_side is not None:
+        while self.winner_side is None:
+            self._draw_known()
+            if self.draws or not self._next_phase():
                 return
-            while self.draws:
-                kind, who = self.draws[0]
-                if kind == "market":
-                    if self.market_pool:
-                        break
-                    self.draws.pop(0)  # the market deck is empty: the slot stays empty
-                    continue
-                side = self.side_of[who]
-                if self.top[side]:
-                    self.draws.pop(0)
-                    self.hand[who].append(self.top[side].pop())
-                    continue
-                if not self.pool[side] and self.discard[side]:
-                    self.pool[side] = self.discard[side]  # shuffle the discard pile into a new deck
-                    self.discard[side] = []
-                if self.pool[side]:
-                    break
-                self.draws.pop(0)  # nothing left to draw
-            if self.draws:
-                return
-            if self.phase == "setup":
-                first = self.order[0]
-                self.to_drop = min(int(self.cat.rules.get("first_player_discards", 0)), len(self.hand[first]))
-                self.phase = "setup-drop" if self.to_drop else "start"
-                continue
-            if self.phase == "setup-drop" and self.to_drop == 0:
-                self.phase = "start"
-                continue
-            if self.phase == "start":
-                side = self.side_of[self.seat]
-                if self.forced[side] and self.hand[self.seat]:
-                    self.phase = "drop"
+
+    def _draw_known(self) -> None:
+        """Draw while the card drawn is known (the top of a deck); stop at the first draw left to chance.
+        An empty deck takes its discard pile, shuffled; a draw from nothing at all is dropped."""
+        while self.draws:
+            kind, who = self.draws[0]
+            if kind == "market":
+                if self.market_pool:
                     return
-                self.forced[side] = 0
-                self._recover()
-                self.phase = "main"
+                self.draws.pop(0)  # the market deck is empty: the slot stays empty
                 continue
-            if self.phase == "drop" and (self.forced[self.side_of[self.seat]] == 0 or not self.hand[self.seat]):
-                self.phase = "start"
+            side = self.side_of[who]
+            if self.top[side]:
+                self.draws.pop(0)
+                self.hand[who].append(self.top[side].pop())
                 continue
-            if self.phase == "drawn":
-                self.turns += 1
-                self.turn_index += 1
-                self.seat = self.order[self.turn_index % len(self.order)]
-                self.phase = "start"
-                continue
-            return
+            if not self.pool[side] and self.discard[side]:
+                self.pool[side] = self.discard[side]  # shuffle the discard pile into a new deck
+                self.discard[side] = []
+            if self.pool[side]:
+                return
+            self.draws.pop(0)  # nothing left to draw
+
+    def _next_phase(self) -> bool:
+        """Move on from a phase that needs no choice now; False when a choice (or the game's end) waits."""
+        if self.phase == "setup":
+            first = self.order[0]
+            self.to_drop = min(int(self.cat.rules.get("first_player_discards", 0)), len(self.hand[first]))
+            self.phase = "setup-drop" if self.to_drop else "start"
+        elif self.phase == "setup-drop" and self.to_drop == 0:
+            self.phase = "start"
+        elif self.phase == "start":
+            side = self.side_of[self.seat]
+            if self.forced[side] and self.hand[self.seat]:
+                self.phase = "drop"
+                return False
+            self.forced[side] = 0
+            self._recover()
+            self.phase = "main"
+        elif self.phase == "drop" and (self.forced[self.side_of[self.seat]] == 0 or not self.hand[self.seat]):
+            self.phase = "start"
+        elif self.phase == "drawn":
+            self.turns += 1
+            self.turn_index += 1
+            self.seat = self.order[self.turn_index % len(self.order)]
+            self.phase = "start"
+        else:
+            return False
+        return True
 
     def _recover(self) -> None:
         """Phase 1: surviving shields and totems come back to their owner's hand."""

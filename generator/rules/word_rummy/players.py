@@ -35,24 +35,24 @@ class RummyHeuristic(Player[RummyState]):
         if FROM_DECK not in actions:
             return FROM_DISCARD
         hand = state.hand(seat)
-        now = state.c.value(hand)[0]
-        taken = state.c.best(tuple(sorted(hand + (state.discard[-1],))))
+        now = state.content.value(hand)[0]
+        taken = state.content.best(tuple(sorted(hand + (state.discard[-1],))))
         # keeping the top card costs the card discarded next: an unplayed one raises the split by
         # its penalty, a card from a word lowers it by about its points
         if taken.unplayed:
-            after = taken.score + state.s.unplayed_penalty * max(state.c.points[c] for c in taken.unplayed)
+            after = taken.score + state.settings.unplayed_penalty * max(state.content.points[kind] for kind in taken.unplayed)
         else:
-            after = taken.score - min(state.c.points[c] for c in hand)
-        return FROM_DISCARD if after >= now + state.s.skill_margin else FROM_DECK
+            after = taken.score - min(state.content.points[kind] for kind in hand)
+        return FROM_DISCARD if after >= now + state.settings.skill_margin else FROM_DECK
 
     def _discard(self, state: RummyState, seat: int, actions: list):
         hand = state.hand(seat)
         best, best_key = None, None
         for action in actions:
             _, kind, out = action
-            score, whole = state.c.value_without(hand, kind)
-            key = (out, score + (state.s.all_cards_bonus if whole else 0),
-                   state.c.points[kind], kind != state.c.wild)
+            score, whole = state.content.value_without(hand, kind)
+            key = (out, score + (state.settings.all_cards_bonus if whole else 0),
+                   state.content.points[kind], kind != state.content.wild)
             if best_key is None or key > best_key:
                 best, best_key = action, key
         return best

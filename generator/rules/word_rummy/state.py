@@ -63,8 +63,8 @@ FROM_DISCARD = Draw("draw", "discard")
 
 class RummyState(State):
     def __init__(self, content: Content, players: int):
-        self.c = content
-        self.s = content.settings
+        self.content = content
+        self.settings = content.settings
         self.players = players
         self.turns = 0
         self.round = 0
@@ -76,11 +76,11 @@ class RummyState(State):
 
     # -- the round's set-up ---------------------------------------------------
     def _new_round(self) -> None:
-        self.deck = Counter(self.c.counts)
-        self.deck_size = self.c.total
+        self.deck = Counter(self.content.counts)
+        self.deck_size = self.content.total
         self.discard: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
-        self.hand_size = self.s.hand_size(self.round)
+        self.hand_size = self.settings.hand_size(self.round)
         self.starter = self._next_starter()
         self.seat = self.starter
         self.to_deal = self.hand_size * self.players
@@ -97,7 +97,7 @@ class RummyState(State):
         if self.round == 0:
             return 0
         after = (self.starter + 1) % self.players
-        if self.s.next_starter == "clockwise":
+        if self.settings.next_starter == "clockwise":
             return after
         order = [(after + i) % self.players for i in range(self.players)]
         return min(order, key=lambda seat: self.scores[seat])
@@ -122,7 +122,7 @@ class RummyState(State):
             draws: list[Draw] = []
             if self.deck_size or self._can_reshuffle():
                 draws.append(FROM_DECK)
-            if self.s.draw_from_discard and self.discard:
+            if self.settings.draw_from_discard and self.discard:
                 draws.append(FROM_DISCARD)
             return draws
         if self.phase == DISCARD:
@@ -130,19 +130,19 @@ class RummyState(State):
             actions: list[Discard] = []
             for kind in self.discardable(hand):
                 actions.append(Discard("discard", kind, False))
-                if self.went_out is None and self.c.value_without(hand, kind)[1]:
+                if self.went_out is None and self.content.value_without(hand, kind)[1]:
                     actions.append(Discard("discard", kind, True))
             return actions
         return []
 
     def discardable(self, hand: Hand) -> list[str]:
         kinds = sorted(set(hand))
-        if self.taken is None or self.s.discard_taken_card or kinds == [self.taken]:
+        if self.taken is None or self.settings.discard_taken_card or kinds == [self.taken]:
             return kinds
         return [kind for kind in kinds if kind != self.taken]
 
     def can_go_out(self, rest: Hand) -> bool:
-        return self.c.best(rest).uses_every_card
+        return self.content.best(rest).uses_every_card
 
     def apply(self, action) -> None:
         if self.phase in (DEAL, FLIP, DRAWN):
@@ -192,7 +192,7 @@ class RummyState(State):
             raise IllegalAction(f"seat {self.seat} holds no {kind!r}")
         if kind not in self.discardable(hand):
             raise IllegalAction(f"seat {self.seat} took {kind!r} from the discard pile and cannot put it back")
-        if out and (self.went_out is not None or not self.c.value_without(hand, kind)[1]):
+        if out and (self.went_out is not None or not self.content.value_without(hand, kind)[1]):
             raise IllegalAction(f"seat {self.seat} cannot go out without {kind!r}")
         self.hands[self.seat].remove(kind)
         self.discard.append(kind)
@@ -218,7 +218,7 @@ class RummyState(State):
         self.phase = DRAW
 
     def _can_reshuffle(self) -> bool:
-        return self.s.empty_deck == "reshuffle" and not self.reshuffled and len(self.discard) > 1
+        return self.settings.empty_deck == "reshuffle" and not self.reshuffled and len(self.discard) > 1
 
     def _reshuffle(self) -> None:
         top = self.discard.pop()
@@ -230,17 +230,18 @@ class RummyState(State):
 
     # -- scoring ----------------------------------------------------------------
     def splits(self) -> list[Split]:
-        return [self.c.best(self.hand(seat)) for seat in range(self.players)]
+        return [self.content.best(self.hand(seat)) for seat in range(self.players)]
 
     def round_points(self, splits: list[Split]) -> list[int]:
-        s = self.s
+        settings = self.settings
         points = [split.score for split in splits]
         for seat, split in enumerate(splits):
             if split.uses_every_card:
-                points[seat] += s.all_cards_bonus
+                points[seat] += settings.all_cards_bonus
         if self.went_out is not None:
-            points[self.went_out] += s.go_out_bonus
-        for measure, bonus in ((lambda sp: sp.longest, s.longest_word_bonus), (lambda sp: len(sp.words), s.most_words_bonus)):
+            points[self.went_out] += settings.go_out_bonus
+        for measure, bonus in ((lambda sp: sp.longest, settings.longest_word_bonus),
+                               (lambda sp: len(sp.words), settings.most_words_bonus)):
             values = [measure(split) for split in splits]
             best = max(values)
             if best > 0 and values.count(best) == 1:
@@ -255,14 +256,14 @@ class RummyState(State):
             self.scores[seat] += points[seat]
             for _, cards in splits[seat].words:
                 for kind in cards:
-                    self.played.setdefault(f"{self.c.component}:{kind.upper()}", set()).add(seat)
+                    self.played.setdefault(f"{self.content.component}:{kind.upper()}", set()).add(seat)
         self.figures["words"] += sum(len(split.words) for split in splits)
         self.figures["word_letters"] += sum(len(w) for split in splits for w, _ in split.words)
         self.figures["unplayed_cards"] += sum(len(split.unplayed) for split in splits)
         self.figures["rounds"] += 1
         self.round += 1
-        done_rounds = self.s.rounds is not None and self.round >= self.s.rounds
-        reached = self.s.target_score is not None and max(self.scores) >= self.s.target_score
+        done_rounds = self.settings.rounds is not None and self.round >= self.settings.rounds
+        reached = self.settings.target_score is not None and max(self.scores) >= self.settings.target_score
         if done_rounds or reached:
             self.phase = OVER
         else:
@@ -305,36 +306,36 @@ class RummyState(State):
     # -- invariants: a few sums, so --check stays cheap --------------------------
     def check_invariants(self) -> None:
         held = sum(len(hand) for hand in self.hands) + len(self.discard)
-        if self.deck_size != sum(self.deck.values()) or self.deck_size + held != self.c.total:
-            raise InvariantError(f"{self.deck_size} in the deck and {held} out, of {self.c.total} cards")
+        if self.deck_size != sum(self.deck.values()) or self.deck_size + held != self.content.total:
+            raise InvariantError(f"{self.deck_size} in the deck and {held} out, of {self.content.total} cards")
         if any(n < 0 for n in self.deck.values()):
             raise InvariantError("a negative count in the deck")
         out = Counter(self.discard)
         for hand in self.hands:
             out.update(hand)
         for kind, n in out.items():
-            if n + self.deck[kind] != self.c.counts.get(kind, 0):
-                raise InvariantError(f"{n + self.deck[kind]} {kind!r} cards, but the deck has {self.c.counts.get(kind, 0)}")
+            if n + self.deck[kind] != self.content.counts.get(kind, 0):
+                raise InvariantError(f"{n + self.deck[kind]} {kind!r} cards, but the deck has {self.content.counts.get(kind, 0)}")
         if self.phase in (DRAW, DRAWN, DISCARD):
             for seat, hand in enumerate(self.hands):
                 want = self.hand_size + (1 if seat == self.seat and self.phase == DISCARD else 0)
                 if len(hand) != want:
                     raise InvariantError(f"seat {seat} holds {len(hand)} cards, not {want}")
-        if self.went_out is not None and not self.c.best(self.hand(self.went_out)).uses_every_card:
+        if self.went_out is not None and not self.content.best(self.hand(self.went_out)).uses_every_card:
             raise InvariantError(f"seat {self.went_out} went out with a hand that is not all words")
         if [sum(column) for column in zip(*self.round_scores, strict=False)] != (self.scores if self.round_scores else []):
             raise InvariantError(f"scores {self.scores} are not the sum of the rounds {self.round_scores}")
 
     # -- what a seat sees (spellpress play) -------------------------------------------
     def card(self, kind: str) -> CardRef:
-        return CardRef(self.c.component, self.c.card_ids[kind])
+        return CardRef(self.content.component, self.content.card_ids[kind])
 
     def observation(self, seat: int) -> Observation:
-        back = self.c.component
+        back = self.content.component
         zones = [Zone("deck", "deck", "pile", None, (), self.deck_size, back),
                  Zone("discard", "discard pile", "pile", None, tuple(self.card(k) for k in self.discard))]
         zones += [hand_zone(other, seat, [self.card(k) for k in self.hand(other)], back) for other in range(self.players)]
-        rounds = f"round {self.round + 1}" + (f" of {self.s.rounds}" if self.s.rounds else "")
+        rounds = f"round {self.round + 1}" + (f" of {self.settings.rounds}" if self.settings.rounds else "")
         facts = [rounds, f"hands of {self.hand_size} cards"] if self.phase != OVER else [f"game over after {self.round} rounds"]
         if self.went_out is not None:
             facts.append(f"seat {self.went_out + 1} went out: last turns")
@@ -366,20 +367,20 @@ class RummyState(State):
         rest = hand_without(self.hand(self.seat), action[1])
         if typed is not None and self._spelled_by(rest, typed.split()):
             return typed
-        return " ".join(word for word, _ in self.c.best(rest).words)
+        return " ".join(word for word, _ in self.content.best(rest).words)
 
     def _spelled_by(self, rest: Hand, words: list[str]) -> bool:
         """Do these words use exactly the cards `rest` (a wild for any one letter)?"""
         if not words:
             return not rest
-        c = self.c
-        if sum(map(len, words)) != sum(1 if k == c.wild else len(k) for k in rest):
+        content = self.content
+        if sum(map(len, words)) != sum(1 if k == content.wild else len(k) for k in rest):
             return False
-        letters = [k for k in rest if k != c.wild]
-        for match in c.finder.find(letters, wilds=rest.count(c.wild), min_length=c.min_length):
+        letters = [k for k in rest if k != content.wild]
+        for match in content.finder.find(letters, wilds=rest.count(content.wild), min_length=content.min_length):
             if match.word == words[0]:
                 left = list(rest)
-                for k in match.cards + (c.wild,) * len(match.wilds):
+                for k in match.cards + (content.wild,) * len(match.wilds):
                     left.remove(k)
                 if self._spelled_by(tuple(left), words[1:]):
                     return True
@@ -395,18 +396,19 @@ class RummyState(State):
         if isinstance(action, tuple) and action[0] == "discard":  # the discard that ended the round
             hands[before.seat].remove(action[1])
             went_out = before.seat if action[2] else went_out
-        splits, s, c, items = [self.c.best(tuple(sorted(hand))) for hand in hands], self.s, self.c, []
+        splits = [self.content.best(tuple(sorted(hand))) for hand in hands]
+        settings, content, items = self.settings, self.content, []
         for seat, split in enumerate(splits):
-            items += [(seat, float(sum(c.points[k] for k in cards)), word.upper()) for word, cards in split.words]
-            if split.unplayed and s.unplayed_penalty:
-                left = s.unplayed_penalty * sum(c.points[k] for k in split.unplayed)
+            items += [(seat, float(sum(content.points[k] for k in cards)), word.upper()) for word, cards in split.words]
+            if split.unplayed and settings.unplayed_penalty:
+                left = settings.unplayed_penalty * sum(content.points[k] for k in split.unplayed)
                 items.append((seat, float(-left), "cards left: " + " ".join(k.upper() for k in split.unplayed)))
-            if split.uses_every_card and s.all_cards_bonus:
-                items.append((seat, float(s.all_cards_bonus), "every card in words"))
+            if split.uses_every_card and settings.all_cards_bonus:
+                items.append((seat, float(settings.all_cards_bonus), "every card in words"))
         if went_out is not None:
-            items.append((went_out, float(s.go_out_bonus), "went out"))
-        for measure, bonus, why in ((lambda sp: sp.longest, s.longest_word_bonus, "longest word"),
-                                    (lambda sp: len(sp.words), s.most_words_bonus, "most words")):
+            items.append((went_out, float(settings.go_out_bonus), "went out"))
+        for measure, bonus, why in ((lambda sp: sp.longest, settings.longest_word_bonus, "longest word"),
+                                    (lambda sp: len(sp.words), settings.most_words_bonus, "most words")):
             values = [measure(split) for split in splits]
             if max(values) > 0 and values.count(max(values)) == 1 and bonus:
                 items.append((values.index(max(values)), float(bonus), why))
