@@ -55,12 +55,18 @@ class State:
     note: str = ""  # shown beside the counts: when a Google Sheet last changed (serve --pull-every)
 
 
+# reportlab and pdfium keep global state and are not thread-safe: one render at a time in the whole
+# process, whichever preview asks (a table's faces drawn in the background while another table draws
+# crashed pdfium with a segmentation fault)
+RENDER_LOCK = threading.RLock()
+
+
 class Preview:
     def __init__(self, folder: Path, options: BuildOptions | None = None):
         self.folder = folder
         self.options = options if options is not None else BuildOptions()
         self.state = State()
-        self.lock = threading.RLock()  # reportlab and pdfium keep global state: one render at a time
+        self.lock = RENDER_LOCK
         self.faces: dict[str, FaceLayout] = {}
         self.images: OrderedDict[tuple[str, int], bytes] = OrderedDict()
         self.sheets: dict[str, list[bytes]] = {}
