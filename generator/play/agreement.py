@@ -8,7 +8,6 @@ a 95% Wilson interval and the number of moves it rests on.
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,15 +15,7 @@ from pathlib import Path
 from spellpress.play.records import NotARecord, Record, load, replay_problem
 from spellpress.play.table import PEOPLE, advisor_rng
 from spellpress.rules.protocol import RandomPlayer
-
-
-def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+from spellpress.stats import wilson
 
 
 def readable(rules, game, paths: list[Path], warn=None) -> list[Record]:

@@ -13,9 +13,9 @@ import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from spellpress.play.agreement import wilson
 from spellpress.play.records import load
 from spellpress.play.table import PEOPLE
+from spellpress.stats import wilson
 
 
 @dataclass

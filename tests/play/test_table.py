@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from spellpress.cli import main
 from spellpress.load.game import load_game
-from spellpress.play.agreement import agreement, wilson
+from spellpress.play.agreement import agreement
 from spellpress.play.app import create_app
 from spellpress.play.records import load
 from spellpress.play.table import SeatSpec, Table, replay, word_matches
@@ -20,6 +20,7 @@ from spellpress.rules.plugins import rules_for
 from spellpress.rules.protocol import IllegalAction
 from spellpress.serve.guard import TOKEN_HEADER, Guard
 from spellpress.serve.preview import Preview
+from spellpress.stats import wilson
 from tests.conftest import ROOT
 from tests.rules.test_example_engine import own_game  # noqa: F401 - the fixture
 
