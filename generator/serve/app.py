@@ -13,6 +13,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 import anyio
 from starlette.applications import Starlette
@@ -56,7 +57,7 @@ class PreviewApp(WebApp):
         return [
             Route("/", self.html),
             Route("/sheets", self.html),
-            Route("/card/{component}/{card}", self.html),
+            Route("/card/{view:path}", self.html),  # a card id may hold "/": parsed from the raw path
             Route("/fragment", self.fragment),
             Route("/fragment/{view:path}", self.fragment),
             Route("/face/{key}.png", self.face),
@@ -89,7 +90,7 @@ class PreviewApp(WebApp):
         if view == "sheets":
             content = page.sheets_view(state)
         elif view.startswith("card/"):
-            parts = view.split("/")
+            parts = [unquote(part) for part in view.split("/")]
             content = page.card_view(state, parts[1], parts[2]) if len(parts) == 3 else None
         else:
             content = page.cards_view(state)
@@ -97,7 +98,10 @@ class PreviewApp(WebApp):
 
     @staticmethod
     def view_of(request: Request) -> str:
-        return request.url.path.removeprefix("/fragment").strip("/")
+        """The view's path as the browser sent it, still quoted: a "/" inside a card's id stays %2F."""
+        raw = request.scope.get("raw_path")
+        path = raw.decode("latin-1") if raw else quote(request.url.path)
+        return path.partition("?")[0].removeprefix("/fragment").strip("/")
 
     async def html(self, request: Request) -> Response:
         state = self.preview.state

@@ -245,3 +245,18 @@ def test_design_warnings_are_marked_on_their_cards(tmp_path):
         detail = client.get("/card/cards/overlap").text
         assert re.search(r"<ul class=\"card-warnings\"><li><code>[^<]*draws its icon over the text of box", detail)
         assert "card-warnings" not in client.get("/card/cards/clean").text
+
+
+def test_a_card_whose_id_holds_a_slash_or_a_space_has_its_own_page(tmp_path):
+    preview = copied(tmp_path, "toy-game")
+    cards = preview.folder / "numbers.yaml"
+    cards.write_text(cards.read_text().replace("{title: Five,", '{id: "5/five up", title: Five,'))
+    assert preview.refresh()
+    with guarded_client(preview, tmp_path / "out") as client:
+        html = client.get("/").text
+        assert 'href="/card/numbers/5%2Ffive%20up"' in html
+        for url in ("/card/numbers/5%2Ffive%20up", "/fragment/card/numbers/5%2Ffive%20up"):
+            response = client.get(url)
+            assert response.status_code == 200, url
+            assert "Worth 5." in response.text
+        assert client.get("/card/numbers/5/five%20up").status_code == 404
