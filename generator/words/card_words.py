@@ -20,6 +20,7 @@ from bisect import bisect_right
 from functools import lru_cache
 from itertools import groupby
 
+from spellpress.words.card_trie import CardTrie
 from spellpress.words.index import LetterIndex, key
 
 # keys answered one at a time before the tables of every key are built: a first game of Word Rummy
@@ -48,6 +49,7 @@ class CardWords:
         self._asked = 0  # keys with_letter has answered letter by letter
         self._filled = 0  # keys entry has answered from the anagram table, one at a time
         self._bulk: dict[str, str] | None = None  # see _spelled_by
+        self.trie: CardTrie | None = None  # built with _bulk: then a wild-free hand's words are one walk
 
     def chars(self, kinds) -> str:
         """Card kinds (no wild) as one sorted key."""
@@ -68,6 +70,7 @@ class CardWords:
             self._filled += 1
             if self._filled > ENTRIES_BULK_AFTER:
                 self._bulk = self._spelled_by()
+                self.trie = CardTrie(self._bulk)
         if self._bulk is not None:
             word = self._bulk.get(cards)
             return None if word is None else (tuple(sorted(map(kind.__getitem__, cards))), word)

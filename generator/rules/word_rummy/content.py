@@ -19,6 +19,7 @@ from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.word_rummy.settings import WordRummySettings
 from spellpress.words.builds import Sources
+from spellpress.words.card_trie import CardTrie
 from spellpress.words.card_words import CardWords, sub_keys
 from spellpress.words.finder import _Cards, for_words
 
@@ -102,9 +103,19 @@ class Content:
         if wilds > MOST_WILDS:
             return self._finder_words(hand)
         letters = [c for c in hand if c != wild] if wilds else hand
-        words, plain, option_of = self.card_words, self._plain_options, self._option
-        entry, with_letter, kind = words.entry, words.with_letter, words.kind
         by_letter = wilds == 1 and all(len(c) == 1 for c in letters)
+        trie = self.card_words.trie
+        if trie is None or wilds:
+            found = self._looked_up_words(letters, wilds, by_letter)
+        else:
+            found = self._walked_words(letters, trie)
+        _sort_options(found)
+        return tuple(self._in_build_order(found, letters, wilds))
+
+    def _looked_up_words(self, letters, wilds: int, by_letter: bool) -> list[tuple]:
+        """_words_of's options, every sub-multiset of the cards looked up one by one (a first game)."""
+        words, plain, option_of, wild = self.card_words, self._plain_options, self._option, self.wild
+        entry, with_letter, kind = words.entry, words.with_letter, words.kind
         found: list[tuple] = []
         for sub, left in sub_keys(words.chars(letters)):
             option: Any = plain.get(sub, False)  # False: not asked yet
@@ -125,8 +136,21 @@ class Content:
                 firsts = words.two_letters(sub, left)
                 if firsts:
                     found.append(option_of(min(firsts), tuple(sorted((*map(kind.__getitem__, sub), wild, wild)))))
-        _sort_options(found)
-        return tuple(self._in_build_order(found, letters, wilds))
+        return found
+
+    def _walked_words(self, letters, trie: CardTrie) -> list[tuple]:
+        """_words_of's options for a hand without a wild, from one walk of the trie of card keys
+        (card_trie.py): the same options as _looked_up_words."""
+        plain, option_of, kind = self._plain_options, self._option, self.card_words.kind
+        found: list[tuple] = []
+        for cards, word in trie.words(self.card_words.chars(letters)):
+            option = plain.get(cards)
+            if option is None:
+                if len(plain) >= SPLITS_KEPT:
+                    plain.clear()
+                option = plain[cards] = option_of(word, tuple(sorted(map(kind.__getitem__, cards))))
+            found.append(option)
+        return found
 
     def _option(self, word: str, used: Hand) -> tuple:
         """(the cards packed, their points, how many, letters in the word, the word, the cards, the slot of
