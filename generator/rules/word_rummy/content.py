@@ -324,35 +324,45 @@ class _SplitSearch:
         self.shared, self.wild_field = shared, wild_field
 
     def search(self, rest: int) -> tuple:
-        """(score, cards in words, longest word, the option chosen or None, the rest after it)."""
+        """(score, cards in words, longest word, the option chosen or None, the rest after it). Each rest
+        is looked up in its memo before it is searched: most are there, and a call costs more than a look."""
         if not rest:
-            return (0, 0, 0, None, 0)
-        memo = self.memo if rest & self.wild_field else self.shared
+            return NOTHING_LEFT
+        wild_field, shared, own = self.wild_field, self.shared, self.memo
+        memo = own if rest & wild_field else shared
         found = memo.get(rest)
         if found is not None:
             return found
         first = (rest & -rest).bit_length() - 1
         first //= FIELD
         skip = rest - (1 << (FIELD * first))
-        score, used, longest, _, _ = self.search(skip)
-        best: tuple = (score - self.penalty * self.points[first], used, longest, None, skip)
-        key = best[:3]
-        guards = self.guards
+        after = (own if skip & wild_field else shared).get(skip) or self.search(skip)
+        score, used, longest = after[0] - self.penalty * self.points[first], after[1], after[2]
+        best: tuple = (score, used, longest, None, skip)
+        guards, search = self.guards, self.search
+        held = rest | guards
         for option in self.by_first[first]:
             cards = option[0]
-            if ((rest | guards) - cards) & guards != guards:
+            if (held - cards) & guards != guards:
                 continue
             left = rest - cards
-            score, used, longest, _, _ = self.search(left)
-            candidate = (score + option[1], used + option[2], max(longest, option[3]))
-            if candidate > key:
-                key, best = candidate, (*candidate, option, left)
+            after = (own if left & wild_field else shared).get(left) or search(left)
+            total = after[0] + option[1]
+            if total < score:
+                continue
+            count, length = after[1] + option[2], after[2]
+            if option[3] > length:
+                length = option[3]
+            if total > score or count > used or (count == used and length > longest):
+                score, used, longest = total, count, length
+                best = (total, count, length, option, left)
         if memo is self.shared and len(memo) >= SHARED_KEPT:
             memo.clear()
         memo[rest] = best
         return best
 
 
+NOTHING_LEFT = (0, 0, 0, None, 0)  # the search of an empty rest
 MOST_WILDS = 2  # hands with more wilds go to the finder (rare: three wild cards in 110)
 SHARED_KEPT = 500_000  # searches of wild-free hands kept (shared by every hand holding them) before starting over
 SPLITS_KEPT = 200_000  # memoized splits, by hand, before that memo starts over
