@@ -128,10 +128,12 @@ class Content:
                 found.append(option)
             if not wilds:
                 continue
-            firsts = [word for letter, word in with_letter(sub) if not left >> (ord(letter) - 97) & 1]
-            if firsts:
-                used = tuple(sorted((*map(kind.__getitem__, sub), wild)))
-                found.append(option_of(firsts[0] if by_letter else min(firsts), used))
+            extra = with_letter(sub)
+            if extra:
+                allowed = [pair for pair in extra if not left >> (ord(pair[0]) - 97) & 1]
+                if allowed:  # by the wild's letter, or A-Z
+                    word = min(allowed)[1] if by_letter else min(word for _, word in allowed)
+                    found.append(option_of(word, tuple(sorted((*map(kind.__getitem__, sub), wild)))))
             if wilds == 2:
                 firsts = words.two_letters(sub, left)
                 if firsts:
