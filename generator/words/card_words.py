@@ -24,7 +24,7 @@ from functools import lru_cache
 from itertools import groupby
 
 from spellpress.words.card_trie import CardTrie
-from spellpress.words.index import LetterIndex, key
+from spellpress.words.index import LetterIndex, add_one_short, key
 
 # keys answered one at a time before the tables of every key are built: a first game of Word Rummy
 # asks about 6,000 keys of cards and 800 keys plus a letter, and each further game about 1,700 and 1,000
@@ -99,16 +99,7 @@ class CardWords:
         alphabet = frozenset(self.alphabet)
         table: dict[str, list] = {}
         for cards, word in spelled.items():
-            before = ""
-            for at, char in enumerate(cards):
-                if char != before and char in alphabet:
-                    short = cards[:at] + cards[at + 1:]
-                    pairs = table.get(short)
-                    if pairs is None:
-                        table[short] = [(char, word)]
-                    else:
-                        pairs.append((char, word))
-                before = char
+            add_one_short(table, cards, word, alphabet)
         return table
 
     def _spelled_by(self) -> dict[str, str]:
