@@ -82,6 +82,7 @@ class Content:
         self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
         self.shared_splits: dict[int, tuple] = {}
         self._plain_options: dict[str, tuple | None] = {}  # a key of cards -> its word's option, if any
+        self._wild_options: dict[tuple[str, str], tuple] = {}  # (a key of cards, word) -> its option with a wild
         self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
@@ -115,7 +116,7 @@ class Content:
     def _looked_up_words(self, letters, wilds: int, by_letter: bool) -> list[tuple]:
         """_words_of's options, every sub-multiset of the cards looked up one by one (a first game)."""
         words, plain, option_of, wild = self.card_words, self._plain_options, self._option, self.wild
-        entry, with_letter, kind = words.entry, words.with_letter, words.kind
+        entry, with_letter, kind, wild_options = words.entry, words.with_letter, words.kind, self._wild_options
         found: list[tuple] = []
         for sub, left in sub_keys(words.chars(letters)):
             option: Any = plain.get(sub, False)  # False: not asked yet
@@ -133,7 +134,12 @@ class Content:
                 allowed = [pair for pair in extra if not left >> (ord(pair[0]) - 97) & 1]
                 if allowed:  # by the wild's letter, or A-Z
                     word = min(allowed)[1] if by_letter else min(word for _, word in allowed)
-                    found.append(option_of(word, tuple(sorted((*map(kind.__getitem__, sub), wild)))))
+                    option = wild_options.get((sub, word))
+                    if option is None:
+                        if len(wild_options) >= SPLITS_KEPT:
+                            wild_options.clear()
+                        option = wild_options[sub, word] = option_of(word, tuple(sorted((*map(kind.__getitem__, sub), wild))))
+                    found.append(option)
             if wilds == 2:
                 firsts = words.two_letters(sub, left)
                 if firsts:
