@@ -106,19 +106,18 @@ class Content:
         letters = [c for c in hand if c != wild] if wilds else hand
         by_letter = wilds == 1 and all(len(c) == 1 for c in letters)
         trie = self.card_words.trie
-        if trie is None or wilds:
-            found = self._looked_up_words(letters, wilds, by_letter)
-        else:
-            found = self._walked_words(letters, trie)
+        found = self._looked_up_words(letters) if trie is None else self._walked_words(letters, trie)
+        if wilds:
+            found += self._wild_words(letters, wilds, by_letter)
         _sort_options(found)
         return tuple(self._in_build_order(found, letters, wilds))
 
-    def _looked_up_words(self, letters, wilds: int, by_letter: bool) -> list[tuple]:
-        """_words_of's options, every sub-multiset of the cards looked up one by one (a first game)."""
-        words, plain, option_of, wild = self.card_words, self._plain_options, self._option, self.wild
-        entry, with_letter, kind, wild_options = words.entry, words.with_letter, words.kind, self._wild_options
+    def _looked_up_words(self, letters) -> list[tuple]:
+        """_words_of's options without a wild, every sub-multiset of the cards looked up (a first game)."""
+        words, plain, option_of = self.card_words, self._plain_options, self._option
+        entry = words.entry
         found: list[tuple] = []
-        for sub, left in sub_keys(words.chars(letters)):
+        for sub, _ in sub_keys(words.chars(letters)):
             option: Any = plain.get(sub, False)  # False: not asked yet
             if option is False:
                 hit = entry(sub)
@@ -127,8 +126,15 @@ class Content:
                 option = plain[sub] = None if hit is None else option_of(hit[1], hit[0])
             if option is not None:
                 found.append(option)
-            if not wilds:
-                continue
+        return found
+
+    def _wild_words(self, letters, wilds: int, by_letter: bool) -> list[tuple]:
+        """_words_of's options that take a wild or two: each sub-multiset of the cards with the letters a
+        wild may stand for (not one whose card the sub-multiset leaves out), looked up."""
+        words, option_of, wild, wild_options = self.card_words, self._option, self.wild, self._wild_options
+        with_letter, kind = words.with_letter, words.kind
+        found: list[tuple] = []
+        for sub, left in sub_keys(words.chars(letters)):
             extra = with_letter(sub)
             if extra:
                 allowed = [pair for pair in extra if not left >> (ord(pair[0]) - 97) & 1]
@@ -147,8 +153,8 @@ class Content:
         return found
 
     def _walked_words(self, letters, trie: CardTrie) -> list[tuple]:
-        """_words_of's options for a hand without a wild, from one walk of the trie of card keys
-        (card_trie.py): the same options as _looked_up_words."""
+        """_words_of's options without a wild, from one walk of the trie of card keys (card_trie.py): the
+        same options as _looked_up_words."""
         plain, option_of, kind = self._plain_options, self._option, self.card_words.kind
         found: list[tuple] = []
         for cards, word in trie.words(self.card_words.chars(letters)):
