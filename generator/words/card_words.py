@@ -10,17 +10,21 @@ whose card the hand leaves unused (the finder's rule, generator/words/builds.py)
 A key's entry is the A-Z first word spelled by exactly those cards. The first keys are answered
 one at a time from the letter index's anagram table (index.py), so nothing is built over the whole
 word list when a game starts (a fresh process plays its first game in a fraction of a second);
-after some thousand keys, a run that goes on builds the table of every spelling once (about 0.2 s), and
-the table one letter short (index.one_short) for the wilds, which answer any key in one lookup.
+after some thousand keys, a run that goes on builds, once (about 1 s), the table of every spelling's
+key, the trie of those keys (card_trie.py: a hand without a wild is then one walk that stops where
+no key goes on) and the table of keys one letter short, which names a wild's letters and words in
+one lookup.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import groupby
 
-from spellpress.words.index import LetterIndex, key
+from spellpress.words.card_trie import CardTrie
+from spellpress.words.index import LetterIndex, add_one_short, key
 
 # keys answered one at a time before the tables of every key are built: a first game of Word Rummy
 # asks about 6,000 keys of cards and 800 keys plus a letter, and each further game about 1,700 and 1,000
@@ -48,6 +52,8 @@ class CardWords:
         self._asked = 0  # keys with_letter has answered letter by letter
         self._filled = 0  # keys entry has answered from the anagram table, one at a time
         self._bulk: dict[str, str] | None = None  # see _spelled_by
+        self.trie: CardTrie | None = None  # built with _bulk: then a wild-free hand's words are one walk
+        self._short: dict[str, list] | None = None  # built with _bulk: with_letter's answers for every key
 
     def chars(self, kinds) -> str:
         """Card kinds (no wild) as one sorted key."""
@@ -67,7 +73,7 @@ class CardWords:
         if self._bulk is None:
             self._filled += 1
             if self._filled > ENTRIES_BULK_AFTER:
-                self._bulk = self._spelled_by()
+                self._build()
         if self._bulk is not None:
             word = self._bulk.get(cards)
             return None if word is None else (tuple(sorted(map(kind.__getitem__, cards))), word)
@@ -79,6 +85,22 @@ class CardWords:
             if cards in self.spellings(word):
                 return tuple(sorted(map(kind.__getitem__, cards))), word
         return None
+
+    def _build(self) -> None:
+        """The tables of every key at once: a run has gone on long enough to repay them (about 0.8 s)."""
+        self._bulk = self._spelled_by()
+        self.trie = CardTrie(self._bulk)
+        self._short = self._one_short(self._bulk)
+
+    def _one_short(self, spelled: dict[str, str]) -> dict[str, list]:
+        """Every key of a spelling less one card of a single letter -> [(that letter, the key's word), ...]
+        (in no order: sorting half a million lists would cost more than the lookups it saves): with_letter's
+        answer for every key in one lookup."""
+        alphabet = frozenset(self.alphabet)
+        table: dict[str, list] = {}
+        for cards, word in spelled.items():
+            add_one_short(table, cards, word, alphabet)
+        return table
 
     def _spelled_by(self) -> dict[str, str]:
         """Every key of a spelling -> the A-Z first word spelled so: _entry's answers for all keys at once."""
@@ -104,26 +126,27 @@ class CardWords:
             self._spellings[word] = found
         return found
 
-    def with_letter(self, cards: str) -> tuple:
-        """((letter, the A-Z first word spelled by `cards` plus a card of that letter), ...), by letter.
-        The first keys try each letter on the anagram table (most make no word); after BULK_AFTER
-        keys, the anagram table one letter short (index.py, built once) names the letters at once."""
+    def with_letter(self, cards: str) -> Sequence[tuple[str, str]]:
+        """((letter, the A-Z first word spelled by `cards` plus a card of that letter), ...), one per letter
+        in any order.
+        The first keys try each letter on the anagram table (most make no word); after BULK_AFTER keys
+        (or once the table of every key is built), the table of keys one letter short answers in one lookup."""
+        short = self._short
+        if short is not None:
+            return short.get(cards, ())
         found = self._wild_letters.get(cards)
         if found is None:
+            self._asked += 1
+            if self._asked > BULK_AFTER:
+                self._build()
+                return self.with_letter(cards)
             letters = cards if cards.isascii() or not self.multi else key("".join(map(self.kind.__getitem__, cards)))
-            if len(self._wild_letters) >= KEYS_KEPT:
-                self._wild_letters.clear()
-            if self._asked < BULK_AFTER:
-                self._asked += 1
-                by_key = self.index.by_key
-                extra = [letter for letter in self.alphabet if _insert(letters, letter) in by_key]
-            else:
-                extra = [letter for letter, _ in self.index.one_short(len(letters) + 1).get(letters, ())]
-            entry, out = self.entry, []
-            for letter in extra:
-                hit = entry(_insert(cards, letter))
-                if hit is not None:
-                    out.append((letter, hit[1]))
+            by_key, entry, out = self.index.by_key, self.entry, []
+            for letter in self.alphabet:
+                if _insert(letters, letter) in by_key:
+                    hit = entry(_insert(cards, letter))
+                    if hit is not None:
+                        out.append((letter, hit[1]))
             found = self._wild_letters[cards] = tuple(out)
         return found
 
@@ -131,21 +154,10 @@ class CardWords:
         """The A-Z first words spelled by `cards` plus two letters, none of them among the single letters
         `left` (bits) out, for each pair of letters."""
         with_letter, out = self.with_letter, []
-        if self._asked < BULK_AFTER:
-            for first in self.alphabet:
-                if not left >> (ord(first) - 97) & 1:
-                    out += [word for second, word in with_letter(_insert(cards, first))
-                            if second >= first and not left >> (ord(second) - 97) & 1]
-            return out
-        letters = cards if cards.isascii() or not self.multi else key("".join(map(self.kind.__getitem__, cards)))
-        shorts, entry = self.index.one_short(len(letters) + 2), self.entry
         for first in self.alphabet:
             if not left >> (ord(first) - 97) & 1:
-                for second, _ in shorts.get(_insert(letters, first), ()):
-                    if second >= first and not left >> (ord(second) - 97) & 1:
-                        hit = entry(_insert(_insert(cards, first), second))
-                        if hit is not None:
-                            out.append(hit[1])
+                out += [word for second, word in with_letter(_insert(cards, first))
+                        if second >= first and not left >> (ord(second) - 97) & 1]
         return out
 
 

@@ -75,6 +75,21 @@ def mask(letters: Iterable[str]) -> int:
     return bits
 
 
+def add_one_short(grouped: dict[str, list], k: str, value, letters: frozenset[str] | None = None) -> None:
+    """Add (letter, value) under `k` less one of that letter, for each distinct letter of the sorted key `k`
+    (each of `letters` only, if given): each (short key, letter) comes from one key."""
+    before = ""
+    for i, letter in enumerate(k):
+        if letter != before and (letters is None or letter in letters):
+            short = k[:i] + k[i + 1:]
+            pairs = grouped.get(short)
+            if pairs is None:
+                grouped[short] = [(letter, value)]
+            else:
+                pairs.append((letter, value))
+        before = letter
+
+
 class LetterIndex:
     def __init__(self, words: Iterable[str]):
         self.words = tuple(words)
@@ -124,19 +139,10 @@ class LetterIndex:
         length n only adds keys of length n - 1, so growing never edits an entry.
         """
         if max_length > self._one_short_upto:
-            grouped: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+            grouped: dict[str, list] = {}
             for k, words in self.by_key.items():
                 if self._one_short_upto < len(k) <= max_length:
-                    before = ""
-                    for i, letter in enumerate(k):
-                        if letter != before:   # each (short key, letter) comes from one key
-                            short = k[:i] + k[i + 1:]
-                            pairs = grouped.get(short)
-                            if pairs is None:
-                                grouped[short] = [(letter, words)]
-                            else:
-                                pairs.append((letter, words))
-                            before = letter
+                    add_one_short(grouped, k, words)
             for short, pairs in grouped.items():
                 pairs.sort()
                 self._one_short[short] = tuple(pairs)

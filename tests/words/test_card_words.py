@@ -13,6 +13,7 @@ from spellpress.rules.settings import settings_for
 from spellpress.rules.word_rummy.content import content_for
 from spellpress.rules.word_rummy.settings import WordRummySettings
 from spellpress.words import card_words
+from spellpress.words.card_trie import CardTrie
 from spellpress.words.card_words import CardWords, sub_keys
 from spellpress.words.index import LetterIndex
 from tests.conftest import ROOT
@@ -70,3 +71,16 @@ def test_sub_keys_are_every_sub_multiset_once_with_the_letters_left():
                                                      "abc", "aabc"})
     assert len(subs) == 12
     assert dict(subs)["ab"] == 0b101  # an a and the c left out
+
+
+def test_the_trie_walk_finds_every_key_within_the_hand_once():
+    kinds = ("e", "er", "h", "i", "in", "n", "r", "s", "t", "th")
+    words = CardWords(LetterIndex(["ether", "her", "here", "hers", "inert", "inn", "nth", "rein", "rest", "sir",
+                                   "the", "there", "thin", "three", "tin", "tree", "trees"]), kinds, "eihnrst")
+    spelled = words._spelled_by()
+    trie, rng = CardTrie(spelled), random.Random(39)
+    for _ in range(200):
+        hand = words.chars(rng.choices(kinds, k=rng.randint(1, 9)))
+        found = trie.words(hand)
+        assert len(found) == len(dict(found))
+        assert dict(found) == {sub: spelled[sub] for sub, _ in sub_keys(hand) if sub in spelled}, hand

@@ -19,6 +19,7 @@ from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.word_rummy.settings import WordRummySettings
 from spellpress.words.builds import Sources
+from spellpress.words.card_trie import CardTrie
 from spellpress.words.card_words import CardWords, sub_keys
 from spellpress.words.finder import _Cards, for_words
 
@@ -81,6 +82,7 @@ class Content:
         self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
         self.shared_splits: dict[int, tuple] = {}
         self._plain_options: dict[str, tuple | None] = {}  # a key of cards -> its word's option, if any
+        self._wild_options: dict[tuple[str, str], tuple] = {}  # (a key of cards, word) -> its option with a wild
         self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
@@ -102,11 +104,20 @@ class Content:
         if wilds > MOST_WILDS:
             return self._finder_words(hand)
         letters = [c for c in hand if c != wild] if wilds else hand
-        words, plain, option_of = self.card_words, self._plain_options, self._option
-        entry, with_letter, kind = words.entry, words.with_letter, words.kind
         by_letter = wilds == 1 and all(len(c) == 1 for c in letters)
+        trie = self.card_words.trie
+        found = self._looked_up_words(letters) if trie is None else self._walked_words(letters, trie)
+        if wilds:
+            found += self._wild_words(letters, wilds, by_letter)
+        _sort_options(found)
+        return tuple(self._in_build_order(found, letters, wilds))
+
+    def _looked_up_words(self, letters) -> list[tuple]:
+        """_words_of's options without a wild, every sub-multiset of the cards looked up (a first game)."""
+        words, plain, option_of = self.card_words, self._plain_options, self._option
+        entry = words.entry
         found: list[tuple] = []
-        for sub, left in sub_keys(words.chars(letters)):
+        for sub, _ in sub_keys(words.chars(letters)):
             option: Any = plain.get(sub, False)  # False: not asked yet
             if option is False:
                 hit = entry(sub)
@@ -115,18 +126,45 @@ class Content:
                 option = plain[sub] = None if hit is None else option_of(hit[1], hit[0])
             if option is not None:
                 found.append(option)
-            if not wilds:
-                continue
-            firsts = [word for letter, word in with_letter(sub) if not left >> (ord(letter) - 97) & 1]
-            if firsts:
-                used = tuple(sorted((*map(kind.__getitem__, sub), wild)))
-                found.append(option_of(firsts[0] if by_letter else min(firsts), used))
+        return found
+
+    def _wild_words(self, letters, wilds: int, by_letter: bool) -> list[tuple]:
+        """_words_of's options that take a wild or two: each sub-multiset of the cards with the letters a
+        wild may stand for (not one whose card the sub-multiset leaves out), looked up."""
+        words, option_of, wild, wild_options = self.card_words, self._option, self.wild, self._wild_options
+        with_letter, kind = words.with_letter, words.kind
+        found: list[tuple] = []
+        for sub, left in sub_keys(words.chars(letters)):
+            extra = with_letter(sub)
+            if extra:
+                allowed = [pair for pair in extra if not left >> (ord(pair[0]) - 97) & 1]
+                if allowed:  # by the wild's letter, or A-Z
+                    word = min(allowed)[1] if by_letter else min(word for _, word in allowed)
+                    option = wild_options.get((sub, word))
+                    if option is None:
+                        if len(wild_options) >= SPLITS_KEPT:
+                            wild_options.clear()
+                        option = wild_options[sub, word] = option_of(word, tuple(sorted((*map(kind.__getitem__, sub), wild))))
+                    found.append(option)
             if wilds == 2:
                 firsts = words.two_letters(sub, left)
                 if firsts:
                     found.append(option_of(min(firsts), tuple(sorted((*map(kind.__getitem__, sub), wild, wild)))))
-        _sort_options(found)
-        return tuple(self._in_build_order(found, letters, wilds))
+        return found
+
+    def _walked_words(self, letters, trie: CardTrie) -> list[tuple]:
+        """_words_of's options without a wild, from one walk of the trie of card keys (card_trie.py): the
+        same options as _looked_up_words."""
+        plain, option_of, kind = self._plain_options, self._option, self.card_words.kind
+        found: list[tuple] = []
+        for cards, word in trie.words(self.card_words.chars(letters)):
+            option = plain.get(cards)
+            if option is None:
+                if len(plain) >= SPLITS_KEPT:
+                    plain.clear()
+                option = plain[cards] = option_of(word, tuple(sorted(map(kind.__getitem__, cards))))
+            found.append(option)
+        return found
 
     def _option(self, word: str, used: Hand) -> tuple:
         """(the cards packed, their points, how many, letters in the word, the word, the cards, the slot of
@@ -300,35 +338,45 @@ class _SplitSearch:
         self.shared, self.wild_field = shared, wild_field
 
     def search(self, rest: int) -> tuple:
-        """(score, cards in words, longest word, the option chosen or None, the rest after it)."""
+        """(score, cards in words, longest word, the option chosen or None, the rest after it). Each rest
+        is looked up in its memo before it is searched: most are there, and a call costs more than a look."""
         if not rest:
-            return (0, 0, 0, None, 0)
-        memo = self.memo if rest & self.wild_field else self.shared
+            return NOTHING_LEFT
+        wild_field, shared, own = self.wild_field, self.shared, self.memo
+        memo = own if rest & wild_field else shared
         found = memo.get(rest)
         if found is not None:
             return found
         first = (rest & -rest).bit_length() - 1
         first //= FIELD
         skip = rest - (1 << (FIELD * first))
-        score, used, longest, _, _ = self.search(skip)
-        best: tuple = (score - self.penalty * self.points[first], used, longest, None, skip)
-        key = best[:3]
-        guards = self.guards
+        after = (own if skip & wild_field else shared).get(skip) or self.search(skip)
+        score, used, longest = after[0] - self.penalty * self.points[first], after[1], after[2]
+        best: tuple = (score, used, longest, None, skip)
+        guards, search = self.guards, self.search
+        held = rest | guards
         for option in self.by_first[first]:
             cards = option[0]
-            if ((rest | guards) - cards) & guards != guards:
+            if (held - cards) & guards != guards:
                 continue
             left = rest - cards
-            score, used, longest, _, _ = self.search(left)
-            candidate = (score + option[1], used + option[2], max(longest, option[3]))
-            if candidate > key:
-                key, best = candidate, (*candidate, option, left)
+            after = (own if left & wild_field else shared).get(left) or search(left)
+            total = after[0] + option[1]
+            if total < score:
+                continue
+            count, length = after[1] + option[2], after[2]
+            if option[3] > length:
+                length = option[3]
+            if total > score or count > used or (count == used and length > longest):
+                score, used, longest = total, count, length
+                best = (total, count, length, option, left)
         if memo is self.shared and len(memo) >= SHARED_KEPT:
             memo.clear()
         memo[rest] = best
         return best
 
 
+NOTHING_LEFT = (0, 0, 0, None, 0)  # the search of an empty rest
 MOST_WILDS = 2  # hands with more wilds go to the finder (rare: three wild cards in 110)
 SHARED_KEPT = 500_000  # searches of wild-free hands kept (shared by every hand holding them) before starting over
 SPLITS_KEPT = 200_000  # memoized splits, by hand, before that memo starts over
