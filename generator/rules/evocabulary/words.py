@@ -53,21 +53,26 @@ class Words:
         the pool (a locked wild) stands for nothing."""
         return self.finder.extensions(base, pool.replace(WILD, ""), 1 if wild else 0, need_pool)
 
-    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True):
+    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True) -> list[tuple[str, bool, str]]:
         """search's words a group at a time: (sub of pool used, wild or not, the letters of the
         group's words), for the groups search's words come in, in its order. The words of a group
         have the same length and letters but the wild's: `members` and `syllable_firsts` name them."""
         pool = pool.replace(WILD, "")
         by_key = self.finder.index.by_key
-        one_short = self.finder.index.one_short(len(base) + len(pool) + 1) if wild else {}
-        for sub in sub_multisets(pool):
-            if need_pool and not sub:
-                continue
-            k = key(base + sub) if base else sub
+        subs = sub_multisets(pool)
+        if need_pool and subs and not subs[0]:  # mixed-radix order: the empty part comes first
+            subs = subs[1:]
+        keys = list(map("".join, map(sorted, [base + sub for sub in subs]))) if base else subs
+        if not wild:
+            return [(sub, False, k) for sub, k in zip(subs, keys, strict=True) if k in by_key]
+        one_short = self.finder.index.one_short(len(base) + len(pool) + 1)
+        found = []
+        for sub, k in zip(subs, keys, strict=True):
             if k in by_key:
-                yield sub, False, k
+                found.append((sub, False, k))
             if k in one_short:
-                yield sub, True, k
+                found.append((sub, True, k))
+        return found
 
     def word_counts(self, pool: str, wilds: int):
         """(sub of pool, wilds, how many words) for the words extensions("", pool, wilds, need_pool=False)
