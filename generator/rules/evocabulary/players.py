@@ -121,32 +121,47 @@ class EvoPlayer(Player[EvoState]):
                 bound = max(bound, a.points + (a.multiplier - 1) * top if a.multiplier else a.points)
         return bound
 
-    def _publish_values(self, st, seat, team):
-        """(team, value) of each existing spell if the team at `team` can publish."""
-        if not pubs_slots(st, seat, team):
-            return []
-        out = []
-        for t, spell in st.spells[seat].items():
-            b, _ = st.best_bonus(seat, spell[0], spell[1])
-            out.append((t, st.spell_points(spell) + b))
+    def _published(self, st, seat) -> dict[int, tuple[int, list]]:
+        """Per team: how many publishes its actions make, and (team, value) of each existing spell
+        (its points and best bonus) if it makes any."""
+        values: list | None = None  # the same for every team that publishes
+        out: dict[int, tuple[int, list]] = {}
+        for team in st.content.teams:
+            n = len(pubs_slots(st, seat, team))
+            if n and values is None:
+                values = [(t, st.spell_points(spell) + st.best_bonus(seat, spell[0], spell[1])[0])
+                          for t, spell in st.spells[seat].items()]
+            out[team] = (n, values) if n and values is not None else (n, [])
         return out
 
-    def _team_value(self, st, seat, team) -> float:
+    def _team_values(self, st, seat) -> dict[int, float]:
+        """Per team: what its actions but publish are worth now (teamwork: the best copyable action
+        of the seat's familiars)."""
         content = st.content
-        v = 0.0
         draw = 0.0 if st.deck_count == 0 else 1.0
+        worth: dict[str, float] = {}  # an action's _simple value, asked once
+
+        def value(a: str) -> float:
+            v = worth.get(a)
+            if v is None:
+                v = worth[a] = self._simple(st, seat, a, draw)
+            return v
         copy = 0.0
         for t in content.teams:
             for f in st.teams[seat][t]:
                 for a in st.fam_actions(f):
                     if a in COPYABLE and a != "publish":
-                        copy = max(copy, self._simple(st, seat, a, draw))
-        for _, a in st.team_actions(seat, team):
-            if a == "teamwork":
-                v += copy
-            elif a != "publish":
-                v += self._simple(st, seat, a, draw)
-        return v
+                        copy = max(copy, value(a))
+        out = {}
+        for team in content.teams:
+            v = 0.0
+            for _, a in st.team_actions(seat, team):
+                if a == "teamwork":
+                    v += copy
+                elif a != "publish":
+                    v += value(a)
+            out[team] = v
+        return out
 
     def _simple(self, st, seat, a, draw) -> float:
         if a == "draw":
@@ -347,8 +362,8 @@ class _MainSearch:
         self.letters = key("".join(char for char in self.hand if char != WILD))
         self.n_wild = self.hand.count(WILD)
         self.endgame = st.deck_count == 0
-        self.team_value = {t: player._team_value(st, seat, t) for t in content.teams}
-        self.published = {t: (len(pubs_slots(st, seat, t)), player._publish_values(st, seat, t)) for t in content.teams}
+        self.team_value = player._team_values(st, seat)
+        self.published = player._published(st, seat)
         self.refill = 5.0 if st.deck_count >= content.hand_size else 0.0
         self.bank = 0.2 if self.endgame else 0.55
         self.group_bonus, self.by_syllables = player._bonus_table(st)
