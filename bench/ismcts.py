@@ -1,7 +1,8 @@
 """Does the search player get stronger with more search? Its win rate against the heuristic by budget.
 
     python bench/ismcts.py [--games 40 | --games 100,100,40] [--budgets 16,64,256] [--game spelled ...] [--workers 1] [--json]
-    python bench/ismcts.py --baseline [REF] [--game evocabulary] [--budgets 64] [--games 1] [--repeat 1]
+                           [--horizon TURNS]
+    python bench/ismcts.py --baseline [REF] [--game evocabulary] [--budgets 64] [--games 1] [--repeat 1] [--horizon TURNS]
 
 For each game under cards/ that names a rules engine (or those given), two-player games of
 IS-MCTS (`generator/simulate/ismcts.py`) against the game's skill-1 heuristic at each budget
@@ -19,6 +20,10 @@ two-player game of IS-MCTS (first budget, default game Evocabulary) against the 
 ratio, issue 39's target (at most 3 s of CPU an Evocabulary game at 64 playouts), the load beside
 it, and whether both trees played the same games (every game's result, game by game); exit
 status 1 if not.
+
+--horizon plays the search player with playouts cut that many turns after the move, scored by who
+leads (ISMCTSPlayer's `horizon`): cheaper, a different player. With --baseline only the current tree
+takes it (REF's search player has none), so the two trees are not expected to play the same games.
 
 A search game costs hundreds of heuristic games (every playout plays the game to its end): keep
 --games modest on a shared machine and read the intervals, not the point estimates.
@@ -54,9 +59,9 @@ def engine_games() -> list[str]:
             if (folder / "game.yaml").exists() and load_game(folder).spec.rules.get("engine")]
 
 
-def measure(game: str, budget: int, games: int, seed: int, workers: int) -> dict:
+def measure(game: str, budget: int, games: int, seed: int, workers: int, horizon: int | None = None) -> dict:
     spec = RunSpec(str(ROOT / "cards" / game), 2, games, seed=seed, common_random_numbers=True,
-                   lineup=(Seat("ismcts", budget=budget), Seat("heuristic")))
+                   lineup=(Seat("ismcts", budget=budget, horizon=horizon), Seat("heuristic")))
     started = time.process_time()
     with LazyProgress(f"{game}, budget {budget}", games) as bar:
         result = run(spec, workers=workers, progress=bar.advance)
@@ -76,7 +81,7 @@ import dataclasses, hashlib, time
 from spellpress.simulate.runner import RunSpec, Seat, run
 a = json.loads(sys.argv[2])
 run(RunSpec(a["folder"], 2, 1, seed=98), workers=1)
-lineup = (Seat("ismcts", budget=a["budget"]), Seat("heuristic"))
+lineup = (Seat("ismcts", budget=a["budget"], **({"horizon": a["horizon"]} if a.get("horizon") else {})), Seat("heuristic"))
 started = time.process_time()
 result = run(RunSpec(a["folder"], 2, a["games"], seed=a["seed"], lineup=lineup), workers=1, keep_records=True)
 cpu = time.process_time() - started
@@ -88,24 +93,26 @@ print(json.dumps({"cpu": cpu, "digests": [digest(r) for r in result.records]}))
 """
 
 
-def compare(ref: str, game: str, budget: int, games: int, seed: int, repeat: int) -> int:
+def compare(ref: str, game: str, budget: int, games: int, seed: int, repeat: int, horizon: int | None = None) -> int:
     """CPU seconds a search game in the ref's tree and the current one, and whether they played the same games."""
     with source_tree(ROOT, ref) as before, source_tree(ROOT) as after:
         args = {"budget": budget, "games": games, "seed": seed}
         runs = {}
         for tree in (before, after):
-            timed = [run_in(tree, TIMED, {**args, "folder": str(tree.root / "cards" / game)}) for _ in range(repeat)]
+            cut = {"horizon": horizon} if tree is after and horizon else {}
+            timed = [run_in(tree, TIMED, {**args, **cut, "folder": str(tree.root / "cards" / game)}) for _ in range(repeat)]
             runs[tree.label] = min(timed, key=lambda r: r["cpu"])
         old, new = runs[before.label], runs[after.label]
     per_old, per_new = old["cpu"] / games, new["cpu"] / games
     same = old["digests"] == new["digests"]
     met = "met" if per_new <= TARGET_SECONDS else "NOT met"
     print(f"{game}, IS-MCTS at {budget} playouts against the heuristic, 2 players, {games} game(s), seed {seed}, "
-          f"the fastest of {repeat}; before: {before.label}, after: the current tree")
+          f"the fastest of {repeat}; before: {before.label}, after: the current tree"
+          + (f" with playouts cut at {horizon} turns" if horizon else ""))
     print(f"  CPU a game: before {per_old:.2f} s, after {per_new:.2f} s, ratio {per_old / per_new:.2f}x; "
           f"target at most {TARGET_SECONDS:g} s: {met} [load {os.getloadavg()[0]:.2f}]; "
-          f"same games: {'yes' if same else 'NO'}")
-    return 0 if same else 1
+          f"same games: {'yes' if same else 'not expected (--horizon)' if horizon else 'NO'}")
+    return 0 if same or horizon else 1
 
 
 def main() -> None:
@@ -120,10 +127,14 @@ def main() -> None:
     parser.add_argument("--baseline", nargs="?", const=BASELINE, metavar="REF",
                         help="time search games here and in REF side by side (default: main before issue 39)")
     parser.add_argument("--repeat", type=int, default=1, help="with --baseline: time each tree this many times, keep the fastest")
+    parser.add_argument("--horizon", type=int, help="playouts stop this many turns after the move, scored by who leads "
+                                                    "(default: to the game's end)")
     args = parser.parse_args()
+    if args.horizon is not None and args.horizon < 1:
+        parser.error("--horizon: at least 1 turn")
     if args.baseline:
         sys.exit(compare(args.baseline, (args.game or ["evocabulary"])[0], int((args.budgets or "64").split(",")[0]),
-                         int((args.games or "1").split(",")[0]), args.seed, args.repeat))
+                         int((args.games or "1").split(",")[0]), args.seed, args.repeat, args.horizon))
     args.games, args.budgets = args.games or "40", args.budgets or "16,64,256"
     budgets = [int(b) for b in args.budgets.split(",")]
     counts = [int(n) for n in args.games.split(",")]
@@ -137,7 +148,7 @@ def main() -> None:
     for game in args.game or engine_games():
         before = None
         for budget, games in zip(budgets, counts, strict=False):
-            row = measure(game, budget, games, args.seed, args.workers)
+            row = measure(game, budget, games, args.seed, args.workers, args.horizon)
             low, high = row["ci95"]
             row["parity"] = "above" if low > 0.5 else "below" if high < 0.5 else "parity"
             change = ""

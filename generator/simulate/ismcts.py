@@ -101,17 +101,21 @@ class OutOfTime(Exception):
 
 
 class ISMCTSPlayer(Player):
-    """The search player with `budget` playouts a move (see the module doc)."""
+    """The search player with `budget` playouts a move (see the module doc). With a `horizon`, a
+    playout stops that many turns after the move and scores the position by `evaluate` (the share
+    of opponents the seat leads): cheaper, but a lead is not a win (docs/simulate.md)."""
 
-    def __init__(self, rules: Rules, budget: int = 64, seconds: float | None = None):
+    def __init__(self, rules: Rules, budget: int = 64, seconds: float | None = None, horizon: int | None = None):
         if budget < 1:
             raise ValueError("an IS-MCTS budget is at least 1 playout a move")
-        self.rules, self.budget = rules, budget
+        if horizon is not None and horizon < 1:
+            raise ValueError("an IS-MCTS horizon is at least 1 turn")
+        self.rules, self.budget, self.horizon = rules, budget, horizon
         self.policy = rules.heuristic_player(1.0)
         # a time limit a move (spellpress play: a person is waiting); then the search stops after at
         # most `budget` playouts or once `seconds` have passed, and a game no longer replays from its seed
         self.seconds = seconds
-        self.name = f"ismcts-{budget}"
+        self.name = f"ismcts-{budget}" + (f"-h{horizon}" if horizon else "")
         self.moves = 0
         self.forced = 0
         self.changed = 0  # moves on which it played another move than the heuristic's
@@ -179,7 +183,7 @@ class ISMCTSPlayer(Player):
         s = deal.clone()
         rng = random.Random(seed)
         s.apply(action)
-        cap = self.rules.turn_cap
+        cap = self.rules.turn_cap if self.horizon is None else min(self.rules.turn_cap, s.turns + self.horizon)
         for _ in range(MAX_ACTIONS_PER_GAME):
             player = s.current_player()
             if player == TERMINAL or s.turns >= cap:

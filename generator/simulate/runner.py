@@ -31,16 +31,18 @@ AGENTS = ("random", "heuristic", "ismcts")
 @dataclass(frozen=True)
 class Seat:
     """Who sits in a seat: the game's heuristic player at a skill, the random player, or the
-    IS-MCTS search player with `budget` playouts a move."""
+    IS-MCTS search player with `budget` playouts a move (and a playout `horizon` in turns, None:
+    to the game's end)."""
 
     kind: str = "heuristic"  # one of AGENTS
     skill: float = 1.0
     budget: int = 64
+    horizon: int | None = None
 
     @property
     def label(self) -> str:
         if self.kind == "ismcts":
-            return f"ismcts-{self.budget}"
+            return f"ismcts-{self.budget}" + (f"-h{self.horizon}" if self.horizon else "")
         return "random" if self.kind == "random" else f"heuristic-{self.skill:g}"
 
 
@@ -52,7 +54,7 @@ def make_player(seat: Seat, rules):
     if seat.kind == "ismcts":
         from spellpress.simulate.ismcts import ISMCTSPlayer
 
-        return ISMCTSPlayer(rules, seat.budget)
+        return ISMCTSPlayer(rules, seat.budget, horizon=seat.horizon)
     return rules.heuristic_player(seat.skill)
 
 

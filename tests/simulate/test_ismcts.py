@@ -255,3 +255,31 @@ def test_sequential_halving_tries_as_many_moves_as_the_budget_gives_two_worlds_e
     from spellpress.simulate.ismcts import candidates_for
 
     assert candidates_for(budget, legal) == expected
+
+
+def test_a_horizon_cuts_each_playout_that_many_turns_after_the_move(loaded, monkeypatch):
+    """With a horizon a playout stops that many turns after the move and scores who leads; without
+    one it plays to the game's end."""
+    import spellpress.simulate.ismcts as ismcts
+
+    game, rules = loaded("evocabulary")
+    state = midgame(game, rules, seed=4)
+    seat = state.current_player()
+    ended: list = []
+    monkeypatch.setattr(ismcts, "evaluate", lambda s: ended.append((s.turns, s.current_player())) or [0.5] * s.players)
+    for horizon in (3, None):
+        ended.clear()
+        player = ISMCTSPlayer(rules, 4, horizon=horizon)
+        world = player._world(state, seat, random.Random(7))
+        action = rules.heuristic_player(1.0).act(state, seat, random.Random(7))
+        after = world[0].clone()
+        after.apply(action)
+        player._playout(world, action, seat)
+        turns, to_move = ended[0]
+        if horizon:
+            assert turns == after.turns + horizon and to_move != TERMINAL
+        else:
+            assert to_move == TERMINAL and turns > after.turns + 3
+    assert ISMCTSPlayer(rules, 4, horizon=3).name == "ismcts-4-h3" == Seat("ismcts", budget=4, horizon=3).label
+    with pytest.raises(ValueError, match="horizon"):
+        ISMCTSPlayer(rules, 4, horizon=0)

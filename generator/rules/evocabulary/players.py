@@ -108,32 +108,60 @@ class EvoPlayer(Player[EvoState]):
             return bonus
         return group_bonus, bool(by_syl)
 
-    def _publish_values(self, st, seat, team):
-        """(team, value) of each existing spell if the team at `team` can publish."""
-        if not pubs_slots(st, seat, team):
-            return []
-        out = []
-        for t, spell in st.spells[seat].items():
-            b, _ = st.best_bonus(seat, spell[0], spell[1])
-            out.append((t, st.spell_points(spell) + b))
+    @staticmethod
+    def _bonus_bound(st) -> float:
+        """No achievement on top of a pile pays more than this (its highest letter worth the most)."""
+        content = st.content
+        top = max(content.letter_points.values(), default=0)
+        bound = 0.0
+        for pile in content.piles:
+            stack = st.piles[pile]
+            if stack:
+                a = content.ach_by_id[stack[0]]
+                bound = max(bound, a.points + (a.multiplier - 1) * top if a.multiplier else a.points)
+        return bound
+
+    def _published(self, st, seat) -> dict[int, tuple[int, list]]:
+        """Per team: how many publishes its actions make, and (team, value) of each existing spell
+        (its points and best bonus) if it makes any."""
+        values: list | None = None  # the same for every team that publishes
+        out: dict[int, tuple[int, list]] = {}
+        for team in st.content.teams:
+            n = len(pubs_slots(st, seat, team))
+            if n and values is None:
+                values = [(t, st.spell_points(spell) + st.best_bonus(seat, spell[0], spell[1])[0])
+                          for t, spell in st.spells[seat].items()]
+            out[team] = (n, values) if n and values is not None else (n, [])
         return out
 
-    def _team_value(self, st, seat, team) -> float:
+    def _team_values(self, st, seat) -> dict[int, float]:
+        """Per team: what its actions but publish are worth now (teamwork: the best copyable action
+        of the seat's familiars)."""
         content = st.content
-        v = 0.0
         draw = 0.0 if st.deck_count == 0 else 1.0
+        worth: dict[str, float] = {}  # an action's _simple value, asked once
+
+        def value(a: str) -> float:
+            v = worth.get(a)
+            if v is None:
+                v = worth[a] = self._simple(st, seat, a, draw)
+            return v
         copy = 0.0
         for t in content.teams:
             for f in st.teams[seat][t]:
                 for a in st.fam_actions(f):
                     if a in COPYABLE and a != "publish":
-                        copy = max(copy, self._simple(st, seat, a, draw))
-        for _, a in st.team_actions(seat, team):
-            if a == "teamwork":
-                v += copy
-            elif a != "publish":
-                v += self._simple(st, seat, a, draw)
-        return v
+                        copy = max(copy, value(a))
+        out = {}
+        for team in content.teams:
+            v = 0.0
+            for _, a in st.team_actions(seat, team):
+                if a == "teamwork":
+                    v += copy
+                elif a != "publish":
+                    v += value(a)
+            out[team] = v
+        return out
 
     def _simple(self, st, seat, a, draw) -> float:
         if a == "draw":
@@ -334,11 +362,12 @@ class _MainSearch:
         self.letters = key("".join(char for char in self.hand if char != WILD))
         self.n_wild = self.hand.count(WILD)
         self.endgame = st.deck_count == 0
-        self.team_value = {t: player._team_value(st, seat, t) for t in content.teams}
-        self.published = {t: (len(pubs_slots(st, seat, t)), player._publish_values(st, seat, t)) for t in content.teams}
+        self.team_value = player._team_values(st, seat)
+        self.published = player._published(st, seat)
         self.refill = 5.0 if st.deck_count >= content.hand_size else 0.0
         self.bank = 0.2 if self.endgame else 0.55
         self.group_bonus, self.by_syllables = player._bonus_table(st)
+        self.bonus_bound = player._bonus_bound(st)
         self.skill = player.skill
         self.keep_all = player.skill < 1
         self.plays: list[tuple] = []
@@ -355,6 +384,30 @@ class _MainSearch:
         if publishes and self.by_syllables:
             return [(word, wl) for _, word, wl in words.syllable_firsts(k, wild)]
         return words.first_member(k, wild)
+
+    def consider(self, k: str, wild: bool, v0: float, pts: int, n_pub: int, others: list, given_up: float | None,
+                 play: tuple) -> None:
+        """Value the group of words with letters k (and the wild or not), as weigh does. At skill 1 a
+        group is passed over when none of its words can beat the best play so far (a play must beat
+        it, not tie it, to take its place): off a publishing team every word of a group is worth the
+        same, and at one a word is worth at most what the best bonus on any pile would pay."""
+        best = self.best
+        if self.keep_all or best is None:
+            pass
+        elif not n_pub:
+            if self.endgame:
+                v = v0 - 1.0
+            else:
+                v = v0 + (self.bank * pts + 0.4 * (len(k) + wild))
+                if given_up is not None:
+                    v -= given_up
+            if v <= best[0]:
+                return
+        elif v0 + _best_sum(others, pts + self.bonus_bound, n_pub) <= best[0]:
+            return
+        group = self.members(k, wild, n_pub > 0)
+        pub = (n_pub, others, self.group_bonus(*group[0])) if n_pub else None
+        self.weigh(group, v0, pts, pub, given_up, play)
 
     def weigh(self, group, v0: float, pts: int, pub: tuple | None, given_up: float | None, play: tuple) -> None:
         """Value a group's words (at a publishing team: `pub`, its (spells published, the other
@@ -392,9 +445,7 @@ class _MainSearch:
                 pts = content.pts(hsub)
                 v0 = self.team_value[team] + (self.refill if used >= len(self.hand) else 0.0)
                 n_pub, pubs = self.published[team]
-                group = self.members(k, wild, n_pub > 0)
-                pub = (n_pub, [pv for _, pv in pubs], self.group_bonus(*group[0])) if n_pub else None
-                self.weigh(group, v0, pts, pub, None, ("start", team, "", sub, locked))
+                self.consider(k, wild, v0, pts, n_pub, [pv for _, pv in pubs], None, ("start", team, "", sub, locked))
 
     def add_modifies(self) -> None:
         st, seat, content = self.st, self.seat, self.content
@@ -419,9 +470,8 @@ class _MainSearch:
             pts = base_pts + content.pts(sub)
             v0 = self.team_value[dest] + (self.refill if used >= len(self.hand) else 0.0)
             n_pub, pubs = self.published[dest]
-            group = self.members(k, wild, n_pub > 0)
-            pub = (n_pub, [pv for t, pv in pubs if t != team], self.group_bonus(*group[0])) if n_pub else None
-            self.weigh(group, v0, pts, pub, given_up, ("modify", team, base, sub, ""))
+            self.consider(k, wild, v0, pts, n_pub, [pv for t, pv in pubs if t != team], given_up,
+                          ("modify", team, base, sub, ""))
 
 
 def _endgame_scoring(st: EvoState, seat: int, plays: list[tuple], d_value: float) -> MainAction | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import product
+from itertools import groupby, product
 from typing import TYPE_CHECKING
 
 from spellpress.model.game import Game
@@ -53,21 +53,26 @@ class Words:
         the pool (a locked wild) stands for nothing."""
         return self.finder.extensions(base, pool.replace(WILD, ""), 1 if wild else 0, need_pool)
 
-    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True):
+    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True) -> list[tuple[str, bool, str]]:
         """search's words a group at a time: (sub of pool used, wild or not, the letters of the
         group's words), for the groups search's words come in, in its order. The words of a group
         have the same length and letters but the wild's: `members` and `syllable_firsts` name them."""
         pool = pool.replace(WILD, "")
         by_key = self.finder.index.by_key
-        one_short = self.finder.index.one_short(len(base) + len(pool) + 1) if wild else {}
-        for sub in sub_multisets(pool):
-            if need_pool and not sub:
-                continue
-            k = key(base + sub) if base else sub
+        subs = sub_multisets(pool)
+        if need_pool and subs and not subs[0]:  # mixed-radix order: the empty part comes first
+            subs = subs[1:]
+        keys = list(map("".join, map(sorted, [base + sub for sub in subs]))) if base else subs
+        if not wild:
+            return [(sub, False, k) for sub, k in zip(subs, keys, strict=True) if k in by_key]
+        one_short = self.finder.index.one_short(len(base) + len(pool) + 1)
+        found = []
+        for sub, k in zip(subs, keys, strict=True):
             if k in by_key:
-                yield sub, False, k
+                found.append((sub, False, k))
             if k in one_short:
-                yield sub, True, k
+                found.append((sub, True, k))
+        return found
 
     def word_counts(self, pool: str, wilds: int):
         """(sub of pool, wilds, how many words) for the words extensions("", pool, wilds, need_pool=False)
@@ -75,12 +80,13 @@ class Words:
         by_key = self.finder.index.by_key
         if wilds:  # the table of keys a letter short, grown once for the longest part (each growth reads every key)
             self.finder.index.one_short(len(pool) + 2)
+        known = self._wild_count
         for sub in sub_multisets(pool):
             n = len(by_key.get(sub, ()))
             if n:
                 yield sub, 0, n
             if wilds:
-                one, two = self._wild_counts(sub)
+                one, two = known.get(sub) or self._wild_counts(sub)
                 if one:
                     yield sub, 1, one
                 if two and wilds >= 2:
@@ -179,19 +185,35 @@ def count_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[in
     total = 0
     held = [Counter(sources.get(s, "")) for s in "lsh"]
     pool = key("".join(sources.values())).replace(WILD, "")
+    shares: dict[tuple[str, int], tuple[int, tuple[int, ...]]] = {}  # (letter, n) -> _shares of this pool's cards
+    team_of = c.team_of
     for sub, wild_n, words in c.words.word_counts(pool, min(n_wild, 2)):  # a word's builds depend on its letters
-        if c.team_of(len(sub) + wild_n) not in teams:
+        if team_of(len(sub) + wild_n) not in teams:
             continue
         ways = 1
         spell_sums: dict[int, int] | None = {0: 1}  # builds without a hand letter, by spell letters
-        for letter, n in Counter(sub).items():
-            count, no_hand = _shares(n, held[0][letter], held[1][letter], held[2][letter])
+        for letter, n in _letter_counts(sub):
+            share = shares.get((letter, n))
+            if share is None:
+                share = shares[(letter, n)] = _shares(n, held[0][letter], held[1][letter], held[2][letter])
+            count, no_hand = share
             ways *= count
             if spell_sums is not None:
                 spell_sums = _add_shares(spell_sums, no_hand) if no_hand else None
         dropped = sum(n for spell, n in spell_sums.items() if not keep(0, spell, wild_n)) if spell_sums else 0
         total += words * (ways - dropped)
     return total
+
+
+_LETTER_COUNTS: dict[str, tuple[tuple[str, int], ...]] = {}  # sorted letters -> (letter, how many) each
+
+
+def _letter_counts(letters: str) -> tuple[tuple[str, int], ...]:
+    """A sorted string's letters with their counts, memoized (the parts of hands that make words)."""
+    found = _LETTER_COUNTS.get(letters)
+    if found is None:
+        found = _LETTER_COUNTS[letters] = tuple((letter, len(tuple(run))) for letter, run in groupby(letters))
+    return found
 
 
 @lru_cache(maxsize=4096)
