@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cached_property, lru_cache
 from itertools import groupby
+from string import ascii_lowercase
+from typing import cast
 
 from spellpress.words.table_cache import cached, words_digest
 
@@ -75,12 +77,20 @@ def mask(letters: Iterable[str]) -> int:
     return bits
 
 
+# one_short() answers key by key (no pass over the list) until it has worked out this many keys for each
+# key of the anagram table, then builds its whole table: a key alone costs about what five entries of the
+# whole table cost, and the whole table has about five entries a key, so that is when working keys out one
+# by one has cost what the table costs (English: 69,000 keys; a first Evocabulary game asks 15,000-43,000).
+SHORT_KEYS_BEFORE_TABLE = 1.0
+
+
 class LetterIndex:
     def __init__(self, words: Iterable[str]):
         self.words = tuple(words)
         self._one_short: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._one_short_upto = 0
-        self._skeletons: dict[frozenset[str], dict[str, tuple]] = {}
+        self._short_entries: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        self._skeletons: dict[frozenset[str], SkeletonTable] = {}
         self._containing: dict[str, LetterIndex] = {}
 
     @cached_property
@@ -116,13 +126,34 @@ class LetterIndex:
             index = self._containing[text] = LetterIndex(w for w in self.words if text in w)
         return index
 
+    @cached_property
+    def letters(self) -> str:
+        """The letters the words use, sorted: what a wild may stand for in one_short's entries."""
+        text = "\n".join(self.words)
+        others = text.encode().translate(None, (ascii_lowercase + "\n").encode()).decode()
+        return "".join(sorted({letter for letter in ascii_lowercase if letter in text} | set(others)))
+
+    def short_entry(self, k: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """one_short's entry for one key, worked out alone (each letter tried on the anagram table), kept."""
+        found = self._short_entries.get(k)
+        if found is None:
+            found = self._short_entries[k] = short_pairs(self.by_key, k, self.letters)
+        return found
+
     def one_short(self, max_length: int) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         """key minus one letter -> ((that letter, words), ...), for words up to max_length.
 
         This answers "which words does this sub-multiset make with one wild"
-        in one lookup. Built lazily, only as long as queries need: a word of
-        length n only adds keys of length n - 1, so growing never edits an entry.
+        in one lookup. A process's first keys are answered one at a time (ShortTable), then the whole
+        table is built, only as long as queries need: a word of length n only adds keys of length
+        n - 1, so growing never edits an entry.
         """
+        if not self._one_short_upto and len(self._short_entries) < SHORT_KEYS_BEFORE_TABLE * len(self.by_key):
+            return cast(dict, ShortTable(self, max_length))  # a read-only Mapping: callers get, `in` and [] it
+        return self.one_short_table(max_length)
+
+    def one_short_table(self, max_length: int) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+        """one_short's whole table, built (grown) up to words of max_length."""
         if max_length > self._one_short_upto:
             grouped: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
             for k, words in self.by_key.items():
@@ -148,18 +179,100 @@ class LetterIndex:
         supply without limit): key -> ((word, set of its `free` letters), ...)."""
         table = self._skeletons.get(free)
         if table is None:
-            table = self._skeletons[free] = cached(f"skeleton-{''.join(sorted(free))}", self.digest,
-                                                   lambda: self._skeleton(free))
-        return table
+            packed = cached(f"skeleton-{''.join(sorted(free))}", self.digest, lambda: self._skeleton(free))
+            table = self._skeletons[free] = SkeletonTable(packed, free)
+        return cast(dict, table)  # a read-only Mapping: callers get, `in` and [] it
 
-    def _skeleton(self, free: frozenset[str]) -> dict[str, tuple]:
-        grouped: dict[str, list] = defaultdict(list)
+    def _skeleton(self, free: frozenset[str]) -> dict[str, str]:
+        """key -> its words joined by newlines, in list order: flat strings, which the disk cache
+        reads in milliseconds (a tuple of pairs per word took half a second for the French list)."""
+        grouped: dict[str, list[str]] = defaultdict(list)
         without_free = str.maketrans("", "", "".join(free))
-        free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
         for word in self.words:
-            letters = free.intersection(word)
-            grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
-        return {k: tuple(v) for k, v in grouped.items()}
+            grouped["".join(sorted(word.translate(without_free)))].append(word)
+        return {k: "\n".join(v) for k, v in grouped.items()}
+
+
+class WorkedOutTable(Mapping):
+    """A read-only table whose `get` works an entry out the first time it is asked; [] asks `get`."""
+
+    def get(self, k, default=None):
+        raise NotImplementedError
+
+    def __getitem__(self, k):
+        found = self.get(k)
+        if found is None:
+            raise KeyError(k)
+        return found
+
+
+class SkeletonTable(WorkedOutTable):
+    """LetterIndex.skeleton()'s table read from its packed form (key -> words joined by newlines): an
+    entry ((word, its `free` letters), ...) is made the first time its key is asked, so a process
+    that asks a few keys never unpacks the rest."""
+
+    def __init__(self, packed: dict[str, str], free: frozenset[str]):
+        self.packed, self.free = packed, free
+        self.entries: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
+        self.free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
+
+    def get(self, k, default=None):
+        found = self.entries.get(k)
+        if found is None:
+            words = self.packed.get(k)
+            if words is None:
+                return default
+            free, free_sets = self.free, self.free_sets
+            pairs = []
+            for word in words.split("\n"):
+                letters = free.intersection(word)
+                pairs.append((word, free_sets.setdefault(letters, letters)))
+            found = self.entries[k] = tuple(pairs)
+        return found
+
+    def __contains__(self, k) -> bool:
+        return k in self.packed
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.packed)
+
+    def __len__(self) -> int:
+        return len(self.packed)
+
+
+class ShortTable(WorkedOutTable):
+    """LetterIndex.one_short(max_length) answered key by key (LetterIndex.short_entry), the same
+    entries as the whole table's; iterating or counting it builds that table."""
+
+    __slots__ = ("index", "upto")
+
+    def __init__(self, index: LetterIndex, upto: int):
+        self.index, self.upto = index, upto
+
+    def get(self, k, default=None):
+        if not isinstance(k, str) or len(k) >= self.upto:
+            return default
+        return self.index.short_entry(k) or default
+
+    def __contains__(self, k) -> bool:
+        return self.get(k) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k in self.index.one_short_table(self.upto) if len(k) < self.upto)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def short_pairs(by_key: Mapping[str, tuple[str, ...]], k: str, letters: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """((letter, the words of k plus that letter), ...) for each of the sorted `letters` that makes words."""
+    pairs = []
+    for letter in letters:
+        at = bisect_right(k, letter)
+        words = by_key.get(k[:at] + letter + k[at:])
+        if words:
+            pairs.append((letter, words))
+    return tuple(pairs)
 
 
 class ShortKeys(dict):
@@ -175,11 +288,5 @@ class ShortKeys(dict):
     def get(self, k, default=()):
         found = dict.get(self, k)
         if found is None:
-            by_key, pairs = self.index.by_key, []
-            for letter in self.alphabet:
-                at = bisect_right(k, letter)
-                words = by_key.get(k[:at] + letter + k[at:])
-                if words:
-                    pairs.append((letter, words))
-            found = self[k] = tuple(pairs)
+            found = self[k] = short_pairs(self.index.by_key, k, self.alphabet)
         return found or default

@@ -62,3 +62,41 @@ def test_off_keeps_nothing_and_the_default_is_the_user_cache(tmp_path, monkeypat
     monkeypatch.delenv("SPELLPRESS_WORD_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache_folder() == tmp_path / "spellpress" / "word-tables"
+
+
+def test_skeleton_tables_are_kept_as_flat_strings_and_unpacked_key_by_key(cache):
+    import marshal
+
+    table = LetterIndex(WORDS).skeleton(frozenset("aeiou"))
+    (kept,) = (path for path in cache.iterdir() if path.name.startswith("skeleton-"))
+    packed = marshal.loads(kept.read_bytes())
+    assert packed["nst"] == "stone\nnotes" and all(isinstance(v, str) for v in packed.values())
+    assert table.get("pst") == (("pots", frozenset("o")), ("stop", frozenset("o")), ("tops", frozenset("o")))
+    assert set(table.entries) == {"pst"}  # only what was asked is unpacked
+    assert "nst" in table and "xyz" not in table and table.get("xyz", ()) == ()
+    with pytest.raises(KeyError):
+        _ = table["xyz"]
+    assert len(table) == len(packed) and sorted(table) == sorted(packed)
+
+
+def test_one_short_answers_key_by_key_before_it_builds_its_table(cache, monkeypatch):
+    """A first game asks a few thousand keys: each is worked out alone; the whole table comes only
+    after SHORT_KEYS_BEFORE_TABLE keys, and both give the same entries."""
+    import random
+
+    from spellpress.words import index as index_module
+    from spellpress.words.lexicon import Lexicon
+
+    words = Lexicon().words[::20]
+    eager = LetterIndex(words).one_short_table(9)
+    lazy_index = LetterIndex(words)
+    rng = random.Random(5)
+    asked = rng.sample(sorted(eager), 300) + ["qqq", "", "aeinrst", "abcdefghij"]
+    lazy = lazy_index.one_short(9)
+    for k in asked:
+        assert lazy.get(k, ()) == eager.get(k, ()), k
+        assert (k in lazy) == (k in eager) and (lazy[k] == eager[k] if k in eager else True)
+    assert lazy_index._one_short_upto == 0  # no pass over the list yet
+    monkeypatch.setattr(index_module, "SHORT_KEYS_BEFORE_TABLE", len(lazy_index._short_entries) / len(lazy_index.by_key))
+    assert lazy_index.one_short(9) is lazy_index._one_short and lazy_index._one_short_upto == 9
+    assert lazy_index.one_short(9) == eager
