@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
-import importlib.util
 import os
 import re
 from io import BytesIO
@@ -19,7 +17,8 @@ from pathlib import Path
 from lxml import etree  # svglib's own XML library
 
 from spellpress.errors import Location, Problems
-from spellpress.images import MIN_ICON_SIZE, raster_size, read_svg
+from spellpress.images import raster_size, read_svg
+from spellpress.load.icon_verdicts import remember_passed
 from spellpress.model.limits import (
     MAX_ICON_BYTES,
     MAX_ICON_COORDINATE,
@@ -27,7 +26,6 @@ from spellpress.model.limits import (
     MAX_ICON_PATH_NUMBERS,
     MAX_ICON_USE_EXPANSIONS,
 )
-from spellpress.words.table_cache import known_good, remember_good
 
 HREF_ATTRIBUTES = ("{http://www.w3.org/1999/xlink}href", "href")
 _CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
@@ -35,7 +33,6 @@ _CSS_IMPORT = re.compile(r"@import", re.IGNORECASE)
 _EMBEDDED_IMAGE = re.compile(r"^data:image/(jpe?g|png);base64,?")  # what svglib decodes (xlink_href_target)
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
-VERDICT_FORMAT = 1  # raise when read_svg checks more, so icons read well before are read again
 
 
 def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None = None) -> None:
@@ -63,32 +60,12 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
                          "icon: an external style sheet (<?xml-stylesheet?>) is not allowed")
         sibling = sibling.getprevious()
     if len(problems.items) == found_before:  # what build will draw, read as build reads it, once nothing it follows is in doubt
-        verdict = _verdict_digest(svg)
-        if verdict is not None and known_good("icon", verdict):
-            return
         try:
             read_svg(str(svg), svg.name)
         except ValueError as exc:
             problems.add(Location(svg, top.sourceline or 0, 1), str(exc))
         else:
-            if verdict is not None:
-                remember_good("icon", verdict)
-
-
-def _verdict_digest(svg: Path) -> str | None:
-    """What svglib's reading of a self-contained icon (no href, no url(...)) depends on: its bytes, the
-    installed svglib and reportlab, and read_svg's limits; kept once it reads well, so a later process (a
-    simulation, a check) skips svglib and its import. None for an icon that names other files."""
-    data = svg.read_bytes()
-    if b"href" in data or b"url(" in data.lower():
-        return None
-    digest = hashlib.blake2b(data, digest_size=16)
-    for package in ("svglib", "reportlab"):
-        spec = importlib.util.find_spec(package)
-        origin = spec.origin if spec is not None else None
-        digest.update(f"{origin}:{os.stat(origin).st_mtime_ns if origin else 0};".encode())
-    digest.update(f"{VERDICT_FORMAT}:{MIN_ICON_SIZE}:{MAX_ICON_COORDINATE}".encode())
-    return digest.hexdigest()
+            remember_passed(svg)
 
 
 # attributes whose value is numbers: a word such as NaN there reaches the drawing as no number or as NaN

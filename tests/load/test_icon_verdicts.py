@@ -1,16 +1,18 @@
-"""An icon svglib read well is not read again by a later process (generator/load/svg_refs.py): the verdict
-is kept under a digest of its bytes and the installed svglib and reportlab, so a simulation's first game
-does not import svglib; a changed icon, or one that names other files, is read again every time."""
+"""An icon that passed every check is not checked again by a later load (generator/load/icon_verdicts.py):
+the verdict is kept under a digest of its bytes, the installed svglib and reportlab and the icon limits, so
+a simulation's first game imports neither lxml nor svglib; a changed icon, one that names other files,
+and one that failed are checked every time."""
 
 from __future__ import annotations
 
 import pytest
 
-from spellpress.errors import Problems
+from spellpress.errors import UserError
 from spellpress.load import svg_refs
+from spellpress.load.game import load_game
+from tests.load.test_escapes import SVG_HEAD, game_with_icon
 
-SQUARE = ('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
-          '<path d="M1 1 L9 1 L9 9 Z"/></svg>\n')
+SQUARE = SVG_HEAD + '<path d="M1 1 L9 1 L9 9 Z"/>\n</svg>\n'
 
 
 @pytest.fixture
@@ -28,39 +30,35 @@ def reads(tmp_path, monkeypatch):
     return asked
 
 
-def checked(path):
-    problems = Problems()
-    svg_refs.check_icon(path, path.parent, problems)
-    return [item.message for item in problems.items]
+def test_an_icon_that_passed_is_not_checked_again(game_copy, tmp_path, reads):
+    folder = game_with_icon(game_copy, tmp_path, SQUARE)
+    first, again = load_game(folder), load_game(folder)
+    assert reads == ["mark.svg"] and first.icons["mark"] == again.icons["mark"]
+    (folder / "icons" / "mark.svg").write_text(SQUARE.replace("M1 1", "M2 2"))  # another drawing: checked again
+    load_game(folder)
+    assert reads == ["mark.svg", "mark.svg"]
 
 
-def test_an_icon_read_well_is_not_read_again(tmp_path, reads):
-    icon = tmp_path / "square.svg"
-    icon.write_text(SQUARE)
-    assert checked(icon) == [] and checked(icon) == []
-    assert reads == ["square.svg"]
-    icon.write_text(SQUARE.replace("M1 1", "M2 2"))  # another drawing: read again
-    assert checked(icon) == [] and reads == ["square.svg", "square.svg"]
+def test_an_icon_that_failed_is_refused_every_time(game_copy, tmp_path, reads):
+    folder = game_with_icon(game_copy, tmp_path, SQUARE.replace('viewBox="0 0 10 10"', 'width="0" height="0"'))
+    messages = []
+    for _ in range(2):
+        with pytest.raises(UserError) as raised:
+            load_game(folder)
+        messages.append(str(raised.value))
+    assert "mark.svg" in messages[0] and messages[0] == messages[1] and reads == ["mark.svg", "mark.svg"]
 
 
-def test_an_unreadable_icon_is_refused_every_time(tmp_path, reads):
-    icon = tmp_path / "flat.svg"
-    icon.write_text(SQUARE.replace('width="10" height="10"', 'width="0" height="0"'))
-    first, again = checked(icon), checked(icon)
-    assert first and first == again and reads == ["flat.svg", "flat.svg"]
+def test_an_icon_naming_other_files_is_checked_every_time(game_copy, tmp_path, reads):
+    folder = game_with_icon(game_copy, tmp_path, SQUARE.replace("</svg>", '<use xlink:href="#none"/></svg>'))
+    load_game(folder)
+    load_game(folder)
+    assert reads == ["mark.svg", "mark.svg"]
 
 
-def test_an_icon_naming_other_files_is_read_every_time(tmp_path, reads):
-    (tmp_path / "part.svg").write_text(SQUARE)
-    icon = tmp_path / "whole.svg"
-    icon.write_text(SQUARE.replace('<svg ', '<svg xmlns:xlink="http://www.w3.org/1999/xlink" ')
-                    .replace("</svg>", '<image xlink:href="part.svg" width="5" height="5"/></svg>'))
-    assert checked(icon) == [] and checked(icon) == []
-    assert reads.count("whole.svg") == 2
-
-
-def test_no_verdicts_are_kept_when_the_cache_is_off(tmp_path, reads, monkeypatch):
+def test_no_verdicts_are_kept_when_the_cache_is_off(game_copy, tmp_path, reads, monkeypatch):
     monkeypatch.setenv("SPELLPRESS_WORD_CACHE", "off")
-    icon = tmp_path / "square.svg"
-    icon.write_text(SQUARE)
-    assert checked(icon) == [] and checked(icon) == [] and reads == ["square.svg", "square.svg"]
+    folder = game_with_icon(game_copy, tmp_path, SQUARE)
+    load_game(folder)
+    load_game(folder)
+    assert reads == ["mark.svg", "mark.svg"]
