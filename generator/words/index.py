@@ -266,10 +266,11 @@ class ShortTable(WorkedOutTable):
 
 def short_pairs(by_key: Mapping[str, tuple[str, ...]], k: str, letters: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """((letter, the words of k plus that letter), ...) for each of the sorted `letters` that makes words."""
-    pairs = []
+    pairs, get = [], by_key.get
+    cuts = [(k[:at], k[at:]) for at in range(len(k) + 1)]  # each place a letter can go, cut once
     for letter in letters:
-        at = bisect_right(k, letter)
-        words = by_key.get(k[:at] + letter + k[at:])
+        head, tail = cuts[bisect_right(k, letter)]
+        words = get(head + letter + tail)
         if words:
             pairs.append((letter, words))
     return tuple(pairs)

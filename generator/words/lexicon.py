@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
-from functools import cache
+from functools import cache, cached_property
+from itertools import compress
 from pathlib import Path
 
 from spellpress.model.languages import BY_LIST, LANGUAGES, Language
@@ -112,11 +113,15 @@ class Lexicon:
             base = known_words(base, source if words is None else None, vocabulary)
         if words is None and vocabulary is None and not self.allow and not self.deny and source in BY_LIST:
             # a shipped list is sorted and unique (make lexicon writes it so): no set, no sort
-            self.words: tuple[str, ...] = tuple(w for w in base if len(w) >= min_length)
+            listed = tuple(base)
+            self.words: tuple[str, ...] = tuple(compress(listed, map(min_length.__le__, map(len, listed))))
         else:
             kept = (set(base) | self.allow) - self.deny
             self.words = tuple(sorted(w for w in kept if len(w) >= min_length))
-        self._set = frozenset(self.words)
+
+    @cached_property
+    def _set(self) -> frozenset[str]:
+        return frozenset(self.words)  # made when a word is first looked up: a game that only searches never does
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
