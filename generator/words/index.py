@@ -7,14 +7,14 @@ instead of a pass over the whole list.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import groupby
 from string import ascii_lowercase
 from typing import cast
 
+from spellpress.words.lazy_tables import ShortLetters, ShortTable, SkeletonTable, completed_pairs, pack_short_letters, short_pairs
 from spellpress.words.table_cache import cached, words_digest
 
 
@@ -133,11 +133,24 @@ class LetterIndex:
         others = text.encode().translate(None, (ascii_lowercase + "\n").encode()).decode()
         return "".join(sorted({letter for letter in ascii_lowercase if letter in text} | set(others)))
 
+    @cached_property
+    def short_letters(self) -> ShortLetters | None:
+        """Which letters complete each key one letter short, read from the disk cache (or built and kept there
+        the first time: about what one_short's whole table costs, once for each word list)."""
+        packed = cached("one-short-letters", self.digest, lambda: pack_short_letters(self.by_key, self.letters))
+        return None if packed is None else ShortLetters(packed)
+
     def short_entry(self, k: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        """one_short's entry for one key, worked out alone (each letter tried on the anagram table), kept."""
+        """one_short's entry for one key, worked out alone, kept: the letters that complete it from
+        short_letters, else each letter tried on the anagram table."""
         found = self._short_entries.get(k)
         if found is None:
-            found = self._short_entries[k] = short_pairs(self.by_key, k, self.letters)
+            short_letters = self.short_letters
+            if short_letters is None:
+                found = short_pairs(self.by_key, k, self.letters)
+            else:
+                found = completed_pairs(self.by_key, k, short_letters.completing(k))
+            self._short_entries[k] = found
         return found
 
     def one_short(self, max_length: int) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
@@ -191,89 +204,6 @@ class LetterIndex:
         for word in self.words:
             grouped["".join(sorted(word.translate(without_free)))].append(word)
         return {k: "\n".join(v) for k, v in grouped.items()}
-
-
-class WorkedOutTable(Mapping):
-    """A read-only table whose `get` works an entry out the first time it is asked; [] asks `get`."""
-
-    def get(self, k, default=None):
-        raise NotImplementedError
-
-    def __getitem__(self, k):
-        found = self.get(k)
-        if found is None:
-            raise KeyError(k)
-        return found
-
-
-class SkeletonTable(WorkedOutTable):
-    """LetterIndex.skeleton()'s table read from its packed form (key -> words joined by newlines): an
-    entry ((word, its `free` letters), ...) is made the first time its key is asked, so a process
-    that asks a few keys never unpacks the rest."""
-
-    def __init__(self, packed: dict[str, str], free: frozenset[str]):
-        self.packed, self.free = packed, free
-        self.entries: dict[str, tuple[tuple[str, frozenset[str]], ...]] = {}
-        self.free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
-
-    def get(self, k, default=None):
-        found = self.entries.get(k)
-        if found is None:
-            words = self.packed.get(k)
-            if words is None:
-                return default
-            free, free_sets = self.free, self.free_sets
-            pairs = []
-            for word in words.split("\n"):
-                letters = free.intersection(word)
-                pairs.append((word, free_sets.setdefault(letters, letters)))
-            found = self.entries[k] = tuple(pairs)
-        return found
-
-    def __contains__(self, k) -> bool:
-        return k in self.packed
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.packed)
-
-    def __len__(self) -> int:
-        return len(self.packed)
-
-
-class ShortTable(WorkedOutTable):
-    """LetterIndex.one_short(max_length) answered key by key (LetterIndex.short_entry), the same
-    entries as the whole table's; iterating or counting it builds that table."""
-
-    __slots__ = ("index", "upto")
-
-    def __init__(self, index: LetterIndex, upto: int):
-        self.index, self.upto = index, upto
-
-    def get(self, k, default=None):
-        if not isinstance(k, str) or len(k) >= self.upto:
-            return default
-        return self.index.short_entry(k) or default
-
-    def __contains__(self, k) -> bool:
-        return self.get(k) is not None
-
-    def __iter__(self) -> Iterator[str]:
-        return (k for k in self.index.one_short_table(self.upto) if len(k) < self.upto)
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-
-def short_pairs(by_key: Mapping[str, tuple[str, ...]], k: str, letters: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """((letter, the words of k plus that letter), ...) for each of the sorted `letters` that makes words."""
-    pairs, get = [], by_key.get
-    cuts = [(k[:at], k[at:]) for at in range(len(k) + 1)]  # each place a letter can go, cut once
-    for letter in letters:
-        head, tail = cuts[bisect_right(k, letter)]
-        words = get(head + letter + tail)
-        if words:
-            pairs.append((letter, words))
-    return tuple(pairs)
 
 
 class ShortKeys(dict):

@@ -79,13 +79,19 @@ def test_skeleton_tables_are_kept_as_flat_strings_and_unpacked_key_by_key(cache)
     assert len(table) == len(packed) and sorted(table) == sorted(packed)
 
 
-def test_one_short_answers_key_by_key_before_it_builds_its_table(cache, monkeypatch):
-    """A first game asks a few thousand keys: each is worked out alone; the whole table comes only
-    after SHORT_KEYS_BEFORE_TABLE keys, and both give the same entries."""
+@pytest.mark.parametrize("letters_kept", [True, False])
+def test_one_short_answers_key_by_key_before_it_builds_its_table(cache, monkeypatch, letters_kept):
+    """A first game asks a few thousand keys: each is worked out alone (from the letters kept on disk that
+    complete it, or by trying every letter); the whole table comes only after SHORT_KEYS_BEFORE_TABLE keys,
+    and all give the same entries."""
     import random
 
     from spellpress.words import index as index_module
+    from spellpress.words import lazy_tables
     from spellpress.words.lexicon import Lexicon
+
+    if not letters_kept:  # as for a list of more letters than a mask holds
+        monkeypatch.setattr(lazy_tables, "MASK_BITS", 3)
 
     words = Lexicon().words[::20]
     eager = LetterIndex(words).one_short_table(9)
@@ -97,6 +103,8 @@ def test_one_short_answers_key_by_key_before_it_builds_its_table(cache, monkeypa
         assert lazy.get(k, ()) == eager.get(k, ()), k
         assert (k in lazy) == (k in eager) and (lazy[k] == eager[k] if k in eager else True)
     assert lazy_index._one_short_upto == 0  # no pass over the list yet
+    kept = [path.name for path in cache.iterdir() if path.name.startswith("one-short-letters-")]
+    assert (lazy_index.short_letters is not None) == letters_kept and len(kept) == 1
     monkeypatch.setattr(index_module, "SHORT_KEYS_BEFORE_TABLE", len(lazy_index._short_entries) / len(lazy_index.by_key))
     assert lazy_index.one_short(9) is lazy_index._one_short and lazy_index._one_short_upto == 9
     assert lazy_index.one_short(9) == eager
