@@ -251,7 +251,7 @@ def compare_cold(ref: str, players_wanted: int, repeat: int, only: list[str]) ->
               f"{own_bytecode(before)}, after {own_bytecode(after)}); with .pyc: every module from bytecode. "
               "warm: the word cache filled by an earlier run; empty: a new cache folder (a first-ever run)")
         header = "  ".join(f"{f'{cache}, ' + ('.pyc' if pyc else 'no .pyc'):>21}" for cache, pyc in COLD_WAYS)
-        print(f"  {'game':18} {'players':>7}  {header}   (before -> after)")
+        print(f"  {'game':22} {'players':>7}  {header}   (before -> after)")
         worst: dict[tuple[str, bool], float] = {}
         for name, fewest, most in engine_games():
             if only and name not in only:
@@ -266,7 +266,7 @@ def compare_cold(ref: str, players_wanted: int, repeat: int, only: list[str]) ->
                 old, new = (min(run[way] for run in runs[side]) for side in ("before", "after"))
                 worst[way] = max(worst.get(way, 0.0), new)
                 cells.append(f"{old:5.2f} -> {new:5.2f} s{'' if new <= COLD_START_CPU else '!':1}")
-            print(f"  {name:18} {players:7d}  " + "  ".join(f"{cell:>21}" for cell in cells) + f"  [{load()}]", flush=True)
+            print(f"  {name:22} {players:7d}  " + "  ".join(f"{cell:>21}" for cell in cells) + f"  [{load()}]", flush=True)
         verdicts = [f"{cache} cache {'with' if pyc else 'without'} .pyc {slowest:.2f} s "
                     f"({'met' if slowest <= COLD_START_CPU else 'NOT met'})" for (cache, pyc), slowest in worst.items()]
         print("  slowest after: " + "; ".join(verdicts) + "   (! over the target)")
