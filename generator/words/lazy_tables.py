@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 MASK_BITS = 32  # array("I"): a list of words with more letters than this keeps no ShortLetters
 PackedLetters = tuple[str, dict[int, tuple[str, bytes]]]  # (letters, width -> (records, masks as bytes))
+FENCE = 16  # records a block: ShortLetters bisects the blocks' first records in C, then one block
 
 
 class WorkedOutTable(Mapping):
@@ -108,21 +109,32 @@ class ShortLetters:
     """For each key one letter short of a word's key: which letters complete it (see the module's doc)."""
 
     def __init__(self, packed: PackedLetters):
-        self.letters, tables = packed
-        self.tables: dict[int, tuple[str, array]] = {}
-        for width, (records, mask_bytes) in tables.items():
+        self.letters, self.packed = packed
+        self.tables: dict[int, tuple[str, array, list[str]]] = {}
+
+    def _table(self, width: int) -> tuple[str, array, list[str]] | None:
+        """A width's records, masks and fences (every FENCE-th record: a bisect in C finds the block of a key,
+        and only the block is searched record by record), made the first time a key of that width is asked."""
+        table = self.tables.get(width)
+        if table is None and width in self.packed:
+            records, mask_bytes = self.packed[width]
             masks = array("I")
             masks.frombytes(mask_bytes)
-            self.tables[width] = (records, masks)
+            fences = [records[at:at + width] for at in range(0, len(records), FENCE * width)] if width else [""]
+            table = self.tables[width] = (records, masks, fences)
+        return table
 
     def completing(self, k: str) -> str:
         """The letters, sorted, that make k (sorted) a word's key; "" when none do."""
-        table = self.tables.get(len(k))
+        table = self._table(len(k))
         if table is None:
             return ""
-        records, masks = table
+        records, masks, fences = table
         width, count = len(k), len(masks)
-        at = bisect_left(range(count), k, key=lambda i: records[i * width:i * width + width])
+        low = (bisect_right(fences, k) - 1) * FENCE
+        if low < 0:
+            return ""
+        at = bisect_left(range(count), k, low, min(low + FENCE, count), key=lambda i: records[i * width:i * width + width])
         if at == count or records[at * width:at * width + width] != k:
             return ""
         mask, letters, found = masks[at], self.letters, []

@@ -97,7 +97,8 @@ def test_one_short_answers_key_by_key_before_it_builds_its_table(cache, monkeypa
     eager = LetterIndex(words).one_short_table(9)
     lazy_index = LetterIndex(words)
     rng = random.Random(5)
-    asked = rng.sample(sorted(eager), 300) + ["qqq", "", "aeinrst", "abcdefghij"]
+    near = ["".join(sorted(k[:-1] + rng.choice("abcdefghijklmnopqrstuvwxyz"))) for k in rng.sample(sorted(eager), 300) if k]
+    asked = sorted(eager) + near + ["qqq", "", "aeinrst", "abcdefghij", "zzzzzzzz", "a"]  # every key, and keys between
     lazy = lazy_index.one_short(9)
     for k in asked:
         assert lazy.get(k, ()) == eager.get(k, ()), k
