@@ -3,8 +3,9 @@ processes, so a later load (a simulation's first game, a `check`) neither parses
 and svglib.
 
 Only a self-contained icon is remembered (no `href`, no `url(...)`: nothing it draws comes from another
-file), so its checks depend on nothing but its bytes, the installed svglib and reportlab, and the limits
-they are checked against: all of them go into the digest that names the verdict (table_cache.py's folder).
+file), so its checks depend on nothing but its bytes, the code that checks it (svglib, reportlab, svg_refs.py,
+images.py: each file's size and time) and the limits it is checked against: all of them go into the digest
+that names the verdict (table_cache.py's folder).
 An icon that fails a check is never remembered, and is refused every time.
 """
 
@@ -18,7 +19,8 @@ from pathlib import Path
 from spellpress.model import limits
 from spellpress.words.table_cache import known_good, remember_good
 
-FORMAT = 1  # raise when svg_refs or images.read_svg check more, so icons that passed before are checked again
+FORMAT = 1  # raise to check every icon again
+CHECKED_BY = ("svglib", "reportlab", "spellpress.load.svg_refs", "spellpress.images")  # the code a verdict depends on
 KIND = "icon"
 
 
@@ -33,14 +35,13 @@ def icon_digest(svg: Path) -> str | None:
         return None
     if b"href" in data or b"url(" in data.lower():
         return None
-    from spellpress.images import MIN_ICON_SIZE  # a light module: what read_svg checks against
-
     digest = hashlib.blake2b(data, digest_size=16)
-    for package in ("svglib", "reportlab"):
-        spec = importlib.util.find_spec(package)
+    for module in CHECKED_BY:  # found, not imported: a changed library or check reads every icon again
+        spec = importlib.util.find_spec(module)
         origin = spec.origin if spec is not None else None
-        digest.update(f"{origin}:{os.stat(origin).st_mtime_ns if origin else 0};".encode())
-    limits_used = [MIN_ICON_SIZE] + [getattr(limits, name) for name in sorted(vars(limits)) if name.startswith("MAX_ICON")]
+        stat = os.stat(origin) if origin else None
+        digest.update(f"{origin}:{stat.st_mtime_ns if stat else 0}:{stat.st_size if stat else 0};".encode())
+    limits_used = [getattr(limits, name) for name in sorted(vars(limits)) if name.startswith("MAX_ICON")]
     digest.update(f"{FORMAT}:{limits_used}".encode())
     return digest.hexdigest()
 
