@@ -82,6 +82,14 @@ def mask(letters: Iterable[str]) -> int:
 # whole table cost, and the whole table has about five entries a key, so that is when working keys out one
 # by one has cost what the table costs (English: 69,000 keys; a first Evocabulary game asks 15,000-43,000).
 SHORT_KEYS_BEFORE_TABLE = 1.0
+_settled = False  # see settle()
+
+
+def settle() -> None:
+    """From now on one_short() gives its whole table (a plain dict, the fastest to look up), as a long run
+    wants: the simulation runner calls this after a process's first game, which asks its keys one by one."""
+    global _settled
+    _settled = True
 
 
 class LetterIndex:
@@ -157,11 +165,12 @@ class LetterIndex:
         """key minus one letter -> ((that letter, words), ...), for words up to max_length.
 
         This answers "which words does this sub-multiset make with one wild"
-        in one lookup. A process's first keys are answered one at a time (ShortTable), then the whole
-        table is built, only as long as queries need: a word of length n only adds keys of length
-        n - 1, so growing never edits an entry.
+        in one lookup. A process's first keys are answered one at a time (ShortTable), then, once
+        settle() was called or as many keys were asked as the anagram table has, the whole table is
+        built, only as long as queries need: a word of length n only adds keys of length n - 1, so
+        growing never edits an entry.
         """
-        if not self._one_short_upto and len(self._short_entries) < SHORT_KEYS_BEFORE_TABLE * len(self.by_key):
+        if not (_settled or self._one_short_upto) and len(self._short_entries) < SHORT_KEYS_BEFORE_TABLE * len(self.by_key):
             return cast(dict, ShortTable(self, max_length))  # a read-only Mapping: callers get, `in` and [] it
         return self.one_short_table(max_length)
 

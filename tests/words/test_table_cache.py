@@ -92,6 +92,7 @@ def test_one_short_answers_key_by_key_before_it_builds_its_table(cache, monkeypa
 
     if not letters_kept:  # as for a list of more letters than a mask holds
         monkeypatch.setattr(lazy_tables, "MASK_BITS", 3)
+    monkeypatch.setattr(index_module, "_settled", False)  # as in a fresh process (a simulation settles them)
 
     words = Lexicon().words[::20]
     eager = LetterIndex(words).one_short_table(9)
@@ -109,3 +110,26 @@ def test_one_short_answers_key_by_key_before_it_builds_its_table(cache, monkeypa
     monkeypatch.setattr(index_module, "SHORT_KEYS_BEFORE_TABLE", len(lazy_index._short_entries) / len(lazy_index.by_key))
     assert lazy_index.one_short(9) is lazy_index._one_short and lazy_index._one_short_upto == 9
     assert lazy_index.one_short(9) == eager
+
+
+def test_settled_tables_are_whole_plain_dicts(cache, monkeypatch):
+    """After a process's first game (the runner calls settle()), one_short gives its whole table, as fast to
+    look up as a dict can be, whatever was asked before."""
+    from spellpress.words import index as index_module
+
+    monkeypatch.setattr(index_module, "_settled", False)
+    index = LetterIndex(WORDS)
+    assert type(index.one_short(6)) is not dict and index.one_short(6).get("nost")
+    index_module.settle()
+    table = index.one_short(6)
+    assert type(table) is dict and table["nost"] == (("e", ("stone", "notes")),) and index._one_short_upto == 6
+
+
+def test_the_runner_settles_the_tables_after_a_first_game(monkeypatch):
+    from spellpress.simulate.runner import RunSpec, run
+    from spellpress.words import index as index_module
+    from tests.conftest import ROOT
+
+    monkeypatch.setattr(index_module, "_settled", False)
+    run(RunSpec(str(ROOT / "cards" / "lost-words"), 2, 1, seed=3), workers=1)
+    assert index_module._settled
