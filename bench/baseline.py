@@ -52,16 +52,17 @@ def source_tree(root: Path, ref: str | None = None) -> Iterator[Tree]:
         yield Tree(ref[:12] if ref else "current", source, folder / "imports")
 
 
-def run_in(tree: Tree, code: str, args: dict) -> dict:
+def run_in(tree: Tree, code: str, args: dict, env: dict[str, str] | None = None) -> dict:
     """Run `code` in a fresh process importing the tree's spellpress; it reads json.loads(sys.argv[2]) and
-    prints one JSON object last. The child checks that it imported the tree's own package."""
+    prints one JSON object last. The child checks that it imported the tree's own package. `env`: the
+    child's whole environment (default: this process's)."""
     prelude = (
         "import json, sys; sys.path.insert(0, sys.argv[1])\n"
         "import spellpress\n"
         "assert spellpress.__file__.startswith(sys.argv[1]), spellpress.__file__\n"
     )
     done = subprocess.run([sys.executable, "-c", prelude + code, str(tree.imports), json.dumps(args)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     if done.returncode:
         raise SystemExit(f"the {tree.label} tree failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])

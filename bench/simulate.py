@@ -3,6 +3,7 @@
     python bench/simulate.py [--game word-to-the-wise] [--players 4] [--games 2000] [--full]
     python bench/simulate.py --baseline [REF] [--only GAME,...] [--players 4] [--seconds 5] [--repeat 1] [--full]
     python bench/simulate.py --check-ratios [--games 100] [--only GAME,...]
+    python bench/simulate.py --cold [--baseline REF] [--only GAME,...] [--players 4] [--repeat 1]
 
 The first form times one game on one worker and on two, in the same run, and bounds the
 issue's reference run from it: 10,000 four-player games of A Word to the Wise on two workers,
@@ -27,6 +28,18 @@ by game for the same seeds, once with the heuristic in every seat and once with 
 status is 1. With --full, also the reference run on two workers in both trees. Absolute seconds
 on a shared machine are noise; the ratios, measured in the same run, are the figures to read.
 
+--cold times only the cold start of every engine's game, in the current tree and in REF (default
+BASELINE; `--baseline main` compares with today's main), four ways each: with the word cache warm
+(a folder of the bench's own, filled by an untimed run of the same tree) and empty (a new folder for
+every run: a first-ever run, which builds and writes every table and icon verdict it needs), each
+without .pyc (spellpress's modules compiled from source at every start, as on a machine that sets
+PYTHONDONTWRITEBYTECODE=1 and has no __pycache__ in the tree; the installed libraries' .pyc are
+read as always) and with .pyc (every module read from bytecode an untimed run wrote under
+PYTHONPYCACHEPREFIX, in a temporary folder). The figure is the COLD code's: CPU seconds of this
+process from after `import spellpress.simulate.runner` to the end of the first game (the game
+loaded and validated, its rules and word tables, one game played); the interpreter's start and the
+runner's import are the same work in both trees and are left out. Target: at most 0.3 s.
+
 --check-ratios times, for every game under cards/ that names a rules engine, the same
 seeded games with and without --check (legality of every action and the invariants after
 each) and prints checked/unchecked. Target: at most 2x for every engine. Each side runs in
@@ -40,6 +53,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -187,8 +201,79 @@ print(json.dumps({"cpu": time.process_time() - started}))
 """
 
 
-def cold_start(tree: Tree, game: str, players: int) -> float:
-    return run_in(tree, COLD, {"folder": str(tree.root / "cards" / game), "players": players})["cpu"]
+def cold_start(tree: Tree, game: str, players: int, env: dict[str, str] | None = None) -> float:
+    return run_in(tree, COLD, {"folder": str(tree.root / "cards" / game), "players": players}, env)["cpu"]
+
+
+COLD_WAYS = (("warm", False), ("empty", False), ("warm", True), ("empty", True))  # (word cache, .pyc)
+
+
+def cold_env(scratch: Path, tree: Tree, cache: str, pyc: bool) -> dict[str, str]:
+    """The environment of one way of timing a cold start (see --cold): its word cache folder, and either
+    bytecode for every module (written and read under a prefix of this tree's own) or none written."""
+    env = dict(os.environ)
+    if cache == "warm":
+        env["SPELLPRESS_WORD_CACHE"] = str(scratch / f"words-{tree.label}")
+    else:
+        env["SPELLPRESS_WORD_CACHE"] = tempfile.mkdtemp(prefix="words-empty-", dir=scratch)
+    if pyc:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(scratch / f"pyc-{tree.label}")
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+    return env
+
+
+def cold_starts(tree: Tree, game: str, players: int, scratch: Path) -> dict[tuple[str, bool], float]:
+    """The cold start of a game, each way of COLD_WAYS; an untimed run first fills the warm word cache (and,
+    with .pyc, the bytecode)."""
+    figures = {}
+    for cache, pyc in COLD_WAYS:
+        if cache == "warm":
+            cold_start(tree, game, players, cold_env(scratch, tree, "warm", pyc))
+        figures[cache, pyc] = cold_start(tree, game, players, cold_env(scratch, tree, cache, pyc))
+    return figures
+
+
+def own_bytecode(tree: Tree) -> int:
+    """How many .pyc files of spellpress's own modules the tree holds (read by a run without a prefix)."""
+    return sum(1 for _ in (tree.root / "generator").rglob("__pycache__/*.pyc"))
+
+
+def compare_cold(ref: str, players_wanted: int, repeat: int, only: list[str]) -> int:
+    """The cold start of every engine's game in the ref's tree and the current one, the four ways of --cold."""
+    with source_tree(ROOT, ref) as before, source_tree(ROOT) as after, \
+            tempfile.TemporaryDirectory(prefix="spellpress-cold-") as folder:
+        scratch = Path(folder)
+        print(f"cold start: CPU seconds from after `import spellpress.simulate.runner` to the end of the first game, "
+              f"the fastest of {repeat}; before: {before.label}, after: the current tree (target <= {COLD_START_CPU:g} s)")
+        print(f"  no .pyc: spellpress compiled at every start (.pyc of its own in the trees: before "
+              f"{own_bytecode(before)}, after {own_bytecode(after)}); with .pyc: every module from bytecode. "
+              "warm: the word cache filled by an earlier run; empty: a new cache folder (a first-ever run)")
+        header = "  ".join(f"{f'{cache}, ' + ('.pyc' if pyc else 'no .pyc'):>21}" for cache, pyc in COLD_WAYS)
+        print(f"  {'game':22} {'players':>7}  {header}   (before -> after)")
+        worst: dict[tuple[str, bool], float] = {}
+        for name, fewest, most in engine_games():
+            if only and name not in only:
+                continue
+            players = min(most, max(fewest, players_wanted))
+            runs: dict[str, list[dict]] = {"before": [], "after": []}
+            sides = ("before", "after") if (before.root / "cards" / name / "game.yaml").is_file() else ("after",)
+            for _ in range(repeat):  # alternated, so a busy spell of the machine falls on both
+                for side in sides:
+                    runs[side].append(cold_starts(before if side == "before" else after, name, players, scratch))
+            cells = []
+            for way in COLD_WAYS:
+                new = min(run[way] for run in runs["after"])
+                old = f"{min(run[way] for run in runs['before']):5.2f}" if runs["before"] else "  -  "  # a game REF lacks
+                worst[way] = max(worst.get(way, 0.0), new)
+                cells.append(f"{old} -> {new:5.2f} s{'' if new <= COLD_START_CPU else '!':1}")
+            print(f"  {name:22} {players:7d}  " + "  ".join(f"{cell:>21}" for cell in cells) + f"  [{load()}]", flush=True)
+        verdicts = [f"{cache} cache {'with' if pyc else 'without'} .pyc {slowest:.2f} s "
+                    f"({'met' if slowest <= COLD_START_CPU else 'NOT met'})" for (cache, pyc), slowest in worst.items()]
+        print("  slowest after: " + "; ".join(verdicts) + "   (! over the target)")
+    return 0
 
 
 def load() -> str:
@@ -283,6 +368,9 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--full", action="store_true", help="also time 10,000 games on two workers")
     parser.add_argument("--repeat", type=int, default=1, help="time each run this many times and keep the fastest")
+    parser.add_argument("--cold", action="store_true",
+                        help="time only the cold start of every engine, four ways (word cache warm and empty, with and "
+                             "without .pyc), against --baseline REF")
     parser.add_argument("--check-ratios", action="store_true",
                         help="time every game with and without --check and print the ratios")
     parser.add_argument("--baseline", nargs="?", const=BASELINE, metavar="REF",
@@ -292,6 +380,8 @@ def main() -> int:
     parser.add_argument("--only", default="", metavar="GAME,...", help="with --baseline or --check-ratios: only these games")
     args = parser.parse_args()
     only = [name.strip() for name in args.only.split(",") if name.strip()]
+    if args.cold:
+        return compare_cold(args.baseline or BASELINE, args.players, args.repeat, only)
     if args.baseline:
         return compare(args.baseline, args.players, args.seconds, args.repeat, args.full, only)
     if args.check_ratios:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import typing
 from collections.abc import Iterable
 from typing import Any
@@ -14,6 +13,8 @@ def did_you_mean(name: object, known: Iterable[str]) -> str:
     """' (did you mean 'points'?)' when a known name is close to `name`, else ''."""
     if not isinstance(name, str):
         return ""
+    import difflib  # only a mistake needs it
+
     close = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from spellpress.errors import Location, Problems, UserError
+from spellpress.load.icon_verdicts import passed_before
 from spellpress.load.spreadsheet_cards import spreadsheet_cards
-from spellpress.load.svg_refs import check_icon
 from spellpress.load.templates import TemplateLoader
 from spellpress.load.validate import validated
 from spellpress.load.yamlsrc import Document, read_yaml
@@ -179,7 +179,10 @@ def _icons(spec: GameSpec, folder: Path, doc, problems: Problems) -> dict[str, P
         except UserError as exc:
             problems.extend(exc)
             continue
-        check_icon(icons[name], folder, problems)
+        if not passed_before(icons[name]):  # else svg_refs (lxml) and svglib are not even imported
+            from spellpress.load.svg_refs import check_icon
+
+            check_icon(icons[name], folder, problems)
     return icons
 
 

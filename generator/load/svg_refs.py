@@ -18,6 +18,7 @@ from lxml import etree  # svglib's own XML library
 
 from spellpress.errors import Location, Problems
 from spellpress.images import raster_size, read_svg
+from spellpress.load.icon_verdicts import remember_passed
 from spellpress.model.limits import (
     MAX_ICON_BYTES,
     MAX_ICON_COORDINATE,
@@ -63,6 +64,8 @@ def check_icon(svg: Path, root: Path, problems: Problems, seen: set[Path] | None
             read_svg(str(svg), svg.name)
         except ValueError as exc:
             problems.add(Location(svg, top.sourceline or 0, 1), str(exc))
+        else:
+            remember_passed(svg)
 
 
 # attributes whose value is numbers: a word such as NaN there reaches the drawing as no number or as NaN

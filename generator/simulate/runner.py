@@ -135,6 +135,7 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
     from spellpress.simulate.engine_faults import Watchdog, blamed, passes_through, what_failed
     from spellpress.simulate.game_metrics import MOVE_SAMPLE
     from spellpress.simulate.play import play_game
+    from spellpress.words.index import settle
 
     game, rules = _load(spec.folder, spec.engine, spec.variant)
     lineup = spec.lineup or tuple(Seat() for _ in range(spec.players))
@@ -175,6 +176,7 @@ def play_batch(spec: RunSpec, start: int, stop: int) -> list[GameRecord]:
             if failure is not None:
                 raise failure
             records.append(GameRecord(index, offset, outcome))
+            settle()  # the first game worked its word tables out key by key (a cold start); the rest use them whole
     return records
 
 

@@ -7,9 +7,12 @@ Only an engine that keeps every scored word with its points is read; for the oth
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from spellpress.rules.protocol import State
-from spellpress.rules.word_to_the_wise.state import WiseState
+
+if TYPE_CHECKING:  # named, not imported: every simulation imports this module, and most are of other engines
+    from spellpress.rules.word_to_the_wise.state import WiseState
 
 ScoredWords = list[tuple[int, str, float]]  # (seat, word, points)
 
@@ -22,10 +25,11 @@ def _wise_words(state: WiseState) -> ScoredWords:
             for log in state.logs for placed in log.placed if placed.valid]
 
 
-READERS: dict[type, Callable] = {WiseState: _wise_words}
+READERS: dict[str, Callable] = {"spellpress.rules.word_to_the_wise.state.WiseState": _wise_words}  # by the state's class
 RECORDING_ENGINES = ("word-to-the-wise",)  # the engines READERS reads, for the docs and the table's note
 
 
 def scored_words(state: State) -> ScoredWords | None:
-    reader = READERS.get(type(state))
+    kind = type(state)
+    reader = READERS.get(f"{kind.__module__}.{kind.__qualname__}")
     return reader(state) if reader is not None else None

@@ -7,12 +7,14 @@ instead of a pass over the whole list.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import groupby
+from string import ascii_lowercase
+from typing import cast
 
+from spellpress.words.lazy_tables import ShortLetters, ShortTable, SkeletonTable, completed_pairs, pack_short_letters, short_pairs
 from spellpress.words.table_cache import cached, words_digest
 
 
@@ -90,12 +92,28 @@ def add_one_short(grouped: dict[str, list], k: str, value, letters: frozenset[st
         before = letter
 
 
+# one_short() answers key by key (no pass over the list) until it has worked out this many keys for each
+# key of the anagram table, then builds its whole table: a key alone costs about what five entries of the
+# whole table cost, and the whole table has about five entries a key, so that is when working keys out one
+# by one has cost what the table costs (English: 69,000 keys; a first Evocabulary game asks 15,000-43,000).
+SHORT_KEYS_BEFORE_TABLE = 1.0
+_settled = False  # see settle()
+
+
+def settle() -> None:
+    """From now on one_short() gives its whole table (a plain dict, the fastest to look up), as a long run
+    wants: the simulation runner calls this after a process's first game, which asks its keys one by one."""
+    global _settled
+    _settled = True
+
+
 class LetterIndex:
     def __init__(self, words: Iterable[str]):
         self.words = tuple(words)
         self._one_short: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._one_short_upto = 0
-        self._skeletons: dict[frozenset[str], dict[str, tuple]] = {}
+        self._short_entries: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        self._skeletons: dict[frozenset[str], SkeletonTable] = {}
         self._containing: dict[str, LetterIndex] = {}
 
     @cached_property
@@ -131,13 +149,48 @@ class LetterIndex:
             index = self._containing[text] = LetterIndex(w for w in self.words if text in w)
         return index
 
+    @cached_property
+    def letters(self) -> str:
+        """The letters the words use, sorted: what a wild may stand for in one_short's entries."""
+        text = "\n".join(self.words)
+        others = text.encode().translate(None, (ascii_lowercase + "\n").encode()).decode()
+        return "".join(sorted({letter for letter in ascii_lowercase if letter in text} | set(others)))
+
+    @cached_property
+    def short_letters(self) -> ShortLetters | None:
+        """Which letters complete each key one letter short, read from the disk cache (or built and kept there
+        the first time: about what one_short's whole table costs, once for each word list)."""
+        packed = cached("one-short-letters", self.digest, lambda: pack_short_letters(self.by_key, self.letters))
+        return None if packed is None else ShortLetters(packed)
+
+    def short_entry(self, k: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """one_short's entry for one key, worked out alone, kept: the letters that complete it from
+        short_letters, else each letter tried on the anagram table."""
+        found = self._short_entries.get(k)
+        if found is None:
+            short_letters = self.short_letters
+            if short_letters is None:
+                found = short_pairs(self.by_key, k, self.letters)
+            else:
+                found = completed_pairs(self.by_key, k, short_letters.completing(k))
+            self._short_entries[k] = found
+        return found
+
     def one_short(self, max_length: int) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
         """key minus one letter -> ((that letter, words), ...), for words up to max_length.
 
         This answers "which words does this sub-multiset make with one wild"
-        in one lookup. Built lazily, only as long as queries need: a word of
-        length n only adds keys of length n - 1, so growing never edits an entry.
+        in one lookup. A process's first keys are answered one at a time (ShortTable), then, once
+        settle() was called or as many keys were asked as the anagram table has, the whole table is
+        built, only as long as queries need: a word of length n only adds keys of length n - 1, so
+        growing never edits an entry.
         """
+        if not (_settled or self._one_short_upto) and len(self._short_entries) < SHORT_KEYS_BEFORE_TABLE * len(self.by_key):
+            return cast(dict, ShortTable(self, max_length))  # a read-only Mapping: callers get, `in` and [] it
+        return self.one_short_table(max_length)
+
+    def one_short_table(self, max_length: int) -> dict[str, tuple[tuple[str, tuple[str, ...]], ...]]:
+        """one_short's whole table, built (grown) up to words of max_length."""
         if max_length > self._one_short_upto:
             grouped: dict[str, list] = {}
             for k, words in self.by_key.items():
@@ -154,18 +207,18 @@ class LetterIndex:
         supply without limit): key -> ((word, set of its `free` letters), ...)."""
         table = self._skeletons.get(free)
         if table is None:
-            table = self._skeletons[free] = cached(f"skeleton-{''.join(sorted(free))}", self.digest,
-                                                   lambda: self._skeleton(free))
-        return table
+            packed = cached(f"skeleton-{''.join(sorted(free))}", self.digest, lambda: self._skeleton(free))
+            table = self._skeletons[free] = SkeletonTable(packed, free)
+        return cast(dict, table)  # a read-only Mapping: callers get, `in` and [] it
 
-    def _skeleton(self, free: frozenset[str]) -> dict[str, tuple]:
-        grouped: dict[str, list] = defaultdict(list)
+    def _skeleton(self, free: frozenset[str]) -> dict[str, str]:
+        """key -> its words joined by newlines, in list order: flat strings, which the disk cache
+        reads in milliseconds (a tuple of pairs per word took half a second for the French list)."""
+        grouped: dict[str, list[str]] = defaultdict(list)
         without_free = str.maketrans("", "", "".join(free))
-        free_sets: dict[frozenset[str], frozenset[str]] = {}  # one object for each set of free letters
         for word in self.words:
-            letters = free.intersection(word)
-            grouped["".join(sorted(word.translate(without_free)))].append((word, free_sets.setdefault(letters, letters)))
-        return {k: tuple(v) for k, v in grouped.items()}
+            grouped["".join(sorted(word.translate(without_free)))].append(word)
+        return {k: "\n".join(v) for k, v in grouped.items()}
 
 
 class ShortKeys(dict):
@@ -181,11 +234,5 @@ class ShortKeys(dict):
     def get(self, k, default=()):
         found = dict.get(self, k)
         if found is None:
-            by_key, pairs = self.index.by_key, []
-            for letter in self.alphabet:
-                at = bisect_right(k, letter)
-                words = by_key.get(k[:at] + letter + k[at:])
-                if words:
-                    pairs.append((letter, words))
-            found = self[k] = tuple(pairs)
+            found = self[k] = short_pairs(self.index.by_key, k, self.alphabet)
         return found or default

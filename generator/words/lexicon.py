@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from array import array
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from functools import cache
+from collections.abc import Iterable, Iterator, Mapping
+from functools import cache, cached_property
+from itertools import compress
 from pathlib import Path
 
 from spellpress.model.languages import BY_LIST, LANGUAGES, Language
@@ -33,17 +36,50 @@ def levels_file(name: str) -> Path | None:
 
 
 @cache
-def shipped_levels(name: str = SHIPPED) -> dict[str, int]:
+def shipped_levels(name: str = SHIPPED) -> WordLevels:
     """Each word of a shipped list and its SCOWL size level (10 most common ... 95 rarest);
     line n of levels.txt is the level of line n of words.txt."""
     path = levels_file(name)
     if path is None:
         raise ValueError(f"the word list {name!r} has no commonness levels")
-    levels = [int(level) for level in path.read_text(encoding="ascii").split()]
+    levels = array("B", map(int, path.read_bytes().split()))
     words = shipped_words(name)
     if len(levels) != len(words):
         raise ValueError(f"{path} has {len(levels)} levels for {len(words)} words: run `make lexicon`")
-    return dict(zip(words, levels, strict=False))
+    return WordLevels(words, levels)
+
+
+class WordLevels(Mapping):
+    """word -> its level, read from the sorted list and its levels side by side (bisect): no dict of every
+    word for a run that looks up the few words its winners played."""
+
+    def __init__(self, words: tuple[str, ...], levels: array):
+        self.words, self.levels = words, levels
+
+    def _at(self, word: object) -> int:
+        if not isinstance(word, str):
+            return -1
+        at = bisect_left(self.words, word)
+        return at if at < len(self.words) and self.words[at] == word else -1
+
+    def get(self, word, default=None):
+        at = self._at(word)
+        return default if at < 0 else self.levels[at]
+
+    def __getitem__(self, word) -> int:
+        at = self._at(word)
+        if at < 0:
+            raise KeyError(word)
+        return self.levels[at]
+
+    def __contains__(self, word) -> bool:
+        return self._at(word) >= 0
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.words)
+
+    def __len__(self) -> int:
+        return len(self.words)
 
 
 def word_file_lines(path: Path, language: Language = LANGUAGES["en"]) -> Iterator[tuple[int, str]]:
@@ -112,11 +148,15 @@ class Lexicon:
             base = known_words(base, source if words is None else None, vocabulary)
         if words is None and vocabulary is None and not self.allow and not self.deny and source in BY_LIST:
             # a shipped list is sorted and unique (make lexicon writes it so): no set, no sort
-            self.words: tuple[str, ...] = tuple(w for w in base if len(w) >= min_length)
+            listed = tuple(base)
+            self.words: tuple[str, ...] = tuple(compress(listed, map(min_length.__le__, map(len, listed))))
         else:
             kept = (set(base) | self.allow) - self.deny
             self.words = tuple(sorted(w for w in kept if len(w) >= min_length))
-        self._set = frozenset(self.words)
+
+    @cached_property
+    def _set(self) -> frozenset[str]:
+        return frozenset(self.words)  # made when a word is first looked up: a game that only searches never does
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):

@@ -19,7 +19,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import TypeVar
 
-FORMAT = 1  # raise when a table's layout changes
+FORMAT = 2  # raise when a table's layout changes
 Table = TypeVar("Table")
 
 
@@ -58,3 +58,19 @@ def cached(name: str, digest: str, build: Callable[[], Table]) -> Table:
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
     return table
+
+
+def known_good(kind: str, digest: str) -> bool:
+    """Whether a check of this kind passed on an input with this digest (remember_good), in an earlier process."""
+    folder = cache_folder()
+    return folder is not None and (folder / f"{kind}-ok-{digest}").is_file()
+
+
+def remember_good(kind: str, digest: str) -> None:
+    """Keep that a check passed: an empty file named by the input's digest (nothing to read, nothing to damage)."""
+    folder = cache_folder()
+    if folder is None:
+        return
+    with suppress(OSError):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{kind}-ok-{digest}").touch()

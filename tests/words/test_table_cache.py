@@ -62,3 +62,74 @@ def test_off_keeps_nothing_and_the_default_is_the_user_cache(tmp_path, monkeypat
     monkeypatch.delenv("SPELLPRESS_WORD_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     assert cache_folder() == tmp_path / "spellpress" / "word-tables"
+
+
+def test_skeleton_tables_are_kept_as_flat_strings_and_unpacked_key_by_key(cache):
+    import marshal
+
+    table = LetterIndex(WORDS).skeleton(frozenset("aeiou"))
+    (kept,) = (path for path in cache.iterdir() if path.name.startswith("skeleton-"))
+    packed = marshal.loads(kept.read_bytes())
+    assert packed["nst"] == "stone\nnotes" and all(isinstance(v, str) for v in packed.values())
+    assert table.get("pst") == (("pots", frozenset("o")), ("stop", frozenset("o")), ("tops", frozenset("o")))
+    assert set(table.entries) == {"pst"}  # only what was asked is unpacked
+    assert "nst" in table and "xyz" not in table and table.get("xyz", ()) == ()
+    with pytest.raises(KeyError):
+        _ = table["xyz"]
+    assert len(table) == len(packed) and sorted(table) == sorted(packed)
+
+
+@pytest.mark.parametrize("letters_kept", [True, False])
+def test_one_short_answers_key_by_key_before_it_builds_its_table(cache, monkeypatch, letters_kept):
+    """A first game asks a few thousand keys: each is worked out alone (from the letters kept on disk that
+    complete it, or by trying every letter); the whole table comes only after SHORT_KEYS_BEFORE_TABLE keys,
+    and all give the same entries."""
+    import random
+
+    from spellpress.words import index as index_module
+    from spellpress.words import lazy_tables
+    from spellpress.words.lexicon import Lexicon
+
+    if not letters_kept:  # as for a list of more letters than a mask holds
+        monkeypatch.setattr(lazy_tables, "MASK_BITS", 3)
+    monkeypatch.setattr(index_module, "_settled", False)  # as in a fresh process (a simulation settles them)
+
+    words = Lexicon().words[::20]
+    eager = LetterIndex(words).one_short_table(9)
+    lazy_index = LetterIndex(words)
+    rng = random.Random(5)
+    near = ["".join(sorted(k[:-1] + rng.choice("abcdefghijklmnopqrstuvwxyz"))) for k in rng.sample(sorted(eager), 300) if k]
+    asked = sorted(eager) + near + ["qqq", "", "aeinrst", "abcdefghij", "zzzzzzzz", "a"]  # every key, and keys between
+    lazy = lazy_index.one_short(9)
+    for k in asked:
+        assert lazy.get(k, ()) == eager.get(k, ()), k
+        assert (k in lazy) == (k in eager) and (lazy[k] == eager[k] if k in eager else True)
+    assert lazy_index._one_short_upto == 0  # no pass over the list yet
+    kept = [path.name for path in cache.iterdir() if path.name.startswith("one-short-letters-")]
+    assert (lazy_index.short_letters is not None) == letters_kept and len(kept) == 1
+    monkeypatch.setattr(index_module, "SHORT_KEYS_BEFORE_TABLE", len(lazy_index._short_entries) / len(lazy_index.by_key))
+    assert lazy_index.one_short(9) is lazy_index._one_short and lazy_index._one_short_upto == 9
+    assert lazy_index.one_short(9) == eager
+
+
+def test_settled_tables_are_whole_plain_dicts(cache, monkeypatch):
+    """After a process's first game (the runner calls settle()), one_short gives its whole table, as fast to
+    look up as a dict can be, whatever was asked before."""
+    from spellpress.words import index as index_module
+
+    monkeypatch.setattr(index_module, "_settled", False)
+    index = LetterIndex(WORDS)
+    assert type(index.one_short(6)) is not dict and index.one_short(6).get("nost")
+    index_module.settle()
+    table = index.one_short(6)
+    assert type(table) is dict and table["nost"] == (("e", ("stone", "notes")),) and index._one_short_upto == 6
+
+
+def test_the_runner_settles_the_tables_after_a_first_game(monkeypatch):
+    from spellpress.simulate.runner import RunSpec, run
+    from spellpress.words import index as index_module
+    from tests.conftest import ROOT
+
+    monkeypatch.setattr(index_module, "_settled", False)
+    run(RunSpec(str(ROOT / "cards" / "lost-words"), 2, 1, seed=3), workers=1)
+    assert index_module._settled

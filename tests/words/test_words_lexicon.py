@@ -141,3 +141,19 @@ def test_a_vocabulary_keeps_the_common_words_and_the_games_own():
         vocabulary_level("huge")
     with pytest.raises(ValueError, match="commonness levels"):
         Lexicon(source="french", language="fr", vocabulary=35)
+
+
+def test_levels_are_looked_up_as_the_files_pair_them():
+    """shipped_levels() answers from the sorted list and its levels side by side (no dict of every word):
+    the same level as line n of levels.txt for the word of line n of words.txt, and nothing for others."""
+    from spellpress.words.lexicon import levels_file
+
+    words = WORDS_FILE.read_text().split()
+    paired = dict(zip(words, map(int, levels_file("english").read_text().split()), strict=True))
+    levels = shipped_levels()
+    assert len(levels) == len(paired) and dict(levels.items()) == paired
+    assert all(levels[word] == level for word, level in paired.items())
+    for missing in ("zzzzq", "", "aa" * 20, 5):
+        assert missing not in levels and levels.get(missing, 100) == 100
+    with pytest.raises(KeyError):
+        _ = levels["zzzzq"]
