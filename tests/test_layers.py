@@ -13,10 +13,10 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "generator"
 
 FOUNDATION = {"errors", "units", "geometry", "suggest", "progress", "ctrl_c", "pools", "arguments", "paths", "stats", "wording",
-              "icon_library",
+              "icon_library", "disk_cache",
               "__init__"}
 """Small modules with one job each (errors, units, progress bars, Ctrl-C, worker pools, argument types,
-confidence intervals, counts in words, the shipped icon library's data, ...) and the package's own
+confidence intervals, counts in words, the shipped icon library's data, the on-disk cache, ...) and the package's own
 __init__ (its version)."""
 
 # What each part of spellpress may import, besides the foundation and itself. A new package or top-level

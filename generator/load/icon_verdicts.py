@@ -5,7 +5,7 @@ and svglib.
 Only a self-contained icon is remembered (no `href`, no `url(...)`: nothing it draws comes from another
 file), so its checks depend on nothing but its bytes, the code that checks it (svglib, reportlab, svg_refs.py,
 images.py: each file's size and time) and the limits it is checked against: all of them go into the digest
-that names the verdict (table_cache.py's folder).
+that names the verdict (disk_cache.py's folder).
 An icon that fails a check is never remembered, and is refused every time.
 """
 
@@ -16,8 +16,8 @@ import importlib.util
 import os
 from pathlib import Path
 
+from spellpress.disk_cache import known_good, remember_good
 from spellpress.model import limits
-from spellpress.words.table_cache import known_good, remember_good
 
 FORMAT = 1  # raise to check every icon again
 CHECKED_BY = ("svglib", "reportlab", "spellpress.load.svg_refs", "spellpress.images")  # the code a verdict depends on

@@ -14,8 +14,8 @@ from itertools import groupby
 from string import ascii_lowercase
 from typing import cast
 
+from spellpress.disk_cache import cached, words_digest
 from spellpress.words.lazy_tables import ShortLetters, ShortTable, SkeletonTable, completed_pairs, pack_short_letters, short_pairs
-from spellpress.words.table_cache import cached, words_digest
 
 
 def key(letters: str) -> str:
@@ -118,7 +118,7 @@ class LetterIndex:
 
     @cached_property
     def digest(self) -> str:
-        """The word list's digest: its tables' name in the disk cache (table_cache.py)."""
+        """The word list's digest: its tables' name in the disk cache (spellpress/disk_cache.py)."""
         return words_digest(self.words)
 
     @cached_property

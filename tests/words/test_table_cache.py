@@ -1,4 +1,4 @@
-"""Word tables kept on disk (generator/words/table_cache.py): a fresh index reads what an earlier one
+"""Word tables kept on disk (generator/disk_cache.py): a fresh index reads what an earlier one
 built, a changed word list never reads another list's table, and a damaged or unwritable cache
 only costs a rebuild."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from spellpress.disk_cache import cache_folder
 from spellpress.words.index import LetterIndex
-from spellpress.words.table_cache import cache_folder
 
 WORDS = ("pots", "stop", "tops", "stone", "notes", "tea")
 

@@ -1,4 +1,7 @@
-"""Word tables kept on disk between processes, so a fresh process does not rebuild them.
+"""Word tables (and checks that passed) kept on disk between processes, so a fresh process does not redo them.
+
+It imports nothing of Spellpress: loading a game (icon verdicts, load/icon_verdicts.py) uses it without
+the word code.
 
 A table (the anagram table, a skeleton table) is a function of its word list only: it is saved with
 marshal under the user's cache folder, named by a digest of the words (and the table's own name
