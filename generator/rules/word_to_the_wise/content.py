@@ -16,7 +16,7 @@ from spellpress.errors import UserError
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.settings import options_key
-from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time
+from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time, Word
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
 from spellpress.words.index import key, sub_multisets
@@ -166,6 +166,7 @@ class Definitions:
         self._misses = 0
         self._choices: dict[tuple, dict[str, tuple]] = {}  # (roll, coverage, players) -> hand -> choice
         self._choices_kept = 0
+        self._choices_by_roll: dict[tuple, dict[str, tuple]] = {}  # (roll, coverage, players) -> a _choices table
         self._roll_keys: dict[tuple, tuple[str, int]] = {}
         self._info: dict[str, tuple] = {}
         self._word_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> hand -> its words
@@ -175,12 +176,14 @@ class Definitions:
         self._vowel_set_bits: dict[frozenset, int] = {}
         self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
         self._hand_subs: dict[str, tuple[str, ...]] = {}
+        self._word_subs: dict[str, tuple[str, ...]] = {}
         self._bluffs: dict[str, int] = {}
         self._rows: dict[tuple, tuple] = {}
         self._race_tables: dict[int, tuple[dict, dict]] = {}
         self._odds: dict[int, dict] = {}
         self._crc: dict[str, float] = {}
         self._seconds: dict[int, float] = {}
+        self._word_actions: dict[str, Word] = {}
 
     # -- words a hand and a roll make ---------------------------------------
     def build(self, word: str, hand: Sequence[str], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
@@ -391,6 +394,16 @@ class Definitions:
                 self._hand_subs.clear()
         return subs
 
+    def word_subs(self, hand_key: str) -> tuple[str, ...]:
+        """hand_subs that some word is made of, whatever the roll (a WILD as Y included): half of a
+        hand's parts make no word, and best_by_length need not look them up for every roll."""
+        subs = self._word_subs.get(hand_key)
+        if subs is None:
+            subs = self._word_subs[hand_key] = tuple(sub for sub in self.hand_subs(hand_key) if self._sub_words(sub, True))
+            if len(self._word_subs) > 200_000:
+                self._word_subs.clear()
+        return subs
+
     def bluffs(self, hand_key: str) -> int:
         """How many bluffs the hand may risk: its parts long enough, with a vowel, for a word."""
         count = self._bluffs.get(hand_key)
@@ -412,7 +425,7 @@ class Definitions:
             table = self._sub_best[table_key] = {}
         best: dict[int, tuple[int, str]] = {}  # the first best word of each length, in the parts' order
         get = table.get
-        for sub in self.hand_subs(hand_key):
+        for sub in self.word_subs(hand_key):
             rows = get(sub)
             if rows is None:
                 rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
@@ -423,7 +436,7 @@ class Definitions:
                     best[letters] = pair
         if len(hand_key) == self.p.hand_size:  # the whole hand: +10
             bonus = self.p.all_cards_bonus
-            for letters, value, (_, word) in table[hand_key]:
+            for letters, value, (_, word) in table.get(hand_key, ()):  # (not looked up when it makes no word)
                 old = best[letters]
                 if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
                     best[letters] = (value + bonus, word)
@@ -435,10 +448,13 @@ class Definitions:
 
     def choices(self, hand_key: str, roll: tuple[str, ...], coverage: float, players: int) -> tuple[str, str] | None:
         """(the word with the best expected score in the race, the quickest word to find), or None."""
-        rolled, wilds = self.roll_key(roll)
-        by_hand = self._choices.get((rolled, wilds, coverage, players))
-        if by_hand is None:
-            by_hand = self._choices[rolled, wilds, coverage, players] = {}
+        by_hand = self._choices_by_roll.get((roll, coverage, players))
+        if by_hand is None:  # one table for every roll of the same vowels and WILDs
+            rolled, wilds = self.roll_key(roll)
+            by_hand = self._choices.get((rolled, wilds, coverage, players))
+            if by_hand is None:
+                by_hand = self._choices[rolled, wilds, coverage, players] = {}
+            self._choices_by_roll[roll, coverage, players] = by_hand
         found = by_hand.get(hand_key)
         if found is None:
             options = self.best_by_length(hand_key, roll, coverage)
@@ -446,6 +462,7 @@ class Definitions:
             self._choices_kept += 1
             if self._choices_kept > 300_000:
                 self._choices.clear()
+                self._choices_by_roll.clear()
                 self._choices_kept = 0
         return found or None
 
@@ -536,6 +553,15 @@ class Definitions:
                     count -= 1
                     break
         return count
+
+    def word_action(self, word: str) -> Word:
+        """("word", word), made once for each word."""
+        action = self._word_actions.get(word)
+        if action is None:
+            action = self._word_actions[word] = Word("word", word)
+            if len(self._word_actions) > 200_000:
+                self._word_actions.clear()
+        return action
 
     def search_seconds(self, letters: int) -> float:
         """Params.seconds(letters), worked out once for each length."""
