@@ -177,6 +177,7 @@ class Definitions:
         self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
         self._hand_subs: dict[str, tuple[str, ...]] = {}
         self._word_subs: dict[str, tuple[str, ...]] = {}
+        self._skeletons: frozenset[str] | None = None
         self._bluffs: dict[str, int] = {}
         self._rows: dict[tuple, tuple] = {}
         self._race_tables: dict[int, tuple[dict, dict]] = {}
@@ -395,11 +396,16 @@ class Definitions:
         return subs
 
     def word_subs(self, hand_key: str) -> tuple[str, ...]:
-        """hand_subs that some word is made of, whatever the roll (a WILD as Y included): half of a
-        hand's parts make no word, and best_by_length need not look them up for every roll."""
+        """hand_subs whose letters are the skeleton of some word, whatever the roll (a WILD as Y
+        included): half of a hand's parts make no word, and best_by_length need not look them up for
+        every roll."""
         subs = self._word_subs.get(hand_key)
         if subs is None:
-            subs = self._word_subs[hand_key] = tuple(sub for sub in self.hand_subs(hand_key) if self._sub_words(sub, True))
+            if self._skeletons is None:  # the skeletons, and each less one Y (the Y a WILD may be)
+                self._skeletons = frozenset(self.skeleton).union(
+                    skeleton.replace("y", "", 1) for skeleton in self.skeleton if "y" in skeleton)
+            skeletons, spelt = self._skeletons, self.spelt
+            subs = self._word_subs[hand_key] = tuple([sub for sub in self.hand_subs(hand_key) if spelt(sub) in skeletons])
             if len(self._word_subs) > 200_000:
                 self._word_subs.clear()
         return subs
