@@ -176,8 +176,6 @@ class Definitions:
         self._vowel_set_bits: dict[frozenset, int] = {}
         self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
         self._hand_subs: dict[str, tuple[str, ...]] = {}
-        self._word_subs: dict[str, tuple[str, ...]] = {}
-        self._skeletons: frozenset[str] | None = None
         self._bluffs: dict[str, int] = {}
         self._rows: dict[tuple, tuple] = {}
         self._race_tables: dict[int, tuple[dict, dict]] = {}
@@ -395,21 +393,6 @@ class Definitions:
                 self._hand_subs.clear()
         return subs
 
-    def word_subs(self, hand_key: str) -> tuple[str, ...]:
-        """hand_subs whose letters are the skeleton of some word, whatever the roll (a WILD as Y
-        included): half of a hand's parts make no word, and best_by_length need not look them up for
-        every roll."""
-        subs = self._word_subs.get(hand_key)
-        if subs is None:
-            if self._skeletons is None:  # the skeletons, and each less one Y (the Y a WILD may be)
-                self._skeletons = frozenset(self.skeleton).union(
-                    skeleton.replace("y", "", 1) for skeleton in self.skeleton if "y" in skeleton)
-            skeletons, spelt = self._skeletons, self.spelt
-            subs = self._word_subs[hand_key] = tuple([sub for sub in self.hand_subs(hand_key) if spelt(sub) in skeletons])
-            if len(self._word_subs) > 200_000:
-                self._word_subs.clear()
-        return subs
-
     def bluffs(self, hand_key: str) -> int:
         """How many bluffs the hand may risk: its parts long enough, with a vowel, for a word."""
         count = self._bluffs.get(hand_key)
@@ -431,7 +414,7 @@ class Definitions:
             table = self._sub_best[table_key] = {}
         best: dict[int, tuple[int, str]] = {}  # the first best word of each length, in the parts' order
         get = table.get
-        for sub in self.word_subs(hand_key):
+        for sub in self.hand_subs(hand_key):
             rows = get(sub)
             if rows is None:
                 rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
@@ -442,7 +425,7 @@ class Definitions:
                     best[letters] = pair
         if len(hand_key) == self.p.hand_size:  # the whole hand: +10
             bonus = self.p.all_cards_bonus
-            for letters, value, (_, word) in table.get(hand_key, ()):  # (not looked up when it makes no word)
+            for letters, value, (_, word) in table[hand_key]:
                 old = best[letters]
                 if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
                     best[letters] = (value + bonus, word)
