@@ -303,12 +303,15 @@ class Definitions:
         words = self._words_of.get((sub, y_wild))
         if words is None:
             letters = self.spelt(sub)
-            words = self._skeleton_words(letters, sub, False)
-            if y_wild:
-                words += self._skeleton_words(key(letters + "y"), sub, True)
+            if y_wild:  # the words without a WILD as Y (kept), then those with one
+                words = self._skeleton_words(key(letters + "y"), sub, True)
+            else:
+                words = self._skeleton_words(letters, sub, False)
             if letters != sub:  # digraph cards: only the words that spell each where it stands
                 spelt = [self.units[card] for card in sub if card in self.units]
                 words = tuple(entry for entry in words if holds_units(entry[0], spelt))
+            if y_wild:
+                words = self._sub_words(sub, False) + words
             self._words_of[sub, y_wild] = words
         return words
 
