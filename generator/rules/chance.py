@@ -68,16 +68,7 @@ def draw_chance(outcomes: Sequence[tuple[Action, float]], rng: random.Random) ->
     """The chance outcome the runner plays: the only one (no number drawn), else the one
     `rng.choices(actions, weights)[0]` picks, from the same random number."""
     if type(outcomes) is Counted:
-        counts, total = outcomes.counts, outcomes.total
-        sums = list(accumulate(counts))
-        if sums and sums[-1] == total and total > 0 and min(counts) >= 0 and counts.count(0) < len(counts) - 1:
-            r = rng.random()
-            x = r * total
-            margin = total * (len(counts) + 2) * 2.0 ** -50  # over (2n + 4) * 2**-53 * total (see above)
-            if margin < x % 1.0 < 1.0 - margin:
-                return outcomes.actions[bisect_right(sums, x)]
-            return _pick(_table(outcomes.pairs()), r)
-        outcomes = outcomes.pairs()  # one kind left, or fractions that do not add up to 1: the general way
+        return draw_counted(outcomes.actions, outcomes.counts, outcomes.total, rng)
     if len(outcomes) <= 1:
         return outcomes[0][0]
     table = _TABLES.get(id(outcomes)) if type(outcomes) is tuple else None
@@ -85,6 +76,21 @@ def draw_chance(outcomes: Sequence[tuple[Action, float]], rng: random.Random) ->
         table = _table(outcomes)
     _, actions, sums, total = table
     return actions[bisect_right(sums, rng.random() * total, 0, len(actions) - 1)]
+
+
+def draw_counted(actions: Sequence[Action], counts: Sequence[int], total: int, rng: random.Random) -> Action:
+    """draw_chance(Counted(actions, counts, total), rng), without making the Counted (an engine that
+    samples its deck itself)."""
+    sums = list(accumulate(counts))
+    if sums and sums[-1] == total and total > 0 and min(counts) >= 0 and counts.count(0) < len(counts) - 1:
+        r = rng.random()
+        x = r * total
+        margin = total * (len(counts) + 2) * 2.0 ** -50  # over (2n + 4) * 2**-53 * total (see above)
+        if margin < x % 1.0 < 1.0 - margin:
+            return actions[bisect_right(sums, x)]
+        return _pick(_table(Counted(actions, counts, total).pairs()), r)
+    # one kind left, or fractions that do not add up to 1: the general way
+    return draw_chance(Counted(actions, counts, total).pairs(), rng)
 
 
 _TABLES: dict[int, tuple] = {}  # id of an outcome tuple -> (the tuple, kept so its id stays its own, ...)

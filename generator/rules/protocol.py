@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from spellpress.model.game import Game
+from spellpress.rules.chance import draw_chance
 from spellpress.rules.observation import CardRef, Observation
 
 if TYPE_CHECKING:
@@ -83,6 +84,11 @@ class State(ABC):
     def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
         """(action, probability) pairs when CHANCE is to act."""
         raise NotImplementedError
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """The chance outcome the runner plays, from `rng`: draw_chance(chance_outcomes(), rng). An engine
+        may draw it without listing the outcomes, from the same random numbers."""
+        return draw_chance(self.chance_outcomes(), rng)
 
     @abstractmethod
     def apply(self, action: Action) -> None:

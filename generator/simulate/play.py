@@ -41,7 +41,9 @@ def play_game(
     tracker = Tracker(measure_moves)
     turn_cap, turn = rules.turn_cap, tracker.turn
     # the state's methods looked up once: this loop runs for every action of every game
-    current_player, chance_outcomes, apply = state.current_player, state.chance_outcomes, state.apply
+    current_player, apply = state.current_player, state.apply
+    # an engine's own sampling (State.sample_chance); a state of no State subclass lists its outcomes
+    sample_chance = getattr(state, "sample_chance", None) or (lambda rng: draw_chance(state.chance_outcomes(), rng))
     taken = 0
     while True:
         seat = current_player()
@@ -60,7 +62,7 @@ def play_game(
             tracker.turn_started(state)
             turn = turns
         if seat == CHANCE:
-            action = draw_chance(chance_outcomes(), rng)
+            action = sample_chance(rng)
         else:
             if measure_moves:
                 tracker.decision(state)

@@ -572,10 +572,10 @@ def test_every_card_value_the_readme_names_is_the_yaml_value(game):
 
 def test_asking_about_one_choice_answers_as_the_full_list_does(game):
     """--check asks `action in state.legal_actions()`, the runner's move counts `len()`; the race's
-    choices answer both without listing every word, and must agree with the list on every action,
+    choices and the challenges answer both without listing every word or set, and must agree with the list on every action,
     near miss and count."""
     rules = W.RULES
-    asked = 0
+    asked = challenges = 0
     for seed in range(6):
         rng = random.Random(seed)
         state = rules.new_state(game, 3, {"challenges": True} if seed % 2 else None)
@@ -596,8 +596,18 @@ def test_asking_about_one_choice_answers_as_the_full_list_does(game):
                 for action in listed + misses:
                     assert (action in state.legal_actions()) == (action in listed), action
                     asked += 1
+            if state.phase == W.state.CHALLENGE:
+                listed = list(state.legal_actions())
+                assert len(state.legal_actions()) == len(listed)
+                others = sorted({seat for action in listed for seat in action[1]})
+                misses = [("challenge", (state._actor,)), ("challenge", tuple(reversed(others))),
+                          ("challenge", tuple(others) * 2), ("challenge", list(others)), ("challenge",), ("pass",)]
+                for action in listed + misses:
+                    assert (action in state.legal_actions()) == (action in listed), action
+                    challenges += 1
             state.apply(seats[seat].act(state, seat, rng))
     assert asked > 1000
+    assert challenges > 100
 
 
 def test_actions_are_named_tuples_equal_to_and_printed_as_their_plain_tuples(game):

@@ -40,7 +40,7 @@ from enum import IntEnum
 from itertools import chain
 from typing import Any
 
-from spellpress.rules.chance import Counted
+from spellpress.rules.chance import Counted, draw_counted
 from spellpress.rules.lost_words.actions import (
     DECLINE,
     DRAW_DECK,
@@ -162,6 +162,13 @@ class LostWordsState(State):
         pile = self._pile(source)
         _, _, actions, counts = self._pile_counts(source, pile)
         return Counted(actions, list(counts), len(pile))
+
+    def sample_chance(self, rng) -> Any:
+        """chance_outcomes()'s draw (State.sample_chance), from the kept counts, without copying them."""
+        source = self.owed[0][0]
+        pile = self._pile(source)
+        _, _, actions, counts = self._pile_counts(source, pile)
+        return draw_counted(actions, counts, len(pile), rng)
 
     def _pile_counts(self, source: str, pile: list[int]) -> tuple[list[int], dict[str, int], list, list[int]]:
         """(the pile, each card kind's place in the lists, the deal actions by kind A-Z, how many cards of each

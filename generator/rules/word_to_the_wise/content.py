@@ -16,7 +16,7 @@ from spellpress.errors import UserError
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
 from spellpress.rules.settings import options_key
-from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time
+from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time, Word
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.finder import WordFinder, for_words
 from spellpress.words.index import key, sub_multisets
@@ -166,6 +166,7 @@ class Definitions:
         self._misses = 0
         self._choices: dict[tuple, dict[str, tuple]] = {}  # (roll, coverage, players) -> hand -> choice
         self._choices_kept = 0
+        self._choices_by_roll: dict[tuple, dict[str, tuple]] = {}  # (roll, coverage, players) -> a _choices table
         self._roll_keys: dict[tuple, tuple[str, int]] = {}
         self._info: dict[str, tuple] = {}
         self._word_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> hand -> its words
@@ -181,6 +182,7 @@ class Definitions:
         self._odds: dict[int, dict] = {}
         self._crc: dict[str, float] = {}
         self._seconds: dict[int, float] = {}
+        self._word_actions: dict[str, Word] = {}
 
     # -- words a hand and a roll make ---------------------------------------
     def build(self, word: str, hand: Sequence[str], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
@@ -301,12 +303,15 @@ class Definitions:
         words = self._words_of.get((sub, y_wild))
         if words is None:
             letters = self.spelt(sub)
-            words = self._skeleton_words(letters, sub, False)
-            if y_wild:
-                words += self._skeleton_words(key(letters + "y"), sub, True)
+            if y_wild:  # the words without a WILD as Y (kept), then those with one
+                words = self._skeleton_words(key(letters + "y"), sub, True)
+            else:
+                words = self._skeleton_words(letters, sub, False)
             if letters != sub:  # digraph cards: only the words that spell each where it stands
                 spelt = [self.units[card] for card in sub if card in self.units]
                 words = tuple(entry for entry in words if holds_units(entry[0], spelt))
+            if y_wild:
+                words = self._sub_words(sub, False) + words
             self._words_of[sub, y_wild] = words
         return words
 
@@ -435,10 +440,13 @@ class Definitions:
 
     def choices(self, hand_key: str, roll: tuple[str, ...], coverage: float, players: int) -> tuple[str, str] | None:
         """(the word with the best expected score in the race, the quickest word to find), or None."""
-        rolled, wilds = self.roll_key(roll)
-        by_hand = self._choices.get((rolled, wilds, coverage, players))
-        if by_hand is None:
-            by_hand = self._choices[rolled, wilds, coverage, players] = {}
+        by_hand = self._choices_by_roll.get((roll, coverage, players))
+        if by_hand is None:  # one table for every roll of the same vowels and WILDs
+            rolled, wilds = self.roll_key(roll)
+            by_hand = self._choices.get((rolled, wilds, coverage, players))
+            if by_hand is None:
+                by_hand = self._choices[rolled, wilds, coverage, players] = {}
+            self._choices_by_roll[roll, coverage, players] = by_hand
         found = by_hand.get(hand_key)
         if found is None:
             options = self.best_by_length(hand_key, roll, coverage)
@@ -446,6 +454,7 @@ class Definitions:
             self._choices_kept += 1
             if self._choices_kept > 300_000:
                 self._choices.clear()
+                self._choices_by_roll.clear()
                 self._choices_kept = 0
         return found or None
 
@@ -536,6 +545,15 @@ class Definitions:
                     count -= 1
                     break
         return count
+
+    def word_action(self, word: str) -> Word:
+        """("word", word), made once for each word."""
+        action = self._word_actions.get(word)
+        if action is None:
+            action = self._word_actions[word] = Word("word", word)
+            if len(self._word_actions) > 200_000:
+                self._word_actions.clear()
+        return action
 
     def search_seconds(self, letters: int) -> float:
         """Params.seconds(letters), worked out once for each length."""

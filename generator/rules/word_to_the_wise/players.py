@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from spellpress.rules.protocol import IllegalAction, Player
-from spellpress.rules.word_to_the_wise.actions import NO_CHALLENGE, PASS, Bluff, Challenge, Word
+from spellpress.rules.word_to_the_wise.actions import NO_CHALLENGE, PASS, Bluff, Challenge
 from spellpress.rules.word_to_the_wise.content import Definitions
 from spellpress.rules.word_to_the_wise.state import (
     CHALLENGE,
@@ -62,8 +62,8 @@ class WiseHeuristic(Player[WiseState]):
             return PASS
         best, quickest = found
         if self.skill < 1.0 and rng.random() >= self.skill:
-            return Word("word", quickest)
-        return Word("word", best)
+            return defs.word_action(quickest)
+        return defs.word_action(best)
 
     def _challenge(self, defs: Definitions, view: View, rng) -> Any:
         flagged = []

@@ -38,11 +38,12 @@ from itertools import chain, combinations
 from typing import Any, NamedTuple
 
 from spellpress.errors import Option, UserError
-from spellpress.rules.chance import Counted
+from spellpress.rules.chance import Counted, draw_chance, draw_counted
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.word_to_the_wise.actions import (
+    KINDS,
     NO_CHALLENGE,
     PASS,
     Bluff,
@@ -160,6 +161,27 @@ class ChooseMoves(LazyMoves):
         return False
 
 
+class ChallengeMoves(LazyMoves):
+    """Every set of the other seats' placed words to challenge (the empty set first); counted
+    without listing them (the runner's move counts)."""
+
+    def __init__(self, others: list[int]):
+        super().__init__()
+        self.others = others
+
+    def build(self) -> list:
+        return [Challenge("challenge", combo) for size in range(len(self.others) + 1)
+                for combo in combinations(self.others, size)]
+
+    def size(self) -> int:
+        return 2 ** len(self.others)
+
+    def allows(self, action) -> bool:
+        move = named(action)
+        return (isinstance(move, Challenge) and isinstance(move.seats, tuple)
+                and list(move.seats) == sorted(set(move.seats)) and set(move.seats) <= set(self.others))
+
+
 def named(action) -> Any:
     """The action's named tuple, or None when it is no action of this game."""
     try:
@@ -274,6 +296,17 @@ class WiseState(State):
             return [(First("first", seat), share) for seat in self._tied]
         raise IllegalAction(f"no chance event in the {PHASE_NAMES[phase]} phase")
 
+    def sample_chance(self, rng):
+        """chance_outcomes()'s draw (State.sample_chance), the deck's drawn from its counts, no list made."""
+        phase = self.phase
+        if phase == DEAL:
+            return draw_counted(self.defs.deck_draws, list(self.deck.values()), self.deck_size, rng)
+        if phase == ROLL:
+            return draw_chance(self.defs.die_outcomes[len(self.roll)], rng)
+        if phase == TIME:
+            return draw_chance(self.defs.time_outcomes, rng)
+        return draw_chance(self.chance_outcomes(), rng)
+
     def legal_actions(self):
         phase = self.phase
         if phase in (DEAL, ROLL, TIME, TIEBREAK):
@@ -281,9 +314,7 @@ class WiseState(State):
         if phase in (CHOOSE, RECHOOSE):
             return ChooseMoves(self.defs, "".join(sorted(self.hands[self._actor])), tuple(self.roll), frozenset(self.taken))
         if phase == CHALLENGE:
-            others = [p.seat for p in self.placed if p.seat != self._actor]
-            return [Challenge("challenge", combo) for size in range(len(others) + 1)
-                    for combo in combinations(sorted(others), size)]
+            return ChallengeMoves(sorted(p.seat for p in self.placed if p.seat != self._actor))
         return []
 
     def chance_seat(self) -> int | None:
@@ -304,8 +335,13 @@ class WiseState(State):
     def apply(self, action) -> None:
         if self.phase == OVER:
             raise IllegalAction("the game is over")
-        move = typed(action)  # IllegalAction for an unknown verb or a wrong number of fields
-        apply, phases = _MOVES[move.verb]
+        found = _MOVE_OF_KIND.get(type(action))  # a typed action: its verb's method at once
+        if found is None:
+            move = typed(action)  # IllegalAction for an unknown verb or a wrong number of fields
+            found = _MOVES[move.verb]
+        else:
+            move = action
+        apply, phases = found
         if self.phase not in phases:
             raise IllegalAction(f"no {move.verb} in the {PHASE_NAMES[self.phase]} phase: {move!r}")
         apply(self, move)
@@ -861,3 +897,4 @@ _MOVES: dict[str, tuple[Any, tuple[Phase, ...]]] = {
     "word": (WiseState._go_for_word, (CHOOSE, RECHOOSE)), "bluff": (WiseState._bluff, (CHOOSE, RECHOOSE)),
     "challenge": (WiseState._challenge, (CHALLENGE,)),
 }
+_MOVE_OF_KIND = {KINDS[verb]: entry for verb, entry in _MOVES.items()}  # by the named tuple's type
