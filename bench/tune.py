@@ -1,17 +1,20 @@
 """`spellpress tune` benchmarks (issue 26): does the search reach its targets, at what cost.
 
-    python bench/tune.py [--only rummy,spells,reach,letters,backends] [--scale small|full] [--workers N]
+    python bench/tune.py [--only rummy,spells,reach,settle,letters,backends] [--scale small|full] [--workers N]
 
-- rummy:    Word Rummy, 4 players: engine keys that bring every seat within 3 points, verified; the
-            games the search spent against a full grid over the same space at the same games a variant
-            (target: at most 1/5); the games a candidate and a verification need (tune/power.py), the
-            games a CPU-second the run measured, and whether the issue's size fits 2 hours on two cores.
+- rummy:    Word Rummy, 4 players: every seat within 3 points, verified (decided), within 2 hours on two cores.
+            The space is fair by construction (RUMMY_VARY), so the verification can decide it; the row gives the
+            proposal's and the shipped game's seat intervals, their other figures, the games, CPU, load, and
+            whether the run's CPU spread over two cores took at most two hours.
 - spells:   Magic Spell, 4 players: spell costs and credits (at most 6 cards changed) that bring every spell's
             win-rate effect within +/-5 points (SYCOPHANT was -14.8), verified.
 - reach:    Magic Spell, 4 players, without a search: each spell's effect as it is, and for each spell near or
             outside +/-5 its largest single change within the spells benchmark's ranges (both fields at their
             ends, towards the middle), played on the same seeds: how far it moves its own spell and the others.
             The bound this gives: a spell the other changes do not reach needs a change of its own.
+- settle:   Magic Spell's target settled: two doses of each of the 7 furthest spells on the same seeds, a
+            6-change candidate built from them and verified with the game as it is, and the count of spells
+            beyond +/-5 by more than 6 changes of others can move them (more than 6: no such edit exists).
 - letters:  a Quiddler-like deck (118 cards, 31 faces, written to a scratch folder): printed points that
             match the suggested ones (rank correlation >= 0.97) with going out at 8 cards in 55-65%.
 - backends: the same seed gives the same proposals on the process pool and on a Dask LocalCluster.
