@@ -1,17 +1,20 @@
 """`spellpress tune` benchmarks (issue 26): does the search reach its targets, at what cost.
 
-    python bench/tune.py [--only rummy,spells,reach,letters,backends] [--scale small|full] [--workers N]
+    python bench/tune.py [--only rummy,spells,reach,settle,letters,backends] [--scale small|full] [--workers N]
 
-- rummy:    Word Rummy, 4 players: engine keys that bring every seat within 3 points, verified; the
-            games the search spent against a full grid over the same space at the same games a variant
-            (target: at most 1/5); the games a candidate and a verification need (tune/power.py), the
-            games a CPU-second the run measured, and whether the issue's size fits 2 hours on two cores.
+- rummy:    Word Rummy, 4 players: every seat within 3 points, verified (decided), within 2 hours on two cores.
+            The space is fair by construction (RUMMY_VARY), so the verification can decide it; the row gives the
+            proposal's and the shipped game's seat intervals, their other figures, the games, CPU, load, and
+            whether the run's CPU spread over two cores took at most two hours.
 - spells:   Magic Spell, 4 players: spell costs and credits (at most 6 cards changed) that bring every spell's
             win-rate effect within +/-5 points (SYCOPHANT was -14.8), verified.
 - reach:    Magic Spell, 4 players, without a search: each spell's effect as it is, and for each spell near or
             outside +/-5 its largest single change within the spells benchmark's ranges (both fields at their
             ends, towards the middle), played on the same seeds: how far it moves its own spell and the others.
             The bound this gives: a spell the other changes do not reach needs a change of its own.
+- settle:   Magic Spell's target settled: two doses of each of the 7 furthest spells on the same seeds, a
+            6-change candidate built from them and verified with the game as it is, and the count of spells
+            beyond +/-5 by more than 6 changes of others can move them (more than 6: no such edit exists).
 - letters:  a Quiddler-like deck (118 cards, 31 faces, written to a scratch folder): printed points that
             match the suggested ones (rank correlation >= 0.97) with going out at 8 cards in 55-65%.
 - backends: the same seed gives the same proposals on the process pool and on a Dask LocalCluster.
@@ -37,13 +40,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-RUMMY_VARY = {"small": ["rules.rounds=4..6", "rules.next_starter=clockwise,trailing", "rules.hand_start=3..5",
-                        "rules.go_out_bonus=0..5"],  # 7 and 8 rounds deal hands of up to 12 cards: several times slower
-              "full": ["rules.rounds=4..8", "rules.next_starter=clockwise,trailing", "rules.hand_start=3..5",
-                       "rules.go_out_bonus=0..5"]}
+# Seats equal by construction: the starter moves one seat clockwise each round, every round deals the same hand
+# and the rounds are a multiple of the 4 players, so each seat starts equally often and holds each place after
+# the starter in one round of every four. The heuristic player does not read the scores, and each round deals
+# from a fresh deck, so the rounds are alike and independent, and the seats' totals are alike in law: each seat
+# wins a quarter of the games exactly, and a fair seat is what the verification has to decide.
+RUMMY_VARY = ["rules.rounds=4,8", "rules.hand_start=5..7", "rules.hand_growth=0", "rules.next_starter=clockwise"]
 SCALES = {  # benchmark -> scale -> options; "small" is what fits a 2-core machine shared by several people
-    "rummy": {"small": ["--trials", "6", "--games", "200", "--min-games", "100", "--verify", "1", "--verify-games", "600"],
-              "full": ["--trials", "60", "--games", "4000", "--min-games", "250", "--verify", "3", "--verify-games", "8000"]},
+    # a fair seat is decided at 4 players on ~1,300 games at best, ~95% of the time on 5,200, ~99% on 6,000
+    "rummy": {"small": ["--trials", "6", "--games", "800", "--min-games", "200", "--verify", "1", "--verify-games", "6000"],
+              "full": ["--trials", "12", "--games", "3200", "--min-games", "400", "--verify", "3", "--verify-games", "8000"]},
     "spells": {"small": ["--trials", "30", "--games", "1200", "--min-games", "300", "--verify", "2", "--verify-games", "4000"],
                "full": ["--trials", "150", "--games", "8000", "--min-games", "500", "--verify", "5", "--verify-games", "20000"]},
     "letters": {"small": ["--trials", "300", "--letter-samples", "2000"],
@@ -137,62 +143,48 @@ def rummy(scale: str, workers: int, out: Path) -> dict:
     from spellpress.rules.plugins import rules_for
     from spellpress.tune.space import parse_space
 
-    options = [arg for key in RUMMY_VARY[scale] for arg in ("--vary", key)] + ["--players", "4", "--workers", str(workers),
-                                                                       *SCALES["rummy"][scale]]
+    options = [arg for key in RUMMY_VARY for arg in ("--vary", key)] + ["--players", "4", "--workers", str(workers),
+                                                                 *SCALES["rummy"][scale]]
+    load_before = os.getloadavg()
     report, seconds = tune("word-rummy", options, out)
     row = summary("Word Rummy, 4 players, seats within 3 points", report, seconds)
     game = load_game(ROOT / "cards" / "word-rummy")
-    size = parse_space(game, rules_for(game), RUMMY_VARY[scale], None).size()
+    size = parse_space(game, rules_for(game), RUMMY_VARY, None).size()
     games = int(SCALES["rummy"][scale][SCALES["rummy"][scale].index("--games") + 1])
     row["grid"] = {"variants": size, "games_each": games, "games": size * games,
                    "search_share": round(report["spent"]["games"] / (size * games), 4)}
-    row["plan"] = rummy_plan(report)
+    row["seats"] = {"proposal": seat_intervals(report["proposals"][0]["verified"]) if report["proposals"] else None,
+                    "as_shipped": seat_intervals(report["baseline"])}
+    row["other"] = {"proposal": report["proposals"][0]["verified"]["other"] if report["proposals"] else None,
+                    "as_shipped": report["baseline"]["other"]}
+    row["budget"] = rummy_budget(report, load_before)
     return row
 
 
 TWO_HOURS_ON_TWO_CORES = 2 * 3600 * 2  # CPU-seconds
 
 
-def rummy_plan(report: dict) -> dict:
-    """What 'every seat within 3 points, verified, in 2 hours on two cores' asks, from tune/power.py and the
-    games a CPU-second this run measured (the search's games and the verification's, the start-up included)."""
+def seat_intervals(verified: dict) -> list[str]:
+    """Each seat's points off its fair share with its interval at the verification's quantile."""
+    from spellpress.tune.targets import _checks, parse_targets
+
+    (seats,) = parse_targets(["seats=3"])
+    return [f"{what} {value:+.1f} ({low:+.1f}..{high:+.1f})"
+            for what, value, (low, high) in _checks(seats, verified["figures"], verified["z"])]
+
+
+def rummy_budget(report: dict, load_before: tuple[float, float, float]) -> dict:
+    """Whether the run met 'within 2 hours on two cores': its CPU time (the tune and its workers, search and
+    verification) spread over two cores, against two hours."""
     played = report["spent"]["games"] + report["verify_games"] * (len(report["proposals"]) + 1)
-    rate = played / report["cpu_seconds"]
+    cpu = report["cpu_seconds"]
     (seats,) = [row for row in report["power"] if row["target"].startswith("seats")]
-    full = SCALES["rummy"]["full"]
-    trials, games, first, verify, verify_games = (int(full[full.index(flag) + 1]) for flag in
-                                                  ("--trials", "--games", "--min-games", "--verify", "--verify-games"))
-    rungs, total, eta = [], first, 3
-    while total < games:
-        rungs.append(total)
-        total *= eta
-    rungs.append(games)
-    # successive halving keeps about 1/eta of the candidates at each rung (fewer when the rung decides)
-    search = sum(trials / eta**r * (rungs[r] - (rungs[r - 1] if r else 0)) for r in range(len(rungs)))
-    verification = (verify + 1) * verify_games
-    unpruned = trials * games  # at 4 players a rung of a few hundred games rarely tells candidates apart
-    budget = TWO_HOURS_ON_TWO_CORES * rate
-    # a plan that fits even when nothing is pruned: verify 3 proposals and the game on the games that decide a seat
-    # halfway to the edge, and give the search's every trial the games that pin a seat to +/-1.5 points (95%)
-    final = needed_games(1.5)
-    fitting = int((budget - 4 * seats["needed_halfway"]) // final)
-    return {"games_per_cpu_second": round(rate, 2), "verification_z": round(seats["verification_z"], 3),
-            "verify_games_on_aim": seats["needed_on_aim"], "verify_games_halfway": seats["needed_halfway"],
-            "full_scale": {"search_games": round(search), "search_games_if_nothing_is_pruned": unpruned,
-                           "verification_games": verification,
-                           "cpu_hours": round((search + verification) / rate / 3600, 2),
-                           "cpu_hours_if_nothing_is_pruned": round((unpruned + verification) / rate / 3600, 2),
-                           "fits_two_hours_on_two_cores": (search + verification) / rate <= TWO_HOURS_ON_TWO_CORES},
-            "games_in_two_hours_on_two_cores": round(budget),
-            "a_plan_that_fits_unpruned": f"--trials {fitting} --games {final} --min-games {final // 8} --verify 3 "
-                                         f"--verify-games {seats['needed_halfway']}"}
-
-
-def needed_games(points: float) -> int:
-    """Games for a 95% interval of +/-points on a seat's win rate at 4 players (tune/power.py)."""
-    from spellpress.tune.power import needed
-
-    return needed(100 * (0.25 * 0.75) ** 0.5, points)
+    return {"games": played, "cpu_seconds": round(cpu, 1), "games_per_cpu_second": round(played / cpu, 2),
+            "hours_on_two_cores": round(cpu / 2 / 3600, 3),
+            "two_hours_on_two_cores_met": cpu <= TWO_HOURS_ON_TWO_CORES,
+            "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
+            "verification_z": round(seats["verification_z"], 3),
+            "verify_games_on_aim": seats["needed_on_aim"], "verify_games_halfway": seats["needed_halfway"]}
 
 
 def spells(scale: str, workers: int, out: Path) -> dict:
@@ -281,7 +273,118 @@ def reach(scale: str, workers: int, out: Path) -> dict:
             "cpu_seconds_self": round(after.ru_utime - before.ru_utime, 1)}
 
 
-BENCHMARKS = {"rummy": rummy, "spells": spells, "reach": reach, "letters": letters, "backends": backends}
+SETTLE_GAMES = {"small": (3000, 40000), "full": (6000, 140000)}  # games a dose (same seeds), games a verified variant
+SETTLE_SPELLS, MAX_CHANGES, LIMIT = 7, 6, 5.0
+SETTLE_SEED = 79  # the verification plays seed 79,500: games neither the doses nor the other benchmarks played
+
+
+def settle(scale: str, workers: int, out: Path) -> dict:
+    """Magic Spell, 4 players: every spell within +/-5 with at most 6 changes, settled one way or the other.
+
+    1. Doses, on the same seeds: the game as it is, and each of the 7 spells furthest from 0 at two changes towards
+       the middle (weak: cost -1 and credits +1, then cost -2 and credits +2; strong: cost +1, then cost +2 and
+       credits -1; cost not below 0): how far a change moves its own spell and the others.
+    2. The candidate: the 6 furthest spells, each at the dose that brought its own effect nearest 0; it and the game
+       as it is are verified as tune verifies (fresh seeds, every card's interval read together).
+    3. The reach bound: a spell the verification places wholly beyond +/-(5 + R) needs a change of its own, R being
+       what 6 changes of other spells can move it (6 times the largest side move the doses measured). More than 6
+       such spells: no edit of 6 cards meets the target."""
+    from spellpress.load.game import load_game
+    from spellpress.rules.plugins import rules_for
+    from spellpress.tune.space import parse_space
+    from spellpress.tune.study import Plan, verify
+    from spellpress.tune.targets import _card_interval, parse_targets
+
+    folder = str(ROOT / "cards" / "magic-spell")
+    game = load_game(Path(folder))
+    rules = rules_for(game)
+    cards = {card.id: card for card in game.component("spells").cards}
+    dose_games, verify_games = SETTLE_GAMES[scale]
+    started, cpu_before = time.perf_counter(), _all_cpu()
+    base, *_ = spell_effects(folder, [()], dose_games, REACH_SEED, workers)
+    furthest = [s for s in sorted(base, key=lambda s: -abs(base[s][0])) if s in cards][:SETTLE_SPELLS]
+    doses = [(spell, variant) for spell in furthest for variant in spell_doses(cards[spell], base[spell][0] < 0)]
+    moved = dict(zip(doses, spell_effects(folder, [v for _, v in doses], dose_games, REACH_SEED, workers), strict=True))
+    dose_rows, side_moves = [], []
+    for (spell, variant), after in moved.items():
+        others = {o: after[o][0] - base[o][0] for o in base if o != spell and o in after}
+        side_moves += [abs(v) for v in others.values()]
+        dose_rows.append({"spell": spell, "change": [[k.split(".")[-1], v] for k, v in variant],
+                          "as_is": round(base[spell][0], 1), "after": round(after[spell][0], 1),
+                          "largest_side_move": round(max(others.values(), key=abs), 1),
+                          "mean_abs_side_move": round(sum(map(abs, others.values())) / len(others), 2)})
+    candidate: tuple = ()
+    for spell in furthest[:MAX_CHANGES]:
+        candidate += min((v for s, v in doses if s == spell), key=lambda v: abs(moved[(spell, v)][spell][0]))
+    # the doses cost a third of the run: said at once, so a run stopped in its verification keeps them
+    print(json.dumps({"settle_doses": dose_rows, "candidate": [[k, v] for k, v in candidate],
+                      "cpu_seconds": round(_all_cpu() - cpu_before, 1)}), file=sys.stderr, flush=True)
+    plan = Plan(folder, 4, SETTLE_SEED, parse_space(game, rules, [SPELL_COST, SPELL_CREDITS], MAX_CHANGES),
+                parse_targets([f"cards={LIMIT:g}"]), verify_games, verify_games, 3)
+    as_is, proposal = verify(game, rules, plan, [(), candidate], verify_games, None, workers)
+    reach_bound = MAX_CHANGES * max(side_moves)
+
+    def placed(row: dict) -> dict:
+        spells = {key.split(":", 1)[1]: (100 * f["difference"], *(100 * x for x in _card_interval(f, row["z"])))
+                  for key, f in row["figures"]["cards"].items() if key.startswith("spell:")}
+        beyond = lambda edge: sorted(s for s, (_, low, high) in spells.items() if high < -edge or low > edge)  # noqa: E731
+        inside = sorted(s for s, (_, low, high) in spells.items() if -LIMIT <= low and high <= LIMIT)
+        return {"verdict": row["verdict"], "z": round(row["z"], 3), "outside_5": beyond(LIMIT),
+                "beyond_5_plus_reach": beyond(LIMIT + reach_bound), "inside_5": len(inside),
+                "undecided": sorted((s for s in spells if s not in inside and s not in beyond(LIMIT)),
+                                    key=lambda s: -abs(spells[s][0])),
+                "spells": {s: [round(x, 1) for x in v] for s, v in sorted(spells.items(), key=lambda i: -abs(i[1][0]))}}
+
+    before, after = placed(as_is), placed(proposal)
+    proven = len(before["beyond_5_plus_reach"]) > MAX_CHANGES
+    verdict = ("met: the candidate is verified balanced" if proposal["verdict"] == "balanced" else
+               f"no edit of {MAX_CHANGES} cards exists: {len(before['beyond_5_plus_reach'])} spells need their own"
+               if proven else "not settled: the candidate is " + proposal["verdict"] + f", and only "
+               f"{len(before['beyond_5_plus_reach'])} spells lie beyond +/-{LIMIT + reach_bound:.1f} (the reach bound)")
+    return {"benchmark": f"Magic Spell, 4 players: every spell within +/-{LIMIT:g}, at most {MAX_CHANGES} changes, "
+                         f"settled ({dose_games:,} games a dose, {verify_games:,} a verified variant)",
+            "result": verdict, "doses": dose_rows, "candidate": [[k, v] for k, v in candidate],
+            "reach_bound": round(reach_bound, 2), "mean_abs_side_move": round(sum(side_moves) / len(side_moves), 2),
+            "as_is": before, "candidate_verified": after,
+            "games": dose_games * (len(doses) + 1) + 2 * -(-verify_games // 4) * 4,
+            "wall_seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(_all_cpu() - cpu_before, 1)}
+
+
+def spell_doses(card, weak: bool) -> list[tuple]:
+    """Two changes of a spell towards the middle within the spells benchmark's ranges (a weak spell cheaper and
+    worth more, a strong one dearer and worth less), each as a variant; a cost stays at 0 or more."""
+    cost, credits = card.fields.get("cost"), card.fields["credits"]
+    steps = [(-1, 1), (-2, 2)] if weak else [(1, 0), (2, -1)]
+    found: list[tuple] = []
+    for cost_step, credit_step in steps:
+        variant = []
+        if cost is not None and max(0, cost + cost_step) != cost:
+            variant.append((f"cards.spells.{card.id}.cost", max(0, cost + cost_step)))
+        if credit_step:
+            variant.append((f"cards.spells.{card.id}.credits", credits + credit_step))
+        if variant and tuple(variant) not in found:
+            found.append(tuple(variant))
+    return found
+
+
+def spell_effects(folder: str, variants: list[tuple], games: int, seed: int, workers: int) -> list[dict]:
+    """Each variant's spells' win-rate effects in points (value, 95% low, high), all on the same seeds."""
+    from spellpress.simulate.api import RunSpec, run_many
+    from spellpress.tune.targets import simulated_figures
+
+    results = run_many([RunSpec(folder, 4, games, seed, variant=v) for v in variants], workers=workers)
+    return [{key.split(":", 1)[1]: (100 * row["difference"], 100 * row["ci95"][0], 100 * row["ci95"][1])
+             for key, row in simulated_figures(result.tally)["cards"].items() if key.startswith("spell:")}
+            for result in results]
+
+
+def _all_cpu() -> float:
+    """CPU seconds of this process and its finished children (a pool's workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime + _children_cpu()
+
+
+BENCHMARKS = {"rummy": rummy, "spells": spells, "reach": reach, "settle": settle, "letters": letters, "backends": backends}
 
 
 def main() -> int:
