@@ -367,6 +367,31 @@ def test_the_game_goes_on_while_every_player_has_a_card(game):
     assert state.phase == W.ROLL
 
 
+def test_with_the_deck_empty_three_rounds_without_a_word_end_the_game(game):
+    state = arrange(game, ["qj", "xz"], deck="")  # no word whatever the dice roll
+    for number in (1, 2, 3):
+        assert not state.is_terminal(), number
+        roll(state, "a", "e")
+        race(state, {})
+    assert state.is_terminal() and state.ended_by == "no word for 3 rounds with the deck empty"
+    assert state.turns == 3
+
+
+def test_a_word_standing_or_cards_in_the_deck_restart_the_count_of_dry_rounds(game):
+    state = arrange(game, ["qjt", "xzn"], deck="", options={"dry_rounds": 2})
+    roll(state, "a", "e")
+    race(state, {})
+    roll(state, "a", "e")
+    race(state, {0: word("at")})  # a word stands: the count starts again
+    assert not state.is_terminal() and state.dry_rounds == 0
+    roll(state, "a", "e")
+    race(state, {})
+    assert not state.is_terminal()
+    roll(state, "a", "e")
+    race(state, {})
+    assert state.is_terminal() and state.ended_by == "no word for 2 rounds with the deck empty"
+
+
 def test_points_left_in_hand_are_deducted_at_the_end(game, defs):
     state = arrange(game, ["ct", "tnlll", "qzrrr"], deck="")
     roll(state, "a", "e")

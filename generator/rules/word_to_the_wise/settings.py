@@ -37,6 +37,7 @@ class Params:
     spread: float
     steps: int
     speeds: tuple[float, ...] | None = None
+    dry_rounds: int = 3
     deck: str = "consonants"
     dice: str = "dice"
 
@@ -64,6 +65,9 @@ class WiseSettings(EngineSettings):
     all_cards_bonus: int = 10
     last_player_points: int = 1
     challenges: bool = True
+    # with the deck empty, the game ends after this many rounds in a row in which no word stands (the
+    # rulebook has no ending for hands that can make no word: new rolls alone would go on for ever)
+    dry_rounds: int = Field(3, ge=1)
     race: RaceSettings = RaceSettings()
     deck: str = "consonants"  # the component of consonant cards (fields letter, points)
     dice: str = "dice"  # the component of vowel dice (field faces)
@@ -99,6 +103,7 @@ def params_for(game: Game, options: dict[str, Any]) -> Params:
         spread=float(race["spread"]),
         steps=int(race["steps"]),
         speeds=tuple(float(s) for s in speeds) if speeds else None,
+        dry_rounds=settings.dry_rounds,
         deck=settings.deck,
         dice=settings.dice,
     )

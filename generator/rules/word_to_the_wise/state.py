@@ -269,6 +269,7 @@ class WiseState(State):
         self.starter = 0
         self.roll: list[str] = []
         self.ended_by = ""
+        self.dry_rounds = 0  # rounds in a row with the deck empty and no word standing
         self.deducted = [0] * players
         self.played_letters: dict[str, set[int]] = {}
         self._reset_round()
@@ -603,6 +604,10 @@ class WiseState(State):
         self.placed_seats = set()
         if not self.deck_size and any(not hand for hand in self.hands):
             self._finish("deck empty and a player out of cards")
+            return
+        self.dry_rounds = 0 if standing or self.deck_size else self.dry_rounds + 1
+        if self.dry_rounds >= self.p.dry_rounds:
+            self._finish(f"no word for {self.dry_rounds} rounds with the deck empty")
             return
         self.phase = DEAL
         self._draw_from = self.starter
