@@ -9,7 +9,7 @@ SPELLPRESS := $(BIN)/spellpress
 # modules are dealt in the order tests/conftest.py gives them (the longest first), not by their number of tests
 PYTEST := $(BIN)/python -m pytest -n 2 --dist loadscope --no-loadscope-reorder
 
-.PHONY: all build test test-fast test-tools lint typecheck check proof lexicon lexicon-languages syllables bench clean distclean
+.PHONY: all build bytecode test test-fast test-tools lint typecheck check proof lexicon lexicon-languages syllables bench clean distclean
 
 all: build
 
@@ -20,15 +20,21 @@ $(STAMP): pyproject.toml
 	PYTHONWARNINGS='ignore:Editable installation' $(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-build: $(STAMP)
+build: bytecode
 	$(SPELLPRESS) build
 
-test: test-tools lint typecheck
+# Spellpress's modules compiled ahead (only those changed since): a fresh process then reads them instead of
+# compiling them, about 0.1 s of every start, also where Python is told not to write bytecode itself
+# (PYTHONDONTWRITEBYTECODE) as on this project's machines
+bytecode: $(STAMP)
+	@$(BIN)/python -m compileall -q generator
+
+test: test-tools lint typecheck bytecode
 	$(PYTEST)
 
 # The quick loop while working: lint, types, and every test not marked slow (the brute-force and
 # agreement checks run there against a small word list); `make test` runs them all.
-test-fast: test-tools lint typecheck
+test-fast: test-tools lint typecheck bytecode
 	$(PYTEST) -m "not slow"
 
 # The programs the tests drive from outside Spellpress (test tools only, nothing Spellpress ships or imports):
