@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option, UserError
@@ -271,17 +271,18 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
         from spellpress.load.game import load_game
 
         load_game(staged)  # the edition loads and validates as any game (a UserError names the staged file)
-        chosen, rows = first, _rows(source, first.figures)
+        chosen, rows, played = first, _rows(source, first.figures), []
         if length is not None:
             source_games = _dependence_target(length(game.root), args)
-            chosen, rows = _by_length(length, source_games, staged, deck_file, deck_yaml, candidates, search.walk, source)
+            chosen, rows, played = _by_length(length, source_games, staged, deck_file, deck_yaml, candidates, search.walk,
+                                              source)
         designed = chosen.deck
         report.update({
             "source": {"game": game.id, "name": game.name, "language": words.language,
                        "language_name": LANGUAGES[words.language].name},
             "edition": {"name": name, "language": args.language, "language_name": language.name,
                         "list": language.list_name, "accents": ACCENTS[args.language]},
-            "hand": size, "samples": args.samples, "seed": args.seed,
+            "hand": size, "samples": args.samples, "seed": args.seed, "vocabulary": vocabulary,
             "digraphs": {"candidates": [{"letters": gram.upper(), "share": shares_with_digraphs.get(gram, 0.0)}
                                         for gram in search.digraphs],
                          "cards": _digraph_cards(chosen)},
@@ -294,6 +295,8 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
             "profile": rows,
             "search": [{"spread": s, "highest_points": h, "distance": d, "digraph_cards": n, "low_end": e}
                        for s, h, d, n, e in search.tried],
+            "played": played,  # the decks whose games were simulated, with their figures
+            "command": _command_line(args, out),
             "translate": len(translate),
         })
         import yaml
@@ -336,7 +339,7 @@ def _by_length(length, source_games: dict, staged: Path, deck_file: str, deck_ya
     from spellpress.edition.profile import distance
 
     source = {**source, **source_games}
-    judged: dict[int, tuple[float, object, dict]] = {}
+    judged: dict[int, tuple[float, Any, dict]] = {}
     with tempfile.TemporaryDirectory(prefix="spellpress-edition-") as scratch:
         def play(candidate) -> None:
             if id(candidate) in judged or len(judged) >= LENGTH_CANDIDATES:
@@ -359,7 +362,11 @@ def _by_length(length, source_games: dict, staged: Path, deck_file: str, deck_ya
             best = nearest()
             play(walk(spread, best.deck.highest, _digraph_cards(best), best.deck.low_end))
     far, chosen, figures = min(judged.values(), key=lambda entry: entry[0])
-    return chosen, _rows(source, figures)
+    played = [{"spread": found.deck.spread, "highest_points": found.deck.highest, "low_end": found.deck.low_end,
+               "digraph_cards": _digraph_cards(found), "distance": distance_with_games,
+               **{name: figure.value for name, figure in measured.items() if name in source_games}}
+              for distance_with_games, found, measured in judged.values()]
+    return chosen, _rows(source, figures), played
 
 
 def _left_out(shares: dict[str, float], mix) -> list[str]:
@@ -420,10 +427,10 @@ def readme(report: dict, game, out: Path) -> str:
     lines = [f"# {edition['name']}", "",
              f"The {edition['language_name']} edition of {source['name']} (`{source['game']}`): the same rules, engine, "
              f"components, templates and backs, with the letter cards{' and the letter dice' if deck['dice'] else ''} "
-             f"redesigned for the shipped {edition['language_name']} word list by",
+             f"redesigned for the shipped {edition['language_name']} word list"
+             + (f" up to SCOWL {report['vocabulary']} (`--vocabulary`)" if report.get("vocabulary") else "") + " by",
              "", "```sh",
-             f"spellpress edition {source['game']} --language {edition['language']} --out {out.name} "
-             f"--samples {report['samples']} --seed {report['seed']}", "```", "",
+             report["command"], "```", "",
              f"Each deck was judged on the same {report['samples']:,} seeded hands of {report['hand']} cards "
              "(docs/editions.md). A figure is *matched* when the 95% interval of the difference lies inside the "
              "tolerance, *not matched* when wholly outside it, else *undecided*.", "",
@@ -456,6 +463,19 @@ def readme(report: dict, game, out: Path) -> str:
         share = deck["shares"].get(card["letter"].lower(), 0.0)
         lines.append(f"| {card['letter']} | {100 * share:.2f}% | {card['count']} | {card['points']} |")
     return "\n".join(lines) + "\n"
+
+
+def _command_line(args, out: Path) -> str:
+    """The command that made the edition, its options as given (the defaults left out but --samples and --seed)."""
+    words = [f"spellpress edition {args.source} --language {args.language} --out {out.name}"]
+    if args.name:
+        words.append(f'--name "{args.name}"')
+    for option, value, default in (("--vocabulary", args.vocabulary, None), ("--level", args.level, "35"),
+                                   ("--dependence", args.dependence, None), ("--digraphs", args.digraphs, 3),
+                                   ("--games", args.games, 400), ("--players", args.players, None)):
+        if value is not None and value != default and (option != "--level" or args.dependence):
+            words.append(f"{option} {value}")
+    return " ".join([*words, f"--samples {args.samples} --seed {args.seed}"])
 
 
 def _low_end_words(deck: dict) -> str:

@@ -211,10 +211,11 @@ def test_dependence_picks_the_played_deck_nearest_the_asked_share(tmp_path):
     assert source_games["dependence"].value == pytest.approx(0.20) and source_games["dependence"].error == 0
     # the hand stage's order: 0.7 first
     candidates = sorted((candidate for candidate, _ in played), key=lambda candidate: candidate.distance)
-    chosen, rows = _by_length(measure, source_games, tmp_path / "staged", "deck.yaml",
+    chosen, rows, played = _by_length(measure, source_games, tmp_path / "staged", "deck.yaml",
                               lambda candidate: str(candidate.deck.spread), candidates, walk,
                               {"all_cards": candidates[0].figures["all_cards"]})
     assert chosen.deck.spread == 1.3  # 21% is the nearest 20%, though the hand stage put 0.7 first
+    assert sorted(deck["dependence"] for deck in played) == [0.12, 0.21, 0.30, 0.35]  # every deck played is listed
     row = next(row for row in rows if row["figure"] == "dependence")
     assert row["source"] == pytest.approx(0.20) and "target: 20.0%" in row["label"] and row["verdict"] == MATCHED
     assert _dependence_target(measure(tmp_path / "source"), SimpleNamespace(dependence="source"))["dependence"].value == 0.30
