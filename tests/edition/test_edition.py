@@ -102,7 +102,8 @@ def test_the_edition_keeps_the_print_constraints(spanish):
     measured = difficulty(lexicon.words, "".join(sorted(letters)), 5)
     harder = sorted(letters, key=lambda letter: measured[letter]["difficulty"])
     assert [points[letter] for letter in harder] == sorted(points[letter] for letter in harder)  # the suggested order
-    assert points == points_for(lexicon.words, sorted(letters), 5, 1, max(points.values()))
+    low_end = json.loads((spanish / "edition.json").read_text())["deck"]["low_end"]
+    assert points == points_for(lexicon.words, sorted(letters), 5, 1, max(points.values()), low_end)
     dice = [card["faces"] for card in edition.component("dice").cards]
     assert [len(faces) for faces in dice] == [6, 6] and all(faces[-1] == "WILD" for faces in dice)
     assert edition.spec.words.language == "es" and edition.name == "A buen entendedor" and edition.id == spanish.name
