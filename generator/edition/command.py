@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spellpress.arguments import bounded_int
 from spellpress.errors import Option, UserError
+from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 
 if TYPE_CHECKING:
     from spellpress.analysis.playability import HandRules
@@ -51,6 +52,14 @@ def register(commands) -> None:
                              "among them (default 3; 0: none). The game's engine must take multi-letter cards")
     parser.add_argument("--players", type=int, help="players in those games (default: 4, or the game's nearest count)")
     parser.add_argument("--workers", type=bounded_int(1, 256), help="worker processes for those games (default: one per core)")
+    parser.add_argument("--vocabulary", metavar="NAME|LEVEL",
+                        help="the edition's words (English list only: an English edition of an English game for another "
+                             "table, e.g. casual for a family edition): " + VOCABULARY_HELP.split(": ", 1)[1])
+    parser.add_argument("--level", metavar="NAME|LEVEL", default="35",
+                        help="with --dependence: the SCOWL level its share is counted above (default 35, casual)")
+    parser.add_argument("--dependence", metavar="source|PERCENT",
+                        help="with --games, English lists: bring the vocabulary dependence (the share of the winners' "
+                             "word points from words above --level) near the source's figure or this percentage")
 
 
 def run_edition(args) -> int:
@@ -94,7 +103,7 @@ def compare(source_game, edition_game, args) -> dict:
     rows = _rows(*figures)
     if args.games and source_game.spec.rules.get("engine") and edition_game.spec.rules.get("engine"):
         length = game_length(source_game, args)
-        rows += _rows({"length": length(source_game.root)}, {"length": length(edition_game.root)})
+        rows += _rows(_dependence_target(length(source_game.root), args), length(edition_game.root))
     name = lambda game: {"game": game.id, "name": game.name, "language": game.spec.words.language,  # noqa: E731
                          "language_name": LANGUAGES[game.spec.words.language].name}
     return {"source": name(source_game), "edition": name(edition_game), "profile": rows}
@@ -109,10 +118,12 @@ def hand_rules(game) -> HandRules:
 
 
 def game_length(game, args):
-    """A function giving the mean length of `args.games` seeded heuristic games of a folder (and a variant of its
-    cards) at --players (default 4, or the game's nearest count); --players is checked here, before any work."""
-    from spellpress.edition.profile import length_figure
+    """A function giving the figures of `args.games` seeded heuristic games of a folder (and a variant of its cards)
+    at --players (default 4, or the game's nearest count): the mean length, and with --dependence the vocabulary
+    dependence above --level; --players and --level are checked here, before any work."""
+    from spellpress.edition.profile import dependence_figure, length_figure
     from spellpress.rules.plugins import rules_for
+    from spellpress.simulate.command import _dependence_level
     from spellpress.simulate.runner import RunSpec, run
 
     rules = rules_for(game)
@@ -121,12 +132,53 @@ def game_length(game, args):
     if players not in allowed:
         raise UserError.at(Option("--players"), f"{game.name} takes {allowed.start} to {allowed.stop - 1} players, not {players}")
     label = f"game length ({rules.length_unit}, {players} players, {args.games:,} games)"
+    level = _dependence_level(args.level) if args.dependence else None
 
-    def length(folder: Path, variant: tuple = ()):
+    def length(folder: Path, variant: tuple = ()) -> dict:
         spec = RunSpec(str(folder.resolve()), players, args.games, args.seed, variant=variant)
-        return length_figure(run(spec, workers=args.workers).tally.lengths, label)
+        tally = run(spec, workers=args.workers).tally
+        figures = {"length": length_figure(tally.lengths, label)}
+        if level is not None:
+            figures.update(dependence_figure(tally.word_points, level))
+        return figures
 
     return length
+
+
+def edition_vocabulary(game, args) -> int | None:
+    """The edition's SCOWL level (--vocabulary; English only), else the source's; --dependence needs English lists."""
+    from spellpress.model.vocabulary import vocabulary_level
+
+    english = game.spec.words.language == "en" and args.language == "en"
+    if args.dependence and not english:
+        raise UserError.at(Option("--dependence"), "needs an English source and an English edition: only the English "
+                                                   "list has commonness levels")
+    if args.dependence and not args.games:
+        raise UserError.at(Option("--dependence"), "is measured in simulated games: give --games above 0")
+    if args.vocabulary is None:
+        return game.spec.words.vocabulary if english else None
+    if args.language != "en":
+        raise UserError.at(Option("--vocabulary"), "needs --language en: only the English list has commonness levels")
+    try:
+        return vocabulary_level(args.vocabulary)
+    except ValueError as exc:
+        raise UserError.at(Option("--vocabulary"), str(exc)) from None
+
+
+def _dependence_target(figures: dict, args) -> dict:
+    """The source's figures, its vocabulary dependence replaced by --dependence PERCENT when a number is asked."""
+    from spellpress.edition.profile import target_figure
+
+    wanted = (args.dependence or "source").strip().rstrip("%")
+    if wanted.lower() == "source" or "dependence" not in figures:
+        return figures
+    try:
+        share = float(wanted) / 100
+    except ValueError:
+        raise UserError.at(Option("--dependence"), f"expected 'source' or a percentage 0-100, got {args.dependence!r}") from None
+    if not 0 <= share <= 1:
+        raise UserError.at(Option("--dependence"), f"expected a percentage 0-100, got {args.dependence!r}")
+    return {**figures, "dependence": target_figure(figures["dependence"], share)}
 
 
 def _deck_component(game):
@@ -152,8 +204,10 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
     from spellpress.words.finder import for_words
 
     words = game.spec.words
-    if words.language == args.language:
-        raise UserError.at(Option("--language"), f"{game.name} is already in {LANGUAGES[args.language].name}")
+    vocabulary = edition_vocabulary(game, args)
+    if words.language == args.language and vocabulary == words.vocabulary:
+        raise UserError.at(Option("--language"), f"{game.name} is already in {LANGUAGES[args.language].name} "
+                                                 "(give --vocabulary for an edition with another vocabulary)")
     deck, mix = _deck_component(game)
     dice_components = [c for c in game.components
                        if c.letters == "dice" or (c.letters == "auto" and "faces" in c.cards[0].fields)]
@@ -162,7 +216,7 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
     length = game_length(game, args) if args.games and game.spec.rules.get("engine") else None
     source_lexicon, source_finder = for_words(words)
     target_words = words.model_copy(update={"language": args.language, "lexicon": LANGUAGES[args.language].list_name,
-                                            "vocabulary": None})
+                                            "vocabulary": vocabulary})
     lexicon, finder = for_words(target_words)
     source_shares, shares = source_lexicon.letter_frequency(), lexicon.letter_frequency()
     name = args.name or f"{game.name} ({LANGUAGES[args.language].name})"
@@ -200,7 +254,7 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
         "game.yaml": game_text((game.root / "game.yaml").read_text(encoding="utf-8"),
                                [f"{name}: the {language.name} edition of {game.name}, made by spellpress edition",
                                 "(README.md). Texts still to translate: translate.yaml."],
-                               name, out.resolve().name, args.language, game.spec.description),
+                               name, out.resolve().name, args.language, game.spec.description, vocabulary),
     }
     die_faces = [[face.upper() if face != "wild" else "WILD" for face in die] for die in first.deck.dice]
     at = 0
@@ -217,26 +271,32 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
         from spellpress.load.game import load_game
 
         load_game(staged)  # the edition loads and validates as any game (a UserError names the staged file)
-        chosen, rows = first, _rows(source, first.figures)
+        chosen, rows, played = first, _rows(source, first.figures), []
         if length is not None:
-            chosen, rows = _by_length(length, game, staged, deck_file, deck_yaml, candidates, source)
+            source_games = _dependence_target(length(game.root), args)
+            chosen, rows, played = _by_length(length, source_games, staged, deck_file, deck_yaml, candidates, search.walk,
+                                              source)
         designed = chosen.deck
         report.update({
             "source": {"game": game.id, "name": game.name, "language": words.language,
                        "language_name": LANGUAGES[words.language].name},
             "edition": {"name": name, "language": args.language, "language_name": language.name,
                         "list": language.list_name, "accents": ACCENTS[args.language]},
-            "hand": size, "samples": args.samples, "seed": args.seed,
+            "hand": size, "samples": args.samples, "seed": args.seed, "vocabulary": vocabulary,
             "digraphs": {"candidates": [{"letters": gram.upper(), "share": shares_with_digraphs.get(gram, 0.0)}
                                         for gram in search.digraphs],
                          "cards": _digraph_cards(chosen)},
             "deck": {"cards": cards_of(chosen), "spread": designed.spread, "highest_points": designed.highest,
+                     "low_end": designed.low_end,
                      "source_highest_points": int(max(card.points for card in mix.cards if card.points is not None)),
                      "dice": die_faces, "source_dice": [[f.upper() for f in die] for die in mix.dice],
                      "shares": {face: shares_with_digraphs.get(face, 0.0) for face in designed.counts},
                      "left_out": _left_out(shares, mix)},
             "profile": rows,
-            "search": [{"spread": s, "highest_points": h, "distance": d, "digraph_cards": n} for s, h, d, n in search.tried],
+            "search": [{"spread": s, "highest_points": h, "distance": d, "digraph_cards": n, "low_end": e}
+                       for s, h, d, n, e in search.tried],
+            "played": played,  # the decks whose games were simulated, with their figures
+            "command": _command_line(args, out),
             "translate": len(translate),
         })
         import yaml
@@ -249,9 +309,10 @@ def make_edition(game, args) -> tuple[dict, list[Path]]:
     return report, files
 
 
-LENGTH_CANDIDATES = 9  # decks whose games are simulated: the nearest the profile at each number of digraph cards, then
-#                        the nearest of each spread at the number whose length came nearest; the nearest with its
-#                        length counted wins (a language can play longer or shorter at the same hand figures)
+LENGTH_CANDIDATES = 21  # decks whose games are simulated: the nearest the profile at each number of digraph cards,
+#                         then at the number whose length came nearest each low end of the points (LOW_ENDS), then
+#                         each spread at the nearest of those; the nearest with its length counted wins (a language
+#                         can play longer or shorter at the same hand figures)
 
 
 def _nearest_by(candidates, what) -> list:
@@ -266,16 +327,19 @@ def _digraph_cards(candidate) -> int:
     return sum(candidate.deck.counts.get(gram, 0) for gram in candidate.deck.digraphs)
 
 
-def _by_length(length, game, staged: Path, deck_file: str, deck_yaml, candidates, source: dict):
+def _by_length(length, source_games: dict, staged: Path, deck_file: str, deck_yaml, candidates, walk, source: dict):
     """Of the decks nearest the profile, the one nearest with the game's length counted too (each played as
-    a copy of the staged game with its deck written; `length`: game_length's), and its profile rows."""
+    a copy of the staged game with its deck written; `length`: game_length's, `source_games` its figures for the
+    source; `walk`: the search's nearest deck at a spread, highest points, digraph cards and low end), and its
+    profile rows."""
     import shutil
     import tempfile
 
+    from spellpress.edition.design import LOW_ENDS, SPREAD_GRID
     from spellpress.edition.profile import distance
 
-    source = {**source, "length": length(game.root)}
-    judged: dict[int, tuple[float, object, dict]] = {}
+    source = {**source, **source_games}
+    judged: dict[int, tuple[float, Any, dict]] = {}
     with tempfile.TemporaryDirectory(prefix="spellpress-edition-") as scratch:
         def play(candidate) -> None:
             if id(candidate) in judged or len(judged) >= LENGTH_CANDIDATES:
@@ -283,17 +347,26 @@ def _by_length(length, game, staged: Path, deck_file: str, deck_yaml, candidates
             folder = Path(scratch) / str(len(judged))
             shutil.copytree(staged, folder)
             (folder / deck_file).write_text(deck_yaml(candidate), encoding="utf-8")
-            figures = {**candidate.figures, "length": length(folder)}
+            figures = {**candidate.figures, **length(folder)}
             judged[id(candidate)] = (distance(source, figures), candidate, figures)
+
+        def nearest():
+            return min(judged.values(), key=lambda entry: entry[0])[1]
 
         for candidate in _nearest_by(candidates, _digraph_cards):
             play(candidate)
-        nearest = min(judged.values(), key=lambda entry: entry[0])[1]
-        for candidate in _nearest_by([c for c in candidates if _digraph_cards(c) == _digraph_cards(nearest)],
-                                     lambda found: round(found.deck.spread, 6)):
-            play(candidate)
+        for low_end in LOW_ENDS:  # the points' low end: the lever on the length at the same hand figures
+            best = nearest()
+            play(walk(best.deck.spread, best.deck.highest, _digraph_cards(best), low_end))
+        for spread in SPREAD_GRID:
+            best = nearest()
+            play(walk(spread, best.deck.highest, _digraph_cards(best), best.deck.low_end))
     far, chosen, figures = min(judged.values(), key=lambda entry: entry[0])
-    return chosen, _rows(source, figures)
+    played = [{"spread": found.deck.spread, "highest_points": found.deck.highest, "low_end": found.deck.low_end,
+               "digraph_cards": _digraph_cards(found), "distance": distance_with_games,
+               **{name: figure.value for name, figure in measured.items() if name in source_games}}
+              for distance_with_games, found, measured in judged.values()]
+    return chosen, _rows(source, figures), played
 
 
 def _left_out(shares: dict[str, float], mix) -> list[str]:
@@ -354,10 +427,10 @@ def readme(report: dict, game, out: Path) -> str:
     lines = [f"# {edition['name']}", "",
              f"The {edition['language_name']} edition of {source['name']} (`{source['game']}`): the same rules, engine, "
              f"components, templates and backs, with the letter cards{' and the letter dice' if deck['dice'] else ''} "
-             f"redesigned for the shipped {edition['language_name']} word list by",
+             f"redesigned for the shipped {edition['language_name']} word list"
+             + (f" up to SCOWL {report['vocabulary']} (`--vocabulary`)" if report.get("vocabulary") else "") + " by",
              "", "```sh",
-             f"spellpress edition {source['game']} --language {edition['language']} --out {out.name} "
-             f"--samples {report['samples']} --seed {report['seed']}", "```", "",
+             report["command"], "```", "",
              f"Each deck was judged on the same {report['samples']:,} seeded hands of {report['hand']} cards "
              "(docs/editions.md). A figure is *matched* when the 95% interval of the difference lies inside the "
              "tolerance, *not matched* when wholly outside it, else *undecided*.", "",
@@ -376,7 +449,7 @@ def readme(report: dict, game, out: Path) -> str:
              "spreads cards over the rare letters). The power is the search's: the one whose profile came nearest.",
              f"- **Points**: the letter analysis's suggested points for the list, from {min(c['points'] for c in letters)} "
              f"to {deck['highest_points']} (the source prints up to {deck['source_highest_points']}), so the order "
-             "of the points is the suggested order.",
+             "of the points is the suggested order" + _low_end_words(deck) + ".",
              ]
     if deck["dice"]:
         mapping = "; ".join(f"{' '.join(old)} -> {' '.join(new)}" for old, new in zip(deck["source_dice"], deck["dice"],
@@ -390,6 +463,29 @@ def readme(report: dict, game, out: Path) -> str:
         share = deck["shares"].get(card["letter"].lower(), 0.0)
         lines.append(f"| {card['letter']} | {100 * share:.2f}% | {card['count']} | {card['points']} |")
     return "\n".join(lines) + "\n"
+
+
+def _command_line(args, out: Path) -> str:
+    """The command that made the edition, its options as given (the defaults left out but --samples and --seed)."""
+    words = [f"spellpress edition {args.source} --language {args.language} --out {out.name}"]
+    if args.name:
+        words.append(f'--name "{args.name}"')
+    for option, value, default in (("--vocabulary", args.vocabulary, None), ("--level", args.level, "35"),
+                                   ("--dependence", args.dependence, None), ("--digraphs", args.digraphs, 3),
+                                   ("--games", args.games, 400), ("--players", args.players, None)):
+        if value is not None and value != default and (option != "--level" or args.dependence):
+            words.append(f"{option} {value}")
+    return " ".join([*words, f"--samples {args.samples} --seed {args.seed}"])
+
+
+def _low_end_words(deck: dict) -> str:
+    low_end = deck.get("low_end", 0.0)
+    if not low_end:
+        return ""
+    fewer = "fewer" if low_end > 0 else "more"
+    return (f"; the points' line starts {abs(low_end):g} {'above' if low_end > 0 else 'below'} the lowest points, so "
+            f"{fewer} of the easiest letters print the lowest points (the game's length chose it: a consonant worth no "
+            "more than a rolled vowel sends racing players to short, vowel-rich words that spend few cards)")
 
 
 def _digraph_line(report: dict) -> str:

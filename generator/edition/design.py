@@ -36,6 +36,9 @@ MIN_SHARE = 0.0001  # a letter below this share of the language's letters gets n
 SPREAD_GRID = (0.55, 0.7, 0.85, 1.0, 1.15, 1.3, 1.5)
 DIGRAPH_CARDS = (0, 4, 8, 12, 16, 20, 24)  # cards on the language's commonest digraphs the search tries (a source printing none)
 POINTS_REACH = 6  # highest points tried: the source's, up to this many below and above
+LOW_ENDS = (-0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0)  # the points line's low end, from the source's lowest points: the
+#   easiest letters print the lowest points or one more. The game's length turns on it: a common consonant worth no
+#   more than a rolled vowel (1) makes racing players go for short, vowel-rich words that spend few cards
 
 
 @dataclass(frozen=True)
@@ -49,6 +52,7 @@ class Deck:
     spread: float
     highest: int
     digraphs: tuple[str, ...] = ()  # the digraph faces the search added (not those kept from the source)
+    low_end: float = 0.0  # the points line's low end, above the source's lowest points (LOW_ENDS)
 
     def mix(self, component: str) -> LetterMix:
         cards = tuple(LetterCard(face, self.points[face], count, component) for face, count in sorted(self.counts.items()))
@@ -59,9 +63,11 @@ class Deck:
 class Search:
     """What the search tried (spread, highest points, distance), for the report."""
 
-    tried: list[tuple[float, int, float, int]] = field(default_factory=list)  # and the cards on added digraphs
+    tried: list[tuple[float, int, float, int, float]] = field(default_factory=list)  # and the cards on added digraphs,
+    #                                                                                   the points' low end
     digraphs: list[str] = field(default_factory=list)  # the language's commonest, that the search could add
     digraph_shares: dict[str, float] = field(default_factory=dict)  # their shares of the list's letters
+    walk: Callable[..., Candidate] | None = None  # walk(spread, highest, added, low_end): the nearest deck there
 
 
 def card_letters(language_shares: dict[str, float], dice: tuple[tuple[str, ...], ...]) -> tuple[list[str], list[str]]:
@@ -145,13 +151,14 @@ def counts_for(shares: dict[str, float], faces: list[str], fixed: dict[str, int]
     return {**apportion(weights, total - sum(fixed.values())), **fixed}
 
 
-def points_for(words, faces: list[str], hand: int, lowest: int, highest: int) -> dict[str, int]:
-    """The letter analysis's suggested points for these faces on [lowest, highest]."""
+def points_for(words, faces: list[str], hand: int, lowest: int, highest: int, low_end: float = 0.0) -> dict[str, int]:
+    """The letter analysis's suggested points for these faces on a line from lowest + low_end to highest
+    (never under lowest): a low end below lowest prints more easy letters at the lowest points, above it fewer."""
     letters = "".join(sorted({letter for face in faces for letter in face}))
     units = tuple(face for face in faces if len(face) > 1)
     measured = difficulty(words, letters, hand, units)
     scale = {letter: measured[letter]["difficulty"] for letter in letters}
-    suggested = suggest_points({face: measured[face]["difficulty"] for face in faces}, lowest, highest, scale=scale)
+    suggested = suggest_points({face: measured[face]["difficulty"] for face in faces}, lowest + low_end, highest, scale=scale)
     return {face: max(lowest, suggested[face]) for face in faces}
 
 
@@ -206,44 +213,44 @@ def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict
     printed = [card.points for card in source_mix.cards if card.points is not None and len(card.letters) == 1]
     lowest, source_highest = (int(min(printed)), int(max(printed))) if printed else (1, 10)
     dice = mapped_dice(source_mix.dice, source_shares, shares)
-    judges: dict[tuple[int, bool], Judge] = {}
+    judges: dict[tuple[tuple, bool], Judge] = {}
 
-    def judged(spread: float, highest: int, added: int) -> Candidate:
+    def judged(spread: float, highest: int, added: int, low_end: float) -> Candidate:
         extra = search.digraphs if added else []
         faces = letters + chosen_pairs + extra
-        points = points_for(words, faces, rules.hand, lowest, highest)
+        points = points_for(words, faces, rules.hand, lowest, highest, low_end)
         lever = apportion({gram: shares[gram] for gram in extra}, added) if added else {}
         deck = Deck(counts_for(shares, letters, {**fixed, **lever}, total, spread), points, dice, source_mix.wild_cards,
-                    spread, highest, tuple(extra))
-        if (highest, bool(added)) not in judges:
+                    spread, highest, tuple(extra), low_end)
+        judge_key = (tuple(sorted(points.items())), bool(added))  # a judge weighs words by the cards' points
+        if judge_key not in judges:
             from spellpress.analysis.playability import judge_for
 
-            judges[highest, bool(added)] = judge_for(deck.mix(component), rules, finder)
-        figures = deck_profile(deck.mix(component), rules, finder, samples=samples, seed=seed,
-                               judge=judges[highest, bool(added)])
+            judges[judge_key] = judge_for(deck.mix(component), rules, finder)
+        figures = deck_profile(deck.mix(component), rules, finder, samples=samples, seed=seed, judge=judges[judge_key])
         far = distance(source, figures)
-        search.tried.append((spread, highest, far, added))
+        search.tried.append((spread, highest, far, added, low_end))
         if progress:
             progress()
         return Candidate(far, deck, figures)
 
     tried: list[Candidate] = []
-    memo: dict[tuple[float, int, int], Candidate] = {}
+    memo: dict[tuple[float, int, int, float], Candidate] = {}
 
-    def at(spread: float, highest: int, added: int = 0) -> Candidate:
-        key = (round(spread, 6), highest, added)
+    def at(spread: float, highest: int, added: int = 0, low_end: float = 0.0) -> Candidate:
+        key = (round(spread, 6), highest, added, low_end)
         if key not in memo:
-            memo[key] = judged(spread, highest, added)
+            memo[key] = judged(spread, highest, added, low_end)
             tried.append(memo[key])
         return memo[key]
 
-    def best_highest(spread: float, highest: int, added: int = 0) -> Candidate:
+    def best_highest(spread: float, highest: int, added: int = 0, low_end: float = 0.0) -> Candidate:
         """Walk the highest points one at a time from `highest`, while the profile comes nearer."""
-        best = at(spread, highest, added)
+        best = at(spread, highest, added, low_end)
         for direction in (1, -1):
             step = highest + direction
-            while lowest < step <= source_highest + POINTS_REACH and step >= source_highest - POINTS_REACH:
-                candidate = at(spread, step, added)
+            while lowest + max(low_end, 0.0) < step <= source_highest + POINTS_REACH and step >= source_highest - POINTS_REACH:
+                candidate = at(spread, step, added, low_end)
                 if candidate.distance >= best.distance:
                     break
                 best, step = candidate, step + direction
@@ -265,6 +272,13 @@ def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict
         best_highest(spread, best.deck.highest)
     for added in DIGRAPH_CARDS[1:] if search.digraphs else ():  # more cards on the commonest digraphs
         best_highest(best.deck.spread, best.deck.highest, added)
+    def walk(spread: float, highest: int, added: int, low_end: float) -> Candidate:
+        """best_highest for the length stage, after the progress bar has closed."""
+        nonlocal progress
+        progress = None
+        return best_highest(spread, highest, added, low_end)
+
+    search.walk = walk  # the length stage asks for more: each low end of the points, at the length's digraphs
     distinct: dict[tuple, Candidate] = {}
     for candidate in sorted(tried, key=lambda found: found.distance):
         distinct.setdefault((tuple(sorted(candidate.deck.counts.items())), tuple(sorted(candidate.deck.points.items()))),

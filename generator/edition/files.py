@@ -52,7 +52,8 @@ def dice_text(source: str, faces: list[list[str]]) -> str:
     return out.getvalue()
 
 
-def game_text(source: str, comment: list[str], name: str, game_id: str, language: str, description: str) -> str:
+def game_text(source: str, comment: list[str], name: str, game_id: str, language: str, description: str,
+              vocabulary: int | None = None) -> str:
     yaml = _round_trip()
     data = yaml.load(HEADER.sub("", source, count=1))
     data["name"] = name
@@ -63,6 +64,10 @@ def game_text(source: str, comment: list[str], name: str, game_id: str, language
     words["language"] = language
     if "lexicon" in words:
         del words["lexicon"]
+    if vocabulary is not None:
+        words["vocabulary"] = vocabulary
+    elif "vocabulary" in words:
+        del words["vocabulary"]
     out = io.StringIO()
     yaml.dump(data, out)
     return "".join(f"# {line}\n" for line in comment) + out.getvalue()

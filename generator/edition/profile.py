@@ -47,6 +47,7 @@ FIGURES = {
     "expected_best_score": ("expected best score of a hand", 0.10, True, "", 1.0),
     "letter_spread": ("letter spread (letters the cards are spread over)", 0.10, True, "", 0.25),
     "length": ("game length", 0.10, True, "", 1.0),
+    "dependence": ("vocabulary dependence", 0.05, False, "%", 1.0),
 }
 
 
@@ -83,6 +84,23 @@ def length_figure(lengths: dict[int, int], label: str) -> Figure:
     mean = sum(turns * n for turns, n in lengths.items()) / games
     variance = sum(n * (turns - mean) ** 2 for turns, n in lengths.items()) / max(games - 1, 1)
     return _figure("length", mean, math.sqrt(variance / games), label)
+
+
+def dependence_figure(points, level: int) -> dict[str, Figure]:
+    """The share of the winners' word points from words above SCOWL `level` (simulate's --level), as a figure
+    whose error is read off its 95% interval; none when the engine keeps no record of its words."""
+    found = points.dependence(level)
+    if not found or found["share"] is None:
+        return {}
+    low, high = found["ci95"]
+    label = f"vocabulary dependence (winners' word points above SCOWL {level}, {found['games']:,} games)"
+    return {"dependence": _figure("dependence", found["share"], (high - low) / (2 * Z95), label)}
+
+
+def target_figure(measured: Figure, value: float) -> Figure:
+    """A target in place of a measured figure: its value asked for, exact (no interval)."""
+    return Figure(measured.name, f"{measured.label.split(' (')[0]} (target: {100 * value:.1f}%; "
+                  f"{measured.label.split(' (', 1)[1]}", value, 0.0, measured.tolerance, measured.relative, measured.unit)
 
 
 def band(source: Figure) -> float:

@@ -14,10 +14,10 @@ GAMES = list_game_folders(ROOT / "cards")
 
 
 SHIPPED = {"ein-wort-an-die-weisen", "evocabulary", "lost-words", "magic-spell", "spelled",
-           "un-mot-au-sage", "word-rummy", "word-to-the-wise"}
+           "un-mot-au-sage", "una-palabra-al-sabio", "word-rummy", "word-to-the-wise"}
 
 
-def test_the_eight_games_are_shipped():
+def test_the_nine_games_are_shipped():
     assert {folder.name for folder in GAMES} == SHIPPED
 
 

@@ -13,6 +13,7 @@ from spellpress.analysis.english import difficulty
 from spellpress.analysis.mix import read_mix
 from spellpress.cli import main
 from spellpress.edition.design import (
+    LOW_ENDS,
     MIN_SHARE,
     apportion,
     card_letters,
@@ -23,6 +24,7 @@ from spellpress.edition.design import (
 )
 from spellpress.edition.profile import MATCHED, NOT_MATCHED, UNDECIDED, Figure, verdict
 from spellpress.load.game import load_game
+from spellpress.model.languages import LANGUAGES
 from spellpress.words.finder import for_words
 from tests.conftest import WISE
 
@@ -100,7 +102,8 @@ def test_the_edition_keeps_the_print_constraints(spanish):
     measured = difficulty(lexicon.words, "".join(sorted(letters)), 5)
     harder = sorted(letters, key=lambda letter: measured[letter]["difficulty"])
     assert [points[letter] for letter in harder] == sorted(points[letter] for letter in harder)  # the suggested order
-    assert points == points_for(lexicon.words, sorted(letters), 5, 1, max(points.values()))
+    low_end = json.loads((spanish / "edition.json").read_text())["deck"]["low_end"]
+    assert points == points_for(lexicon.words, sorted(letters), 5, 1, max(points.values()), low_end)
     dice = [card["faces"] for card in edition.component("dice").cards]
     assert [len(faces) for faces in dice] == [6, 6] and all(faces[-1] == "WILD" for faces in dice)
     assert edition.spec.words.language == "es" and edition.name == "A buen entendedor" and edition.id == spanish.name
@@ -157,3 +160,76 @@ def test_compare_prints_an_existing_editions_profile_against_its_source(capsys):
 def test_making_an_edition_needs_its_language_and_folder(capsys):
     assert main(["edition", str(WISE), "--language", "de"]) == 2
     assert "--out" in capsys.readouterr().err
+
+
+def test_the_points_low_end_moves_how_many_easy_letters_print_the_lowest_points():
+    lexicon, _ = for_words(load_game(WISE).spec.words.model_copy(update={"language": "es", "lexicon": LANGUAGES["es"].list_name}))
+    letters = sorted("bcdfghjlmnpqrstvxyzñ")
+    measured = difficulty(lexicon.words, "".join(letters), 5)
+    easiest_first = sorted(letters, key=lambda letter: measured[letter]["difficulty"])
+    at_lowest = {}
+    for low_end in LOW_ENDS:
+        points = points_for(lexicon.words, letters, 5, 1, 6, low_end)
+        assert [points[letter] for letter in easiest_first] == sorted(points.values())  # the suggested order, always
+        assert min(points.values()) >= 1 and max(points.values()) == 6
+        at_lowest[low_end] = sum(1 for value in points.values() if value == 1)
+    counts = [at_lowest[low_end] for low_end in LOW_ENDS]
+    assert counts == sorted(counts, reverse=True) and counts[0] > at_lowest[0.0] > 0 == at_lowest[1.0]
+
+
+def _played(spread: float, dependence: float):
+    from spellpress.edition.design import Candidate, Deck
+
+    figure = Figure("all_cards", "uses all", 0.27, 0.005, 0.05, False, "%")
+    deck = Deck({"t": 10}, {"t": 1}, (), 0, spread, 10)
+    return Candidate(0.1 + spread / 100, deck, {"all_cards": figure}), dependence
+
+
+def test_dependence_picks_the_played_deck_nearest_the_asked_share(tmp_path):
+    """--dependence PERCENT: of the decks played, the one whose winners' share above the level is nearest the
+    target wins, with the same hand figures and length; the row says target and verdict."""
+    from types import SimpleNamespace
+
+    from spellpress.edition.command import _by_length, _dependence_target
+
+    played = [_played(spread, share) for spread, share in ((0.7, 0.35), (1.0, 0.30), (1.3, 0.21), (1.5, 0.12))]
+    by_spread = {candidate.deck.spread: (candidate, share) for candidate, share in played}
+    length = Figure("length", "game length", 17.7, 0.1, 0.10, True)
+
+    def dependence(share: float) -> Figure:
+        return Figure("dependence", "vocabulary dependence (above SCOWL 35, 20 games)", share, 0.01, 0.05, False, "%")
+
+    def measure(folder):
+        spread = float((folder / "deck.yaml").read_text()) if folder != tmp_path / "source" else None
+        return {"length": length, "dependence": dependence(0.30 if spread is None else by_spread[spread][1])}
+
+    def walk(spread, highest, added, low_end):
+        return by_spread.get(round(spread, 6), by_spread[1.0])[0]
+
+    (tmp_path / "staged").mkdir()
+    args = SimpleNamespace(dependence="20")
+    source_games = _dependence_target(measure(tmp_path / "source"), args)
+    assert source_games["dependence"].value == pytest.approx(0.20) and source_games["dependence"].error == 0
+    # the hand stage's order: 0.7 first
+    candidates = sorted((candidate for candidate, _ in played), key=lambda candidate: candidate.distance)
+    chosen, rows, played = _by_length(measure, source_games, tmp_path / "staged", "deck.yaml",
+                              lambda candidate: str(candidate.deck.spread), candidates, walk,
+                              {"all_cards": candidates[0].figures["all_cards"]})
+    assert chosen.deck.spread == 1.3  # 21% is the nearest 20%, though the hand stage put 0.7 first
+    assert sorted(deck["dependence"] for deck in played) == [0.12, 0.21, 0.30, 0.35]  # every deck played is listed
+    row = next(row for row in rows if row["figure"] == "dependence")
+    assert row["source"] == pytest.approx(0.20) and "target: 20.0%" in row["label"] and row["verdict"] == MATCHED
+    assert _dependence_target(measure(tmp_path / "source"), SimpleNamespace(dependence="source"))["dependence"].value == 0.30
+
+
+def test_vocabulary_and_dependence_are_refused_where_the_list_has_no_levels(tmp_path, capsys):
+    out = tmp_path / "x"
+    assert main(["edition", str(WISE), "--language", "de", "--out", str(out), "--dependence", "source"]) == 2
+    assert "--dependence" in capsys.readouterr().err and not out.exists()
+    assert main(["edition", str(WISE), "--language", "es", "--out", str(out), "--vocabulary", "casual"]) == 2
+    assert "--vocabulary" in capsys.readouterr().err and not out.exists()
+    assert main(["edition", str(WISE), "--language", "en", "--out", str(out), "--vocabulary", "casual",
+                 "--dependence", "source", "--games", "0"]) == 2
+    assert "--games" in capsys.readouterr().err and not out.exists()
+    assert main(["edition", str(WISE), "--language", "en", "--out", str(out), "--vocabulary", "huge"]) == 2
+    assert "--vocabulary" in capsys.readouterr().err and not out.exists()

@@ -212,6 +212,7 @@ def click_moves(page, game_id: str, round_shot: Path | None = None) -> None:
 WHOLE_GAMES = {"word-to-the-wise": (("--seed", "2", "--seats", "human,heuristic,heuristic"), type_words),
                "un-mot-au-sage": (("--seed", "4", "--seats", "human,heuristic"), type_words),
                "ein-wort-an-die-weisen": (("--seed", "2", "--seats", "human,heuristic"), type_words),
+               "una-palabra-al-sabio": (("--seed", "2", "--seats", "human,heuristic"), type_words),
                "lost-words": (("--seed", "5", "--seats", "human,heuristic,heuristic"), click_moves),
                **{game_id: (("--seed", "4", "--seats", "human,heuristic"), click_moves)
                   for game_id in ("evocabulary", "spelled", "magic-spell")}}

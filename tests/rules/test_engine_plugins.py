@@ -22,7 +22,7 @@ SHIPPED = {"word-to-the-wise": "word-to-the-wise", "lost-words": "lost-words", "
            "magic-spell": "magic-spell", "spelled": "spelled", "word-rummy": "word-rummy"}
 """Each shipped engine and the game of the same name that plays it."""
 ALSO_SHIPPED = {"un-mot-au-sage": "word-to-the-wise",  # games that play another game's engine
-                "ein-wort-an-die-weisen": "word-to-the-wise"}
+                "ein-wort-an-die-weisen": "word-to-the-wise", "una-palabra-al-sabio": "word-to-the-wise"}
 LOCATED = re.compile(r"^error: (?P<path>[^:]+):(?P<line>\d+):(?P<column>\d+): ")
 
 
