@@ -46,7 +46,7 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
-from spellpress.rules.chance import Counted
+from spellpress.rules.chance import Counted, draw_counted
 from spellpress.rules.magic_spell.actions import (
     DRAW_TYPES,
     KEEP,
@@ -67,6 +67,7 @@ from spellpress.rules.magic_spell.actions import (
     typed,
 )
 from spellpress.rules.magic_spell.content import Catalog, Letters
+from spellpress.rules.magic_spell.draws import draw_uniform
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
@@ -245,6 +246,21 @@ class MagicSpellState(State):
         if kind == "pick":  # a random tile among a list
             tiles = chance[2]
             return Counted([cat.pick_draws[t] for t in tiles], [1] * len(tiles), len(tiles))
+        raise AssertionError(kind)
+
+    def sample_chance(self, rng) -> Any:
+        """chance_outcomes()'s draw (State.sample_chance), from the same random number, no list of
+        pairs made: the laboratory's letters by their counts, a spell or a tile uniformly."""
+        chance = self.chance
+        assert chance is not None, "chance is not to act"
+        kind, cat = chance[0], self.cat
+        if kind == "lab":
+            return draw_counted(cat.lab_draws, list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles))),
+                                self.mixed_count, rng)
+        if kind == "spell":
+            return draw_uniform(cat.spell_draws, self.deck_mixed, rng)
+        if kind == "pick":
+            return draw_uniform(cat.pick_draws, chance[2], rng)
         raise AssertionError(kind)
 
     def returns(self) -> list[float]:
