@@ -84,6 +84,8 @@ class MagicSpellPlayer(Player[MagicSpellState]):
     # ---- evaluation -----------------------------------------------------------------
     def best_spell_for(self, state: MagicSpellState, seat: int, letter: str, exclude: int | None = None):
         best, key = None, None
+        if letter not in state.needs(seat):  # no spell of the homework needs it (mostly, for a scrounged tile)
+            return None
         for sid in state.homework[seat]:
             if sid == exclude:
                 continue
@@ -100,12 +102,32 @@ class MagicSpellPlayer(Player[MagicSpellState]):
 
     def cabinet_weave(self, state: MagicSpellState, seat: int):
         """The best weave from the cabinet (completing spells first), or None."""
+        cabinet = state.cabinet[seat]
+        best = None
+        # mostly (in the extra phase, after a weave) no cabinet letter is one the homework needs (a
+        # stone's never is): then no spell is ranked
+        if not state.needs(seat).keys().isdisjoint(map(state.cat.letters.__getitem__, cabinet)):
+            best = self._letter_weave(state, seat, cabinet)
+        if best is None and state.stones:
+            for tile in state.cabinet[seat]:
+                if state.cat.stone[tile]:
+                    for sid in state.homework[seat]:
+                        left = state.remaining(sid)
+                        if sum(left.values()) == 1:
+                            letter = next(iter(left))
+                            if state.can_weave(seat, tile, sid, letter):
+                                return Weave("weave", tile, sid, letter)
+        return best
+
+    @staticmethod
+    def _letter_weave(state: MagicSpellState, seat: int, cabinet: list[int]) -> Weave | None:
+        """The best weave of a cabinet letter (no stone): onto the spell closest to done."""
         best, key = None, None
         letters, stone, credits = state.cat.letters, state.cat.stone, state.cat.spell_credits
         # best_spell_for for every tile, each spell's rank worked out once
         homework = [(sum(left.values()), credits[sid], sid, left) for sid in state.homework[seat]
                     for left in (state.remaining(sid),)]
-        for tile in state.cabinet[seat]:
+        for tile in cabinet:
             if stone[tile]:
                 continue
             letter = letters[tile]
@@ -116,15 +138,6 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                     found = entry
             if found is not None and (key is None or found[0] < key):
                 best, key = Weave("weave", tile, found[2], letter), found[0]
-        if best is None and state.stones:
-            for tile in state.cabinet[seat]:
-                if state.cat.stone[tile]:
-                    for sid in state.homework[seat]:
-                        left = state.remaining(sid)
-                        if sum(left.values()) == 1:
-                            letter = next(iter(left))
-                            if state.can_weave(seat, tile, sid, letter):
-                                return Weave("weave", tile, sid, letter)
         return best
 
     def cast_value(self, state: MagicSpellState, seat: int, sid: int,
@@ -281,11 +294,11 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         # swapping tiles back and forth every turn stalled games)
         spells = state.cat.spells
         castable = [sid for sid in state.spellbook[seat] if spells[sid].castable] if not stuck else []
-        weave = None
+        weave, weave_found = None, False
         if castable:
             # what the plain turn is worth (in tiles woven), to beat with a cast
             if wanted is None:
-                weave = self.cabinet_weave(state, seat)
+                weave, weave_found = self.cabinet_weave(state, seat), True
             matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)
             plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted is not None or weave is not None) else 0.6
             best, best_value = None, plain + 0.25
@@ -299,7 +312,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         if wanted is not None:
             return Take("scrounge", wanted)
         # 3. weave what the cabinet already holds
-        if weave is None:
+        if not weave_found:
             weave = self.cabinet_weave(state, seat)
         if weave is not None:
             return weave

@@ -885,12 +885,18 @@ class MagicSpellState(State):
     def _trade_window(self, seats: list[int]) -> None:
         """The trading policy: one-for-one swaps that help both students (see README). A trade moves
         tiles between cabinets, never homework, so needs stay as they are through the window."""
-        views = {seat: self._trade_view(seat) for seat in seats}
         # only a seat with both a spare letter and a wanted one can trade (and the others' cabinets
         # stay as they are through the window)
-        seats = [seat for seat in seats if views[seat][0] and views[seat][1]]
-        if len(seats) < 2:
+        views, kept, cabinets, needs = {}, self._trade_views, self.cabinet, self._needs
+        for seat in seats:
+            last = kept.get(seat)  # _trade_view's own check, inline: every turn asks for every other seat
+            view = (last[2] if last is not None and last[1] is needs.get(seat) and last[0] == cabinets[seat]
+                    else self._trade_view(seat))
+            if view[0] and view[1]:
+                views[seat] = view
+        if len(views) < 2:
             return
+        seats = list(views)
         for i, a in enumerate(seats):
             for b in seats[i + 1:]:
                 for _ in range(3):
@@ -904,11 +910,13 @@ class MagicSpellState(State):
     def _trade_view(self, seat: int) -> tuple[set[str], set[str]]:
         """The letters of the seat's spare tiles, and the letters it needs more of than its cabinet
         holds: a trade between two seats needs each to have a spare the other wants (`_wanted_spare`).
-        Kept per seat while its cabinet and needs stay the same."""
-        cabinet, needs = self.cabinet[seat], self.needs(seat)
-        key = tuple(cabinet)
+        Kept per seat while its cabinet (compared with a copy) and needs (the same object) stay the same."""
+        cabinet = self.cabinet[seat]
+        needs = self._needs.get(seat)
+        if needs is None:
+            needs = self.needs(seat)
         view = self._trade_views.get(seat)
-        if view is not None and view[1] is needs and view[0] == key:
+        if view is not None and view[1] is needs and view[0] == cabinet:
             return view[2]
         letters = self.cat.letters
         held: dict[str, int] = {}
@@ -919,7 +927,7 @@ class MagicSpellState(State):
         else:
             spare = {letter for letter, n in held.items() if n > needs.get(letter, 0)}
         found = (spare, {letter for letter, n in needs.items() if n > held.get(letter, 0)})
-        self._trade_views[seat] = (key, needs, found)
+        self._trade_views[seat] = (list(cabinet), needs, found)
         return found
 
     def _one_trade(self, a: int, b: int, need_a: Counter, need_b: Counter) -> bool:
