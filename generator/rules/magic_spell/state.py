@@ -124,6 +124,9 @@ class MagicSpellState(State):
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
         self._lasting: dict[int, tuple[tuple[int, ...], dict[str, int]]] = {}  # seat -> (spellbook, lasting totals)
         self._trade_views: dict[int, tuple] = {}
+        # the seats in the trade window at the start of each seat's turn: the others (both of two)
+        self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
+                         for seat in range(players)]
         self._known_letters: tuple[tuple[int, ...], dict[int, str]] = ((), {})  # known_letters(), with its tiles
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
@@ -848,8 +851,7 @@ class MagicSpellState(State):
         self.phase = "action"
         self.free_weaves = self.free_weave_used = self.second_looks_used = 0
         if self.trading:
-            window = range(self.players) if self.players == 2 else [s for s in range(self.players) if s != seat]
-            self._trade_window(list(window))
+            self._trade_window(self._windows[seat])
         self._count_short_letters(seat)
         # the end-of-turn steps run after the action (queue is empty now)
         self.queue = [("end_turn",)]
@@ -887,25 +889,29 @@ class MagicSpellState(State):
         tiles between cabinets, never homework, so needs stay as they are through the window."""
         # only a seat with both a spare letter and a wanted one can trade (and the others' cabinets
         # stay as they are through the window)
-        views, kept, cabinets, needs = {}, self._trade_views, self.cabinet, self._needs
+        views, kept, cabinets, needs = [], self._trade_views, self.cabinet, self._needs
         for seat in seats:
             last = kept.get(seat)  # _trade_view's own check, inline: every turn asks for every other seat
             view = (last[2] if last is not None and last[1] is needs.get(seat) and last[0] == cabinets[seat]
                     else self._trade_view(seat))
             if view[0] and view[1]:
-                views[seat] = view
-        if len(views) < 2:
-            return
-        seats = list(views)
-        for i, a in enumerate(seats):
-            for b in seats[i + 1:]:
-                for _ in range(3):
-                    # a quick no first (most windows trade nothing), then the exact policy
-                    if views[a][0].isdisjoint(views[b][1]) or views[b][0].isdisjoint(views[a][1]):
-                        break
-                    if not self._one_trade(a, b, self.needs(a), self.needs(b)):
-                        break
-                    views[a], views[b] = self._trade_view(a), self._trade_view(b)
+                views.append([seat, *view])
+        for i, first in enumerate(views):
+            for second in views[i + 1:]:
+                # a quick no first (most windows trade nothing), then the exact policy
+                if not (first[1].isdisjoint(second[2]) or second[1].isdisjoint(first[2])):
+                    self._trade_pair(first, second)
+
+    def _trade_pair(self, first: list, second: list) -> None:
+        """Up to three trades between two seats whose views ([seat, spare, wanted]) allow one; the
+        views are kept up to date for the window's later pairs."""
+        a, b = first[0], second[0]
+        for _ in range(3):
+            if first[1].isdisjoint(second[2]) or second[1].isdisjoint(first[2]):
+                return
+            if not self._one_trade(a, b, self.needs(a), self.needs(b)):
+                return
+            first[1:], second[1:] = self._trade_view(a), self._trade_view(b)
 
     def _trade_view(self, seat: int) -> tuple[set[str], set[str]]:
         """The letters of the seat's spare tiles, and the letters it needs more of than its cabinet
