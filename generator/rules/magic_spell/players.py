@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import compress, repeat
 from typing import NamedTuple
 
 from spellpress.rules.magic_spell.actions import (
@@ -70,7 +71,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         known = state.takeable_known(verb)
         if memory is None:
             memory = self.remembered(state, seat)
-        wanted = [t for t in known if t in memory and needs[memory[t]] > 0]
+        wanted = [t for t in known if t in memory and needs.get(memory[t], 0) > 0]  # get: a Counter's [] calls __missing__
         if wanted:
             return Take(verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
         unknown = [t for t in known if t not in memory]
@@ -268,7 +269,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         if state.cat.stone[tile]:
             return 10.0
         letter = state.cat.letters[tile]
-        return state.needs(seat)[letter] + state.cat.demand.get(letter, 0)
+        return state.needs(seat).get(letter, 0) + state.cat.demand.get(letter, 0)
 
     def worst_tile(self, state: MagicSpellState, seat: int):
         cabinet = state.cabinet[seat]
@@ -282,12 +283,13 @@ class MagicSpellPlayer(Player[MagicSpellState]):
     def main_action(self, state: MagicSpellState, seat: int, rng: random.Random):
         needs = state.needs(seat)  # holds only the letters still needed
         memory = self.remembered(state, seat)
-        wanted = next((t for t, letter in memory.items() if letter in needs), None)
+        # the first remembered tile whose letter is needed (map/compress: no Python loop per tile)
+        wanted = next(compress(memory, map(needs.__contains__, memory.values())), None)
         homework = len(state.homework[seat])
         cost = state.research_cost(seat)
         can_research = state.spirit[seat] >= cost and (state.deck_mixed or state.deck_bottom)
         oldest = state.turns - STUCK_TURNS * state.players  # self.stuck for every spell, inline
-        stuck = any(state.progress.get(sid, state.turns) < oldest for sid in state.homework[seat])
+        stuck = any(map(oldest.__gt__, map(state.progress.get, state.homework[seat], repeat(state.turns))))
         if stuck and can_research:  # give up on a hopeless spell: research, then drop it
             return RESEARCH
         # no casting while a spell is stuck: save the spirit to research a new one (two students

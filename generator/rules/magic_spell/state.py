@@ -122,7 +122,7 @@ class MagicSpellState(State):
         self.completed: dict[int, int] = {}  # spell -> seat
         self._left: dict[int, Letters] = {}  # cache of remaining(); dropped whenever a spell's tiles change
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
-        self._lasting: dict[int, tuple[tuple[int, ...], dict[str, int]]] = {}  # seat -> (spellbook, lasting totals)
+        self._lasting: dict[int, tuple[list[int], dict[str, int]]] = {}  # seat -> (a copy of its spellbook, lasting totals)
         self._trade_views: dict[int, tuple] = {}
         # the seats in the trade window at the start of each seat's turn: the others (both of two)
         self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
@@ -145,15 +145,14 @@ class MagicSpellState(State):
         book = self.spellbook[seat]
         if not book:  # most of the time, for most students
             return 0
-        spells = tuple(book)
         known = self._lasting.get(seat)
-        if known is None or known[0] != spells:  # summed once for each spellbook a seat has
+        if known is None or known[0] != book:  # summed once for each spellbook a seat has
             always = self.cat.spell_always
             totals: dict[str, int] = {}
-            for sid in spells:
+            for sid in book:
                 for name, n in always[sid].items():
                     totals[name] = totals.get(name, 0) + n
-            known = self._lasting[seat] = (spells, totals)
+            known = self._lasting[seat] = (list(book), totals)
         return known[1].get(key, 0)
 
     def cabinet_limit(self, seat: int) -> int:
@@ -377,17 +376,22 @@ class MagicSpellState(State):
     def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
         """Every legal weave: what `can_weave` and `weave_cost` allow, worked out once per tile."""
         homework = self.homework[seat]
-        # tile -> (spell, letter claimed); a tile in hand (`only`) is on no spell
-        placed = {t: (sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())} if only is None else {}
         lefts = [(sid, self.remaining(sid)) for sid in homework]  # letters each spell still needs (all > 0)
-        wanted = set().union(*(left for _, left in lefts))
-        sources = [only] if only is not None else self.cabinet[seat] + list(placed)
+        wanted = self.needs(seat)  # every letter some spell still needs
+        letters, stones, tampered = self.cat.letters, self.cat.stone, self.tampered
+        # (tile, the spell it is on or None, the letter it shows): a tile in hand (`only`), or the cabinet's
+        # tiles and those on the seat's spells; only those that show a wanted letter or may be a stone
+        sources: list[tuple[int, int | None, str]]
+        if only is not None:
+            sources = [(only, None, letters[only])]
+        else:
+            sources = [(t, None, letters[t]) for t in self.cabinet[seat] if letters[t] in wanted or stones[t]]
+            sources += [(t, sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())
+                        if letter in wanted or stones[t]]
         extra = self._extra_weave_cost(seat, paid)
         move, stone_limit = self.cat.params["move_weave_cost"], self.cat.params["stones_per_spell"]
         acts = []
-        letters, stones, tampered = self.cat.letters, self.cat.stone, self.tampered
-        for tile in sources:
-            home, shown = placed.get(tile, (None, letters[tile]))
+        for tile, home, shown in sources:
             stone = stones[tile] and tile not in tampered  # known_stone, inline: this loop runs on every check
             if not stone and shown not in wanted:
                 continue
@@ -924,15 +928,19 @@ class MagicSpellState(State):
         view = self._trade_views.get(seat)
         if view is not None and view[1] is needs and view[0] == cabinet:
             return view[2]
-        letters = self.cat.letters
-        held: dict[str, int] = {}
-        for letter in map(letters.__getitem__, cabinet):
-            held[letter] = held.get(letter, 0) + 1
-        if self.stones and any(map(self.cat.stone.__getitem__, cabinet)):  # a stone is never spare
-            spare = {letters[t] for t in _spares(cabinet, needs, self.cat)}
-        else:
-            spare = {letter for letter, n in held.items() if n > needs.get(letter, 0)}
-        found = (spare, {letter for letter, n in needs.items() if n > held.get(letter, 0)})
+        letters, stone = self.cat.letters, self.cat.stone
+        left = dict(needs)  # what the homework needs beyond the tiles counted so far
+        spare = set()
+        for t in cabinet:
+            if stone[t]:  # a stone is never spare
+                continue
+            letter = letters[t]
+            n = left.get(letter, 0)
+            if n:
+                left[letter] = n - 1
+            else:
+                spare.add(letter)
+        found = (spare, {letter for letter, n in left.items() if n})
         self._trade_views[seat] = (list(cabinet), needs, found)
         return found
 
