@@ -124,6 +124,7 @@ class MagicSpellState(State):
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
         self._lasting: dict[int, tuple[list[int], dict[str, int]]] = {}  # seat -> (a copy of its spellbook, lasting totals)
         self._trade_views: dict[int, tuple] = {}
+        self._credits: tuple[list[list[int]], tuple[float, ...]] = ([], ())  # returns()'s credits, with their spellbooks
         # the seats in the trade window at the start of each seat's turn: the others (both of two)
         self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
                          for seat in range(players)]
@@ -266,8 +267,15 @@ class MagicSpellState(State):
         raise AssertionError(kind)
 
     def returns(self) -> list[float]:
-        credits = self.cat.spell_credits.__getitem__
-        scores = [float(sum(map(credits, book))) for book in self.spellbook]
+        """Credits of each spellbook (and stones held, in that variant). The runner asks after every
+        turn: the credits are kept with a copy of the spellbooks they were summed from."""
+        kept = self._credits
+        if kept[0] == self.spellbook:  # compares every spell, so any change to a spellbook is seen
+            scores = list(kept[1])
+        else:
+            credits = self.cat.spell_credits.__getitem__
+            scores = [float(sum(map(credits, book))) for book in self.spellbook]
+            self._credits = ([list(book) for book in self.spellbook], tuple(scores))
         if self.stones:
             credit = self.cat.params["stone_credit"]
             scores = [score + credit * self.stones_held(s) for s, score in enumerate(scores)]
