@@ -285,17 +285,14 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         memory = self.remembered(state, seat)
         # the first remembered tile whose letter is needed (map/compress: no Python loop per tile)
         wanted = next(compress(memory, map(needs.__contains__, memory.values())), None)
-        homework = len(state.homework[seat])
-        cost = state.research_cost(seat)
-        can_research = state.spirit[seat] >= cost and (state.deck_mixed or state.deck_bottom)
         oldest = state.turns - STUCK_TURNS * state.players  # self.stuck for every spell, inline
         stuck = any(map(oldest.__gt__, map(state.progress.get, state.homework[seat], repeat(state.turns))))
-        if stuck and can_research:  # give up on a hopeless spell: research, then drop it
+        if stuck and self._can_research(state, seat):  # give up on a hopeless spell: research, then drop it
             return RESEARCH
         # no casting while a spell is stuck: save the spirit to research a new one (two students
         # swapping tiles back and forth every turn stalled games)
-        spells = state.cat.spells
-        castable = [sid for sid in state.spellbook[seat] if spells[sid].castable] if not stuck else []
+        castable = list(compress(state.spellbook[seat], map(state.cat.castable.__getitem__, state.spellbook[seat]))
+                        ) if not stuck else []
         weave, weave_found = None, False
         if castable:
             # what the plain turn is worth (in tiles woven), to beat with a cast
@@ -319,7 +316,10 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         if weave is not None:
             return weave
         # 4. more homework when short of it
-        if can_research and (homework < 2 or stuck or (homework < state.homework_limit(seat) and state.spirit[seat] >= cost + 3)):
+        can_research = self._can_research(state, seat)
+        homework = len(state.homework[seat])
+        if can_research and (homework < 2 or stuck or (homework < state.homework_limit(seat)
+                                                       and state.spirit[seat] >= state.research_cost(seat) + 3)):
             return RESEARCH
         # 5. look for ingredients
         if state.lab_size() and (state.mixed_count or len(memory) < len(state.known)):
@@ -327,3 +327,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         if can_research:
             return RESEARCH
         return REST
+
+    @staticmethod
+    def _can_research(state: MagicSpellState, seat: int) -> bool:
+        return state.spirit[seat] >= state.research_cost(seat) and bool(state.deck_mixed or state.deck_bottom)

@@ -51,6 +51,7 @@ from spellpress.rules.magic_spell.actions import (
     DRAW_TYPES,
     KEEP,
     MIXED,
+    MOVE_TYPES,
     NO_TARGET,
     RESEARCH,
     REST,
@@ -426,7 +427,9 @@ class MagicSpellState(State):
         self._advance()
 
     def _apply_move(self, action) -> None:
-        move = typed(action)  # IllegalAction for an unknown verb or a wrong number of fields
+        # typed(action), its first check inline (a player's actions are their named tuples already);
+        # IllegalAction for an unknown verb or a wrong number of fields
+        move = action if type(action) is MOVE_TYPES.get(getattr(action, "verb", "")) else typed(action)
         apply, phases = _MOVES[move.verb]
         if self.phase not in phases:
             raise IllegalAction(move)
@@ -871,16 +874,17 @@ class MagicSpellState(State):
     def _count_short_letters(self, seat: int) -> None:
         """Statistics: each letter a spell of the student about to play needs and the laboratory has
         run out of."""
-        mixed, seen = self.mixed, None
-        if all(map(mixed.get, self.needs(seat))):  # mostly: the unseen tiles hold every letter needed
+        mixed, needs = self.mixed, self.needs(seat)
+        if all(map(mixed.get, needs)):  # mostly: the unseen tiles hold every letter needed
             return
-        for sid in self.homework[seat]:
+        seen = {self.cat.letters[t] for t in self.known}
+        short = {letter for letter in needs if not mixed.get(letter) and letter not in seen}
+        if not short:
+            return
+        for sid in self.homework[seat]:  # counted per spell, in the homework's and the words' order
             for letter in self.remaining(sid):
-                if not mixed.get(letter):
-                    if seen is None:
-                        seen = {self.cat.letters[t] for t in self.known}
-                    if letter not in seen:
-                        self.stats["short:" + letter] += 1
+                if letter in short:
+                    self.stats["short:" + letter] += 1
 
     def needs(self, seat: int) -> Letters:
         """The letters the seat's homework still needs; cached, do not modify."""
