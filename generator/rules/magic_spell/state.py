@@ -667,7 +667,9 @@ class MagicSpellState(State):
     def _apply_chance(self, action) -> None:
         chance, self.chance = self.chance, None
         assert chance is not None, "chance is not to act"
-        kind, draw = chance[0], typed(action, DRAW_TYPES)
+        kind = chance[0]
+        # typed(action, DRAW_TYPES), its first check inline (sample_chance draws the named tuples)
+        draw = action if type(action) is DRAW_TYPES.get(getattr(action, "verb", "")) else typed(action, DRAW_TYPES)
         if draw.verb != kind:
             raise IllegalAction(action)
         if isinstance(draw, LabDraw):
