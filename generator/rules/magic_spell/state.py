@@ -975,13 +975,14 @@ class MagicSpellState(State):
     def _wanted_spare(self, giver: int, giver_needs: Counter, taker: int, taker_needs: Counter) -> int | None:
         """The first of the giver's spare tiles whose letter the taker needs more of than it holds."""
         letters = self.cat.letters
-        held: Counter | None = None
+        held: list[str] | None = None  # the letters of the taker's tiles (counted with list.count: no Counter made)
         for t in _spares(self.cabinet[giver], giver_needs, self.cat):
-            wanted = taker_needs.get(letters[t], 0)
+            letter = letters[t]
+            wanted = taker_needs.get(letter, 0)
             if wanted:
                 if held is None:
-                    held = Counter(letters[tile] for tile in self.cabinet[taker])
-                if wanted > held[letters[t]]:
+                    held = list(map(letters.__getitem__, self.cabinet[taker]))
+                if wanted > held.count(letter):
                     return t
         return None
 
