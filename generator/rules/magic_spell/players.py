@@ -42,6 +42,17 @@ class _Reach(NamedTuple):
     lab: int
 
 
+class _Table(NamedTuple):
+    """What weighing a cast finds of the position, the same for every spell: the students it may
+    hit (not warded), the letters still needed, the cabinet tiles among them, the useful tiles the
+    lab is thought to hold."""
+
+    others: list[int]
+    needs: Counter
+    matches: int
+    lab: int
+
+
 class MagicSpellPlayer(Player[MagicSpellState]):
     """Picks spells it can finish, scrounges with memory, casts when a spell is worth it.
 
@@ -142,12 +153,15 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         return best
 
     def cast_value(self, state: MagicSpellState, seat: int, sid: int,
-                   memory: dict[int, str] | None = None) -> tuple[float, int]:
-        """What casting the spell is worth to this seat, and whom it targets; -1 when it cannot be cast."""
+                   memory: dict[int, str] | None = None, table: _Table | None = None) -> tuple[float, int]:
+        """What casting the spell is worth to this seat, and whom it targets; -1 when it cannot be cast.
+        `table`: what `_table` found of this position (the same for every spell the seat weighs)."""
         spell = state.cat.spells[sid]
         if spell.cost > state.spirit[seat]:
             return -1.0, -1
-        others = [s for s in range(state.players) if s != seat and not state.warded(s)]
+        if table is None:
+            table = self._table(state, seat, memory)
+        others = table.others
         if spell.who == "target":
             if not others:
                 return -1.0, -1
@@ -155,7 +169,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             victims = [leader]
         else:
             victims = others if spell.who == "others" else []
-        reach = self._reach(state, seat, spell.cost, memory)
+        reach = _Reach(table.needs, table.matches, state.spirit[seat] - spell.cost, table.lab)
         value = -0.25 * spell.cost
         for key, n in spell.effects:
             own = self._own_effect_value(state, seat, key, n, reach)
@@ -166,7 +180,9 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                 value += self._attack_value(state, seat, victim, key, n, reach.needs)
         return value, (victims[0] if spell.who == "target" else NO_TARGET)
 
-    def _reach(self, state: MagicSpellState, seat: int, cost: int, memory: dict[int, str] | None) -> _Reach:
+    def _table(self, state: MagicSpellState, seat: int, memory: dict[int, str] | None) -> _Table:
+        """The students a spell may hit, and what a cast can reach this turn but for its cost."""
+        others = [s for s in range(state.players) if s != seat and not state.warded(s)]
         needs = state.needs(seat)
         matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)  # needs: letters still needed
         if memory is None:
@@ -174,7 +190,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         useful = sum(1 for letter in memory.values() if letter in needs)
         unknown = len(state.known) - len(memory)
         lab = min(state.lab_size(), useful + (state.mixed_count + unknown) // 3)
-        return _Reach(needs, matches, state.spirit[seat] - cost, lab)
+        return _Table(others, needs, matches, lab)
 
     @staticmethod
     def _own_effect_value(state: MagicSpellState, seat: int, key: str, n: int, reach: _Reach) -> float | None:
@@ -301,8 +317,9 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)
             plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted is not None or weave is not None) else 0.6
             best, best_value = None, plain + 0.25
+            table = self._table(state, seat, memory)
             for sid in castable:
-                value, target = self.cast_value(state, seat, sid, memory)
+                value, target = self.cast_value(state, seat, sid, memory, table)
                 if value > best_value:
                     best, best_value = Cast("cast", sid, target), value
             if best is not None:
