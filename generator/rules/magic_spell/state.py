@@ -385,7 +385,6 @@ class MagicSpellState(State):
     def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
         """Every legal weave: what `can_weave` and `weave_cost` allow, worked out once per tile."""
         homework = self.homework[seat]
-        lefts = [(sid, self.remaining(sid)) for sid in homework]  # letters each spell still needs (all > 0)
         wanted = self.needs(seat)  # every letter some spell still needs
         letters, stones, tampered = self.cat.letters, self.cat.stone, self.tampered
         # (tile, the spell it is on or None, the letter it shows): a tile in hand (`only`), or the cabinet's
@@ -397,6 +396,9 @@ class MagicSpellState(State):
             sources = [(t, None, letters[t]) for t in self.cabinet[seat] if letters[t] in wanted or stones[t]]
             sources += [(t, sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())
                         if letter in wanted or stones[t]]
+        if not sources:  # mostly, in the extra phase after a weave
+            return []
+        lefts = [(sid, self.remaining(sid)) for sid in homework]  # letters each spell still needs (all > 0)
         extra = self._extra_weave_cost(seat, paid)
         move, stone_limit = self.cat.params["move_weave_cost"], self.cat.params["stones_per_spell"]
         acts = []
