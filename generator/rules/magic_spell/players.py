@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from itertools import compress, repeat
+from itertools import compress, filterfalse, repeat
 from typing import NamedTuple
 
 from spellpress.rules.magic_spell.actions import (
@@ -21,6 +21,7 @@ from spellpress.rules.magic_spell.actions import (
     TileChoice,
     Weave,
 )
+from spellpress.rules.magic_spell.content import Letters
 from spellpress.rules.magic_spell.state import MagicSpellState, _spares
 from spellpress.rules.protocol import Player
 
@@ -77,15 +78,17 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         cutoff = state.serial - span
         return {t: state.cat.letters[t] for t, serial in state.known.items() if serial > cutoff}
 
-    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Counter, verb: str,
+    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Letters, verb: str,
                   memory: dict[int, str] | None = None):
         known = state.takeable_known(verb)
         if memory is None:
             memory = self.remembered(state, seat)
-        wanted = [t for t in known if t in memory and needs.get(memory[t], 0) > 0]  # get: a Counter's [] calls __missing__
+        # the remembered tiles whose letter is needed (needs holds only letters still needed, so `in` is
+        # a count above 0), and the tiles not remembered: map/compress/filterfalse, no Python loop per tile
+        wanted = list(compress(known, map(needs.__contains__, map(memory.get, known))))
         if wanted:
             return Take(verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
-        unknown = [t for t in known if t not in memory]
+        unknown = list(filterfalse(memory.__contains__, known))
         total = state.mixed_count + len(unknown)
         if total == 0:  # everything left is remembered and useless: take the most useful letter
             return Take(verb, max(known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
