@@ -913,7 +913,7 @@ class MagicSpellState(State):
         for seat in seats:
             last = kept.get(seat)  # _trade_view's own check, inline: every turn asks for every other seat
             view = (last[2] if last is not None and last[1] is needs.get(seat) and last[0] == cabinets[seat]
-                    else self._trade_view(seat))
+                    else self._count_trade_view(seat, cabinets[seat], self.needs(seat)))
             if view[0] and view[1]:
                 views.append([seat, *view])
         for i, first in enumerate(views):
@@ -944,6 +944,10 @@ class MagicSpellState(State):
         view = self._trade_views.get(seat)
         if view is not None and view[1] is needs and view[0] == cabinet:
             return view[2]
+        return self._count_trade_view(seat, cabinet, needs)
+
+    def _count_trade_view(self, seat: int, cabinet: list[int], needs: Letters) -> tuple[set[str], set[str]]:
+        """_trade_view counted anew, and kept."""
         letters, stone = self.cat.letters, self.cat.stone
         left = dict(needs)  # what the homework needs beyond the tiles counted so far
         spare = set()
