@@ -186,11 +186,11 @@ class MagicSpellPlayer(Player[MagicSpellState]):
     def _table(self, state: MagicSpellState, seat: int, memory: dict[int, str] | None) -> _Table:
         """The students a spell may hit, and what a cast can reach this turn but for its cost."""
         others = [s for s in range(state.players) if s != seat and not state.warded(s)]
-        needs = state.needs(seat)
-        matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)  # needs: letters still needed
+        needs = state.needs(seat)  # letters still needed: membership is a count above 0
+        matches = sum(map(needs.__contains__, map(state.cat.letters.__getitem__, state.cabinet[seat])))
         if memory is None:
             memory = self.remembered(state, seat)
-        useful = sum(1 for letter in memory.values() if letter in needs)
+        useful = sum(map(needs.__contains__, memory.values()))
         unknown = len(state.known) - len(memory)
         lab = min(state.lab_size(), useful + (state.mixed_count + unknown) // 3)
         return _Table(others, needs, matches, lab)
@@ -317,10 +317,10 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             # what the plain turn is worth (in tiles woven), to beat with a cast
             if wanted is None:
                 weave, weave_found = self.cabinet_weave(state, seat), True
-            matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)
-            plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted is not None or weave is not None) else 0.6
-            best, best_value = None, plain + 0.25
             table = self._table(state, seat, memory)
+            plain = (1.0 + 0.9 * min(max(0, table.matches - 1), state.spirit[seat]) if (wanted is not None or weave is not None)
+                     else 0.6)
+            best, best_value = None, plain + 0.25
             for sid in castable:
                 value, target = self.cast_value(state, seat, sid, memory, table)
                 if value > best_value:
