@@ -838,8 +838,19 @@ class MagicSpellState(State):
         return False
 
     def _end_turn_step(self, step: tuple) -> bool:
-        self._end_turn()
-        return False
+        self._end_turn()  # queues trim and next_turn
+        seat = self.seat
+        if len(self.cabinet[seat]) > self.cabinet_limit(seat) or len(self.homework[seat]) > self.homework_limit(seat):
+            return False  # the queue takes over: trim waits for the student's choices
+        # the usual end of a turn run here rather than step by step through the queue, as those steps
+        # would: nothing to trim, the next turn, and (unless the game is over) its beginning
+        del self.queue[:2]
+        self._next_turn()  # queues begin_turn
+        if self.done:
+            return False
+        del self.queue[0]
+        self._begin_turn()
+        return True
 
     def _trim(self, step: tuple) -> bool:
         seat = self.seat
