@@ -93,6 +93,7 @@ class Catalog:
         self.tiles_of = {letter: frozenset(tiles) for letter, tiles in by_letter.items()}
         self.all_spells = frozenset(range(len(self.spells)))
         self.spell_credits = [spell.credits for spell in self.spells]  # spell -> its credits, for scoring
+        self.castable = [spell.castable for spell in self.spells]  # spell -> has it effects to cast
         self.spell_needs = [dict(spell.need) for spell in self.spells]  # spell -> letter -> how many its word has
         self.spell_always: list[dict[str, int]] = []  # spell -> lasting effect -> its total
         for spell in self.spells:

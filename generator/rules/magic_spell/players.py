@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import compress, filterfalse, repeat
 from typing import NamedTuple
 
 from spellpress.rules.magic_spell.actions import (
@@ -20,6 +21,7 @@ from spellpress.rules.magic_spell.actions import (
     TileChoice,
     Weave,
 )
+from spellpress.rules.magic_spell.content import Letters
 from spellpress.rules.magic_spell.state import MagicSpellState, _spares
 from spellpress.rules.protocol import Player
 
@@ -38,6 +40,17 @@ class _Reach(NamedTuple):
     needs: Counter
     matches: int
     spirit_left: int
+    lab: int
+
+
+class _Table(NamedTuple):
+    """What weighing a cast finds of the position, the same for every spell: the students it may
+    hit (not warded), the letters still needed, the cabinet tiles among them, the useful tiles the
+    lab is thought to hold."""
+
+    others: list[int]
+    needs: Counter
+    matches: int
     lab: int
 
 
@@ -65,15 +78,17 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         cutoff = state.serial - span
         return {t: state.cat.letters[t] for t, serial in state.known.items() if serial > cutoff}
 
-    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Counter, verb: str,
+    def pick_slot(self, state: MagicSpellState, seat: int, rng: random.Random, needs: Letters, verb: str,
                   memory: dict[int, str] | None = None):
         known = state.takeable_known(verb)
         if memory is None:
             memory = self.remembered(state, seat)
-        wanted = [t for t in known if t in memory and needs[memory[t]] > 0]
+        # the remembered tiles whose letter is needed (needs holds only letters still needed, so `in` is
+        # a count above 0), and the tiles not remembered: map/compress/filterfalse, no Python loop per tile
+        wanted = list(compress(known, map(needs.__contains__, map(memory.get, known))))
         if wanted:
             return Take(verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
-        unknown = [t for t in known if t not in memory]
+        unknown = list(filterfalse(memory.__contains__, known))
         total = state.mixed_count + len(unknown)
         if total == 0:  # everything left is remembered and useless: take the most useful letter
             return Take(verb, max(known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
@@ -84,6 +99,8 @@ class MagicSpellPlayer(Player[MagicSpellState]):
     # ---- evaluation -----------------------------------------------------------------
     def best_spell_for(self, state: MagicSpellState, seat: int, letter: str, exclude: int | None = None):
         best, key = None, None
+        if letter not in state.needs(seat):  # no spell of the homework needs it (mostly, for a scrounged tile)
+            return None
         for sid in state.homework[seat]:
             if sid == exclude:
                 continue
@@ -100,22 +117,12 @@ class MagicSpellPlayer(Player[MagicSpellState]):
 
     def cabinet_weave(self, state: MagicSpellState, seat: int):
         """The best weave from the cabinet (completing spells first), or None."""
-        best, key = None, None
-        letters, stone, credits = state.cat.letters, state.cat.stone, state.cat.spell_credits
-        # best_spell_for for every tile, each spell's rank worked out once
-        homework = [(sum(left.values()), credits[sid], sid, left) for sid in state.homework[seat]
-                    for left in (state.remaining(sid),)]
-        for tile in state.cabinet[seat]:
-            if stone[tile]:
-                continue
-            letter = letters[tile]
-            found = None
-            for entry in homework:
-                if letter in entry[3] and (found is None or entry[0] < found[0]
-                                           or (entry[0] == found[0] and entry[1] > found[1])):
-                    found = entry
-            if found is not None and (key is None or found[0] < key):
-                best, key = Weave("weave", tile, found[2], letter), found[0]
+        cabinet = state.cabinet[seat]
+        best = None
+        # mostly (in the extra phase, after a weave) no cabinet letter is one the homework needs (a
+        # stone's never is): then no spell is ranked
+        if not state.needs(seat).keys().isdisjoint(map(state.cat.letters.__getitem__, cabinet)):
+            best = self._letter_weave(state, seat, cabinet)
         if best is None and state.stones:
             for tile in state.cabinet[seat]:
                 if state.cat.stone[tile]:
@@ -127,13 +134,37 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                                 return Weave("weave", tile, sid, letter)
         return best
 
+    @staticmethod
+    def _letter_weave(state: MagicSpellState, seat: int, cabinet: list[int]) -> Weave | None:
+        """The best weave of a cabinet letter (no stone): onto the spell closest to done."""
+        best, key = None, None
+        letters, stone, credits = state.cat.letters, state.cat.stone, state.cat.spell_credits
+        # best_spell_for for every tile, each spell's rank worked out once
+        homework = [(sum(left.values()), credits[sid], sid, left) for sid in state.homework[seat]
+                    for left in (state.remaining(sid),)]
+        for tile in cabinet:
+            if stone[tile]:
+                continue
+            letter = letters[tile]
+            found = None
+            for entry in homework:
+                if letter in entry[3] and (found is None or entry[0] < found[0]
+                                           or (entry[0] == found[0] and entry[1] > found[1])):
+                    found = entry
+            if found is not None and (key is None or found[0] < key):
+                best, key = Weave("weave", tile, found[2], letter), found[0]
+        return best
+
     def cast_value(self, state: MagicSpellState, seat: int, sid: int,
-                   memory: dict[int, str] | None = None) -> tuple[float, int]:
-        """What casting the spell is worth to this seat, and whom it targets; -1 when it cannot be cast."""
+                   memory: dict[int, str] | None = None, table: _Table | None = None) -> tuple[float, int]:
+        """What casting the spell is worth to this seat, and whom it targets; -1 when it cannot be cast.
+        `table`: what `_table` found of this position (the same for every spell the seat weighs)."""
         spell = state.cat.spells[sid]
         if spell.cost > state.spirit[seat]:
             return -1.0, -1
-        others = [s for s in range(state.players) if s != seat and not state.warded(s)]
+        if table is None:
+            table = self._table(state, seat, memory)
+        others = table.others
         if spell.who == "target":
             if not others:
                 return -1.0, -1
@@ -141,7 +172,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             victims = [leader]
         else:
             victims = others if spell.who == "others" else []
-        reach = self._reach(state, seat, spell.cost, memory)
+        reach = _Reach(table.needs, table.matches, state.spirit[seat] - spell.cost, table.lab)
         value = -0.25 * spell.cost
         for key, n in spell.effects:
             own = self._own_effect_value(state, seat, key, n, reach)
@@ -152,15 +183,17 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                 value += self._attack_value(state, seat, victim, key, n, reach.needs)
         return value, (victims[0] if spell.who == "target" else NO_TARGET)
 
-    def _reach(self, state: MagicSpellState, seat: int, cost: int, memory: dict[int, str] | None) -> _Reach:
-        needs = state.needs(seat)
-        matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)  # needs: letters still needed
+    def _table(self, state: MagicSpellState, seat: int, memory: dict[int, str] | None) -> _Table:
+        """The students a spell may hit, and what a cast can reach this turn but for its cost."""
+        others = [s for s in range(state.players) if s != seat and not state.warded(s)]
+        needs = state.needs(seat)  # letters still needed: membership is a count above 0
+        matches = sum(map(needs.__contains__, map(state.cat.letters.__getitem__, state.cabinet[seat])))
         if memory is None:
             memory = self.remembered(state, seat)
-        useful = sum(1 for letter in memory.values() if letter in needs)
+        useful = sum(map(needs.__contains__, memory.values()))
         unknown = len(state.known) - len(memory)
         lab = min(state.lab_size(), useful + (state.mixed_count + unknown) // 3)
-        return _Reach(needs, matches, state.spirit[seat] - cost, lab)
+        return _Table(others, needs, matches, lab)
 
     @staticmethod
     def _own_effect_value(state: MagicSpellState, seat: int, key: str, n: int, reach: _Reach) -> float | None:
@@ -255,7 +288,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         if state.cat.stone[tile]:
             return 10.0
         letter = state.cat.letters[tile]
-        return state.needs(seat)[letter] + state.cat.demand.get(letter, 0)
+        return state.needs(seat).get(letter, 0) + state.cat.demand.get(letter, 0)
 
     def worst_tile(self, state: MagicSpellState, seat: int):
         cabinet = state.cabinet[seat]
@@ -269,28 +302,27 @@ class MagicSpellPlayer(Player[MagicSpellState]):
     def main_action(self, state: MagicSpellState, seat: int, rng: random.Random):
         needs = state.needs(seat)  # holds only the letters still needed
         memory = self.remembered(state, seat)
-        wanted = next((t for t, letter in memory.items() if letter in needs), None)
-        homework = len(state.homework[seat])
-        cost = state.research_cost(seat)
-        can_research = state.spirit[seat] >= cost and (state.deck_mixed or state.deck_bottom)
+        # the first remembered tile whose letter is needed (map/compress: no Python loop per tile)
+        wanted = next(compress(memory, map(needs.__contains__, memory.values())), None)
         oldest = state.turns - STUCK_TURNS * state.players  # self.stuck for every spell, inline
-        stuck = any(state.progress.get(sid, state.turns) < oldest for sid in state.homework[seat])
-        if stuck and can_research:  # give up on a hopeless spell: research, then drop it
+        stuck = any(map(oldest.__gt__, map(state.progress.get, state.homework[seat], repeat(state.turns))))
+        if stuck and self._can_research(state, seat):  # give up on a hopeless spell: research, then drop it
             return RESEARCH
         # no casting while a spell is stuck: save the spirit to research a new one (two students
         # swapping tiles back and forth every turn stalled games)
-        spells = state.cat.spells
-        castable = [sid for sid in state.spellbook[seat] if spells[sid].castable] if not stuck else []
-        weave = None
+        castable = list(compress(state.spellbook[seat], map(state.cat.castable.__getitem__, state.spellbook[seat]))
+                        ) if not stuck else []
+        weave, weave_found = None, False
         if castable:
             # what the plain turn is worth (in tiles woven), to beat with a cast
             if wanted is None:
-                weave = self.cabinet_weave(state, seat)
-            matches = sum(1 for t in state.cabinet[seat] if state.cat.letters[t] in needs)
-            plain = 1.0 + 0.9 * min(max(0, matches - 1), state.spirit[seat]) if (wanted is not None or weave is not None) else 0.6
+                weave, weave_found = self.cabinet_weave(state, seat), True
+            table = self._table(state, seat, memory)
+            plain = (1.0 + 0.9 * min(max(0, table.matches - 1), state.spirit[seat]) if (wanted is not None or weave is not None)
+                     else 0.6)
             best, best_value = None, plain + 0.25
             for sid in castable:
-                value, target = self.cast_value(state, seat, sid, memory)
+                value, target = self.cast_value(state, seat, sid, memory, table)
                 if value > best_value:
                     best, best_value = Cast("cast", sid, target), value
             if best is not None:
@@ -299,12 +331,15 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         if wanted is not None:
             return Take("scrounge", wanted)
         # 3. weave what the cabinet already holds
-        if weave is None:
+        if not weave_found:
             weave = self.cabinet_weave(state, seat)
         if weave is not None:
             return weave
         # 4. more homework when short of it
-        if can_research and (homework < 2 or stuck or (homework < state.homework_limit(seat) and state.spirit[seat] >= cost + 3)):
+        can_research = self._can_research(state, seat)
+        homework = len(state.homework[seat])
+        if can_research and (homework < 2 or stuck or (homework < state.homework_limit(seat)
+                                                       and state.spirit[seat] >= state.research_cost(seat) + 3)):
             return RESEARCH
         # 5. look for ingredients
         if state.lab_size() and (state.mixed_count or len(memory) < len(state.known)):
@@ -312,3 +347,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         if can_research:
             return RESEARCH
         return REST
+
+    @staticmethod
+    def _can_research(state: MagicSpellState, seat: int) -> bool:
+        return state.spirit[seat] >= state.research_cost(seat) and bool(state.deck_mixed or state.deck_bottom)

@@ -46,11 +46,12 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
-from spellpress.rules.chance import Counted
+from spellpress.rules.chance import Counted, draw_counted
 from spellpress.rules.magic_spell.actions import (
     DRAW_TYPES,
     KEEP,
     MIXED,
+    MOVE_TYPES,
     NO_TARGET,
     RESEARCH,
     REST,
@@ -67,6 +68,7 @@ from spellpress.rules.magic_spell.actions import (
     typed,
 )
 from spellpress.rules.magic_spell.content import Catalog, Letters
+from spellpress.rules.magic_spell.draws import draw_uniform
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
@@ -121,8 +123,12 @@ class MagicSpellState(State):
         self.completed: dict[int, int] = {}  # spell -> seat
         self._left: dict[int, Letters] = {}  # cache of remaining(); dropped whenever a spell's tiles change
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
-        self._lasting: dict[int, tuple[tuple[int, ...], dict[str, int]]] = {}  # seat -> (spellbook, lasting totals)
+        self._lasting: dict[int, tuple[list[int], dict[str, int]]] = {}  # seat -> (a copy of its spellbook, lasting totals)
         self._trade_views: dict[int, tuple] = {}
+        self._credits: tuple[list[list[int]], tuple[float, ...]] = ([], ())  # returns()'s credits, with their spellbooks
+        # the seats in the trade window at the start of each seat's turn: the others (both of two)
+        self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
+                         for seat in range(players)]
         self._known_letters: tuple[tuple[int, ...], dict[int, str]] = ((), {})  # known_letters(), with its tiles
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
@@ -141,15 +147,14 @@ class MagicSpellState(State):
         book = self.spellbook[seat]
         if not book:  # most of the time, for most students
             return 0
-        spells = tuple(book)
         known = self._lasting.get(seat)
-        if known is None or known[0] != spells:  # summed once for each spellbook a seat has
+        if known is None or known[0] != book:  # summed once for each spellbook a seat has
             always = self.cat.spell_always
             totals: dict[str, int] = {}
-            for sid in spells:
+            for sid in book:
                 for name, n in always[sid].items():
                     totals[name] = totals.get(name, 0) + n
-            known = self._lasting[seat] = (spells, totals)
+            known = self._lasting[seat] = (list(book), totals)
         return known[1].get(key, 0)
 
     def cabinet_limit(self, seat: int) -> int:
@@ -247,9 +252,31 @@ class MagicSpellState(State):
             return Counted([cat.pick_draws[t] for t in tiles], [1] * len(tiles), len(tiles))
         raise AssertionError(kind)
 
+    def sample_chance(self, rng) -> Any:
+        """chance_outcomes()'s draw (State.sample_chance), from the same random number, no list of
+        pairs made: the laboratory's letters by their counts, a spell or a tile uniformly."""
+        chance = self.chance
+        assert chance is not None, "chance is not to act"
+        kind, cat = chance[0], self.cat
+        if kind == "lab":
+            return draw_counted(cat.lab_draws, list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles))),
+                                self.mixed_count, rng)
+        if kind == "spell":
+            return draw_uniform(cat.spell_draws, self.deck_mixed, rng)
+        if kind == "pick":
+            return draw_uniform(cat.pick_draws, chance[2], rng)
+        raise AssertionError(kind)
+
     def returns(self) -> list[float]:
-        credits = self.cat.spell_credits.__getitem__
-        scores = [float(sum(map(credits, book))) for book in self.spellbook]
+        """Credits of each spellbook (and stones held, in that variant). The runner asks after every
+        turn: the credits are kept with a copy of the spellbooks they were summed from."""
+        kept = self._credits
+        if kept[0] == self.spellbook:  # compares every spell, so any change to a spellbook is seen
+            scores = list(kept[1])
+        else:
+            credits = self.cat.spell_credits.__getitem__
+            scores = [float(sum(map(credits, book))) for book in self.spellbook]
+            self._credits = ([list(book) for book in self.spellbook], tuple(scores))
         if self.stones:
             credit = self.cat.params["stone_credit"]
             scores = [score + credit * self.stones_held(s) for s, score in enumerate(scores)]
@@ -358,17 +385,24 @@ class MagicSpellState(State):
     def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
         """Every legal weave: what `can_weave` and `weave_cost` allow, worked out once per tile."""
         homework = self.homework[seat]
-        # tile -> (spell, letter claimed); a tile in hand (`only`) is on no spell
-        placed = {t: (sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())} if only is None else {}
+        wanted = self.needs(seat)  # every letter some spell still needs
+        letters, stones, tampered = self.cat.letters, self.cat.stone, self.tampered
+        # (tile, the spell it is on or None, the letter it shows): a tile in hand (`only`), or the cabinet's
+        # tiles and those on the seat's spells; only those that show a wanted letter or may be a stone
+        sources: list[tuple[int, int | None, str]]
+        if only is not None:
+            sources = [(only, None, letters[only])]
+        else:
+            sources = [(t, None, letters[t]) for t in self.cabinet[seat] if letters[t] in wanted or stones[t]]
+            sources += [(t, sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())
+                        if letter in wanted or stones[t]]
+        if not sources:  # mostly, in the extra phase after a weave
+            return []
         lefts = [(sid, self.remaining(sid)) for sid in homework]  # letters each spell still needs (all > 0)
-        wanted = set().union(*(left for _, left in lefts))
-        sources = [only] if only is not None else self.cabinet[seat] + list(placed)
         extra = self._extra_weave_cost(seat, paid)
         move, stone_limit = self.cat.params["move_weave_cost"], self.cat.params["stones_per_spell"]
         acts = []
-        letters, stones, tampered = self.cat.letters, self.cat.stone, self.tampered
-        for tile in sources:
-            home, shown = placed.get(tile, (None, letters[tile]))
+        for tile, home, shown in sources:
             stone = stones[tile] and tile not in tampered  # known_stone, inline: this loop runs on every check
             if not stone and shown not in wanted:
                 continue
@@ -395,7 +429,9 @@ class MagicSpellState(State):
         self._advance()
 
     def _apply_move(self, action) -> None:
-        move = typed(action)  # IllegalAction for an unknown verb or a wrong number of fields
+        # typed(action), its first check inline (a player's actions are their named tuples already);
+        # IllegalAction for an unknown verb or a wrong number of fields
+        move = action if type(action) is MOVE_TYPES.get(getattr(action, "verb", "")) else typed(action)
         apply, phases = _MOVES[move.verb]
         if self.phase not in phases:
             raise IllegalAction(move)
@@ -633,7 +669,9 @@ class MagicSpellState(State):
     def _apply_chance(self, action) -> None:
         chance, self.chance = self.chance, None
         assert chance is not None, "chance is not to act"
-        kind, draw = chance[0], typed(action, DRAW_TYPES)
+        kind = chance[0]
+        # typed(action, DRAW_TYPES), its first check inline (sample_chance draws the named tuples)
+        draw = action if type(action) is DRAW_TYPES.get(getattr(action, "verb", "")) else typed(action, DRAW_TYPES)
         if draw.verb != kind:
             raise IllegalAction(action)
         if isinstance(draw, LabDraw):
@@ -800,8 +838,19 @@ class MagicSpellState(State):
         return False
 
     def _end_turn_step(self, step: tuple) -> bool:
-        self._end_turn()
-        return False
+        self._end_turn()  # queues trim and next_turn
+        seat = self.seat
+        if len(self.cabinet[seat]) > self.cabinet_limit(seat) or len(self.homework[seat]) > self.homework_limit(seat):
+            return False  # the queue takes over: trim waits for the student's choices
+        # the usual end of a turn run here rather than step by step through the queue, as those steps
+        # would: nothing to trim, the next turn, and (unless the game is over) its beginning
+        del self.queue[:2]
+        self._next_turn()  # queues begin_turn
+        if self.done:
+            return False
+        del self.queue[0]
+        self._begin_turn()
+        return True
 
     def _trim(self, step: tuple) -> bool:
         seat = self.seat
@@ -832,8 +881,7 @@ class MagicSpellState(State):
         self.phase = "action"
         self.free_weaves = self.free_weave_used = self.second_looks_used = 0
         if self.trading:
-            window = range(self.players) if self.players == 2 else [s for s in range(self.players) if s != seat]
-            self._trade_window(list(window))
+            self._trade_window(self._windows[seat])
         self._count_short_letters(seat)
         # the end-of-turn steps run after the action (queue is empty now)
         self.queue = [("end_turn",)]
@@ -841,16 +889,17 @@ class MagicSpellState(State):
     def _count_short_letters(self, seat: int) -> None:
         """Statistics: each letter a spell of the student about to play needs and the laboratory has
         run out of."""
-        mixed, seen = self.mixed, None
-        if all(map(mixed.get, self.needs(seat))):  # mostly: the unseen tiles hold every letter needed
+        mixed, needs = self.mixed, self.needs(seat)
+        if all(map(mixed.get, needs)):  # mostly: the unseen tiles hold every letter needed
             return
-        for sid in self.homework[seat]:
+        seen = {self.cat.letters[t] for t in self.known}
+        short = {letter for letter in needs if not mixed.get(letter) and letter not in seen}
+        if not short:
+            return
+        for sid in self.homework[seat]:  # counted per spell, in the homework's and the words' order
             for letter in self.remaining(sid):
-                if not mixed.get(letter):
-                    if seen is None:
-                        seen = {self.cat.letters[t] for t in self.known}
-                    if letter not in seen:
-                        self.stats["short:" + letter] += 1
+                if letter in short:
+                    self.stats["short:" + letter] += 1
 
     def needs(self, seat: int) -> Letters:
         """The letters the seat's homework still needs; cached, do not modify."""
@@ -869,41 +918,61 @@ class MagicSpellState(State):
     def _trade_window(self, seats: list[int]) -> None:
         """The trading policy: one-for-one swaps that help both students (see README). A trade moves
         tiles between cabinets, never homework, so needs stay as they are through the window."""
-        views = {seat: self._trade_view(seat) for seat in seats}
         # only a seat with both a spare letter and a wanted one can trade (and the others' cabinets
         # stay as they are through the window)
-        seats = [seat for seat in seats if views[seat][0] and views[seat][1]]
-        if len(seats) < 2:
-            return
-        for i, a in enumerate(seats):
-            for b in seats[i + 1:]:
-                for _ in range(3):
-                    # a quick no first (most windows trade nothing), then the exact policy
-                    if views[a][0].isdisjoint(views[b][1]) or views[b][0].isdisjoint(views[a][1]):
-                        break
-                    if not self._one_trade(a, b, self.needs(a), self.needs(b)):
-                        break
-                    views[a], views[b] = self._trade_view(a), self._trade_view(b)
+        views, kept, cabinets, needs = [], self._trade_views, self.cabinet, self._needs
+        for seat in seats:
+            last = kept.get(seat)  # _trade_view's own check, inline: every turn asks for every other seat
+            view = (last[2] if last is not None and last[1] is needs.get(seat) and last[0] == cabinets[seat]
+                    else self._count_trade_view(seat, cabinets[seat], self.needs(seat)))
+            if view[0] and view[1]:
+                views.append([seat, *view])
+        for i, first in enumerate(views):
+            for second in views[i + 1:]:
+                # a quick no first (most windows trade nothing), then the exact policy
+                if not (first[1].isdisjoint(second[2]) or second[1].isdisjoint(first[2])):
+                    self._trade_pair(first, second)
+
+    def _trade_pair(self, first: list, second: list) -> None:
+        """Up to three trades between two seats whose views ([seat, spare, wanted]) allow one; the
+        views are kept up to date for the window's later pairs."""
+        a, b = first[0], second[0]
+        for _ in range(3):
+            if first[1].isdisjoint(second[2]) or second[1].isdisjoint(first[2]):
+                return
+            if not self._one_trade(a, b, self.needs(a), self.needs(b)):
+                return
+            first[1:], second[1:] = self._trade_view(a), self._trade_view(b)
 
     def _trade_view(self, seat: int) -> tuple[set[str], set[str]]:
         """The letters of the seat's spare tiles, and the letters it needs more of than its cabinet
         holds: a trade between two seats needs each to have a spare the other wants (`_wanted_spare`).
-        Kept per seat while its cabinet and needs stay the same."""
-        cabinet, needs = self.cabinet[seat], self.needs(seat)
-        key = tuple(cabinet)
+        Kept per seat while its cabinet (compared with a copy) and needs (the same object) stay the same."""
+        cabinet = self.cabinet[seat]
+        needs = self._needs.get(seat)
+        if needs is None:
+            needs = self.needs(seat)
         view = self._trade_views.get(seat)
-        if view is not None and view[1] is needs and view[0] == key:
+        if view is not None and view[1] is needs and view[0] == cabinet:
             return view[2]
-        letters = self.cat.letters
-        held: dict[str, int] = {}
-        for letter in map(letters.__getitem__, cabinet):
-            held[letter] = held.get(letter, 0) + 1
-        if self.stones and any(map(self.cat.stone.__getitem__, cabinet)):  # a stone is never spare
-            spare = {letters[t] for t in _spares(cabinet, needs, self.cat)}
-        else:
-            spare = {letter for letter, n in held.items() if n > needs.get(letter, 0)}
-        found = (spare, {letter for letter, n in needs.items() if n > held.get(letter, 0)})
-        self._trade_views[seat] = (key, needs, found)
+        return self._count_trade_view(seat, cabinet, needs)
+
+    def _count_trade_view(self, seat: int, cabinet: list[int], needs: Letters) -> tuple[set[str], set[str]]:
+        """_trade_view counted anew, and kept."""
+        letters, stone = self.cat.letters, self.cat.stone
+        left = dict(needs)  # what the homework needs beyond the tiles counted so far
+        spare = set()
+        for t in cabinet:
+            if stone[t]:  # a stone is never spare
+                continue
+            letter = letters[t]
+            n = left.get(letter, 0)
+            if n:
+                left[letter] = n - 1
+            else:
+                spare.add(letter)
+        found = (spare, {letter for letter, n in left.items() if n})
+        self._trade_views[seat] = (list(cabinet), needs, found)
         return found
 
     def _one_trade(self, a: int, b: int, need_a: Counter, need_b: Counter) -> bool:
@@ -923,13 +992,14 @@ class MagicSpellState(State):
     def _wanted_spare(self, giver: int, giver_needs: Counter, taker: int, taker_needs: Counter) -> int | None:
         """The first of the giver's spare tiles whose letter the taker needs more of than it holds."""
         letters = self.cat.letters
-        held: Counter | None = None
+        held: list[str] | None = None  # the letters of the taker's tiles (counted with list.count: no Counter made)
         for t in _spares(self.cabinet[giver], giver_needs, self.cat):
-            wanted = taker_needs.get(letters[t], 0)
+            letter = letters[t]
+            wanted = taker_needs.get(letter, 0)
             if wanted:
                 if held is None:
-                    held = Counter(letters[tile] for tile in self.cabinet[taker])
-                if wanted > held[letters[t]]:
+                    held = list(map(letters.__getitem__, self.cabinet[taker]))
+                if wanted > held.count(letter):
                     return t
         return None
 

@@ -1,0 +1,58 @@
+"""Magic Spell's kept results follow every change to what they were worked out from, even a change
+made by hand: the scores (returns) and the trade views."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from spellpress.load.game import load_game
+from spellpress.rules.magic_spell import RULES
+from spellpress.rules.protocol import CHANCE
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(ROOT / "cards" / "magic-spell")
+
+
+def test_returns_follow_the_spellbooks_however_they_change(game):
+    state = RULES.new_state(game, 3, {})
+    credits = state.cat.spell_credits
+    assert state.returns() == [0.0, 0.0, 0.0]
+    cheap, dear = min(range(len(credits)), key=credits.__getitem__), max(range(len(credits)), key=credits.__getitem__)
+    state.spellbook[1].append(cheap)
+    assert state.returns() == [0.0, float(credits[cheap]), 0.0]
+    state.spellbook[1][0] = dear  # the same length, another spell
+    assert state.returns() == [0.0, float(credits[dear]), 0.0]
+    scores = state.returns()
+    scores[1] = -5.0  # a caller's list is its own
+    assert state.returns()[1] == float(credits[dear])
+
+
+def view(state, seat):
+    """The spare and wanted letters, counted plainly."""
+    held = [state.cat.letters[t] for t in state.cabinet[seat]]
+    needs = state.needs(seat)
+    return ({letter for letter in held if held.count(letter) > needs.get(letter, 0)},
+            {letter for letter, n in needs.items() if n > held.count(letter)})
+
+
+def test_a_trade_view_follows_the_cabinet_and_the_needs(game):
+    state = RULES.new_state(game, 3, {})
+    while state.current_player() == CHANCE:  # the deal
+        state.apply(state.chance_outcomes()[0][0])
+    seat = 1
+    assert state._trade_view(seat) == view(state, seat) and state.cabinet[seat]
+    for tile in list(state.cabinet[seat]):  # by hand, one tile after another: counted again each time
+        state.cabinet[seat].remove(tile)
+        assert state._trade_view(seat) == view(state, seat)
+    state.cabinet[seat] += [t for tiles in state.mixed.values() for t in tiles][:8]
+    assert state._trade_view(seat) == view(state, seat)
+    sid = state.homework[seat][0]
+    letter = next(iter(state.remaining(sid)))
+    state._recount(seat, sid, letter, -1)  # the homework needs one letter fewer: new needs
+    assert state._trade_view(seat) == view(state, seat)
