@@ -12,7 +12,7 @@ from spellpress.load.game import load_game
 from spellpress.rules.chance import draw_chance
 from spellpress.rules.magic_spell import RULES, MagicSpellPlayer
 from spellpress.rules.magic_spell.draws import draw_uniform
-from spellpress.rules.protocol import CHANCE, RandomPlayer
+from spellpress.rules.protocol import CHANCE, IllegalAction, RandomPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -68,3 +68,16 @@ def test_a_single_item_draws_no_number():
     rng = random.Random(5)
     assert draw_uniform(["a", "b"], [1], rng) == "b"
     assert rng.random() == random.Random(5).random()
+
+
+def test_a_refused_draw_leaves_the_draw_still_to_make(game):
+    state = RULES.new_state(game, 4, None)
+    assert state.current_player() == CHANCE
+    outcomes = [action for action, _ in state.chance_outcomes()]
+    wrong = [("lab", "#"), ("spell", -1), ("tile", -1)]
+    for action in wrong:  # a letter with no tile left, and draws of another kind
+        with pytest.raises(IllegalAction):
+            state.apply(action)
+        assert state.current_player() == CHANCE
+        assert [a for a, _ in state.chance_outcomes()] == outcomes
+    state.apply(outcomes[0])  # and the right one is still taken

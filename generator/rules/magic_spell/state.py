@@ -669,6 +669,13 @@ class MagicSpellState(State):
     def _apply_chance(self, action) -> None:
         chance, self.chance = self.chance, None
         assert chance is not None, "chance is not to act"
+        try:
+            self._draw_outcome(chance, action)
+        except IllegalAction:
+            self.chance = chance  # refused before anything moved: the draw is still to make
+            raise
+
+    def _draw_outcome(self, chance: tuple, action) -> None:
         kind = chance[0]
         # typed(action, DRAW_TYPES), its first check inline (sample_chance draws the named tuples)
         draw = action if type(action) is DRAW_TYPES.get(getattr(action, "verb", "")) else typed(action, DRAW_TYPES)
