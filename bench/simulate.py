@@ -309,6 +309,9 @@ def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bo
             if only and name not in only:
                 continue
             players = min(most, max(fewest, players_wanted))
+            if not (before.root / "cards" / name / "game.yaml").is_file():
+                print(f"  {name:18} {players:7d}  not in {before.label}: nothing to compare (an edition made since)")
+                continue
             rate = 30 / play_in(before, name, players, 30, warmup=30)["cpu"]
             games = int(min(5000, max(50, round(rate * seconds / 50) * 50)))
             warmup = max(30, games // 5)  # word caches fill as a run goes on: time a run that is under way
