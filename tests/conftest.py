@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from spellpress.build import BuildOptions, build
+
+# A runner that starts `make test` as a background job without job control (a CI script's `cmd &`) has
+# Ctrl-C ignored, and every process it starts inherits that: the Ctrl-C tests send it as a terminal
+# does, so each test process takes it back (its own children then start with the default again).
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 # property tests draw their examples from a fixed seed: every run checks the same cases
 settings.register_profile("seeded", derandomize=True, deadline=None)
