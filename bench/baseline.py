@@ -31,6 +31,10 @@ class Tree:
     root: Path       # holds generator/ and cards/
     imports: Path    # put first on sys.path: `import spellpress` finds this tree's generator/
 
+    def has_game(self, name: str) -> bool:
+        """Whether this tree ships the game folder cards/<name> (an edition may be newer than a ref)."""
+        return (self.root / "cards" / name / "game.yaml").is_file()
+
 
 @contextmanager
 def source_tree(root: Path, ref: str | None = None) -> Iterator[Tree]:

@@ -259,7 +259,7 @@ def compare_cold(ref: str, players_wanted: int, repeat: int, only: list[str]) ->
                 continue
             players = min(most, max(fewest, players_wanted))
             runs: dict[str, list[dict]] = {"before": [], "after": []}
-            sides = ("before", "after") if (before.root / "cards" / name / "game.yaml").is_file() else ("after",)
+            sides = ("before", "after") if before.has_game(name) else ("after",)
             for _ in range(repeat):  # alternated, so a busy spell of the machine falls on both
                 for side in sides:
                     runs[side].append(cold_starts(before if side == "before" else after, name, players, scratch))
@@ -309,7 +309,7 @@ def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bo
             if only and name not in only:
                 continue
             players = min(most, max(fewest, players_wanted))
-            if not (before.root / "cards" / name / "game.yaml").is_file():
+            if not before.has_game(name):
                 print(f"  {name:18} {players:7d}  not in {before.label}: nothing to compare (an edition made since)")
                 continue
             rate = 30 / play_in(before, name, players, 30, warmup=30)["cpu"]
