@@ -12,9 +12,11 @@
             outside +/-5 its largest single change within the spells benchmark's ranges (both fields at their
             ends, towards the middle), played on the same seeds: how far it moves its own spell and the others.
             The bound this gives: a spell the other changes do not reach needs a change of its own.
-- settle:   Magic Spell's target settled: two doses of each of the 7 furthest spells on the same seeds, a
-            6-change candidate built from them and verified with the game as it is, and the count of spells
-            beyond +/-5 by more than 6 changes of others can move them (more than 6: no such edit exists).
+- settle:   Magic Spell's target settled by a bound: the game as it is played as tune verifies; every option of
+            the 4 spells furthest from 0 and single changes of the spells near the edge, on the same seeds; the
+            drift law they follow (a change moving its spell by m moves the others by k * m); under it, the largest
+            margin any 6-card edit can keep inside +/-5 (any change at all allowed to spells not measured), against
+            the verification's half-width; and the best edit of measured doses verified beside its prediction.
 - letters:  a Quiddler-like deck (118 cards, 31 faces, written to a scratch folder): printed points that
             match the suggested ones (rank correlation >= 0.97) with going out at 8 cards in 55-65%.
 - backends: the same seed gives the same proposals on the process pool and on a Dask LocalCluster.
@@ -273,22 +275,40 @@ def reach(scale: str, workers: int, out: Path) -> dict:
             "cpu_seconds_self": round(after.ru_utime - before.ru_utime, 1)}
 
 
-SETTLE_GAMES = {"small": (3000, 40000), "full": (6000, 140000)}  # games a dose (same seeds), games a verified variant
-SETTLE_SPELLS, MAX_CHANGES, LIMIT = 7, 6, 5.0
+SETTLE_GAMES = {"small": (2000, 40000), "full": (10000, 140000)}  # games a dose (same seeds), games a verification
+SETTLE_GRID, MAX_CHANGES, LIMIT = 4, 6, 5.0
 SETTLE_SEED = 79  # the verification plays seed 79,500: games neither the doses nor the other benchmarks played
+SETTLE_DOSE_SEED = 81
+# Single changes to spells near the band's edge, played beside the grids (two rounds by hand: a credit towards the
+# middle moves a spell 6-10 points, a cost step 0-3, and the heuristic never casts TORPOR or KISMET, so their cost
+# does nothing): spell -> the changed fields of each dose.
+SETTLE_EDGE_DOSES = {
+    "enervate": [{"cost": 0}, {"credits": 4}, {"cost": 2}, {"cost": 3}],
+    "torpor": [{"cost": 2}, {"cost": 3}, {"credits": 2}],
+    "kismet": [{"cost": 2}, {"credits": 2}],
+    "skulduggery": [{"cost": 1}, {"cost": 3}],
+    "forage": [{"credits": 2}], "scavenge": [{"cost": 3}], "pilfer": [{"credits": 2}],
+    "maelstrom": [{"cost": 3}], "cacophony": [{"cost": 3}], "transmute": [{"cost": 2}], "quixotic": [{"cost": 2}],
+}
 
 
 def settle(scale: str, workers: int, out: Path) -> dict:
-    """Magic Spell, 4 players: every spell within +/-5 with at most 6 changes, settled one way or the other.
+    """Magic Spell, 4 players: can an edit of at most 6 spells' cost and credits be verified with every spell within
+    +/-5? Settled by a bound, not by a search.
 
-    1. Doses, on the same seeds: the game as it is, and each of the 7 spells furthest from 0 at two changes towards
-       the middle (weak: cost -1 and credits +1, then cost -2 and credits +2; strong: cost +1, then cost +2 and
-       credits -1; cost not below 0): how far a change moves its own spell and the others.
-    2. The candidate: the 6 furthest spells, each at the dose that brought its own effect nearest 0; it and the game
-       as it is are verified as tune verifies (fresh seeds, every card's interval read together).
-    3. The reach bound: a spell the verification places wholly beyond +/-(5 + R) needs a change of its own, R being
-       what 6 changes of other spells can move it (6 times the largest side move the doses measured). More than 6
-       such spells: no edit of 6 cards meets the target."""
+    1. The game as it is, played as tune verifies (fresh seeds, the 37 spells' intervals read together, z = 3.20):
+       where each spell stands, and how far a verification of that size places a spell (its half-width h).
+    2. Doses on the same seeds: every option the space allows (cost -2..+2, credits -1..+2) of the 4 spells furthest
+       from 0, and the single changes of SETTLE_EDGE_DOSES.
+    3. The drift law from the doses: a change moving its own spell by m moves the others by k * m on average.
+    4. The bound (drift_bound.edit_margin): under the law, the largest margin by which any edit of 6 cards can keep
+       every spell inside +/-5, the 4 spells taking only their measured options and any other spell any change at
+       all. A margin under h: no 6-card edit can be verified at this size (the games that would: said); under 0:
+       none exists under the law.
+    5. The check of the law: the best edit made of measured doses, verified on the same seeds as the game as it is,
+       beside the law's prediction for it."""
+    from drift_bound import edit_margin, fit_drift
+
     from spellpress.load.game import load_game
     from spellpress.rules.plugins import rules_for
     from spellpress.tune.space import parse_space
@@ -301,69 +321,104 @@ def settle(scale: str, workers: int, out: Path) -> dict:
     cards = {card.id: card for card in game.component("spells").cards}
     dose_games, verify_games = SETTLE_GAMES[scale]
     started, cpu_before = time.perf_counter(), _all_cpu()
-    base, *_ = spell_effects(folder, [()], dose_games, REACH_SEED, workers)
-    furthest = [s for s in sorted(base, key=lambda s: -abs(base[s][0])) if s in cards][:SETTLE_SPELLS]
-    doses = [(spell, variant) for spell in furthest for variant in spell_doses(cards[spell], base[spell][0] < 0)]
-    moved = dict(zip(doses, spell_effects(folder, [v for _, v in doses], dose_games, REACH_SEED, workers), strict=True))
-    dose_rows, side_moves = [], []
-    for (spell, variant), after in moved.items():
-        others = {o: after[o][0] - base[o][0] for o in base if o != spell and o in after}
-        side_moves += [abs(v) for v in others.values()]
-        dose_rows.append({"spell": spell, "change": [[k.split(".")[-1], v] for k, v in variant],
-                          "as_is": round(base[spell][0], 1), "after": round(after[spell][0], 1),
-                          "largest_side_move": round(max(others.values(), key=abs), 1),
-                          "mean_abs_side_move": round(sum(map(abs, others.values())) / len(others), 2)})
-    candidate: tuple = ()
-    for spell in furthest[:MAX_CHANGES]:
-        candidate += min((v for s, v in doses if s == spell), key=lambda v: abs(moved[(spell, v)][spell][0]))
-    # the doses cost a third of the run: said at once, so a run stopped in its verification keeps them
-    print(json.dumps({"settle_doses": dose_rows, "candidate": [[k, v] for k, v in candidate],
-                      "cpu_seconds": round(_all_cpu() - cpu_before, 1)}), file=sys.stderr, flush=True)
     plan = Plan(folder, 4, SETTLE_SEED, parse_space(game, rules, [SPELL_COST, SPELL_CREDITS], MAX_CHANGES),
                 parse_targets([f"cards={LIMIT:g}"]), verify_games, verify_games, 3)
-    as_is, proposal = verify(game, rules, plan, [(), candidate], verify_games, None, workers)
-    reach_bound = MAX_CHANGES * max(side_moves)
 
-    def placed(row: dict) -> dict:
-        spells = {key.split(":", 1)[1]: (100 * f["difference"], *(100 * x for x in _card_interval(f, row["z"])))
-                  for key, f in row["figures"]["cards"].items() if key.startswith("spell:")}
-        beyond = lambda edge: sorted(s for s, (_, low, high) in spells.items() if high < -edge or low > edge)  # noqa: E731
-        inside = sorted(s for s, (_, low, high) in spells.items() if -LIMIT <= low and high <= LIMIT)
-        return {"verdict": row["verdict"], "z": round(row["z"], 3), "outside_5": beyond(LIMIT),
-                "beyond_5_plus_reach": beyond(LIMIT + reach_bound), "inside_5": len(inside),
-                "undecided": sorted((s for s in spells if s not in inside and s not in beyond(LIMIT)),
-                                    key=lambda s: -abs(spells[s][0])),
-                "spells": {s: [round(x, 1) for x in v] for s, v in sorted(spells.items(), key=lambda i: -abs(i[1][0]))}}
+    def placed(row: dict) -> dict[str, tuple[float, float, float]]:
+        return {key.split(":", 1)[1]: (100 * f["difference"], *(100 * x for x in _card_interval(f, row["z"])))
+                for key, f in row["figures"]["cards"].items() if key.startswith("spell:")}
 
-    before, after = placed(as_is), placed(proposal)
-    proven = len(before["beyond_5_plus_reach"]) > MAX_CHANGES
-    verdict = ("met: the candidate is verified balanced" if proposal["verdict"] == "balanced" else
-               f"no edit of {MAX_CHANGES} cards exists: {len(before['beyond_5_plus_reach'])} spells need their own"
-               if proven else "not settled: the candidate is " + proposal["verdict"] + f", and only "
-               f"{len(before['beyond_5_plus_reach'])} spells lie beyond +/-{LIMIT + reach_bound:.1f} (the reach bound)")
+    (as_is_row,) = verify(game, rules, plan, [()], verify_games, None, workers)
+    as_is = placed(as_is_row)
+    effects = {spell: value for spell, (value, _, _) in as_is.items()}
+    half_width = max((high - low) / 2 for _, low, high in as_is.values())
+    grid = sorted((s for s in effects if s in cards), key=lambda s: -abs(effects[s]))[:SETTLE_GRID]
+    doses = [(spell, variant) for spell in grid for variant in spell_options(cards[spell])]
+    doses += [(spell, tuple((f"cards.spells.{spell}.{field}", value) for field, value in change.items()))
+              for spell, changes in SETTLE_EDGE_DOSES.items() for change in changes]
+    base, *moved = spell_effects(folder, [()] + [v for _, v in doses], dose_games, SETTLE_DOSE_SEED, workers)
+    own, side = [], []
+    for (spell, _), after in zip(doses, moved, strict=True):
+        own.append(after[spell][0] - base[spell][0])
+        others = [after[o][0] - base[o][0] for o in base if o != spell and o in after]
+        side.append(sum(others) / len(others))
+    print(json.dumps({"settle_as_is": {s: [round(v, 2) for v in t] for s, t in as_is.items()},
+                      "settle_doses": [[s, [[k.split(".")[-1], v] for k, v in variant], round(m, 2), round(d, 3)]
+                                       for (s, variant), m, d in zip(doses, own, side, strict=True)],
+                      "cpu_seconds": round(_all_cpu() - cpu_before, 1)}), file=sys.stderr, flush=True)
+    law = fit_drift(own, side)
+    options = {spell: [m for (s, _), m in zip(doses, own, strict=True) if s == spell] for spell in grid}
+    bounds = {}
+    for name, k in (("law", law["k"]), ("k_low", law["ci95"][0]), ("k_high", law["ci95"][1])):
+        margin, edit = edit_margin(effects, options, k, MAX_CHANGES, LIMIT)
+        bounds[name] = {"k": round(k, 4), "margin": round(margin, 2),
+                        "edit": edit and {**edit, "moves": {s: round(m, 1) for s, m in edit["moves"].items()}}}
+    margin = max(b["margin"] for b in bounds.values())  # the most favourable end of the law's interval
+    # 5: the best edit of measured doses only (no free change), under the law, and its verification
+    measured = {}
+    for (spell, variant), move in zip(doses, own, strict=True):
+        measured.setdefault(spell, []).append((move, variant))
+    candidate, predicted = _best_measured_edit(effects, measured, law["k"])
+    checked = verify(game, rules, plan, [candidate], verify_games, None, workers)[0] if candidate else None
+    found = placed(checked) if checked else {}
+    games_needed = verify_games * (half_width / margin) ** 2 if margin > 0 else None
+    verdict = ("met: the best edit is verified balanced" if checked and checked["verdict"] == "balanced" else
+               f"no edit of {MAX_CHANGES} cards exists under the drift law (margin {margin:+.2f}, beyond the "
+               f"+/-{half_width:.2f} the figures it rests on are known to)" if margin < -half_width else
+               f"no edit of {MAX_CHANGES} cards can be verified at {verify_games:,} games: under the drift law the "
+               f"best leaves its worst spell at {LIMIT - margin:.2f} points, and a verification places a spell to "
+               f"+/-{half_width:.2f}" + (f"; about {games_needed:,.0f} games a variant would place it to "
+                                         f"+/-{margin:.2f}" if games_needed else "") if margin < half_width else
+               "not settled: an edit may be verifiable, and the one tried was not")
     return {"benchmark": f"Magic Spell, 4 players: every spell within +/-{LIMIT:g}, at most {MAX_CHANGES} changes, "
-                         f"settled ({dose_games:,} games a dose, {verify_games:,} a verified variant)",
-            "result": verdict, "doses": dose_rows, "candidate": [[k, v] for k, v in candidate],
-            "reach_bound": round(reach_bound, 2), "mean_abs_side_move": round(sum(side_moves) / len(side_moves), 2),
-            "as_is": before, "candidate_verified": after,
-            "games": dose_games * (len(doses) + 1) + 2 * -(-verify_games // 4) * 4,
+                         f"settled by the drift law ({dose_games:,} games a dose, {verify_games:,} a verification)",
+            "result": verdict, "drift_law": {**law, "ci95": [round(x, 4) for x in law["ci95"]]},
+            "bounds": bounds, "verification_half_width": round(half_width, 2),
+            "as_is": {s: [round(v, 1) for v in t] for s, t in sorted(as_is.items(), key=lambda i: -abs(i[1][0]))},
+            "grid": {s: sorted(round(m, 1) for m in options[s]) for s in grid},
+            "measured_edit": [[k, v] for k, v in candidate] if candidate else None,
+            "measured_edit_predicted": {s: round(v, 1) for s, v in predicted.items()},
+            "measured_edit_verified": {"verdict": checked["verdict"], "z": round(checked["z"], 3),
+                                       "spells": {s: [round(v, 1) for v in t] for s, t in
+                                                  sorted(found.items(), key=lambda i: -abs(i[1][0]))}} if checked else None,
+            "games": verify_games * (1 + bool(checked)) + dose_games * (len(doses) + 1),
             "wall_seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(_all_cpu() - cpu_before, 1)}
 
 
-def spell_doses(card, weak: bool) -> list[tuple]:
-    """Two changes of a spell towards the middle within the spells benchmark's ranges (a weak spell cheaper and
-    worth more, a strong one dearer and worth less), each as a variant; a cost stays at 0 or more."""
+def _best_measured_edit(effects: dict, measured: dict, k: float) -> tuple[tuple, dict]:
+    """The edit of at most MAX_CHANGES measured doses (one a spell) whose predicted worst spell is nearest 0 under
+    the drift law, and its prediction. The grid spells' options first, then up to the spare changes of edge doses."""
+    from itertools import combinations, product
+
+    grid = [s for s in measured if s not in SETTLE_EDGE_DOSES]
+    edge = [(s, d) for s in SETTLE_EDGE_DOSES if s in measured for d in measured[s]]
+    best: tuple[float, tuple, dict] = (float("inf"), (), {})
+    for picks in product(*[measured[s] for s in grid]):
+        for extra in (c for r in range(MAX_CHANGES - len(grid) + 1) for c in combinations(edge, r)):
+            if len({s for s, _ in extra}) < len(extra):
+                continue
+            moves = {s: m for s, (m, _) in zip(grid, picks, strict=True)} | {s: m for s, (m, _) in extra}
+            total = sum(moves.values())
+            predicted = {s: x + moves.get(s, 0.0) + k * (total - moves.get(s, 0.0)) for s, x in effects.items()}
+            worst = max(map(abs, predicted.values()))
+            if worst < best[0]:
+                variant = tuple(kv for _, v in picks for kv in v) + tuple(kv for _, (_, v) in extra for kv in v)
+                best = (worst, variant, predicted)
+    return best[1], best[2]
+
+
+def spell_options(card) -> list[tuple]:
+    """Every change of a spell the spells benchmark's space allows (cost -2..+2 and not below 0, credits -1..+2),
+    each as a variant of the fields it changes."""
     cost, credits = card.fields.get("cost"), card.fields["credits"]
-    steps = [(-1, 1), (-2, 2)] if weak else [(1, 0), (2, -1)]
-    found: list[tuple] = []
-    for cost_step, credit_step in steps:
-        variant = []
-        if cost is not None and max(0, cost + cost_step) != cost:
-            variant.append((f"cards.spells.{card.id}.cost", max(0, cost + cost_step)))
-        if credit_step:
-            variant.append((f"cards.spells.{card.id}.credits", credits + credit_step))
-        if variant and tuple(variant) not in found:
-            found.append(tuple(variant))
+    costs = range(max(0, cost - 2), cost + 3) if cost is not None else [None]
+    found = []
+    for new_cost in costs:
+        for new_credits in range(credits - 1, credits + 3):
+            variant = ((f"cards.spells.{card.id}.cost", new_cost),) if new_cost not in (None, cost) else ()
+            variant += ((f"cards.spells.{card.id}.credits", new_credits),) if new_credits != credits else ()
+            if variant:
+                found.append(variant)
     return found
 
 

@@ -4,7 +4,7 @@ Word Rummy's space (issue 40's seats benchmark) is fair by construction: in ever
 starts as many rounds as every other, every round deals the same hand from a full deck, and the
 heuristic player does not read the scores, so the rounds are alike and independent and no seat can
 win more than another. The games here are played by the engine and its heuristic player, seeded.
-Magic Spell's doses stay inside the spells benchmark's --vary ranges and go towards the middle."""
+Magic Spell's options are every change the spells benchmark's --vary ranges allow."""
 
 from __future__ import annotations
 
@@ -80,17 +80,20 @@ def test_rummy_space_is_fair_by_construction(variant):
     assert swayed == 0  # the heuristic's choices do not depend on the scores
 
 
-def test_spell_doses_stay_in_the_spells_benchmarks_ranges():
+def test_spell_options_are_every_change_the_spells_space_allows():
     game = load_game(ROOT / "cards" / "magic-spell")
+    space = parse_space(game, rules_for(game), [BENCH.SPELL_COST, BENCH.SPELL_CREDITS], BENCH.MAX_CHANGES)
+    allowed = {dim.key: {dim.value(v) for v in range(dim.low, dim.high + 1)} for f in space.families for dim in f.members}
     for card in game.component("spells").cards:
-        cost, credits = card.fields.get("cost"), card.fields["credits"]
-        for weak in (True, False):
-            doses = BENCH.spell_doses(card, weak)
-            assert doses, card.id
-            for variant in doses:
-                changed = dict((key.split(".")[-1], value) for key, value in variant)
-                if "cost" in changed:
-                    assert cost is not None and changed["cost"] >= 0 and -2 <= changed["cost"] - cost <= 2
-                    assert (changed["cost"] < cost) == weak
-                if "credits" in changed:
-                    assert -1 <= changed["credits"] - credits <= 2 and (changed["credits"] > credits) == weak
+        cost = card.fields.get("cost")
+        options = BENCH.spell_options(card)
+        fields = [dict((key.split(".")[-1], value) for key, value in variant) for variant in options]
+        assert len({tuple(sorted(f.items())) for f in fields}) == len(fields)  # no option twice, none unchanged
+        assert all(f for f in fields)
+        for changed in fields:
+            for field, value in changed.items():
+                assert value in allowed[f"cards.spells.{card.id}.{field}"], (card.id, field, value)
+        costs = {f.get("cost", cost) for f in fields} if cost is not None else {None}
+        expected = len({c for c in range(cost - 2, cost + 3) if c >= 0}) * 4 - 1 if cost is not None else 3
+        assert len(fields) == expected, card.id
+        assert all(c is None or c >= 0 for c in costs)
