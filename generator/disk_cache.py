@@ -41,14 +41,22 @@ def words_digest(words: Iterable[str]) -> str:
     return hashlib.blake2b("\n".join(words).encode(), digest_size=16).hexdigest()
 
 
-def cached(name: str, digest: str, build: Callable[[], Table]) -> Table:
-    """The table `name` of the word list with this digest: read from the cache folder, else built and kept."""
+def is_digest(value: object) -> bool:
+    """Whether a value read back is a digest words_digest could have made (32 hex digits)."""
+    return isinstance(value, str) and len(value) == 32 and all(c in "0123456789abcdef" for c in value)
+
+
+def cached(name: str, digest: str, build: Callable[[], Table], valid: Callable[[object], bool] | None = None) -> Table:
+    """The table `name` of the word list with this digest: read from the cache folder, else built and kept.
+    `valid` checks what was read (a value that fails it is built again, as a file that cannot be read is)."""
     folder = cache_folder()
     if folder is None:
         return build()
     path = folder / f"{name}-{FORMAT}-py{sys.version_info[0]}{sys.version_info[1]}-{digest}.marshal"
     try:
-        return marshal.loads(path.read_bytes())
+        found = marshal.loads(path.read_bytes())
+        if valid is None or valid(found):
+            return found
     except (OSError, EOFError, ValueError, TypeError):
         pass
     table = build()

@@ -11,7 +11,8 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Set
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -67,6 +68,37 @@ class SkeletonTable(WorkedOutTable):
 
     def __len__(self) -> int:
         return len(self.packed)
+
+    @cached_property
+    def words(self) -> SkeletonWords:
+        """The words of the table, as a set: a word is looked up under its key, no set of every word made."""
+        return SkeletonWords(self)
+
+
+class SkeletonWords(Set):
+    """Every word of a SkeletonTable (each under one key): `in` looks under the word's key (its letters
+    outside `free`, sorted), so a process that asks a few words never makes a set of them all."""
+
+    def __init__(self, table: SkeletonTable):
+        self.packed = table.packed
+        self.without_free = str.maketrans("", "", "".join(table.free))
+
+    def __contains__(self, word) -> bool:
+        if not isinstance(word, str):
+            return False
+        words = self.packed.get("".join(sorted(word.translate(self.without_free))))
+        return words is not None and word in words.split("\n")
+
+    def __iter__(self) -> Iterator[str]:
+        for words in self.packed.values():
+            yield from words.split("\n")
+
+    @cached_property
+    def _count(self) -> int:
+        return sum(words.count("\n") + 1 for words in self.packed.values())
+
+    def __len__(self) -> int:
+        return self._count
 
 
 class ShortTable(WorkedOutTable):

@@ -133,3 +133,56 @@ def test_the_runner_settles_the_tables_after_a_first_game(monkeypatch):
     monkeypatch.setattr(index_module, "_settled", False)
     run(RunSpec(str(ROOT / "cards" / "lost-words"), 2, 1, seed=3), workers=1)
     assert index_module._settled
+
+
+def _file_lexicon(path, **settings):
+    from spellpress.words.lexicon import Lexicon
+
+    return Lexicon(min_length=2, source=str(path), **settings)
+
+
+def test_a_lexicon_finds_its_tables_on_disk_without_reading_its_words(cache, tmp_path, monkeypatch):
+    """A fresh process (a new Lexicon) finds the tables an earlier one kept by a digest of the word file's
+    bytes and its settings: the words are never read (A Word to the Wise's cold start)."""
+    from spellpress.disk_cache import words_digest
+    from spellpress.words.lexicon import Lexicon
+
+    listed = tmp_path / "words.txt"
+    listed.write_text("\n".join(WORDS) + "\na\n")
+    first = _file_lexicon(listed)
+    assert first.digest == words_digest(first.words) == LetterIndex(first.words).digest
+    table = dict(LetterIndex(lexicon=first).skeleton(frozenset("aeiou")))
+    monkeypatch.setattr(Lexicon, "words", property(lambda self: pytest.fail("the words were read")))
+    again = LetterIndex(lexicon=_file_lexicon(listed))
+    assert dict(again.skeleton(frozenset("aeiou"))) == table
+    words = again.skeleton_words(frozenset("aeiou"))
+    assert "stone" in words and "tea" in words and "a" not in words and "tae" not in words and 3 not in words
+    assert words == frozenset(WORDS) and len(words) == len(WORDS)
+
+
+def test_an_edited_word_file_or_other_settings_get_their_own_digest(cache, tmp_path):
+    from spellpress.disk_cache import words_digest
+
+    listed = tmp_path / "words.txt"
+    listed.write_text("\n".join(WORDS) + "\n")
+    before = _file_lexicon(listed).digest
+    listed.write_text("\n".join(WORDS[:-1]) + "\nsea\n")  # the same size: only the bytes tell
+    edited = _file_lexicon(listed)
+    assert edited.digest != before and edited.digest == words_digest(edited.words)
+    longer = _file_lexicon(listed, deny=["stop"])
+    assert longer.digest == words_digest(longer.words) and "stop" not in longer.words
+
+
+def test_a_damaged_words_digest_is_worked_out_again(cache, tmp_path):
+    import marshal
+
+    from spellpress.disk_cache import words_digest
+
+    listed = tmp_path / "words.txt"
+    listed.write_text("\n".join(WORDS) + "\n")
+    right = _file_lexicon(listed).digest
+    (kept,) = (path for path in cache.iterdir() if path.name.startswith("words-digest-"))
+    for damage in (marshal.dumps("0" * 31 + "g"), marshal.dumps(("not", "a digest")), b"\xff"):
+        kept.write_bytes(damage)
+        assert _file_lexicon(listed).digest == right == words_digest(sorted(WORDS))
+        assert marshal.loads(kept.read_bytes()) == right  # written again

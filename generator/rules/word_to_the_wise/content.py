@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from itertools import combinations
 from operator import itemgetter
 from statistics import NormalDist
@@ -18,8 +18,8 @@ from spellpress.model.memo import memo_on
 from spellpress.rules.settings import options_key
 from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time, Word
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
-from spellpress.words.finder import WordFinder, for_words
-from spellpress.words.index import key, sub_multisets
+from spellpress.words.index import LetterIndex, key, sub_multisets
+from spellpress.words.lexicon import Lexicon, lexicon_for
 
 DIE_VOWELS = frozenset("aeiou")
 WILD = "*"  # a die showing WILD
@@ -90,19 +90,19 @@ def holds_units(word: str, units: Sequence[str]) -> bool:
 _WORD = itemgetter(2)
 _POINTS_AND_LENGTH = itemgetter(0, 1)
 MISSING = object()  # not worked out yet (None is an answer)
-_FINDERS: dict[WordFinder, tuple[WordFinder, dict, frozenset]] = {}
+_TABLES: dict[Lexicon, tuple[dict, Set[str]]] = {}
 
 
-def _finder(game: Game) -> tuple[WordFinder, dict, frozenset]:
-    """(finder, its table of words by consonant skeleton, the word set), built once per process
-    for each finder for_words gives (one per distinct `words:` settings, --vocabulary included)."""
-    lexicon, finder = for_words(game.spec.words)
-    if finder not in _FINDERS:
-        # Dice vowels are reusable letters: words keyed by the letters the cards
-        # must supply. One table for every roll; the roll filters its vowels.
-        skeleton = finder.index.skeleton(DIE_VOWELS)
-        _FINDERS[finder] = (finder, skeleton, frozenset(lexicon.words))
-    return _FINDERS[finder]
+def _word_tables(game: Game) -> tuple[dict, Set[str]]:
+    """(the words by consonant skeleton, the words as a set), made once per process for each distinct
+    `words:` settings (--vocabulary included). Dice vowels are reusable letters: words keyed by the
+    letters the cards must supply, one table for every roll (the roll filters its vowels). The set
+    looks a word up in that table: neither reads the word list when the table is on disk."""
+    lexicon = lexicon_for(game.spec.words)
+    if lexicon not in _TABLES:
+        index = LetterIndex(lexicon=lexicon)
+        _TABLES[lexicon] = (index.skeleton(DIE_VOWELS), index.skeleton_words(DIE_VOWELS))
+    return _TABLES[lexicon]
 
 
 class Definitions:
@@ -154,7 +154,7 @@ class Definitions:
         self.draw_actions = {letter: Draw("draw", letter) for letter in self.letters}
         self.deck_letters = tuple(self.totals)  # the order of a deck's letters (a dict from totals)
         self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in that order
-        self.finder, self.skeleton, self.words = _finder(game)
+        self.skeleton, self.words = _word_tables(game)
         steps = params.steps
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
