@@ -9,7 +9,7 @@ binary search; it loads in milliseconds and names a key's letters without trying
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Set
 from functools import cached_property
@@ -146,7 +146,7 @@ class ShortLetters:
 
     def _table(self, width: int) -> tuple[str, array, list[str]] | None:
         """A width's records, masks and fences (every FENCE-th record: a bisect in C finds the block of a key,
-        and only the block is searched record by record), made the first time a key of that width is asked."""
+        and str.find the key in the block), made the first time a key of that width is asked."""
         table = self.tables.get(width)
         if table is None and width in self.packed:
             records, mask_bytes = self.packed[width]
@@ -158,17 +158,24 @@ class ShortLetters:
 
     def completing(self, k: str) -> str:
         """The letters, sorted, that make k (sorted) a word's key; "" when none do."""
-        table = self._table(len(k))
+        width = len(k)
+        table = self.tables.get(width) or self._table(width)
         if table is None:
             return ""
         records, masks, fences = table
-        width, count = len(k), len(masks)
-        low = (bisect_right(fences, k) - 1) * FENCE
-        if low < 0:
+        start = (bisect_right(fences, k) - 1) * FENCE * width
+        if start < 0:
             return ""
-        at = bisect_left(range(count), k, low, min(low + FENCE, count), key=lambda i: records[i * width:i * width + width])
-        if at == count or records[at * width:at * width + width] != k:
-            return ""
+        if width:
+            end = start + FENCE * width
+            at = records.find(k, start, end)
+            while at > 0 and (at - start) % width:  # found across two records: look on
+                at = records.find(k, at + 1, end)
+            if at < 0:
+                return ""
+            at //= width
+        else:
+            at = 0
         mask, letters, found = masks[at], self.letters, []
         while mask:
             low = mask & -mask

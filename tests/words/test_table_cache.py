@@ -186,3 +186,15 @@ def test_a_damaged_words_digest_is_worked_out_again(cache, tmp_path):
         kept.write_bytes(damage)
         assert _file_lexicon(listed).digest == right == words_digest(sorted(WORDS))
         assert marshal.loads(kept.read_bytes()) == right  # written again
+
+
+def test_short_letters_find_a_key_at_its_own_record_only():
+    """The records of one width are one string: a key found across two records ("abbb" holds "bb" at 1, not
+    a record) is looked for again, and one that only lies across records is not there."""
+    from spellpress.words.lazy_tables import ShortLetters, pack_short_letters
+
+    letters = ShortLetters(pack_short_letters(["abb"], "ab"))  # short keys "ab" (b completes), "bb" (a does)
+    assert letters.packed[2][0] == "abbb"
+    assert letters.completing("bb") == "a" and letters.completing("ab") == "b"
+    across = ShortLetters(pack_short_letters(["acd", "abd"], "abcd"))  # ... "ad", "bd" ...: "db" lies across
+    assert "db" in across.packed[2][0] and across.completing("db") == "" and across.completing("bd") == "a"
