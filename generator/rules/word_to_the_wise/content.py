@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence, Set
 from itertools import combinations
@@ -587,19 +588,24 @@ class Definitions:
             opponents = sorted((p.seconds(n) * x, share / total, n >= p.first_word_min_length)
                                for n, share in shares.items() for x in q)
             share = 1.0 / len(q)
+            times = [time for time, _, _ in opponents]
+            weights = [weight * share for _, weight, _ in opponents]
+            # the weights of the opponents faster than a time, summed in their order (as one by one from 0.0)
+            faster, faster3 = [0.0], [0.0]
+            for weight, (_, _, counts) in zip(weights, opponents, strict=True):
+                faster.append(faster[-1] + weight)
+                faster3.append(faster3[-1] + weight if counts else faster3[-1])
             last, first = {}, {}
             for letters in range(p.min_length, 16):
                 pl = pf = 0.0
                 for x in q:
                     t = p.seconds(letters) * x
-                    before = before3 = 0.0
-                    for time, weight, counts in opponents:
-                        if time > t:
-                            break
-                        w = weight * share * (0.5 if time == t else 1.0)
-                        before += w
-                        if counts:
-                            before3 += w
+                    at, tied = bisect_left(times, t), bisect_right(times, t)
+                    before, before3 = faster[at], faster3[at]
+                    for i in range(at, tied):  # an opponent as quick: half a chance to be first
+                        before += weights[i] * 0.5
+                        if opponents[i][2]:
+                            before3 += weights[i] * 0.5
                     pl += before ** (players - 1)
                     pf += (1.0 - before3) ** (players - 1)
                 last[letters] = pl / len(q)
