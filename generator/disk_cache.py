@@ -6,7 +6,9 @@ the word code.
 A table (the anagram table, a skeleton table) is a function of its word list only: it is saved with
 marshal under the user's cache folder, named by a digest of the words (and the table's own name
 and format), so a changed word list, an edited word file or an allow/deny list gets its own
-file and never reads a stale one. `SPELLPRESS_WORD_CACHE` names another folder, or `off` keeps
+file and never reads a stale one. A list read from a file keeps its words' digest here too, under a
+digest of the file's bytes and settings (Lexicon.digest), so that its tables are found without reading
+the words. `SPELLPRESS_WORD_CACHE` names another folder, or `off` keeps
 nothing on disk. A file that cannot be read is built again; one that cannot be written is skipped
 (a read-only home still works, only slower). Files are written whole (a temporary file renamed).
 """
