@@ -8,14 +8,22 @@ instead of a pass over the whole list.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Set
+from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import groupby
 from string import ascii_lowercase
 from typing import TYPE_CHECKING, cast
 
 from spellpress.disk_cache import cached, words_digest
-from spellpress.words.lazy_tables import ShortLetters, ShortTable, SkeletonTable, completed_pairs, pack_short_letters, short_pairs
+from spellpress.words.lazy_tables import (
+    ShortLetters,
+    ShortTable,
+    SkeletonTable,
+    SkeletonWords,
+    completed_pairs,
+    pack_short_letters,
+    short_pairs,
+)
 
 if TYPE_CHECKING:
     from spellpress.words.lexicon import Lexicon
@@ -104,8 +112,9 @@ _settled = False  # see settle()
 
 
 def settle() -> None:
-    """From now on one_short() gives its whole table (a plain dict, the fastest to look up), as a long run
-    wants: the simulation runner calls this after a process's first game, which asks its keys one by one."""
+    """From now on one_short() gives its whole table (a plain dict, the fastest to look up), and
+    skeleton_words() sets make one set of every word, as a long run wants: the simulation runner calls this
+    after a process's first game, which asks its keys one by one."""
     global _settled
     _settled = True
 
@@ -226,10 +235,10 @@ class LetterIndex:
             table = self._skeletons[free] = SkeletonTable(packed, free)
         return cast(dict, table)  # a read-only Mapping: callers get, `in` and [] it
 
-    def skeleton_words(self, free: frozenset[str]) -> Set[str]:
+    def skeleton_words(self, free: frozenset[str]) -> SkeletonWords:
         """Every word, as a set that looks a word up in skeleton(free)'s table: no set of every word made."""
         self.skeleton(free)
-        return self._skeletons[free].words
+        return self._skeletons[free].words(settled=lambda: _settled)
 
     def _skeleton(self, free: frozenset[str]) -> dict[str, str]:
         """key -> its words joined by newlines, in list order: flat strings, which the disk cache

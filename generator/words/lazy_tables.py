@@ -11,7 +11,7 @@ from __future__ import annotations
 from array import array
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -69,25 +69,42 @@ class SkeletonTable(WorkedOutTable):
     def __len__(self) -> int:
         return len(self.packed)
 
-    @cached_property
-    def words(self) -> SkeletonWords:
-        """The words of the table, as a set: a word is looked up under its key, no set of every word made."""
-        return SkeletonWords(self)
+    def words(self, settled: Callable[[], bool]) -> SkeletonWords:
+        """The words of the table, as a set that looks a word up under its key (see SkeletonWords)."""
+        return SkeletonWords(self, settled)
 
 
 class SkeletonWords(Set):
-    """Every word of a SkeletonTable (each under one key): `in` looks under the word's key (its letters
-    outside `free`, sorted), so a process that asks a few words never makes a set of them all."""
+    """Every word of a SkeletonTable, as a set: `in` looks under the word's key (its letters outside `free`,
+    sorted), that key's words made a set the first time, so a process that asks a few words (a first
+    game) never makes a set of them all; once `settled()` (the runner's first game is over) or as many
+    words were asked as the table has keys, they are all made one set, as fast to ask as a set can be."""
 
-    def __init__(self, table: SkeletonTable):
-        self.packed = table.packed
+    def __init__(self, table: SkeletonTable, settled: Callable[[], bool]):
+        self.packed, self.settled = table.packed, settled
         self.without_free = str.maketrans("", "", "".join(table.free))
+        self.by_key: dict[str, frozenset[str]] = {}
+        self.whole: frozenset[str] | None = None
+        self.asked = 0
 
     def __contains__(self, word) -> bool:
+        whole = self.whole
+        if whole is not None:
+            return word in whole
+        self.asked += 1
+        if self.asked > len(self.packed) or self.settled():
+            whole = self.whole = frozenset("\n".join(self.packed.values()).split("\n"))
+            return word in whole
         if not isinstance(word, str):
             return False
-        words = self.packed.get("".join(sorted(word.translate(self.without_free))))
-        return words is not None and word in words.split("\n")
+        k = "".join(sorted(word.translate(self.without_free)))
+        words = self.by_key.get(k)
+        if words is None:
+            listed = self.packed.get(k)
+            if listed is None:
+                return False
+            words = self.by_key[k] = frozenset(listed.split("\n"))
+        return word in words
 
     def __iter__(self) -> Iterator[str]:
         for words in self.packed.values():

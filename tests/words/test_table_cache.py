@@ -198,3 +198,24 @@ def test_short_letters_find_a_key_at_its_own_record_only():
     assert letters.completing("bb") == "a" and letters.completing("ab") == "b"
     across = ShortLetters(pack_short_letters(["acd", "abd"], "abcd"))  # ... "ad", "bd" ...: "db" lies across
     assert "db" in across.packed[2][0] and across.completing("db") == "" and across.completing("bd") == "a"
+
+
+def test_skeleton_words_make_one_set_only_once_a_run_is_under_way(cache, monkeypatch):
+    """A first game looks its words up key by key; after settle() (or as many words asked as the table has
+    keys) every word is one set, and the answers never change."""
+    from spellpress.words import index as index_module
+
+    monkeypatch.setattr(index_module, "_settled", False)
+    listed = WORDS + tuple(f"{a}{b}{c}" for a in "bcdfg" for b in "aeiou" for c in "lmnpr")  # 25 more keys
+    words = LetterIndex(listed).skeleton_words(frozenset("aeiou"))
+    asked = ["stone", "tones", "tea", "pots", "spot", "", "st", 7]
+    first = [word in words for word in asked]
+    assert first == [True, False, True, True, False, False, False, False] and words.whole is None
+    assert set(words.by_key) <= {"nst", "t", "pst"}  # only the keys asked
+    index_module.settle()
+    assert [word in words for word in asked] == first and words.whole == frozenset(listed)
+    many = LetterIndex(WORDS).skeleton_words(frozenset("aeiou"))
+    monkeypatch.setattr(index_module, "_settled", False)
+    for _ in range(len(many.packed) + 1):
+        assert "notes" in many
+    assert many.whole == frozenset(WORDS)

@@ -20,6 +20,7 @@ from spellpress.rules.settings import options_key
 from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time, Word
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
 from spellpress.words.index import LetterIndex, key, sub_multisets
+from spellpress.words.lazy_tables import SkeletonWords
 from spellpress.words.lexicon import Lexicon, lexicon_for
 
 DIE_VOWELS = frozenset("aeiou")
@@ -91,10 +92,10 @@ def holds_units(word: str, units: Sequence[str]) -> bool:
 _WORD = itemgetter(2)
 _POINTS_AND_LENGTH = itemgetter(0, 1)
 MISSING = object()  # not worked out yet (None is an answer)
-_TABLES: dict[Lexicon, tuple[dict, Set[str]]] = {}
+_TABLES: dict[Lexicon, tuple[dict, SkeletonWords]] = {}
 
 
-def _word_tables(game: Game) -> tuple[dict, Set[str]]:
+def _word_tables(game: Game) -> tuple[dict, SkeletonWords]:
     """(the words by consonant skeleton, the words as a set), made once per process for each distinct
     `words:` settings (--vocabulary included). Dice vowels are reusable letters: words keyed by the
     letters the cards must supply, one table for every roll (the roll filters its vowels). The set
@@ -155,7 +156,7 @@ class Definitions:
         self.draw_actions = {letter: Draw("draw", letter) for letter in self.letters}
         self.deck_letters = tuple(self.totals)  # the order of a deck's letters (a dict from totals)
         self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in that order
-        self.skeleton, self.words = _word_tables(game)
+        self.skeleton, self._words = _word_tables(game)
         steps = params.steps
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
@@ -184,6 +185,12 @@ class Definitions:
         self._crc: dict[str, float] = {}
         self._seconds: dict[int, float] = {}
         self._word_actions: dict[str, Word] = {}
+
+    @property
+    def words(self) -> Set[str]:
+        """The dictionary, as a set: a set of every word once a run is under way, until then one that
+        looks each word up in the skeleton table (SkeletonWords: no set of every word for a first game)."""
+        return self._words.whole or self._words
 
     # -- words a hand and a roll make ---------------------------------------
     def build(self, word: str, hand: Sequence[str], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
