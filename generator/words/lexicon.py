@@ -15,11 +15,13 @@ from pathlib import Path
 from spellpress.disk_cache import cached, is_digest, words_digest
 from spellpress.model.languages import BY_LIST, LANGUAGES, Language
 from spellpress.model.schema import SHIPPED_LEXICON as SHIPPED
+from spellpress.model.schema import WordsSpec
 from spellpress.model.vocabulary import VOCABULARIES, vocabulary_level  # noqa: F401 - re-exported
 
 WORDS_FILE = LANGUAGES["en"].words_file
 WORD = re.compile(r"[a-z]+")
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+READING = 1  # raise when the words read from a file change for the same bytes (Lexicon.digest's key)
 
 
 @cache
@@ -34,7 +36,7 @@ def shipped_words(name: str = SHIPPED) -> tuple[str, ...]:
 _SHARED: dict[tuple, Lexicon] = {}
 
 
-def lexicon_for(words) -> Lexicon:
+def lexicon_for(words: WordsSpec) -> Lexicon:
     """The lexicon of a game's `words:` settings (WordsSpec), made once per process."""
     settings = (words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)), words.lexicon, words.language,
                 words.vocabulary)
@@ -207,7 +209,7 @@ class Lexicon:
     def digest(self) -> str:
         """words_digest(self.words), the name of the words' tables in the disk cache: for a list read from a
         file, kept there under a digest of what decides the words (the file's bytes, the levels' with a
-        vocabulary, the settings), so a process that finds its tables on disk reads no word."""
+        vocabulary, the settings, READING), so a process that finds its tables on disk reads no word."""
         if self._given is not None:
             return words_digest(self.words)
         path = BY_LIST[self.source].words_file if self.source in BY_LIST else Path(self.source)
@@ -215,7 +217,8 @@ class Lexicon:
         levels = levels_file(self.source) if self.vocabulary is not None else None
         if levels is not None:
             inputs.update(levels.read_bytes())
-        settings = (self.source, self.language.code, self.min_length, sorted(self.allow), sorted(self.deny), self.vocabulary)
+        settings = (READING, self.source, self.language.code, self.min_length, sorted(self.allow), sorted(self.deny),
+                    self.vocabulary)
         inputs.update(repr(settings).encode())
         return cached("words-digest", inputs.hexdigest(), lambda: words_digest(self.words), valid=is_digest)
 
