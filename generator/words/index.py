@@ -119,6 +119,11 @@ def settle() -> None:
     _settled = True
 
 
+def is_settled() -> bool:
+    """Whether settle() was called in this process."""
+    return _settled
+
+
 class LetterIndex:
     def __init__(self, words: Iterable[str] | None = None, *, lexicon: Lexicon | None = None):
         """An index of these words, or of a lexicon's: its words then read only when a table is built (a
@@ -238,7 +243,7 @@ class LetterIndex:
     def skeleton_words(self, free: frozenset[str]) -> SkeletonWords:
         """Every word, as a set that looks a word up in skeleton(free)'s table: no set of every word made."""
         self.skeleton(free)
-        return self._skeletons[free].words(settled=lambda: _settled)
+        return self._skeletons[free].words(settled=is_settled)
 
     def _skeleton(self, free: frozenset[str]) -> dict[str, str]:
         """key -> its words joined by newlines, in list order: flat strings, which the disk cache
