@@ -6,7 +6,9 @@ the word code.
 A table (the anagram table, a skeleton table) is a function of its word list only: it is saved with
 marshal under the user's cache folder, named by a digest of the words (and the table's own name
 and format), so a changed word list, an edited word file or an allow/deny list gets its own
-file and never reads a stale one. `SPELLPRESS_WORD_CACHE` names another folder, or `off` keeps
+file and never reads a stale one. A list read from a file keeps its words' digest here too, under a
+digest of the file's bytes and settings (Lexicon.digest), so that its tables are found without reading
+the words. `SPELLPRESS_WORD_CACHE` names another folder, or `off` keeps
 nothing on disk. A file that cannot be read is built again; one that cannot be written is skipped
 (a read-only home still works, only slower). Files are written whole (a temporary file renamed).
 """
@@ -41,14 +43,22 @@ def words_digest(words: Iterable[str]) -> str:
     return hashlib.blake2b("\n".join(words).encode(), digest_size=16).hexdigest()
 
 
-def cached(name: str, digest: str, build: Callable[[], Table]) -> Table:
-    """The table `name` of the word list with this digest: read from the cache folder, else built and kept."""
+def is_digest(value: object) -> bool:
+    """Whether a value read back is a digest words_digest could have made (32 hex digits)."""
+    return isinstance(value, str) and len(value) == 32 and all(c in "0123456789abcdef" for c in value)
+
+
+def cached(name: str, digest: str, build: Callable[[], Table], valid: Callable[[object], bool] | None = None) -> Table:
+    """The table `name` of the word list with this digest: read from the cache folder, else built and kept.
+    `valid` checks what was read (a value that fails it is built again, as a file that cannot be read is)."""
     folder = cache_folder()
     if folder is None:
         return build()
     path = folder / f"{name}-{FORMAT}-py{sys.version_info[0]}{sys.version_info[1]}-{digest}.marshal"
     try:
-        return marshal.loads(path.read_bytes())
+        found = marshal.loads(path.read_bytes())
+        if valid is None or valid(found):
+            return found
     except (OSError, EOFError, ValueError, TypeError):
         pass
     table = build()

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spellpress.errors import Location, Problems, UserError
 from spellpress.load.icon_verdicts import passed_before
-from spellpress.load.spreadsheet_cards import spreadsheet_cards
-from spellpress.load.templates import TemplateLoader
 from spellpress.load.validate import validated
 from spellpress.load.yamlsrc import Document, read_yaml
 from spellpress.model.game import BackFace, Card, Component, Game, freeze
@@ -26,6 +24,9 @@ from spellpress.model.sizes import CARD_SIZES
 from spellpress.paths import SHARED_FONTS, SHARED_ICONS, inside
 from spellpress.suggest import did_you_mean
 from spellpress.wording import quoted
+
+if TYPE_CHECKING:
+    from spellpress.load.templates import TemplateLoader
 
 _TYPES = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "list": (list,), "map": (dict,)}
 
@@ -88,8 +89,11 @@ def builtin_icons() -> dict[str, Path]:
     return {path.stem: path for path in sorted(SHARED_ICONS.glob("*.svg"))}
 
 
-def load_game(folder: Path) -> Game:
-    """The validated game, or a UserError listing every problem found."""
+def load_game(folder: Path, *, templates: bool = True) -> Game:
+    """The validated game, or a UserError listing every problem found.
+
+    templates=False leaves the card templates out (not read, not checked; `Game.templates` empty): a
+    simulation plays the rules alone, and then does not import the template and expression code."""
     problems = Problems()
     doc = read_yaml(folder / "game.yaml")
     spec = validated(GameSpec, doc.data, doc, (), problems)
@@ -107,10 +111,15 @@ def load_game(folder: Path) -> Game:
 
     spec = _with_word_file(spec, folder, doc, problems)
 
-    templates = TemplateLoader(folder, problems)
+    loader = None
+    if templates:
+        from spellpress.load.templates import TemplateLoader
+
+        loader = TemplateLoader(folder, problems)
     back_locations = {}
     for back_name, back in spec.backs.items():
-        templates.get(back.template, doc.locate(("backs", back_name, "template")))
+        if loader is not None:
+            loader.get(back.template, doc.locate(("backs", back_name, "template")))
         back_locations[back_name] = doc.locate(("backs", back_name, "fields") if back.fields else ("backs", back_name))
 
     components: list[Component] = []
@@ -119,7 +128,7 @@ def load_game(folder: Path) -> Game:
         where = doc.locate(("components", index))
         try:
             path = inside(folder, relative, where, "component file")
-            component = _load_component(path, folder, spec, templates, problems, back_locations)
+            component = _load_component(path, folder, spec, loader, problems, back_locations)
         except UserError as exc:
             problems.extend(exc)
             continue
@@ -138,7 +147,7 @@ def load_game(folder: Path) -> Game:
         problems.add(doc.locate(("components",)), f"the game's cards hold {characters:,} characters of text; a game may hold "
                      f"at most {MAX_GAME_TEXT:,} (10,000 cards of 1,000), so that check and build lay it out in seconds")
     problems.raise_if_any()
-    loaded = {name: template for name, template in templates.loaded.items() if template is not None}
+    loaded = {} if loader is None else {name: template for name, template in loader.loaded.items() if template is not None}
     return Game(
         id=game_id,
         root=folder,
@@ -257,7 +266,7 @@ def _check_density(name: str, words: list[str], language, where, problems: Probl
                             f"list, or minutes: keep the words players know (rare two- to four-letter words count most)")
 
 
-def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader, problems: Problems,
+def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateLoader | None, problems: Problems,
                     back_locations: Mapping[str, Location]) -> Component | None:
     doc = read_yaml(path)
     spec = validated(ComponentSpec, doc.data, doc, (), problems)
@@ -265,10 +274,12 @@ def _load_component(path: Path, root: Path, game: GameSpec, templates: TemplateL
         return None
     component_id = spec.id or path.stem
     size = _size(spec, game, doc, problems)
-    templates.get(spec.template, doc.locate(("template",)))
+    if templates is not None:
+        templates.get(spec.template, doc.locate(("template",)))
     back: BackFace | None = None
     if spec.back_template:
-        templates.get(spec.back_template, doc.locate(("back_template",)))
+        if templates is not None:
+            templates.get(spec.back_template, doc.locate(("back_template",)))
         back = BackFace(spec.back_template, freeze({}), per_card=True)
     elif spec.back:
         named = game.backs.get(spec.back)
@@ -319,6 +330,8 @@ def _card_sources(spec: ComponentSpec, root: Path, doc: Document, problems: Prob
         for index, raw in enumerate(spec.cards):
             yield raw, (lambda *names, at_key=False, index=index: doc.locate(("cards", index, *names), at_key=at_key))
         return
+    from spellpress.load.spreadsheet_cards import spreadsheet_cards
+
     yield from spreadsheet_cards(spec, root, doc.locate(("cards_from",)), problems)
 
 

@@ -125,7 +125,7 @@ def _load(folder: str, engine_module: str | None, variant: tuple = ()):
         from spellpress.load.game import load_game
         from spellpress.rules.plugins import load_engine, rules_for
 
-        game = load_game(Path(folder))
+        game = load_game(Path(folder), templates=False)  # a run plays the rules: no card template is drawn
         rules = load_engine(engine_module) if engine_module else rules_for(game)
         _CACHE[key] = (game, rules)
     return _CACHE[key]

@@ -12,10 +12,21 @@ from collections.abc import Iterable
 from functools import cached_property, lru_cache
 from itertools import groupby
 from string import ascii_lowercase
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from spellpress.disk_cache import cached, words_digest
-from spellpress.words.lazy_tables import ShortLetters, ShortTable, SkeletonTable, completed_pairs, pack_short_letters, short_pairs
+from spellpress.words.lazy_tables import (
+    ShortLetters,
+    ShortTable,
+    SkeletonTable,
+    SkeletonWords,
+    completed_pairs,
+    pack_short_letters,
+    short_pairs,
+)
+
+if TYPE_CHECKING:
+    from spellpress.words.lexicon import Lexicon
 
 
 def key(letters: str) -> str:
@@ -101,15 +112,27 @@ _settled = False  # see settle()
 
 
 def settle() -> None:
-    """From now on one_short() gives its whole table (a plain dict, the fastest to look up), as a long run
-    wants: the simulation runner calls this after a process's first game, which asks its keys one by one."""
+    """From now on one_short() gives its whole table (a plain dict, the fastest to look up), and
+    skeleton_words() sets make one set of every word, as a long run wants: the simulation runner calls this
+    after a process's first game, which asks its keys one by one."""
     global _settled
     _settled = True
 
 
+def is_settled() -> bool:
+    """Whether settle() was called in this process."""
+    return _settled
+
+
 class LetterIndex:
-    def __init__(self, words: Iterable[str]):
-        self.words = tuple(words)
+    def __init__(self, words: Iterable[str] | None = None, *, lexicon: Lexicon | None = None):
+        """An index of these words, or of a lexicon's: its words then read only when a table is built (a
+        table kept on disk is found by the lexicon's digest)."""
+        if words is not None:
+            self.words = tuple(words)
+        elif lexicon is None:
+            raise TypeError("LetterIndex needs words or a lexicon")
+        self._lexicon = lexicon
         self._one_short: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
         self._one_short_upto = 0
         self._short_entries: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
@@ -117,9 +140,15 @@ class LetterIndex:
         self._containing: dict[str, LetterIndex] = {}
 
     @cached_property
+    def words(self) -> tuple[str, ...]:
+        """The lexicon's words (an index made of words has them from the start)."""
+        assert self._lexicon is not None
+        return self._lexicon.words
+
+    @cached_property
     def digest(self) -> str:
         """The word list's digest: its tables' name in the disk cache (spellpress/disk_cache.py)."""
-        return words_digest(self.words)
+        return self._lexicon.digest if self._lexicon is not None else words_digest(self.words)
 
     @cached_property
     def by_key(self) -> dict[str, tuple[str, ...]]:
@@ -210,6 +239,11 @@ class LetterIndex:
             packed = cached(f"skeleton-{''.join(sorted(free))}", self.digest, lambda: self._skeleton(free))
             table = self._skeletons[free] = SkeletonTable(packed, free)
         return cast(dict, table)  # a read-only Mapping: callers get, `in` and [] it
+
+    def skeleton_words(self, free: frozenset[str]) -> SkeletonWords:
+        """Every word, as a set that looks a word up in skeleton(free)'s table: no set of every word made."""
+        self.skeleton(free)
+        return self._skeletons[free].words(settled=is_settled)
 
     def _skeleton(self, free: frozenset[str]) -> dict[str, str]:
         """key -> its words joined by newlines, in list order: flat strings, which the disk cache

@@ -9,9 +9,10 @@ binary search; it loads in milliseconds and names a key's letters without trying
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Set
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -68,6 +69,54 @@ class SkeletonTable(WorkedOutTable):
     def __len__(self) -> int:
         return len(self.packed)
 
+    def words(self, settled: Callable[[], bool]) -> SkeletonWords:
+        """The words of the table, as a set that looks a word up under its key (see SkeletonWords)."""
+        return SkeletonWords(self, settled)
+
+
+class SkeletonWords(Set):
+    """Every word of a SkeletonTable, as a set: `in` looks under the word's key (its letters outside `free`,
+    sorted), that key's words made a set the first time, so a process that asks a few words (a first
+    game) never makes a set of them all; once `settled()` (the runner's first game is over) or as many
+    words were asked as the table has keys, they are all made one set, as fast to ask as a set can be."""
+
+    def __init__(self, table: SkeletonTable, settled: Callable[[], bool]):
+        self.packed, self.settled = table.packed, settled
+        self.without_free = str.maketrans("", "", "".join(table.free))
+        self.by_key: dict[str, frozenset[str]] = {}
+        self.whole: frozenset[str] | None = None
+        self.asked = 0
+
+    def __contains__(self, word) -> bool:
+        whole = self.whole
+        if whole is not None:
+            return word in whole
+        self.asked += 1
+        if self.asked > len(self.packed) or self.settled():
+            whole = self.whole = frozenset("\n".join(self.packed.values()).split("\n"))
+            return word in whole
+        if not isinstance(word, str):
+            return False
+        k = "".join(sorted(word.translate(self.without_free)))
+        words = self.by_key.get(k)
+        if words is None:
+            listed = self.packed.get(k)
+            if listed is None:
+                return False
+            words = self.by_key[k] = frozenset(listed.split("\n"))
+        return word in words
+
+    def __iter__(self) -> Iterator[str]:
+        for words in self.packed.values():
+            yield from words.split("\n")
+
+    @cached_property
+    def _count(self) -> int:
+        return sum(words.count("\n") + 1 for words in self.packed.values())
+
+    def __len__(self) -> int:
+        return self._count
+
 
 class ShortTable(WorkedOutTable):
     """LetterIndex.one_short(max_length) answered key by key (LetterIndex.short_entry), the same
@@ -114,7 +163,7 @@ class ShortLetters:
 
     def _table(self, width: int) -> tuple[str, array, list[str]] | None:
         """A width's records, masks and fences (every FENCE-th record: a bisect in C finds the block of a key,
-        and only the block is searched record by record), made the first time a key of that width is asked."""
+        and str.find the key in the block), made the first time a key of that width is asked."""
         table = self.tables.get(width)
         if table is None and width in self.packed:
             records, mask_bytes = self.packed[width]
@@ -126,17 +175,24 @@ class ShortLetters:
 
     def completing(self, k: str) -> str:
         """The letters, sorted, that make k (sorted) a word's key; "" when none do."""
-        table = self._table(len(k))
+        width = len(k)
+        table = self.tables.get(width) or self._table(width)
         if table is None:
             return ""
         records, masks, fences = table
-        width, count = len(k), len(masks)
-        low = (bisect_right(fences, k) - 1) * FENCE
-        if low < 0:
+        start = (bisect_right(fences, k) - 1) * FENCE * width
+        if start < 0:
             return ""
-        at = bisect_left(range(count), k, low, min(low + FENCE, count), key=lambda i: records[i * width:i * width + width])
-        if at == count or records[at * width:at * width + width] != k:
-            return ""
+        if width:
+            end = start + FENCE * width
+            at = records.find(k, start, end)
+            while at > 0 and (at - start) % width:  # found across two records: look on
+                at = records.find(k, at + 1, end)
+            if at < 0:
+                return ""
+            at //= width
+        else:
+            at = 0
         mask, letters, found = masks[at], self.letters, []
         while mask:
             low = mask & -mask

@@ -2,22 +2,26 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from array import array
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, cached_property
 from itertools import compress
 from pathlib import Path
 
+from spellpress.disk_cache import cached, is_digest, words_digest
 from spellpress.model.languages import BY_LIST, LANGUAGES, Language
 from spellpress.model.schema import SHIPPED_LEXICON as SHIPPED
+from spellpress.model.schema import WordsSpec
 from spellpress.model.vocabulary import VOCABULARIES, vocabulary_level  # noqa: F401 - re-exported
 
 WORDS_FILE = LANGUAGES["en"].words_file
 WORD = re.compile(r"[a-z]+")
 ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+READING = 1  # raise when the words read from a file change for the same bytes (Lexicon.digest's key)
 
 
 @cache
@@ -27,6 +31,20 @@ def shipped_words(name: str = SHIPPED) -> tuple[str, ...]:
     return tuple(BY_LIST[name].words_file.read_text(encoding="utf-8").split())
 
 
+
+
+_SHARED: dict[tuple, Lexicon] = {}
+
+
+def lexicon_for(words: WordsSpec) -> Lexicon:
+    """The lexicon of a game's `words:` settings (WordsSpec), made once per process."""
+    settings = (words.min_length, tuple(sorted(words.allow)), tuple(sorted(words.deny)), words.lexicon, words.language,
+                words.vocabulary)
+    lexicon = _SHARED.get(settings)
+    if lexicon is None:
+        lexicon = _SHARED[settings] = Lexicon(min_length=words.min_length, allow=words.allow, deny=words.deny,
+                                              source=words.lexicon, language=words.language, vocabulary=words.vocabulary)
+    return lexicon
 
 
 def levels_file(name: str) -> Path | None:
@@ -42,18 +60,36 @@ def shipped_levels(name: str = SHIPPED) -> WordLevels:
     path = levels_file(name)
     if path is None:
         raise ValueError(f"the word list {name!r} has no commonness levels")
-    levels = array("B", map(int, path.read_bytes().split()))
+    raw = path.read_bytes()
     words = shipped_words(name)
+    levels: Sequence[int]
+    if len(raw) == 3 * len(words) and raw[2::3].count(b"\n") == len(words) and not raw.translate(None, b"0123456789\n"):
+        levels = TwoDigitLevels(raw)  # as make lexicon writes it: nothing to parse until a word is looked up
+    else:
+        levels = array("B", map(int, raw.split()))
     if len(levels) != len(words):
         raise ValueError(f"{path} has {len(levels)} levels for {len(words)} words: run `make lexicon`")
     return WordLevels(words, levels)
+
+
+class TwoDigitLevels(Sequence[int]):
+    """levels.txt's lines of two digits, each read when asked (a run looks up the few words its winners played)."""
+
+    def __init__(self, raw: bytes):
+        self.raw = raw
+
+    def __len__(self) -> int:
+        return len(self.raw) // 3
+
+    def __getitem__(self, at):  # an index only (WordLevels asks no slices)
+        return int(self.raw[3 * at:3 * at + 2])
 
 
 class WordLevels(Mapping):
     """word -> its level, read from the sorted list and its levels side by side (bisect): no dict of every
     word for a run that looks up the few words its winners played."""
 
-    def __init__(self, words: tuple[str, ...], levels: array):
+    def __init__(self, words: tuple[str, ...], levels: Sequence[int]):
         self.words, self.levels = words, levels
 
     def _at(self, word: object) -> int:
@@ -104,11 +140,17 @@ def source_words(lexicon: str, language: str = "en") -> tuple[str, ...]:
     return _file_words(lexicon, (stat.st_mtime_ns, stat.st_size), language)
 
 
-def known_words(words: Iterable[str], source: str | None, vocabulary: int) -> frozenset[str]:
-    """The words a player with a vocabulary of SCOWL level `vocabulary` knows (level at most that)."""
+def _check_levels(source: str | None) -> None:
+    """A ValueError unless the list has commonness levels (a vocabulary needs them)."""
     if source is None or levels_file(source) is None:
         raise ValueError(f"--vocabulary needs a word list with commonness levels (the English list); "
                          f"{source or 'a given word list'!r} has none")
+
+
+def known_words(words: Iterable[str], source: str | None, vocabulary: int) -> frozenset[str]:
+    """The words a player with a vocabulary of SCOWL level `vocabulary` knows (level at most that)."""
+    _check_levels(source)
+    assert source is not None
     levels = shipped_levels(source)
     return frozenset(word for word in words if levels.get(word, 100) <= vocabulary)
 
@@ -131,7 +173,8 @@ class Lexicon:
     and anything shorter than `min_length` (which applies to allowed words too).
     `vocabulary` (a SCOWL level) keeps only the list's words of that level or more common;
     a game's `allow` words are its own and stay.
-    `language` gives the alphabet and accent policy the words are read with."""
+    `language` gives the alphabet and accent policy the words are read with.
+    The words are read when first asked: a process that finds its tables on disk by `digest` never does."""
 
     def __init__(self, min_length: int = 1, allow: Iterable[str] = (),
                  deny: Iterable[str] = (), words: Iterable[str] | None = None, source: str = SHIPPED,
@@ -143,16 +186,41 @@ class Lexicon:
         self.min_length = min_length
         self.allow = _clean(allow, "allow", self.language)
         self.deny = _clean(deny, "deny", self.language)
-        base: Iterable[str] = source_words(source, language) if words is None else _clean(words, "lexicon", self.language)
+        self.source, self.vocabulary = source, vocabulary
+        self._given = None if words is None else _clean(words, "lexicon", self.language)
         if vocabulary is not None:
-            base = known_words(base, source if words is None else None, vocabulary)
-        if words is None and vocabulary is None and not self.allow and not self.deny and source in BY_LIST:
+            _check_levels(source if words is None else None)
+
+    @cached_property
+    def words(self) -> tuple[str, ...]:
+        """The words, sorted."""
+        base: Iterable[str] = source_words(self.source, self.language.code) if self._given is None else self._given
+        if self.vocabulary is not None:
+            base = known_words(base, self.source if self._given is None else None, self.vocabulary)
+        min_length = self.min_length
+        if self._given is None and self.vocabulary is None and not self.allow and not self.deny and self.source in BY_LIST:
             # a shipped list is sorted and unique (make lexicon writes it so): no set, no sort
             listed = tuple(base)
-            self.words: tuple[str, ...] = tuple(compress(listed, map(min_length.__le__, map(len, listed))))
-        else:
-            kept = (set(base) | self.allow) - self.deny
-            self.words = tuple(sorted(w for w in kept if len(w) >= min_length))
+            return tuple(compress(listed, map(min_length.__le__, map(len, listed))))
+        kept = (set(base) | self.allow) - self.deny
+        return tuple(sorted(w for w in kept if len(w) >= min_length))
+
+    @cached_property
+    def digest(self) -> str:
+        """words_digest(self.words), the name of the words' tables in the disk cache: for a list read from a
+        file, kept there under a digest of what decides the words (the file's bytes, the levels' with a
+        vocabulary, the settings, READING), so a process that finds its tables on disk reads no word."""
+        if self._given is not None:
+            return words_digest(self.words)
+        path = BY_LIST[self.source].words_file if self.source in BY_LIST else Path(self.source)
+        inputs = hashlib.blake2b(path.read_bytes(), digest_size=16)
+        levels = levels_file(self.source) if self.vocabulary is not None else None
+        if levels is not None:
+            inputs.update(levels.read_bytes())
+        settings = (READING, self.source, self.language.code, self.min_length, sorted(self.allow), sorted(self.deny),
+                    self.vocabulary)
+        inputs.update(repr(settings).encode())
+        return cached("words-digest", inputs.hexdigest(), lambda: words_digest(self.words), valid=is_digest)
 
     @cached_property
     def _set(self) -> frozenset[str]:

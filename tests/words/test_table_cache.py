@@ -133,3 +133,89 @@ def test_the_runner_settles_the_tables_after_a_first_game(monkeypatch):
     monkeypatch.setattr(index_module, "_settled", False)
     run(RunSpec(str(ROOT / "cards" / "lost-words"), 2, 1, seed=3), workers=1)
     assert index_module._settled
+
+
+def _file_lexicon(path, **settings):
+    from spellpress.words.lexicon import Lexicon
+
+    return Lexicon(min_length=2, source=str(path), **settings)
+
+
+def test_a_lexicon_finds_its_tables_on_disk_without_reading_its_words(cache, tmp_path, monkeypatch):
+    """A fresh process (a new Lexicon) finds the tables an earlier one kept by a digest of the word file's
+    bytes and its settings: the words are never read (A Word to the Wise's cold start)."""
+    from spellpress.disk_cache import words_digest
+    from spellpress.words.lexicon import Lexicon
+
+    listed = tmp_path / "words.txt"
+    listed.write_text("\n".join(WORDS) + "\na\n")
+    first = _file_lexicon(listed)
+    assert first.digest == words_digest(first.words) == LetterIndex(first.words).digest
+    table = dict(LetterIndex(lexicon=first).skeleton(frozenset("aeiou")))
+    monkeypatch.setattr(Lexicon, "words", property(lambda self: pytest.fail("the words were read")))
+    again = LetterIndex(lexicon=_file_lexicon(listed))
+    assert dict(again.skeleton(frozenset("aeiou"))) == table
+    words = again.skeleton_words(frozenset("aeiou"))
+    assert "stone" in words and "tea" in words and "a" not in words and "tae" not in words and 3 not in words
+    assert words == frozenset(WORDS) and len(words) == len(WORDS)
+
+
+def test_an_edited_word_file_or_other_settings_get_their_own_digest(cache, tmp_path):
+    from spellpress.disk_cache import words_digest
+
+    listed = tmp_path / "words.txt"
+    listed.write_text("\n".join(WORDS) + "\n")
+    before = _file_lexicon(listed).digest
+    listed.write_text("\n".join(WORDS[:-1]) + "\nsea\n")  # the same size: only the bytes tell
+    edited = _file_lexicon(listed)
+    assert edited.digest != before and edited.digest == words_digest(edited.words)
+    longer = _file_lexicon(listed, deny=["stop"])
+    assert longer.digest == words_digest(longer.words) and "stop" not in longer.words
+
+
+def test_a_damaged_words_digest_is_worked_out_again(cache, tmp_path):
+    import marshal
+
+    from spellpress.disk_cache import words_digest
+
+    listed = tmp_path / "words.txt"
+    listed.write_text("\n".join(WORDS) + "\n")
+    right = _file_lexicon(listed).digest
+    (kept,) = (path for path in cache.iterdir() if path.name.startswith("words-digest-"))
+    for damage in (marshal.dumps("0" * 31 + "g"), marshal.dumps(("not", "a digest")), b"\xff"):
+        kept.write_bytes(damage)
+        assert _file_lexicon(listed).digest == right == words_digest(sorted(WORDS))
+        assert marshal.loads(kept.read_bytes()) == right  # written again
+
+
+def test_short_letters_find_a_key_at_its_own_record_only():
+    """The records of one width are one string: a key found across two records ("abbb" holds "bb" at 1, not
+    a record) is looked for again, and one that only lies across records is not there."""
+    from spellpress.words.lazy_tables import ShortLetters, pack_short_letters
+
+    letters = ShortLetters(pack_short_letters(["abb"], "ab"))  # short keys "ab" (b completes), "bb" (a does)
+    assert letters.packed[2][0] == "abbb"
+    assert letters.completing("bb") == "a" and letters.completing("ab") == "b"
+    across = ShortLetters(pack_short_letters(["acd", "abd"], "abcd"))  # ... "ad", "bd" ...: "db" lies across
+    assert "db" in across.packed[2][0] and across.completing("db") == "" and across.completing("bd") == "a"
+
+
+def test_skeleton_words_make_one_set_only_once_a_run_is_under_way(cache, monkeypatch):
+    """A first game looks its words up key by key; after settle() (or as many words asked as the table has
+    keys) every word is one set, and the answers never change."""
+    from spellpress.words import index as index_module
+
+    monkeypatch.setattr(index_module, "_settled", False)
+    listed = WORDS + tuple(f"{a}{b}{c}" for a in "bcdfg" for b in "aeiou" for c in "lmnpr")  # 25 more keys
+    words = LetterIndex(listed).skeleton_words(frozenset("aeiou"))
+    asked = ["stone", "tones", "tea", "pots", "spot", "", "st", 7]
+    first = [word in words for word in asked]
+    assert first == [True, False, True, True, False, False, False, False] and words.whole is None
+    assert set(words.by_key) <= {"nst", "t", "pst"}  # only the keys asked
+    index_module.settle()
+    assert [word in words for word in asked] == first and words.whole == frozenset(listed)
+    many = LetterIndex(WORDS).skeleton_words(frozenset("aeiou"))
+    monkeypatch.setattr(index_module, "_settled", False)
+    for _ in range(len(many.packed) + 1):
+        assert "notes" in many
+    assert many.whole == frozenset(WORDS)

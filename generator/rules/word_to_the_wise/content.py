@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import math
 import zlib
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Sequence, Set
 from itertools import combinations
 from operator import itemgetter
 from statistics import NormalDist
@@ -18,8 +19,9 @@ from spellpress.model.memo import memo_on
 from spellpress.rules.settings import options_key
 from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time, Word
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
-from spellpress.words.finder import WordFinder, for_words
-from spellpress.words.index import key, sub_multisets
+from spellpress.words.index import LetterIndex, key, sub_multisets
+from spellpress.words.lazy_tables import SkeletonWords
+from spellpress.words.lexicon import Lexicon, lexicon_for
 
 DIE_VOWELS = frozenset("aeiou")
 WILD = "*"  # a die showing WILD
@@ -90,19 +92,19 @@ def holds_units(word: str, units: Sequence[str]) -> bool:
 _WORD = itemgetter(2)
 _POINTS_AND_LENGTH = itemgetter(0, 1)
 MISSING = object()  # not worked out yet (None is an answer)
-_FINDERS: dict[WordFinder, tuple[WordFinder, dict, frozenset]] = {}
+_TABLES: dict[Lexicon, tuple[dict, SkeletonWords]] = {}
 
 
-def _finder(game: Game) -> tuple[WordFinder, dict, frozenset]:
-    """(finder, its table of words by consonant skeleton, the word set), built once per process
-    for each finder for_words gives (one per distinct `words:` settings, --vocabulary included)."""
-    lexicon, finder = for_words(game.spec.words)
-    if finder not in _FINDERS:
-        # Dice vowels are reusable letters: words keyed by the letters the cards
-        # must supply. One table for every roll; the roll filters its vowels.
-        skeleton = finder.index.skeleton(DIE_VOWELS)
-        _FINDERS[finder] = (finder, skeleton, frozenset(lexicon.words))
-    return _FINDERS[finder]
+def _word_tables(game: Game) -> tuple[dict, SkeletonWords]:
+    """(the words by consonant skeleton, the words as a set), made once per process for each distinct
+    `words:` settings (--vocabulary included). Dice vowels are reusable letters: words keyed by the
+    letters the cards must supply, one table for every roll (the roll filters its vowels). The set
+    looks a word up in that table: neither reads the word list when the table is on disk."""
+    lexicon = lexicon_for(game.spec.words)
+    if lexicon not in _TABLES:
+        index = LetterIndex(lexicon=lexicon)
+        _TABLES[lexicon] = (index.skeleton(DIE_VOWELS), index.skeleton_words(DIE_VOWELS))
+    return _TABLES[lexicon]
 
 
 class Definitions:
@@ -154,7 +156,7 @@ class Definitions:
         self.draw_actions = {letter: Draw("draw", letter) for letter in self.letters}
         self.deck_letters = tuple(self.totals)  # the order of a deck's letters (a dict from totals)
         self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in that order
-        self.finder, self.skeleton, self.words = _finder(game)
+        self.skeleton, self._words = _word_tables(game)
         steps = params.steps
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
@@ -183,6 +185,12 @@ class Definitions:
         self._crc: dict[str, float] = {}
         self._seconds: dict[int, float] = {}
         self._word_actions: dict[str, Word] = {}
+
+    @property
+    def words(self) -> Set[str]:
+        """The dictionary, as a set: a set of every word once a run is under way, until then one that
+        looks each word up in the skeleton table (SkeletonWords: no set of every word for a first game)."""
+        return self._words.whole or self._words
 
     # -- words a hand and a roll make ---------------------------------------
     def build(self, word: str, hand: Sequence[str], roll: tuple[str, ...]) -> tuple[tuple[str, ...], int] | None:
@@ -587,19 +595,24 @@ class Definitions:
             opponents = sorted((p.seconds(n) * x, share / total, n >= p.first_word_min_length)
                                for n, share in shares.items() for x in q)
             share = 1.0 / len(q)
+            times = [time for time, _, _ in opponents]
+            weights = [weight * share for _, weight, _ in opponents]
+            # the weights of the opponents faster than a time, summed in their order (as one by one from 0.0)
+            faster, faster3 = [0.0], [0.0]
+            for weight, (_, _, counts) in zip(weights, opponents, strict=True):
+                faster.append(faster[-1] + weight)
+                faster3.append(faster3[-1] + weight if counts else faster3[-1])
             last, first = {}, {}
             for letters in range(p.min_length, 16):
                 pl = pf = 0.0
                 for x in q:
                     t = p.seconds(letters) * x
-                    before = before3 = 0.0
-                    for time, weight, counts in opponents:
-                        if time > t:
-                            break
-                        w = weight * share * (0.5 if time == t else 1.0)
-                        before += w
-                        if counts:
-                            before3 += w
+                    at, tied = bisect_left(times, t), bisect_right(times, t)
+                    before, before3 = faster[at], faster3[at]
+                    for i in range(at, tied):  # an opponent as quick: half a chance to be first
+                        before += weights[i] * 0.5
+                        if opponents[i][2]:
+                            before3 += weights[i] * 0.5
                     pl += before ** (players - 1)
                     pf += (1.0 - before3) ** (players - 1)
                 last[letters] = pl / len(q)
