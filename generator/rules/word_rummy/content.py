@@ -20,7 +20,7 @@ from spellpress.model.memo import memo_on
 from spellpress.rules.word_rummy.settings import WordRummySettings
 from spellpress.words.builds import Sources
 from spellpress.words.card_trie import CardTrie
-from spellpress.words.card_words import CardWords, sub_keys
+from spellpress.words.card_words import CardWords, sub_key_halves, sub_keys
 from spellpress.words.finder import _Cards, for_words
 
 Hand = tuple[str, ...]  # card kinds, sorted: "a", "qu", "*"
@@ -82,7 +82,9 @@ class Content:
         self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
         self.shared_splits: dict[int, tuple] = {}
         self._plain_options: dict[str, tuple | None] = {}  # a key of cards -> its word's option, if any
-        self._wild_options: dict[tuple[str, str], tuple] = {}  # (a key of cards, word) -> its option with a wild
+        self._one_wild_picks: dict[str, tuple] = {}  # a key of cards -> its words with a wild (see _one_wild)
+        self._two_wild_picks: dict[str, tuple] = {}  # a key of cards -> its words with two wilds (see _two_wilds)
+        self._wild_options: dict[tuple[str, str], tuple] = {}  # (a key of cards, word) -> its option with wilds
         self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
@@ -130,27 +132,64 @@ class Content:
 
     def _wild_words(self, letters, wilds: int, by_letter: bool) -> list[tuple]:
         """_words_of's options that take a wild or two: each sub-multiset of the cards with the letters a
-        wild may stand for (not one whose card the sub-multiset leaves out), looked up."""
-        words, option_of, wild, wild_options = self.card_words, self._option, self.wild, self._wild_options
-        with_letter, kind = words.with_letter, words.kind
+        wild may stand for (not one whose card the sub-multiset leaves out), looked up. What a key of cards
+        offers wilds is worked out once (see _one_wild, _two_wilds): hands share most of their sub-multisets."""
         found: list[tuple] = []
-        for sub, left in sub_keys(words.chars(letters)):
-            extra = with_letter(sub)
-            if extra:
-                allowed = [pair for pair in extra if not left >> (ord(pair[0]) - 97) & 1]
-                if allowed:  # by the wild's letter, or A-Z
-                    word = min(allowed)[1] if by_letter else min(word for _, word in allowed)
-                    option = wild_options.get((sub, word))
-                    if option is None:
-                        if len(wild_options) >= SPLITS_KEPT:
-                            wild_options.clear()
-                        option = wild_options[sub, word] = option_of(word, tuple(sorted((*map(kind.__getitem__, sub), wild))))
-                    found.append(option)
-            if wilds == 2:
-                firsts = words.two_letters(sub, left)
-                if firsts:
-                    found.append(option_of(min(firsts), tuple(sorted((*map(kind.__getitem__, sub), wild, wild)))))
+        options, option_of = self._wild_options, self._wild_option
+        picks, order = self._one_wild_picks, 0 if by_letter else 1
+        two_picks = self._two_wild_picks if wilds == 2 else None
+        heads, tails = sub_key_halves(self.card_words.chars(letters))
+        for head, head_left in heads:
+            for tail, tail_left in tails:
+                sub, left = head + tail, head_left | tail_left
+                pick = picks.get(sub)
+                if pick is None:
+                    pick = self._one_wild(sub)
+                for bits, word in pick[order]:  # the first whose letter is not left out
+                    if not left & bits:
+                        option = options.get((sub, word))
+                        found.append(option if option is not None else option_of(sub, word, 1))
+                        break
+                if two_picks is not None:
+                    pairs = two_picks.get(sub)
+                    if pairs is None:
+                        pairs = self._two_wilds(sub)
+                    for bits, word in pairs:
+                        if not left & bits:
+                            option = options.get((sub, word))
+                            found.append(option if option is not None else option_of(sub, word, 2))
+                            break
         return found
+
+    def _one_wild(self, sub: str) -> tuple[tuple, tuple]:
+        """The words of the key of cards `sub` and a wild, as (the wild's letter as a bit, the word), by that
+        letter and A-Z by word (kept): the first whose letter is not left out is the one the finder takes."""
+        by_letter = tuple((1 << (ord(letter) - 97), word) for letter, word in sorted(self.card_words.with_letter(sub)))
+        picks = self._one_wild_picks
+        if len(picks) >= SPLITS_KEPT:
+            picks.clear()
+        pick = picks[sub] = by_letter, tuple(sorted(by_letter, key=itemgetter(1)))
+        return pick
+
+    def _two_wilds(self, sub: str) -> tuple:
+        """The words of the key of cards `sub` and two wilds, as (the wilds' letters as bits, the word), A-Z by
+        word (kept)."""
+        pairs = sorted((word, 1 << (ord(first) - 97) | 1 << (ord(second) - 97))
+                       for first, second, word in self.card_words.with_two_letters(sub))
+        picks = self._two_wild_picks
+        if len(picks) >= SPLITS_KEPT:
+            picks.clear()
+        pick = picks[sub] = tuple((bits, word) for word, bits in pairs)
+        return pick
+
+    def _wild_option(self, sub: str, word: str, wilds: int) -> tuple:
+        """The option of `word` spelled by the key of cards `sub` and `wilds` wilds, kept."""
+        options = self._wild_options
+        if len(options) >= SPLITS_KEPT:
+            options.clear()
+        used = tuple(sorted((*map(self.card_words.kind.__getitem__, sub), *(self.wild,) * wilds)))
+        option = options[sub, word] = self._option(word, used)
+        return option
 
     def _walked_words(self, letters, trie: CardTrie) -> list[tuple]:
         """_words_of's options without a wild, from one walk of the trie of card keys (card_trie.py): the
