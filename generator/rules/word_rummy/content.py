@@ -64,6 +64,7 @@ class Content:
             counts[kind] += card.count
             self.points[kind] = int(card["points"])
         self.kinds: Hand = tuple(sorted(counts))
+        self.draws = tuple(("card", kind) for kind in self.kinds)  # the deck's chance outcomes, A-Z
         self.counts = dict(counts)
         self.total = sum(counts.values())
         self.component = deck.id
