@@ -83,9 +83,7 @@ class Content:
         self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
         self.shared_splits: dict[int, tuple] = {}
         self._plain_options: dict[str, tuple | None] = {}  # a key of cards -> its word's option, if any
-        self._one_wild_picks: dict[str, tuple] = {}  # a key of cards -> its words with a wild (see _one_wild)
-        self._two_wild_picks: dict[str, tuple] = {}  # a key of cards -> its words with two wilds (see _two_wilds)
-        self._wild_options: dict[tuple[str, str], tuple] = {}  # (a key of cards, word) -> its option with wilds
+        self._picks: dict[str, list] = {}  # a key of cards -> its words with wilds (see _wild_picks)
         self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
@@ -134,62 +132,50 @@ class Content:
     def _wild_words(self, letters, wilds: int, by_letter: bool) -> list[tuple]:
         """_words_of's options that take a wild or two: each sub-multiset of the cards with the letters a
         wild may stand for (not one whose card the sub-multiset leaves out), looked up. What a key of cards
-        offers wilds is worked out once (see _one_wild, _two_wilds): hands share most of their sub-multisets."""
+        offers wilds is worked out once (see _wild_picks): hands share most of their sub-multisets."""
         found: list[tuple] = []
-        options, option_of = self._wild_options, self._wild_option
-        picks, order = self._one_wild_picks, 0 if by_letter else 1
-        two_picks = self._two_wild_picks if wilds == 2 else None
+        picks, pick_of, order = self._picks, self._wild_picks, 0 if by_letter else 1
         heads, tails = sub_key_halves(self.card_words.chars(letters))
         for head, head_left in heads:
             for tail, tail_left in tails:
                 sub, left = head + tail, head_left | tail_left
                 pick = picks.get(sub)
                 if pick is None:
-                    pick = self._one_wild(sub)
-                for bits, word in pick[order]:  # the first whose letter is not left out
-                    if not left & bits:
-                        option = options.get((sub, word))
-                        found.append(option if option is not None else option_of(sub, word, 1))
+                    pick = pick_of(sub)
+                for entry in pick[order]:  # the first whose letter is not left out
+                    if not left & entry[0]:
+                        found.append(entry[2] or self._wild_option(sub, entry, 1))
                         break
-                if two_picks is not None:
-                    pairs = two_picks.get(sub)
-                    if pairs is None:
-                        pairs = self._two_wilds(sub)
-                    for bits, word in pairs:
-                        if not left & bits:
-                            option = options.get((sub, word))
-                            found.append(option if option is not None else option_of(sub, word, 2))
+                if wilds == 2:
+                    for entry in pick[2] if pick[2] is not None else self._two_wilds(sub, pick):
+                        if not left & entry[0]:
+                            found.append(entry[2] or self._wild_option(sub, entry, 2))
                             break
         return found
 
-    def _one_wild(self, sub: str) -> tuple[tuple, tuple]:
-        """The words of the key of cards `sub` and a wild, as (the wild's letter as a bit, the word), by that
-        letter and A-Z by word (kept): the first whose letter is not left out is the one the finder takes."""
-        by_letter = tuple((1 << (ord(letter) - 97), word) for letter, word in sorted(self.card_words.with_letter(sub)))
-        picks = self._one_wild_picks
+    def _wild_picks(self, sub: str) -> list:
+        """What the key of cards `sub` offers wilds, kept: [its words with a wild by the wild's letter, the
+        same A-Z by word, its words with two wilds A-Z (None until a hand of two wilds asks)], each word as an
+        entry [the wild letters as bits, the word, its option once made]: the first entry whose letters are
+        not left out is the word the finder takes."""
+        by_letter = tuple([1 << (ord(letter) - 97), word, None] for letter, word in sorted(self.card_words.with_letter(sub)))
+        picks = self._picks
         if len(picks) >= SPLITS_KEPT:
             picks.clear()
-        pick = picks[sub] = by_letter, tuple(sorted(by_letter, key=itemgetter(1)))
+        pick = picks[sub] = [by_letter, tuple(sorted(by_letter, key=itemgetter(1))), None]
         return pick
 
-    def _two_wilds(self, sub: str) -> tuple:
-        """The words of the key of cards `sub` and two wilds, as (the wilds' letters as bits, the word), A-Z by
-        word (kept)."""
+    def _two_wilds(self, sub: str, pick: list) -> tuple:
+        """The entries of `sub` with two wilds (see _wild_picks), kept in its pick."""
         pairs = sorted((word, 1 << (ord(first) - 97) | 1 << (ord(second) - 97))
                        for first, second, word in self.card_words.with_two_letters(sub))
-        picks = self._two_wild_picks
-        if len(picks) >= SPLITS_KEPT:
-            picks.clear()
-        pick = picks[sub] = tuple((bits, word) for word, bits in pairs)
-        return pick
+        pick[2] = tuple([bits, word, None] for word, bits in pairs)
+        return pick[2]
 
-    def _wild_option(self, sub: str, word: str, wilds: int) -> tuple:
-        """The option of `word` spelled by the key of cards `sub` and `wilds` wilds, kept."""
-        options = self._wild_options
-        if len(options) >= SPLITS_KEPT:
-            options.clear()
+    def _wild_option(self, sub: str, entry: list, wilds: int) -> tuple:
+        """The option of an entry's word spelled by the key of cards `sub` and `wilds` wilds, kept in the entry."""
         used = tuple(sorted((*map(self.card_words.kind.__getitem__, sub), *(self.wild,) * wilds)))
-        option = options[sub, word] = self._option(word, used)
+        entry[2] = option = self._option(entry[1], used)
         return option
 
     def _walked_words(self, letters, trie: CardTrie) -> list[tuple]:
