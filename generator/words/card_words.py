@@ -150,14 +150,12 @@ class CardWords:
             found = self._wild_letters[cards] = tuple(out)
         return found
 
-    def two_letters(self, cards: str, left: int) -> list[str]:
-        """The A-Z first words spelled by `cards` plus two letters, none of them among the single letters
-        `left` (bits) out, for each pair of letters."""
+    def with_two_letters(self, cards: str) -> list[tuple[str, str, str]]:
+        """(first letter, second letter, the A-Z first word spelled by `cards` plus both), the first letter
+        not after the second, for each pair of letters."""
         with_letter, out = self.with_letter, []
         for first in self.alphabet:
-            if not left >> (ord(first) - 97) & 1:
-                out += [word for second, word in with_letter(_insert(cards, first))
-                        if second >= first and not left >> (ord(second) - 97) & 1]
+            out += [(first, second, word) for second, word in with_letter(_insert(cards, first)) if second >= first]
         return out
 
 
@@ -185,11 +183,17 @@ def _cut(word: str, at: int, texts: list[str], char: dict[str, str], pieces: lis
 def sub_keys(cards: str) -> list[tuple[str, int]]:
     """Every sub-multiset of a sorted key, each once, with the bit mask of the single letters (code below
     FIRST_CODE) it leaves out: the two halves' parts are cached, as hands share them."""
+    heads, tails = sub_key_halves(cards)
+    return [(head + tail, head_left | tail_left) for head, head_left in heads for tail, tail_left in tails]
+
+
+def sub_key_halves(cards: str) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, int], ...]]:
+    """sub_keys(cards) as two halves, each sub-multiset a head and a tail (head + tail, head's | tail's
+    letters left out), for a caller that loops over them without the list of every pair."""
     half = len(cards) // 2
     while 0 < half < len(cards) and cards[half - 1] == cards[half]:
         half += 1  # a run of one card stays in one half
-    heads, tails = _subs(cards[:half]), _subs(cards[half:])
-    return [(head + tail, head_left | tail_left) for head, head_left in heads for tail, tail_left in tails]
+    return _subs(cards[:half]), _subs(cards[half:])
 
 
 @lru_cache(maxsize=1 << 16)

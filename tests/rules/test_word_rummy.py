@@ -59,6 +59,23 @@ def test_the_deck_is_drawn_by_chance_weighted_by_the_cards_left(game):
     assert sum(outcomes.values()) == pytest.approx(1)
 
 
+def test_the_state_draws_the_card_the_outcome_list_gives_for_the_same_random_number(game):
+    import random
+
+    from spellpress.rules.chance import draw_chance
+
+    state, rng, draws = new(game, 2), random.Random(39), 0
+    while state.phase != OVER:
+        if state.current_player() == CHANCE:
+            for seed in range(5):  # a deck down to a few kinds as well as a full one
+                assert state.sample_chance(random.Random(seed)) == draw_chance(state.chance_outcomes(), random.Random(seed))
+            draws += 1
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert draws > 100
+
+
 def test_a_turn_draws_from_the_deck_or_the_discard_pile_then_discards(game):
     state = new(game)
     deal_hands(state, ["cats", "dogs"], "x")

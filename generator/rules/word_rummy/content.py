@@ -20,7 +20,7 @@ from spellpress.model.memo import memo_on
 from spellpress.rules.word_rummy.settings import WordRummySettings
 from spellpress.words.builds import Sources
 from spellpress.words.card_trie import CardTrie
-from spellpress.words.card_words import CardWords, sub_keys
+from spellpress.words.card_words import CardWords, sub_key_halves, sub_keys
 from spellpress.words.finder import _Cards, for_words
 
 Hand = tuple[str, ...]  # card kinds, sorted: "a", "qu", "*"
@@ -64,6 +64,7 @@ class Content:
             counts[kind] += card.count
             self.points[kind] = int(card["points"])
         self.kinds: Hand = tuple(sorted(counts))
+        self.draws = tuple(("card", kind) for kind in self.kinds)  # the deck's chance outcomes, A-Z
         self.counts = dict(counts)
         self.total = sum(counts.values())
         self.component = deck.id
@@ -82,7 +83,7 @@ class Content:
         self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
         self.shared_splits: dict[int, tuple] = {}
         self._plain_options: dict[str, tuple | None] = {}  # a key of cards -> its word's option, if any
-        self._wild_options: dict[tuple[str, str], tuple] = {}  # (a key of cards, word) -> its option with a wild
+        self._picks: dict[str, list] = {}  # a key of cards -> its words with wilds (see _wild_picks)
         self.card_words = CardWords(self.finder.index, tuple(k for k in self.kinds if k != self.wild), self.finder.alphabet)
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
@@ -130,27 +131,52 @@ class Content:
 
     def _wild_words(self, letters, wilds: int, by_letter: bool) -> list[tuple]:
         """_words_of's options that take a wild or two: each sub-multiset of the cards with the letters a
-        wild may stand for (not one whose card the sub-multiset leaves out), looked up."""
-        words, option_of, wild, wild_options = self.card_words, self._option, self.wild, self._wild_options
-        with_letter, kind = words.with_letter, words.kind
+        wild may stand for (not one whose card the sub-multiset leaves out), looked up. What a key of cards
+        offers wilds is worked out once (see _wild_picks): hands share most of their sub-multisets."""
         found: list[tuple] = []
-        for sub, left in sub_keys(words.chars(letters)):
-            extra = with_letter(sub)
-            if extra:
-                allowed = [pair for pair in extra if not left >> (ord(pair[0]) - 97) & 1]
-                if allowed:  # by the wild's letter, or A-Z
-                    word = min(allowed)[1] if by_letter else min(word for _, word in allowed)
-                    option = wild_options.get((sub, word))
-                    if option is None:
-                        if len(wild_options) >= SPLITS_KEPT:
-                            wild_options.clear()
-                        option = wild_options[sub, word] = option_of(word, tuple(sorted((*map(kind.__getitem__, sub), wild))))
-                    found.append(option)
-            if wilds == 2:
-                firsts = words.two_letters(sub, left)
-                if firsts:
-                    found.append(option_of(min(firsts), tuple(sorted((*map(kind.__getitem__, sub), wild, wild)))))
+        picks, pick_of, order = self._picks, self._wild_picks, 0 if by_letter else 1
+        heads, tails = sub_key_halves(self.card_words.chars(letters))
+        for head, head_left in heads:
+            for tail, tail_left in tails:
+                sub, left = head + tail, head_left | tail_left
+                pick = picks.get(sub)
+                if pick is None:
+                    pick = pick_of(sub)
+                for entry in pick[order]:  # the first whose letter is not left out
+                    if not left & entry[0]:
+                        found.append(entry[2] or self._wild_option(sub, entry, 1))
+                        break
+                if wilds == 2:
+                    for entry in pick[2] if pick[2] is not None else self._two_wilds(sub, pick):
+                        if not left & entry[0]:
+                            found.append(entry[2] or self._wild_option(sub, entry, 2))
+                            break
         return found
+
+    def _wild_picks(self, sub: str) -> list:
+        """What the key of cards `sub` offers wilds, kept: [its words with a wild by the wild's letter, the
+        same A-Z by word, its words with two wilds A-Z (None until a hand of two wilds asks)], each word as an
+        entry [the wild letters as bits, the word, its option once made]: the first entry whose letters are
+        not left out is the word the finder takes."""
+        by_letter = tuple([1 << (ord(letter) - 97), word, None] for letter, word in sorted(self.card_words.with_letter(sub)))
+        picks = self._picks
+        if len(picks) >= SPLITS_KEPT:
+            picks.clear()
+        pick = picks[sub] = [by_letter, tuple(sorted(by_letter, key=itemgetter(1))), None]
+        return pick
+
+    def _two_wilds(self, sub: str, pick: list) -> tuple:
+        """The entries of `sub` with two wilds (see _wild_picks), kept in its pick."""
+        pairs = sorted((word, 1 << (ord(first) - 97) | 1 << (ord(second) - 97))
+                       for first, second, word in self.card_words.with_two_letters(sub))
+        pick[2] = tuple([bits, word, None] for word, bits in pairs)
+        return pick[2]
+
+    def _wild_option(self, sub: str, entry: list, wilds: int) -> tuple:
+        """The option of an entry's word spelled by the key of cards `sub` and `wilds` wilds, kept in the entry."""
+        used = tuple(sorted((*map(self.card_words.kind.__getitem__, sub), *(self.wild,) * wilds)))
+        entry[2] = option = self._option(entry[1], used)
+        return option
 
     def _walked_words(self, letters, trie: CardTrie) -> list[tuple]:
         """_words_of's options without a wild, from one walk of the trie of card keys (card_trie.py): the

@@ -34,9 +34,11 @@ class RummyHeuristic(Player[RummyState]):
             return actions[0]
         if FROM_DECK not in actions:
             return FROM_DISCARD
-        hand = state.hand(seat)
-        now = state.content.value(hand)[0]
-        taken = state.content.best(tuple(sorted(hand + (state.discard[-1],))))
+        hand, top = state.hand(seat), state.discard[-1]
+        taken_hand = tuple(sorted(hand + (top,)))
+        taken = state.content.best(taken_hand)
+        # the hand now is the taken hand less the top card: valued from the search just made
+        now = state.content.value_without(taken_hand, top)[0]
         # keeping the top card costs the card discarded next: an unplayed one raises the split by
         # its penalty, a card from a word lowers it by about its points
         if taken.unplayed:

@@ -25,6 +25,7 @@ from collections import Counter
 from enum import IntEnum
 from typing import NamedTuple
 
+from spellpress.rules.chance import draw_counted
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.word_rummy.content import Content, Hand, Split, hand_without
@@ -116,6 +117,11 @@ class RummyState(State):
     def chance_outcomes(self):
         total = self.deck_size
         return [(("card", kind), n / total) for kind, n in sorted(self.deck.items()) if n]
+
+    def sample_chance(self, rng):
+        """chance_outcomes()'s draw (State.sample_chance), from the deck's whole counts: no list of fractions."""
+        deck, content = self.deck, self.content
+        return draw_counted(content.draws, [deck[kind] for kind in content.kinds], self.deck_size, rng)
 
     def legal_actions(self):
         if self.phase == DRAW:
