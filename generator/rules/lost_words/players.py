@@ -197,7 +197,7 @@ class LostWordsPlayer(Player[LostWordsState]):
         return best if chance >= self.heron_threshold else None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ sets each field the slow way, at every action
 class _Reading:
     """What the heuristic player reads off the table before an action: its uncovered Nature cards, the
     Spells and Specials (effect kind -> key) in hand, the pairs it can attack, and the seats' race."""

@@ -191,21 +191,18 @@ class LostWordsState(State):
         return self.seat
 
     def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
-        source = self.owed[0][0]
-        pile = self._pile(source)
-        kept = self._pile_counts(source, pile)
-        return Counted(kept.actions, list(kept.counts), len(pile))
+        kept = self._pile_counts(self.owed[0][0])
+        return Counted(kept.actions, list(kept.counts), len(kept.pile))
 
     def sample_chance(self, rng) -> Any:
         """chance_outcomes()'s draw (State.sample_chance), from the kept counts, without copying them."""
-        source = self.owed[0][0]
-        pile = self._pile(source)
-        kept = self._pile_counts(source, pile)
-        return draw_counted(kept.actions, kept.counts, len(pile), rng)
+        kept = self._pile_counts(self.owed[0][0])
+        return draw_counted(kept.actions, kept.counts, len(kept.pile), rng)
 
-    def _pile_counts(self, source: str, pile: list[int]) -> PileCounts:
-        """The pile's kinds counted when a pile is new (dealt from at first, or replaced whole) and then kept
-        up to date by _deal, the only other change to a pile."""
+    def _pile_counts(self, source: str) -> PileCounts:
+        """The source's pile, its kinds counted when the pile is new (dealt from at first, or replaced whole)
+        and then kept up to date by _deal, the only other change to a pile."""
+        pile = self._pile(source)
         kept = self._counted.get(source)
         if kept is None or kept.pile is not pile:
             kept = self._counted[source] = PileCounts(pile, self.defs.type_key)
@@ -378,12 +375,10 @@ class LostWordsState(State):
 
     def _deal(self, action: Any) -> None:
         source, dest, seat = self.owed[0]
-        pile = self._pile(source)
         named = typed(action)
         if type(named) is not Deal:
             raise IllegalAction(f"chance must deal a card, not {action!r}")
-        kept = self._pile_counts(source, pile)
-        card = kept.take(named.key)
+        card = self._pile_counts(source).take(named.key)
         self.owed.pop(0)
         if dest == TO_ROW:
             self.rows[seat].append([card, NONE, NONE])
