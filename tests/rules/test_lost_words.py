@@ -586,8 +586,8 @@ def test_a_deal_takes_the_last_card_of_its_kind_and_the_pile_keeps_its_order_oth
 
 
 def test_the_heuristic_counts_what_a_seat_sees_as_counting_every_card_does(game):
-    """The heuristic's unseen copies of each Spell word and a hand's Spells, counted lazily and without a
-    Counter, are what counting every visible card gives, at every decision of seeded games."""
+    """The heuristic's unseen copies of each Spell word and a hand's Spells, counted from per-card tables and
+    without a Counter, are what counting every visible card gives, at every decision of seeded games."""
     from collections import Counter
 
     from spellpress.rules.lost_words.content import SPELL

@@ -3,6 +3,7 @@ Specials where they gain the most."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -59,11 +60,16 @@ class LostWordsPlayer(Player[LostWordsState]):
 
     # public knowledge
     @staticmethod
-    def _unseen(state: LostWordsState, seat: int) -> Unseen:
+    def _unseen(state: LostWordsState, seat: int) -> defaultdict[str | None, int]:
         """Copies of each Spell not visible to `seat`: in the deck or in other hands."""
-        spell_word = state.defs.spell_word
-        covers = [cover for row in state.rows for _, cover, _ in row if cover != NONE]
-        return Unseen(state.defs.copies, list(map(spell_word.__getitem__, chain(covers, state.discard, state.hands[seat]))))
+        defs = state.defs
+        unseen: defaultdict[str | None, int] = defaultdict(int)  # a word without Spell cards: 0
+        unseen.update(defs.copies)
+        for word in map(defs.spell_word.__getitem__, chain(
+                [cover for row in state.rows for _, cover, _ in row if cover != NONE], state.discard, state.hands[seat])):
+            if word is not None:
+                unseen[word] -= 1
+        return unseen
 
     def _draw(self, state: LostWordsState, seat: int) -> Any:
         defs = state.defs
@@ -174,7 +180,7 @@ class LostWordsPlayer(Player[LostWordsState]):
         return None
 
     def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: dict[str, int],
-                      unseen: Unseen) -> str | None:
+                      unseen: defaultdict[str | None, int]) -> str | None:
         """The needed Spell most likely to be in another hand, if likely enough."""
         others = sum(len(h) for s, h in enumerate(state.hands) if s != seat)
         pool = others + len(state.deck)
@@ -191,19 +197,6 @@ class LostWordsPlayer(Player[LostWordsState]):
         return best if chance >= self.heron_threshold else None
 
 
-class Unseen(dict[str, int]):
-    """Copies of each Spell word not visible to a seat (0 for a word without Spell cards), worked out for a word
-    when first asked: the heuristic asks about a few words, not every word of the deck."""
-
-    def __init__(self, copies: dict[str, int], seen: list[str | None]):
-        super().__init__()
-        self.copies, self.seen = copies, seen  # seen: the word of every card the seat sees (None: not a Spell)
-
-    def __missing__(self, word: str) -> int:
-        left = self[word] = self.copies.get(word, 0) - self.seen.count(word)
-        return left
-
-
 @dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ sets each field the slow way, at every action
 class _Reading:
     """What the heuristic player reads off the table before an action: its uncovered Nature cards, the
@@ -216,12 +209,12 @@ class _Reading:
     specials: dict[str, str]
     placeable: list[str]
     targets: list[tuple[int, str]]
-    unseen: Unseen
+    unseen: defaultdict[str | None, int]
     left: dict[int, int]  # Nature cards still to cover, for this seat and each seat it can attack
     leader: int  # the opponent nearest to winning among those with pairs to attack, or -1
 
     @classmethod
-    def of(cls, state: LostWordsState, seat: int, unseen: Unseen) -> _Reading:
+    def of(cls, state: LostWordsState, seat: int, unseen: defaultdict[str | None, int]) -> _Reading:
         uncovered = state.uncovered_words(seat)
         spells = state.hand_spells(seat)
         targets = state.attackable(seat)
