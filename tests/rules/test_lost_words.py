@@ -551,6 +551,70 @@ def test_chance_outcomes_count_the_pile_as_it_is_after_every_action(game, player
     assert chance_steps > 100 and reshuffles
 
 
+def test_a_deal_takes_the_last_card_of_its_kind_and_the_pile_keeps_its_order_otherwise(game):
+    """The physical card dealt is the pile's last of the kind drawn, and the pile's last card takes its place
+    (the deal found it by a scan before PileCounts kept the kinds reversed): seeded games, reshuffles included."""
+    from spellpress.rules.lost_words.state import NATURE_PILE
+
+    rng, deals = random.Random(11), 0
+    seats = [RandomPlayer() for _ in range(3)]
+    state = L.RULES.new_state(game, 3)
+    while not state.is_terminal() and state.turns < 200:
+        seat = state.current_player()
+        if seat != CHANCE:
+            state.apply(seats[seat].act(state, seat, rng))
+            continue
+        source = state.owed[0][0]
+        pile = state.nature_deck if source == NATURE_PILE else state.deck
+        action = state.sample_chance(rng)
+        kind = action[1]
+        index = max(i for i, card in enumerate(pile) if state.defs.type_key[card] == kind)
+        expected = list(pile)
+        card = expected[index]
+        expected[index] = expected[-1]
+        expected.pop()
+        state.apply(action)
+        assert card not in pile and pile[:len(expected)] == expected[:len(pile)]
+        assert card in (*state.spares, *state.discard, *(c for h in state.hands for c in h),
+                        *(slot[0] for row in state.rows for slot in row))
+        deals += 1
+    assert deals > 50
+    with pytest.raises(IllegalAction, match="no spell:nonsense left to deal"):
+        state = L.RULES.new_state(game, 2)
+        state.owed = [("spell", "hand", 0)]
+        state.apply(("deal", "spell:nonsense"))
+
+
+def test_the_heuristic_counts_what_a_seat_sees_as_counting_every_card_does(game):
+    """The heuristic's unseen copies of each Spell word and a hand's Spells, counted from per-card tables and
+    without a Counter, are what counting every visible card gives, at every decision of seeded games."""
+    from collections import Counter
+
+    from spellpress.rules.lost_words.content import SPELL
+    from spellpress.rules.lost_words.players import LostWordsPlayer
+
+    rng, checked = random.Random(5), 0
+    player = LostWordsPlayer()
+    for players in (2, 4):
+        state = L.RULES.new_state(game, players)
+        while not state.is_terminal() and state.turns < 200:
+            seat = state.current_player()
+            if seat == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            defs = state.defs
+            visible = [c for row in state.rows for slot in row for c in slot[1:2] if c != L.NONE]
+            visible += state.discard + state.hands[seat]
+            seen = Counter(defs.word[c] for c in visible if defs.kind[c] == SPELL)
+            unseen = player._unseen(state, seat)
+            assert {w: unseen[w] for w in [*defs.spell_words, "no-such-word"]} == {
+                w: defs.copies.get(w, 0) - seen[w] for w in [*defs.spell_words, "no-such-word"]}
+            assert state.hand_spells(seat) == Counter(defs.word[c] for c in state.hands[seat] if defs.kind[c] == SPELL)
+            checked += 1
+            state.apply(player.act(state, seat, rng))
+    assert checked > 100
+
+
 def test_typed_names_each_shape_of_a_plain_tuple():
     from spellpress.rules.lost_words import actions as A
 

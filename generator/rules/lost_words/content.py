@@ -94,6 +94,17 @@ class Defs:
     def special_set(self) -> frozenset[int]:
         return frozenset(card for card, kind in enumerate(self.kind) if kind == SPECIAL)
 
+    @cached_property
+    def spell_word(self) -> list[str | None]:
+        """card -> its word if it is a Spell, else None (the players count Spells by word in C loops)."""
+        return [word if kind == SPELL else None for kind, word in zip(self.kind, self.word, strict=True)]
+
+    @cached_property
+    def guards(self) -> list[bool]:
+        """card -> whether, covering a Nature card, it protects the pair (a Special whose effect `protects`)."""
+        return [kind == SPECIAL and bool(self.effect_of(card).params.get("protects", False))
+                for card, kind in enumerate(self.kind)]
+
 
 def _effect(card) -> Effect:
     raw = card.fields.get("effect")

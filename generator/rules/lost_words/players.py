@@ -3,7 +3,7 @@ Specials where they gain the most."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any
@@ -63,13 +63,12 @@ class LostWordsPlayer(Player[LostWordsState]):
     def _unseen(state: LostWordsState, seat: int) -> defaultdict[str | None, int]:
         """Copies of each Spell not visible to `seat`: in the deck or in other hands."""
         defs = state.defs
-        kind, word = defs.kind, defs.word
         unseen: defaultdict[str | None, int] = defaultdict(int)  # a word without Spell cards: 0
         unseen.update(defs.copies)
-        for card in chain([cover for row in state.rows for _, cover, _ in row if cover != NONE], state.discard,
-                          state.hands[seat]):
-            if kind[card] == SPELL:
-                unseen[word[card]] -= 1
+        for word in map(defs.spell_word.__getitem__, chain(
+                [cover for row in state.rows for _, cover, _ in row if cover != NONE], state.discard, state.hands[seat])):
+            if word is not None:
+                unseen[word] -= 1
         return unseen
 
     def _draw(self, state: LostWordsState, seat: int) -> Any:
@@ -80,7 +79,7 @@ class LostWordsPlayer(Player[LostWordsState]):
                 return DRAW_DISCARD
         return DRAW_DECK if (state.deck or len(state.discard) > 1) else state.legal_actions()[0]
 
-    def _card_value(self, state: LostWordsState, seat: int, card: int, hand_spells: Counter, uncovered: set,
+    def _card_value(self, state: LostWordsState, seat: int, card: int, hand_spells: dict[str, int], uncovered: set,
                     spares: set, wanted_by_others: set) -> float:
         defs = state.defs
         kind = defs.kind[card]
@@ -92,7 +91,7 @@ class LostWordsPlayer(Player[LostWordsState]):
             return value
         word = defs.word_of(card)
         if word in uncovered:
-            return 100 if hand_spells[word] == 1 else 6
+            return 100 if hand_spells.get(word) == 1 else 6
         index = state.slot_of(seat, word)
         value = 2.0
         if index >= 0 and not state.protected(state.rows[seat][index]):
@@ -180,7 +179,7 @@ class LostWordsPlayer(Player[LostWordsState]):
             return table.conker()
         return None
 
-    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: Counter,
+    def _heron_target(self, state: LostWordsState, seat: int, uncovered: list[str], spells: dict[str, int],
                       unseen: defaultdict[str | None, int]) -> str | None:
         """The needed Spell most likely to be in another hand, if likely enough."""
         others = sum(len(h) for s, h in enumerate(state.hands) if s != seat)
@@ -198,7 +197,7 @@ class LostWordsPlayer(Player[LostWordsState]):
         return best if chance >= self.heron_threshold else None
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ sets each field the slow way, at every action
 class _Reading:
     """What the heuristic player reads off the table before an action: its uncovered Nature cards, the
     Spells and Specials (effect kind -> key) in hand, the pairs it can attack, and the seats' race."""
@@ -206,7 +205,7 @@ class _Reading:
     state: LostWordsState
     seat: int
     uncovered: list[str]
-    spells: Counter
+    spells: dict[str, int]
     specials: dict[str, str]
     placeable: list[str]
     targets: list[tuple[int, str]]
@@ -219,11 +218,12 @@ class _Reading:
         uncovered = state.uncovered_words(seat)
         spells = state.hand_spells(seat)
         targets = state.attackable(seat)
-        left = {s: state.still_to_cover(s) for s in {seat, *(v for v, _ in targets)}}
-        victims = sorted({v for v, _ in targets}, key=lambda v: (left[v], (v - seat) % state.players))
+        victims = {v for v, _ in targets}
+        left = {s: state.still_to_cover(s) for s in {seat, *victims}}
+        leader = min(victims, key=lambda v: (left[v], (v - seat) % state.players)) if victims else -1
         return cls(state, seat, uncovered, spells,
                    {state.defs.effects[key].kind: key for key in state.hand_specials(seat)},
-                   [w for w in uncovered if spells.get(w)], targets, unseen, left, victims[0] if victims else -1)
+                   [w for w in uncovered if spells.get(w)], targets, unseen, left, leader)
 
     @property
     def threat(self) -> bool:

@@ -95,6 +95,39 @@ TIME_MODEL = {
 }
 
 
+class PileCounts:
+    """A pile's cards counted by kind (type key): the deal actions by kind A-Z and how many cards of each the
+    pile holds, with the pile's kinds in reverse order, so the last card of a kind is found by a C search."""
+
+    __slots__ = ("pile", "place", "actions", "counts", "kinds_reversed")
+
+    def __init__(self, pile: list[int], type_key: list[str]):
+        self.pile = pile
+        self.kinds_reversed = [type_key[card] for card in reversed(pile)]
+        keys = sorted(set(self.kinds_reversed))
+        self.place = {key: i for i, key in enumerate(keys)}
+        self.actions = [Deal("deal", key) for key in keys]
+        self.counts = [0] * len(keys)
+        for kind in self.kinds_reversed:
+            self.counts[self.place[kind]] += 1
+
+    def take(self, type_key: str) -> int:
+        """Take the last card of this kind out of the pile (the pile's last card takes its place)."""
+        kinds, pile = self.kinds_reversed, self.pile
+        try:
+            at = kinds.index(type_key)
+        except ValueError:
+            raise IllegalAction(f"no {type_key} left to deal") from None
+        index = len(pile) - 1 - at
+        card = pile[index]
+        pile[index] = pile[-1]
+        pile.pop()
+        kinds[at] = kinds[0]
+        del kinds[0]
+        self.counts[self.place[type_key]] -= 1
+        return card
+
+
 class LostWordsState(State):
     """One position. Rows hold slots [nature card, cover card or NONE, wall card or NONE]."""
 
@@ -131,7 +164,7 @@ class LostWordsState(State):
         self._extra = 0  # cards over the hand size when the action phase ended
         self._sound_slots: set[tuple[int, ...]] = set()  # row slots (nature, cover, wall) check_invariants found sound
         self._checked_rows: list[list[list[int]]] = []  # the rows as check_invariants last saw them
-        self._counted: dict[str, tuple[list[int], dict[str, int], list, list[int]]] = {}  # _pile_counts' memo
+        self._counted: dict[str, PileCounts] = {}  # _pile_counts' memo, by chance source
         # statistics for the balance report
         self.used: dict[str, set[int]] = {}
         self.figures: Counter = Counter()
@@ -158,30 +191,21 @@ class LostWordsState(State):
         return self.seat
 
     def chance_outcomes(self) -> Sequence[tuple[Any, float]]:
-        source = self.owed[0][0]
-        pile = self._pile(source)
-        _, _, actions, counts = self._pile_counts(source, pile)
-        return Counted(actions, list(counts), len(pile))
+        kept = self._pile_counts(self.owed[0][0])
+        return Counted(kept.actions, list(kept.counts), len(kept.pile))
 
     def sample_chance(self, rng) -> Any:
         """chance_outcomes()'s draw (State.sample_chance), from the kept counts, without copying them."""
-        source = self.owed[0][0]
-        pile = self._pile(source)
-        _, _, actions, counts = self._pile_counts(source, pile)
-        return draw_counted(actions, counts, len(pile), rng)
+        kept = self._pile_counts(self.owed[0][0])
+        return draw_counted(kept.actions, kept.counts, len(kept.pile), rng)
 
-    def _pile_counts(self, source: str, pile: list[int]) -> tuple[list[int], dict[str, int], list, list[int]]:
-        """(the pile, each card kind's place in the lists, the deal actions by kind A-Z, how many cards of each
-        kind the pile holds): counted when a pile is new (dealt from at first, or replaced whole) and then
-        kept up to date by _deal, the only other change to a pile."""
+    def _pile_counts(self, source: str) -> PileCounts:
+        """The source's pile, its kinds counted when the pile is new (dealt from at first, or replaced whole)
+        and then kept up to date by _deal, the only other change to a pile."""
+        pile = self._pile(source)
         kept = self._counted.get(source)
-        if kept is None or kept[0] is not pile:
-            keys = sorted(set(map(self.defs.type_key.__getitem__, pile)))
-            place = {key: i for i, key in enumerate(keys)}
-            counts = [0] * len(keys)
-            for card in pile:
-                counts[place[self.defs.type_key[card]]] += 1
-            kept = self._counted[source] = (pile, place, [Deal("deal", key) for key in keys], counts)
+        if kept is None or kept.pile is not pile:
+            kept = self._counted[source] = PileCounts(pile, self.defs.type_key)
         return kept
 
     def legal_actions(self) -> Sequence[Any]:
@@ -248,7 +272,8 @@ class LostWordsState(State):
         return self.to_win - self.covered(seat)
 
     def uncovered_words(self, seat: int) -> list[str]:
-        return [self.defs.word_of(slot[0]) for slot in self.rows[seat] if slot[1] == NONE]
+        word_of = self.defs.word_of
+        return [word_of(nature) for nature, cover, _ in self.rows[seat] if cover == NONE]
 
     def slot_of(self, seat: int, word: str) -> int:
         for index, slot in enumerate(self.rows[seat]):
@@ -257,16 +282,16 @@ class LostWordsState(State):
         return -1
 
     def protected(self, slot: list[int]) -> bool:
-        if slot[2] != NONE:
-            return True
         cover = slot[1]
-        if cover != NONE and self.defs.kind[cover] == SPECIAL:
-            return bool(self.defs.effect_of(cover).params.get("protects", False))
-        return False
+        return slot[2] != NONE or (cover != NONE and self.defs.guards[cover])
 
-    def hand_spells(self, seat: int) -> Counter:
-        defs = self.defs
-        return Counter(defs.word[c] for c in self.hands[seat] if defs.kind[c] == SPELL)
+    def hand_spells(self, seat: int) -> dict[str, int]:
+        """The Spells in a hand: word -> copies (a plain dict: a Counter costs more to make than its few cards)."""
+        spells: dict[str, int] = {}
+        for word in map(self.defs.spell_word.__getitem__, self.hands[seat]):
+            if word is not None:
+                spells[word] = spells.get(word, 0) + 1
+        return spells
 
     def hand_specials(self, seat: int) -> list[str]:
         """Distinct special keys in a hand, in hand order."""
@@ -279,12 +304,13 @@ class LostWordsState(State):
 
     def attackable(self, seat: int) -> list[tuple[int, str]]:
         """(victim, word) of every completed, unprotected pair of the other players."""
+        word_of, guards = self.defs.word_of, self.defs.guards
         found = []
         for offset in range(1, self.players):
             victim = (seat + offset) % self.players
-            for slot in self.rows[victim]:
-                if slot[1] != NONE and not self.protected(slot):
-                    found.append((victim, self.defs.word_of(slot[0])))
+            for nature, cover, wall in self.rows[victim]:  # protected() written out: this runs at every action
+                if cover != NONE and wall == NONE and not guards[cover]:
+                    found.append((victim, word_of(nature)))
         return found
 
     # ----------------------------------------------------------------- action moves
@@ -322,6 +348,26 @@ class LostWordsState(State):
             return [PlayWord("play", key, word) for word in uncovered]
         raise AssertionError(kind)
 
+    def _can_play(self, action: Special, kind: str) -> bool:
+        """Whether `action` is among _special_moves for its Special, whose effect is of `kind`: checked by its
+        target, without listing every move (an ask-everyone Special has one for every Spell word)."""
+        seat = self.seat
+        if kind in ("draw", "extra-actions"):
+            return type(action) is Play
+        if kind == "ask-everyone":
+            return type(action) is PlayWord and action.word in self.defs.spell_words
+        if kind == "knock-off":
+            return type(action) is PlayOn and (action.victim, action.word) in self.attackable(seat)
+        if kind == "swap-pair":
+            return (type(action) is PlaySwap and (action.victim, action.word) in self.attackable(seat)
+                    and action.mine in self.uncovered_words(seat))
+        if kind == "protect":
+            return type(action) is PlayWord and action.word in [self.defs.word_of(slot[0]) for slot in self.rows[seat]
+                                                                if slot[1] != NONE and not self.protected(slot)]
+        if kind == "wild-spell":
+            return type(action) is PlayWord and action.word in self.uncovered_words(seat)
+        raise AssertionError(kind)
+
     # ----------------------------------------------------------------- transitions
 
     def _pile(self, source: str) -> list[int]:
@@ -329,24 +375,11 @@ class LostWordsState(State):
 
     def _deal(self, action: Any) -> None:
         source, dest, seat = self.owed[0]
-        pile = self._pile(source)
         named = typed(action)
         if type(named) is not Deal:
             raise IllegalAction(f"chance must deal a card, not {action!r}")
-        type_key = named.key
-        kinds = list(map(self.defs.type_key.__getitem__, pile))
-        kinds.reverse()
-        try:  # the last card of that kind in the pile
-            index = len(pile) - 1 - kinds.index(type_key)
-        except ValueError:
-            raise IllegalAction(f"no {type_key} left to deal") from None
+        card = self._pile_counts(source).take(named.key)
         self.owed.pop(0)
-        card = pile[index]
-        pile[index] = pile[-1]
-        pile.pop()
-        kept = self._counted.get(source)
-        if kept is not None and kept[0] is pile:
-            kept[3][kept[1][type_key]] -= 1
         if dest == TO_ROW:
             self.rows[seat].append([card, NONE, NONE])
         elif dest == TO_SPARE:
@@ -433,7 +466,7 @@ class LostWordsState(State):
         effect = defs.effects.get(key)
         if effect is None or key not in self.hand_specials(seat):
             raise IllegalAction(f"no special {key!r} in hand")
-        if action not in self._special_moves(key, self.uncovered_words(seat)):
+        if not self._can_play(action, effect.kind):
             raise IllegalAction(f"cannot play {action!r} now")
         card = self._take_from_hand(seat, lambda c: defs.special[c] == key)
         if not effect.stays:
