@@ -56,3 +56,27 @@ def test_a_trade_view_follows_the_cabinet_and_the_needs(game):
     letter = next(iter(state.remaining(sid)))
     state._recount(seat, sid, letter, -1)  # the homework needs one letter fewer: new needs
     assert state._trade_view(seat) == view(state, seat)
+
+
+def test_the_known_letters_follow_every_return_and_take_and_a_change_by_hand(game):
+    import random
+
+    from spellpress.rules.magic_spell import MagicSpellPlayer
+
+    state, rng, seen = RULES.new_state(game, 4, {}), random.Random(4), 0
+    players = [MagicSpellPlayer(None) for _ in range(4)]
+    while not state.is_terminal() and state.turns < 400:
+        before = list(state.known)
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(players[state.current_player()].act(state, state.current_player(), rng))
+        if list(state.known) != before:  # in the order the tiles were returned, each with its letter
+            seen += 1
+            assert list(state.known_letters().items()) == [(t, state.cat.letters[t]) for t in state.known]
+    assert seen > 20
+    tile = next(iter(state.known))
+    del state.known[tile]  # by hand: made anew
+    assert list(state.known_letters()) == list(state.known)
+    state.known[tile] = 0
+    assert list(state.known_letters().items())[-1] == (tile, state.cat.letters[tile])

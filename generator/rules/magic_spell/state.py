@@ -46,7 +46,7 @@ from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
-from spellpress.rules.chance import Counted, draw_counted
+from spellpress.rules.chance import Counted
 from spellpress.rules.magic_spell.actions import (
     DRAW_TYPES,
     KEEP,
@@ -68,7 +68,7 @@ from spellpress.rules.magic_spell.actions import (
     typed,
 )
 from spellpress.rules.magic_spell.content import Catalog, Letters
-from spellpress.rules.magic_spell.draws import draw_uniform
+from spellpress.rules.magic_spell.draws import draw_by_sizes, draw_uniform
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
@@ -129,7 +129,7 @@ class MagicSpellState(State):
         # the seats in the trade window at the start of each seat's turn: the others (both of two)
         self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
                          for seat in range(players)]
-        self._known_letters: tuple[tuple[int, ...], dict[int, str]] = ((), {})  # known_letters(), with its tiles
+        self._known_letters: dict[int, str] = {}  # known_letters(), kept in step with `known` by the moves
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
         # what the last invariant check saw of the unseen laboratory and of the spells' places
@@ -219,11 +219,13 @@ class MagicSpellState(State):
 
     def known_letters(self) -> dict[int, str]:
         """Every face-down tile whose letter all students saw -> that letter (what perfect memory
-        holds), in the order they were returned; kept while those tiles stay the same, do not modify."""
-        tiles = tuple(self.known)
-        if self._known_letters[0] != tiles:
-            self._known_letters = (tiles, dict(zip(tiles, map(self.cat.letters.__getitem__, tiles), strict=False)))
-        return self._known_letters[1]
+        holds), in the order they were returned. Kept in step with `known` by the moves that return and
+        take tiles, and made anew when its tiles are not those of `known` (a change made by hand); it
+        changes with the state: do not modify, nor keep it past a move."""
+        kept = self._known_letters
+        if kept.keys() != self.known.keys():
+            kept = self._known_letters = dict(zip(self.known, map(self.cat.letters.__getitem__, self.known), strict=False))
+        return kept
 
     def warded(self, seat: int) -> bool:
         return self.lasting(seat, "ward") > 0
@@ -259,8 +261,8 @@ class MagicSpellState(State):
         assert chance is not None, "chance is not to act"
         kind, cat = chance[0], self.cat
         if kind == "lab":
-            return draw_counted(cat.lab_draws, list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles))),
-                                self.mixed_count, rng)
+            return draw_by_sizes(cat.lab_draws, map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles)),
+                                 self.mixed_count, rng)
         if kind == "spell":
             return draw_uniform(cat.spell_draws, self.deck_mixed, rng)
         if kind == "pick":
@@ -531,6 +533,7 @@ class MagicSpellState(State):
         if slot not in self.known or (purpose == "pick" and slot in self.returned):
             raise IllegalAction((purpose, slot))
         del self.known[slot]
+        self._known_letters.pop(slot, None)
         self.stats["scrounges_known"] += purpose == "scrounge"
         self._arrive(seat, slot, purpose)
 
@@ -616,6 +619,7 @@ class MagicSpellState(State):
             return
         self.serial += 1
         self.known[tile] = self.serial
+        self._known_letters[tile] = self.cat.letters[tile]
 
     def _drop_spell(self, seat: int, sid: int) -> None:
         self.homework[seat].remove(sid)
