@@ -105,6 +105,7 @@ class Catalog:
         self.lab_letters = sorted(set(self.letters))
         self.no_tiles = [()] * len(self.lab_letters)  # what the laboratory holds of a letter it has none of
         self.lab_draws = [LabDraw("lab", letter) for letter in self.lab_letters]
+        self.lab_index = {letter: i for i, letter in enumerate(self.lab_letters)}
         self.spell_draws = [SpellDraw("spell", sid) for sid in range(len(self.spells))]
         self.pick_draws = [TileDraw("pick", tile) for tile in range(len(self.letters))]
         # no homework limit is ever below this (lasting homework effects may be negative)

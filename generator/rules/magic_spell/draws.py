@@ -32,8 +32,8 @@ def draw_uniform(draws: Sequence[Any], items: Sequence[int], rng: random.Random)
 
 def draw_by_sizes(draws: Sequence[Any], sizes: Iterable[int], total: int, rng: random.Random) -> Any:
     """draw_counted(draws, counts, total, rng) for counts that are sizes (never negative: the laboratory's
-    unseen tiles of each letter), from their running sums alone: no list of counts, no checks of their
-    signs, and two or more kinds left read off the sums (the first kind with any has fewer than all)."""
+    unseen tiles of each letter), from their running sums: no checks of their signs, and two or more
+    kinds left read off the sums (the first kind with any has fewer than all)."""
     sums = list(accumulate(sizes))
     if not (total > 0 and sums[-1] == total and sums[bisect_left(sums, 1)] < total):
         return draw_counted(draws, _counts(sums), total, rng)  # one kind left (no number drawn), or nothing

@@ -130,6 +130,9 @@ class MagicSpellState(State):
         self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
                          for seat in range(players)]
         self._known_letters: dict[int, str] = {}  # known_letters(), kept in step with `known` by the moves
+        # the unseen tiles of each letter (cat.lab_letters' order), with the laboratory and the count they were
+        # counted for: kept in step by the draws, counted anew for another laboratory or another count
+        self._lab_counts: tuple[dict[str, list[int]], int, list[int]] | None = None
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
         # what the last invariant check saw of the unseen laboratory and of the spells' places
@@ -193,7 +196,9 @@ class MagicSpellState(State):
             self._needs[seat] = _adjusted(needs, letter, change)
 
     def drop_caches(self) -> None:
-        """Forget every cached `remaining` and `needs` (after changing spells or homework by hand)."""
+        """Forget every cached `remaining` and `needs` and the laboratory's counts (after changing spells,
+        homework or the unseen laboratory by hand)."""
+        self._lab_counts = None
         self._left.clear()
         self._needs.clear()
         self._trade_views.clear()
@@ -261,13 +266,23 @@ class MagicSpellState(State):
         assert chance is not None, "chance is not to act"
         kind, cat = chance[0], self.cat
         if kind == "lab":
-            return draw_by_sizes(cat.lab_draws, map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles)),
-                                 self.mixed_count, rng)
+            return draw_by_sizes(cat.lab_draws, self._lab_sizes(), self.mixed_count, rng)
         if kind == "spell":
             return draw_uniform(cat.spell_draws, self.deck_mixed, rng)
         if kind == "pick":
             return draw_uniform(cat.pick_draws, chance[2], rng)
         raise AssertionError(kind)
+
+    def _lab_sizes(self) -> list[int]:
+        """How many unseen tiles of each letter the laboratory holds, in cat.lab_letters' order; kept
+        while the draws take them (see _draw_outcome), counted anew for another laboratory (a clone's,
+        a determinized one) or another count (a change by hand); do not modify."""
+        kept = self._lab_counts
+        if kept is None or kept[0] is not self.mixed or kept[1] != self.mixed_count:
+            cat = self.cat
+            kept = self._lab_counts = (self.mixed, self.mixed_count,
+                                       list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles))))
+        return kept[2]
 
     def returns(self) -> list[float]:
         """Credits of each spellbook (and stones held, in that variant). The runner asks after every
@@ -689,6 +704,10 @@ class MagicSpellState(State):
             if not self.mixed.get(draw.letter):
                 raise IllegalAction(action)
             tile = self.mixed[draw.letter].pop()
+            kept = self._lab_counts
+            if kept is not None and kept[0] is self.mixed and kept[1] == self.mixed_count:  # kept in step
+                kept[2][self.cat.lab_index[draw.letter]] -= 1
+                self._lab_counts = (kept[0], kept[1] - 1, kept[2])
             self.mixed_count -= 1
             purpose, seat = chance[1], chance[2]
             if purpose == "deal":
@@ -1154,6 +1173,10 @@ class MagicSpellState(State):
         if not filed_right:
             bad, letter = next((t, letter) for letter, filed in self.mixed.items() for t in filed if cat.letters[t] != letter)
             raise InvariantError(f"tile {bad} filed under {letter}")
+        kept = self._lab_counts
+        if (kept is not None and kept[0] is self.mixed and kept[1] == self.mixed_count
+                and kept[2] != list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles)))):
+            raise InvariantError("the cached counts of the unseen laboratory are stale")
         unseen = list(chain.from_iterable(self.mixed.values()))
         self._last_unseen = ({letter: list(filed) for letter, filed in self.mixed.items()}, unseen)
         return unseen
