@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -130,9 +130,9 @@ class MagicSpellState(State):
         self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
                          for seat in range(players)]
         self._known_letters: dict[int, str] = {}  # known_letters(), kept in step with `known` by the moves
-        # the unseen tiles of each letter (cat.lab_letters' order), with the laboratory and the count they were
-        # counted for: kept in step by the draws, counted anew for another laboratory or another count
-        self._lab_counts: tuple[dict[str, list[int]], int, list[int]] | None = None
+        # (the laboratory and the count they were counted for, the unseen tiles of each letter in cat.lab_letters'
+        # order, the letters it has): _unseen_counts(), kept in step by the draws
+        self._lab_counts: tuple[dict[str, list[int]], int, list[int], set[str]] | None = None
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
         # what the last invariant check saw of the unseen laboratory and of the spells' places
@@ -266,23 +266,27 @@ class MagicSpellState(State):
         assert chance is not None, "chance is not to act"
         kind, cat = chance[0], self.cat
         if kind == "lab":
-            return draw_by_sizes(cat.lab_draws, self._lab_sizes(), self.mixed_count, rng)
+            return draw_by_sizes(cat.lab_draws, self._unseen_counts()[2], self.mixed_count, rng)
         if kind == "spell":
             return draw_uniform(cat.spell_draws, self.deck_mixed, rng)
         if kind == "pick":
             return draw_uniform(cat.pick_draws, chance[2], rng)
         raise AssertionError(kind)
 
-    def _lab_sizes(self) -> list[int]:
-        """How many unseen tiles of each letter the laboratory holds, in cat.lab_letters' order; kept
-        while the draws take them (see _draw_outcome), counted anew for another laboratory (a clone's,
-        a determinized one) or another count (a change by hand); do not modify."""
+    def _unseen_counts(self) -> tuple[dict[str, list[int]], int, list[int], set[str]]:
+        """(the laboratory, its count, how many unseen tiles of each letter it holds in cat.lab_letters'
+        order, the letters it has any of); kept while the draws take tiles (see _draw_outcome), counted
+        anew for another laboratory (a clone's, a determinized one) or another count (a change by hand);
+        do not modify."""
         kept = self._lab_counts
         if kept is None or kept[0] is not self.mixed or kept[1] != self.mixed_count:
-            cat = self.cat
-            kept = self._lab_counts = (self.mixed, self.mixed_count,
-                                       list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles))))
-        return kept[2]
+            kept = self._lab_counts = self._count_unseen()
+        return kept
+
+    def _count_unseen(self) -> tuple[dict[str, list[int]], int, list[int], set[str]]:
+        letters = self.cat.lab_letters
+        sizes = list(map(len, map(self.mixed.get, letters, self.cat.no_tiles)))
+        return self.mixed, self.mixed_count, sizes, set(compress(letters, sizes))
 
     def returns(self) -> list[float]:
         """Credits of each spellbook (and stones held, in that variant). The runner asks after every
@@ -335,9 +339,10 @@ class MagicSpellState(State):
         raise AssertionError(phase)
 
     def _scrounge_slots(self, verb: str) -> list:
-        slots = [Take(verb, t) for t in self.takeable_known(verb)]
+        takes = self.cat.takes[verb]  # made once: a list of them after every decision of a measured game
+        slots = list(map(takes.__getitem__, self.takeable_known(verb)))
         if self.mixed_count:
-            slots.append(Take(verb, MIXED))
+            slots.append(takes[-1])
         return slots
 
     def takeable_known(self, verb: str) -> list[int]:
@@ -706,8 +711,11 @@ class MagicSpellState(State):
             tile = self.mixed[draw.letter].pop()
             kept = self._lab_counts
             if kept is not None and kept[0] is self.mixed and kept[1] == self.mixed_count:  # kept in step
-                kept[2][self.cat.lab_index[draw.letter]] -= 1
-                self._lab_counts = (kept[0], kept[1] - 1, kept[2])
+                sizes, index = kept[2], self.cat.lab_index[draw.letter]
+                sizes[index] -= 1
+                if not sizes[index]:
+                    kept[3].discard(draw.letter)
+                self._lab_counts = (kept[0], kept[1] - 1, sizes, kept[3])
             self.mixed_count -= 1
             purpose, seat = chance[1], chance[2]
             if purpose == "deal":
@@ -919,9 +927,10 @@ class MagicSpellState(State):
     def _count_short_letters(self, seat: int) -> None:
         """Statistics: each letter a spell of the student about to play needs and the laboratory has
         run out of."""
-        mixed, needs = self.mixed, self.needs(seat)
-        if all(map(mixed.get, needs)):  # mostly: the unseen tiles hold every letter needed
+        needs = self.needs(seat)
+        if needs.keys() <= self._unseen_counts()[3]:  # mostly: the unseen tiles hold every letter needed
             return
+        mixed = self.mixed
         seen = {self.cat.letters[t] for t in self.known}
         short = {letter for letter in needs if not mixed.get(letter) and letter not in seen}
         if not short:
@@ -989,19 +998,22 @@ class MagicSpellState(State):
 
     def _count_trade_view(self, seat: int, cabinet: list[int], needs: Letters) -> tuple[set[str], set[str]]:
         """_trade_view counted anew, and kept."""
-        letters, stone = self.cat.letters, self.cat.stone
-        left = dict(needs)  # what the homework needs beyond the tiles counted so far
+        letters = self.cat.letters
+        if self.stones:  # a stone is never spare (without the variant, no stone is in play)
+            held = [letters[t] for t in cabinet if not self.cat.stone[t]]
+        else:
+            held = list(map(letters.__getitem__, cabinet))
+        left = dict(needs)  # what the homework needs beyond the tiles counted so far (none left: dropped)
         spare = set()
-        for t in cabinet:
-            if stone[t]:  # a stone is never spare
-                continue
-            letter = letters[t]
+        for letter in held:
             n = left.get(letter, 0)
-            if n:
+            if n > 1:
                 left[letter] = n - 1
+            elif n:
+                del left[letter]
             else:
                 spare.add(letter)
-        found = (spare, {letter for letter, n in left.items() if n})
+        found = (spare, set(left))
         self._trade_views[seat] = (list(cabinet), needs, found)
         return found
 
@@ -1174,8 +1186,7 @@ class MagicSpellState(State):
             bad, letter = next((t, letter) for letter, filed in self.mixed.items() for t in filed if cat.letters[t] != letter)
             raise InvariantError(f"tile {bad} filed under {letter}")
         kept = self._lab_counts
-        if (kept is not None and kept[0] is self.mixed and kept[1] == self.mixed_count
-                and kept[2] != list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles)))):
+        if kept is not None and kept[0] is self.mixed and kept[1] == self.mixed_count and kept != self._count_unseen():
             raise InvariantError("the cached counts of the unseen laboratory are stale")
         unseen = list(chain.from_iterable(self.mixed.values()))
         self._last_unseen = ({letter: list(filed) for letter, filed in self.mixed.items()}, unseen)
