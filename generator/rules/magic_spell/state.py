@@ -160,13 +160,16 @@ class MagicSpellState(State):
             known = self._lasting[seat] = (list(book), totals)
         return known[1].get(key, 0)
 
+    # the limits and the research cost: lasting() asked only of a student with a spellbook (few are)
     def cabinet_limit(self, seat: int) -> int:
-        return self.cat.params["cabinet_limit"] + self.lasting(seat, "cabinet")
+        return self.cat.params["cabinet_limit"] + (self.lasting(seat, "cabinet") if self.spellbook[seat] else 0)
 
     def homework_limit(self, seat: int) -> int:
-        return self.cat.params["homework_limit"] + self.lasting(seat, "homework")
+        return self.cat.params["homework_limit"] + (self.lasting(seat, "homework") if self.spellbook[seat] else 0)
 
     def research_cost(self, seat: int) -> int:
+        if not self.spellbook[seat]:
+            return max(0, self.cat.params["research_cost"])
         return max(0, self.cat.params["research_cost"] - self.lasting(seat, "research_discount"))
 
     def credits(self, seat: int) -> int:
@@ -446,18 +449,15 @@ class MagicSpellState(State):
             raise IllegalAction("the game is over")
         if self.chance is not None:
             self._apply_chance(action)
-        else:
-            self._apply_move(action)
+        else:  # a move, its method looked up here (every action of every game comes this way)
+            # typed(action), its first check inline (a player's actions are their named tuples already);
+            # IllegalAction for an unknown verb or a wrong number of fields
+            move = action if type(action) is MOVE_TYPES.get(getattr(action, "verb", "")) else typed(action)
+            method, phases = _MOVES[move.verb]
+            if self.phase not in phases:
+                raise IllegalAction(move)
+            method(self, self.seat, move)
         self._advance()
-
-    def _apply_move(self, action) -> None:
-        # typed(action), its first check inline (a player's actions are their named tuples already);
-        # IllegalAction for an unknown verb or a wrong number of fields
-        move = action if type(action) is MOVE_TYPES.get(getattr(action, "verb", "")) else typed(action)
-        apply, phases = _MOVES[move.verb]
-        if self.phase not in phases:
-            raise IllegalAction(move)
-        apply(self, self.seat, move)
 
     # One method per verb (the _MOVES table below, with the phases that allow it).
     def _weave_move(self, seat: int, move: Weave) -> None:
