@@ -876,17 +876,15 @@ class MagicSpellState(State):
         return False
 
     def _end_turn_step(self, step: tuple) -> bool:
-        self._end_turn()  # queues trim and next_turn
+        self._recover()
         seat = self.seat
         if len(self.cabinet[seat]) > self.cabinet_limit(seat) or len(self.homework[seat]) > self.homework_limit(seat):
+            self.queue[0:0] = [("trim",), ("next_turn",)]
             return False  # the queue takes over: trim waits for the student's choices
         # the usual end of a turn run here rather than step by step through the queue, as those steps
         # would: nothing to trim, the next turn, and (unless the game is over) its beginning
-        del self.queue[:2]
-        self._next_turn()  # queues begin_turn
-        if self.done:
+        if not self._pass_turn():
             return False
-        del self.queue[0]
         self._begin_turn()
         return True
 
@@ -903,7 +901,8 @@ class MagicSpellState(State):
         return False
 
     def _next_turn_step(self, step: tuple) -> bool:
-        self._next_turn()
+        if self._pass_turn():
+            self.queue.insert(0, ("begin_turn",))
         return False
 
     def _fullest(self, victim: int) -> int | None:
@@ -1045,7 +1044,8 @@ class MagicSpellState(State):
                     return t
         return None
 
-    def _end_turn(self) -> None:
+    def _recover(self) -> None:
+        """The end of the active student's turn: a tile left in hand kept, spirit recovered."""
         seat = self.seat
         if self.looking is not None:  # never left in hand, but be safe
             self.cabinet[seat].append(self.looking)
@@ -1053,9 +1053,9 @@ class MagicSpellState(State):
         if self.spirit[seat] < self.cat.params["recover_below"]:
             self.spirit[seat] += 1
         self.spirit[seat] += self.lasting(seat, "regen")
-        self.queue[0:0] = [("trim",), ("next_turn",)]
 
-    def _next_turn(self) -> None:
+    def _pass_turn(self) -> bool:
+        """The turn passes to the next student: False when the game is over instead."""
         seat = self.seat
         self.turns += 1
         if self.final_left is not None:
@@ -1065,9 +1065,9 @@ class MagicSpellState(State):
         if self.final_left is not None and self.final_left <= 0:
             self.done = True
             self.phase = "over"
-            return
+            return False
         self.seat = (seat + 1) % self.players
-        self.queue.insert(0, ("begin_turn",))
+        return True
 
     # ---- for the search player: what a seat cannot see ----------------------------------
     def determinize(self, seat: int, rng) -> MagicSpellState:
