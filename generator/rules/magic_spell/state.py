@@ -1060,7 +1060,7 @@ class MagicSpellState(State):
         self.turns += 1
         if self.final_left is not None:
             self.final_left -= 1
-        elif self.credits(seat) >= self.goal:
+        elif (self.credits(seat) if self.spellbook[seat] else 0) >= self.goal:  # credits() of an empty book, inline
             self.final_left = self.players - 1
         if self.final_left is not None and self.final_left <= 0:
             self.done = True
