@@ -1,15 +1,17 @@
 """Magic Spell's kept results follow every change to what they were worked out from, even a change
-made by hand: the scores (returns) and the trade views."""
+made by hand: the scores (returns), the trade views, the known letters and the laboratory's counts."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from spellpress.load.game import load_game
-from spellpress.rules.magic_spell import RULES
-from spellpress.rules.protocol import CHANCE
+from spellpress.rules.chance import draw_chance
+from spellpress.rules.magic_spell import RULES, MagicSpellPlayer
+from spellpress.rules.protocol import CHANCE, InvariantError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +58,43 @@ def test_a_trade_view_follows_the_cabinet_and_the_needs(game):
     letter = next(iter(state.remaining(sid)))
     state._recount(seat, sid, letter, -1)  # the homework needs one letter fewer: new needs
     assert state._trade_view(seat) == view(state, seat)
+
+
+def test_the_known_letters_follow_every_return_and_take_and_a_change_by_hand(game):
+    state, rng, seen = RULES.new_state(game, 4, {}), random.Random(4), 0
+    players = [MagicSpellPlayer(None) for _ in range(4)]
+    while not state.is_terminal() and state.turns < 400:
+        before = list(state.known)
+        if state.current_player() == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(players[state.current_player()].act(state, state.current_player(), rng))
+        if list(state.known) != before:  # in the order the tiles were returned, each with its letter
+            seen += 1
+            assert list(state.known_letters().items()) == [(t, state.cat.letters[t]) for t in state.known]
+    assert seen > 20
+    tile = next(iter(state.known))
+    del state.known[tile]  # by hand: made anew
+    assert list(state.known_letters()) == list(state.known)
+    state.known[tile] = 0
+    assert list(state.known_letters().items())[-1] == (tile, state.cat.letters[tile])
+
+
+def test_the_laboratory_counts_follow_a_change_by_hand(game):
+    def draws_as_listed(state, seed):
+        return state.sample_chance(random.Random(seed)) == draw_chance(state.chance_outcomes(), random.Random(seed))
+
+    state = RULES.new_state(game, 3, {})
+    assert state.chance[0] == "lab" and all(draws_as_listed(state, seed) for seed in range(50))
+    for letter in "etaoinsh":  # by hand, the count told: counted anew
+        state.cabinet[0].append(state.mixed[letter].pop())
+        state.mixed_count -= 1
+    assert all(draws_as_listed(state, seed) for seed in range(50))
+    back = next(t for t in state.cabinet[0] if state.cat.letters[t] == "e")  # the same count: stale ...
+    state.cabinet[0].remove(back)
+    state.mixed["e"].append(back)
+    state.cabinet[0].append(state.mixed["t"].pop())
+    with pytest.raises(InvariantError, match="cached counts of the unseen laboratory"):
+        state.check_invariants()
+    state.drop_caches()  # ... as with the other kept counts
+    assert all(draws_as_listed(state, seed) for seed in range(50))

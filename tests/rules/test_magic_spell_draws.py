@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from spellpress.load.game import load_game
-from spellpress.rules.chance import draw_chance
+from spellpress.rules.chance import Counted, draw_chance
 from spellpress.rules.magic_spell import RULES, MagicSpellPlayer
-from spellpress.rules.magic_spell.draws import draw_uniform
+from spellpress.rules.magic_spell.draws import draw_by_sizes, draw_uniform
 from spellpress.rules.protocol import CHANCE, IllegalAction, RandomPlayer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -62,6 +62,25 @@ def test_uniform_draws_agree_at_and_near_every_boundary(n):
         for r in (k / n, (k + 1) / n - 1e-17, k / n + 2.0 ** -52, (k + 1) / n - 2.0 ** -52, (k + 0.5) / n):
             if 0.0 <= r < 1.0:
                 assert draw_uniform(draws, items, Fixed(r)) == draw_chance(outcomes, Fixed(r)), (n, k, r)
+
+
+@pytest.mark.parametrize("sizes", [[0, 3, 0, 1, 5, 0], [2, 2], [1] * 30, [0, 0, 7, 1], [9, 0, 0, 0, 1, 0, 14, 0, 2]])
+def test_draws_by_sizes_agree_at_and_near_every_boundary(sizes):
+    total = sum(sizes)
+    draws = [f"letter {i}" for i in range(len(sizes))]
+    outcomes = list(Counted(draws, sizes, total))
+    bounds = [sum(sizes[:i]) for i in range(len(sizes) + 1)]
+    for k in bounds:
+        for r in (k / total, k / total - 1e-17, k / total + 2.0 ** -52, k / total - 2.0 ** -52, (k + 0.5) / total):
+            if 0.0 <= r < 1.0:
+                mine, listed = Fixed(r), Fixed(r)
+                assert draw_by_sizes(draws, iter(sizes), total, mine) == draw_chance(outcomes, listed), (sizes, k, r)
+
+
+def test_draws_by_sizes_with_one_kind_left_draw_no_number():
+    rng = random.Random(5)
+    assert draw_by_sizes(["a", "b", "c"], iter([0, 4, 0]), 4, rng) == "b"
+    assert rng.random() == random.Random(5).random()
 
 
 def test_a_single_item_draws_no_number():

@@ -9,7 +9,7 @@ from typing import Literal, get_args
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
-from spellpress.rules.magic_spell.actions import LabDraw, SpellDraw, TileDraw
+from spellpress.rules.magic_spell.actions import MIXED, LabDraw, SpellDraw, Take, TileDraw
 
 CastEffect = Literal["spirit", "draw", "scrounge", "weaves", "research", "transmute",
                      "steal", "swap", "drain", "siphon", "scatter", "unweave", "tamper"]
@@ -105,6 +105,10 @@ class Catalog:
         self.lab_letters = sorted(set(self.letters))
         self.no_tiles = [()] * len(self.lab_letters)  # what the laboratory holds of a letter it has none of
         self.lab_draws = [LabDraw("lab", letter) for letter in self.lab_letters]
+        self.lab_index = {letter: i for i, letter in enumerate(self.lab_letters)}
+        # every take of a laboratory tile, by verb: the known tile's, then (last) an unseen one's
+        self.takes = {verb: [Take(verb, tile) for tile in range(len(self.letters))] + [Take(verb, MIXED)]
+                      for verb in ("scrounge", "pick")}
         self.spell_draws = [SpellDraw("spell", sid) for sid in range(len(self.spells))]
         self.pick_draws = [TileDraw("pick", tile) for tile in range(len(self.letters))]
         # no homework limit is ever below this (lasting homework effects may be negative)

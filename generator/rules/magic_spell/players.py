@@ -310,8 +310,8 @@ class MagicSpellPlayer(Player[MagicSpellState]):
             return RESEARCH
         # no casting while a spell is stuck: save the spirit to research a new one (two students
         # swapping tiles back and forth every turn stalled games)
-        castable = list(compress(state.spellbook[seat], map(state.cat.castable.__getitem__, state.spellbook[seat]))
-                        ) if not stuck else []
+        book = state.spellbook[seat]  # mostly empty
+        castable = list(compress(book, map(state.cat.castable.__getitem__, book))) if book and not stuck else []
         weave, weave_found = None, False
         if castable:
             # what the plain turn is worth (in tiles woven), to beat with a cast

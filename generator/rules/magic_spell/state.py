@@ -42,11 +42,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Any
 
-from spellpress.rules.chance import Counted, draw_counted
+from spellpress.rules.chance import Counted
 from spellpress.rules.magic_spell.actions import (
     DRAW_TYPES,
     KEEP,
@@ -68,7 +68,7 @@ from spellpress.rules.magic_spell.actions import (
     typed,
 )
 from spellpress.rules.magic_spell.content import Catalog, Letters
-from spellpress.rules.magic_spell.draws import draw_uniform
+from spellpress.rules.magic_spell.draws import draw_by_sizes, draw_uniform
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 
@@ -129,7 +129,10 @@ class MagicSpellState(State):
         # the seats in the trade window at the start of each seat's turn: the others (both of two)
         self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
                          for seat in range(players)]
-        self._known_letters: tuple[tuple[int, ...], dict[int, str]] = ((), {})  # known_letters(), with its tiles
+        self._known_letters: dict[int, str] = {}  # known_letters(), kept in step with `known` by the moves
+        # (the laboratory and the count they were counted for, the unseen tiles of each letter in cat.lab_letters'
+        # order, the letters it has): _unseen_counts(), kept in step by the draws
+        self._lab_counts: tuple[dict[str, list[int]], int, list[int], set[str]] | None = None
         self.progress: dict[int, int] = {}  # homework spell -> turn it last gained a tile (its owner knows)
         self.stats: Counter = Counter()
         # what the last invariant check saw of the unseen laboratory and of the spells' places
@@ -157,13 +160,16 @@ class MagicSpellState(State):
             known = self._lasting[seat] = (list(book), totals)
         return known[1].get(key, 0)
 
+    # the limits and the research cost: lasting() asked only of a student with a spellbook (few are)
     def cabinet_limit(self, seat: int) -> int:
-        return self.cat.params["cabinet_limit"] + self.lasting(seat, "cabinet")
+        return self.cat.params["cabinet_limit"] + (self.lasting(seat, "cabinet") if self.spellbook[seat] else 0)
 
     def homework_limit(self, seat: int) -> int:
-        return self.cat.params["homework_limit"] + self.lasting(seat, "homework")
+        return self.cat.params["homework_limit"] + (self.lasting(seat, "homework") if self.spellbook[seat] else 0)
 
     def research_cost(self, seat: int) -> int:
+        if not self.spellbook[seat]:
+            return max(0, self.cat.params["research_cost"])
         return max(0, self.cat.params["research_cost"] - self.lasting(seat, "research_discount"))
 
     def credits(self, seat: int) -> int:
@@ -193,7 +199,9 @@ class MagicSpellState(State):
             self._needs[seat] = _adjusted(needs, letter, change)
 
     def drop_caches(self) -> None:
-        """Forget every cached `remaining` and `needs` (after changing spells or homework by hand)."""
+        """Forget every cached `remaining` and `needs` and the laboratory's counts (after changing spells,
+        homework or the unseen laboratory by hand)."""
+        self._lab_counts = None
         self._left.clear()
         self._needs.clear()
         self._trade_views.clear()
@@ -219,11 +227,13 @@ class MagicSpellState(State):
 
     def known_letters(self) -> dict[int, str]:
         """Every face-down tile whose letter all students saw -> that letter (what perfect memory
-        holds), in the order they were returned; kept while those tiles stay the same, do not modify."""
-        tiles = tuple(self.known)
-        if self._known_letters[0] != tiles:
-            self._known_letters = (tiles, dict(zip(tiles, map(self.cat.letters.__getitem__, tiles), strict=False)))
-        return self._known_letters[1]
+        holds), in the order they were returned. Kept in step with `known` by the moves that return and
+        take tiles, and made anew when its tiles are not those of `known` (a change made by hand); it
+        changes with the state: do not modify, nor keep it past a move."""
+        kept = self._known_letters
+        if kept.keys() != self.known.keys():
+            kept = self._known_letters = dict(zip(self.known, map(self.cat.letters.__getitem__, self.known), strict=False))
+        return kept
 
     def warded(self, seat: int) -> bool:
         return self.lasting(seat, "ward") > 0
@@ -259,13 +269,27 @@ class MagicSpellState(State):
         assert chance is not None, "chance is not to act"
         kind, cat = chance[0], self.cat
         if kind == "lab":
-            return draw_counted(cat.lab_draws, list(map(len, map(self.mixed.get, cat.lab_letters, cat.no_tiles))),
-                                self.mixed_count, rng)
+            return draw_by_sizes(cat.lab_draws, self._unseen_counts()[2], self.mixed_count, rng)
         if kind == "spell":
             return draw_uniform(cat.spell_draws, self.deck_mixed, rng)
         if kind == "pick":
             return draw_uniform(cat.pick_draws, chance[2], rng)
         raise AssertionError(kind)
+
+    def _unseen_counts(self) -> tuple[dict[str, list[int]], int, list[int], set[str]]:
+        """(the laboratory, its count, how many unseen tiles of each letter it holds in cat.lab_letters'
+        order, the letters it has any of); kept while the draws take tiles (see _draw_outcome), counted
+        anew for another laboratory (a clone's, a determinized one) or another count (a change by hand);
+        do not modify."""
+        kept = self._lab_counts
+        if kept is None or kept[0] is not self.mixed or kept[1] != self.mixed_count:
+            kept = self._lab_counts = self._count_unseen()
+        return kept
+
+    def _count_unseen(self) -> tuple[dict[str, list[int]], int, list[int], set[str]]:
+        letters = self.cat.lab_letters
+        sizes = list(map(len, map(self.mixed.get, letters, self.cat.no_tiles)))
+        return self.mixed, self.mixed_count, sizes, set(compress(letters, sizes))
 
     def returns(self) -> list[float]:
         """Credits of each spellbook (and stones held, in that variant). The runner asks after every
@@ -318,9 +342,10 @@ class MagicSpellState(State):
         raise AssertionError(phase)
 
     def _scrounge_slots(self, verb: str) -> list:
-        slots = [Take(verb, t) for t in self.takeable_known(verb)]
+        takes = self.cat.takes[verb]  # made once: a list of them after every decision of a measured game
+        slots = list(map(takes.__getitem__, self.takeable_known(verb)))
         if self.mixed_count:
-            slots.append(Take(verb, MIXED))
+            slots.append(takes[-1])
         return slots
 
     def takeable_known(self, verb: str) -> list[int]:
@@ -424,18 +449,15 @@ class MagicSpellState(State):
             raise IllegalAction("the game is over")
         if self.chance is not None:
             self._apply_chance(action)
-        else:
-            self._apply_move(action)
+        else:  # a move, its method looked up here (every action of every game comes this way)
+            # typed(action), its first check inline (a player's actions are their named tuples already);
+            # IllegalAction for an unknown verb or a wrong number of fields
+            move = action if type(action) is MOVE_TYPES.get(getattr(action, "verb", "")) else typed(action)
+            method, phases = _MOVES[move.verb]
+            if self.phase not in phases:
+                raise IllegalAction(move)
+            method(self, self.seat, move)
         self._advance()
-
-    def _apply_move(self, action) -> None:
-        # typed(action), its first check inline (a player's actions are their named tuples already);
-        # IllegalAction for an unknown verb or a wrong number of fields
-        move = action if type(action) is MOVE_TYPES.get(getattr(action, "verb", "")) else typed(action)
-        apply, phases = _MOVES[move.verb]
-        if self.phase not in phases:
-            raise IllegalAction(move)
-        apply(self, self.seat, move)
 
     # One method per verb (the _MOVES table below, with the phases that allow it).
     def _weave_move(self, seat: int, move: Weave) -> None:
@@ -531,6 +553,7 @@ class MagicSpellState(State):
         if slot not in self.known or (purpose == "pick" and slot in self.returned):
             raise IllegalAction((purpose, slot))
         del self.known[slot]
+        self._known_letters.pop(slot, None)
         self.stats["scrounges_known"] += purpose == "scrounge"
         self._arrive(seat, slot, purpose)
 
@@ -616,6 +639,7 @@ class MagicSpellState(State):
             return
         self.serial += 1
         self.known[tile] = self.serial
+        self._known_letters[tile] = self.cat.letters[tile]
 
     def _drop_spell(self, seat: int, sid: int) -> None:
         self.homework[seat].remove(sid)
@@ -685,6 +709,13 @@ class MagicSpellState(State):
             if not self.mixed.get(draw.letter):
                 raise IllegalAction(action)
             tile = self.mixed[draw.letter].pop()
+            kept = self._lab_counts
+            if kept is not None and kept[0] is self.mixed and kept[1] == self.mixed_count:  # kept in step
+                sizes, index = kept[2], self.cat.lab_index[draw.letter]
+                sizes[index] -= 1
+                if not sizes[index]:
+                    kept[3].discard(draw.letter)
+                self._lab_counts = (kept[0], kept[1] - 1, sizes, kept[3])
             self.mixed_count -= 1
             purpose, seat = chance[1], chance[2]
             if purpose == "deal":
@@ -845,17 +876,15 @@ class MagicSpellState(State):
         return False
 
     def _end_turn_step(self, step: tuple) -> bool:
-        self._end_turn()  # queues trim and next_turn
+        self._recover()
         seat = self.seat
         if len(self.cabinet[seat]) > self.cabinet_limit(seat) or len(self.homework[seat]) > self.homework_limit(seat):
+            self.queue[0:0] = [("trim",), ("next_turn",)]
             return False  # the queue takes over: trim waits for the student's choices
         # the usual end of a turn run here rather than step by step through the queue, as those steps
         # would: nothing to trim, the next turn, and (unless the game is over) its beginning
-        del self.queue[:2]
-        self._next_turn()  # queues begin_turn
-        if self.done:
+        if not self._pass_turn():
             return False
-        del self.queue[0]
         self._begin_turn()
         return True
 
@@ -872,7 +901,8 @@ class MagicSpellState(State):
         return False
 
     def _next_turn_step(self, step: tuple) -> bool:
-        self._next_turn()
+        if self._pass_turn():
+            self.queue.insert(0, ("begin_turn",))
         return False
 
     def _fullest(self, victim: int) -> int | None:
@@ -896,9 +926,10 @@ class MagicSpellState(State):
     def _count_short_letters(self, seat: int) -> None:
         """Statistics: each letter a spell of the student about to play needs and the laboratory has
         run out of."""
-        mixed, needs = self.mixed, self.needs(seat)
-        if all(map(mixed.get, needs)):  # mostly: the unseen tiles hold every letter needed
+        needs = self.needs(seat)
+        if needs.keys() <= self._unseen_counts()[3]:  # mostly: the unseen tiles hold every letter needed
             return
+        mixed = self.mixed
         seen = {self.cat.letters[t] for t in self.known}
         short = {letter for letter in needs if not mixed.get(letter) and letter not in seen}
         if not short:
@@ -966,19 +997,22 @@ class MagicSpellState(State):
 
     def _count_trade_view(self, seat: int, cabinet: list[int], needs: Letters) -> tuple[set[str], set[str]]:
         """_trade_view counted anew, and kept."""
-        letters, stone = self.cat.letters, self.cat.stone
-        left = dict(needs)  # what the homework needs beyond the tiles counted so far
+        letters = self.cat.letters
+        if self.stones:  # a stone is never spare (without the variant, no stone is in play)
+            held = [letters[t] for t in cabinet if not self.cat.stone[t]]
+        else:
+            held = list(map(letters.__getitem__, cabinet))
+        left = dict(needs)  # what the homework needs beyond the tiles counted so far (none left: dropped)
         spare = set()
-        for t in cabinet:
-            if stone[t]:  # a stone is never spare
-                continue
-            letter = letters[t]
+        for letter in held:
             n = left.get(letter, 0)
-            if n:
+            if n > 1:
                 left[letter] = n - 1
+            elif n:
+                del left[letter]
             else:
                 spare.add(letter)
-        found = (spare, {letter for letter, n in left.items() if n})
+        found = (spare, set(left))
         self._trade_views[seat] = (list(cabinet), needs, found)
         return found
 
@@ -1010,7 +1044,8 @@ class MagicSpellState(State):
                     return t
         return None
 
-    def _end_turn(self) -> None:
+    def _recover(self) -> None:
+        """The end of the active student's turn: a tile left in hand kept, spirit recovered."""
         seat = self.seat
         if self.looking is not None:  # never left in hand, but be safe
             self.cabinet[seat].append(self.looking)
@@ -1018,21 +1053,21 @@ class MagicSpellState(State):
         if self.spirit[seat] < self.cat.params["recover_below"]:
             self.spirit[seat] += 1
         self.spirit[seat] += self.lasting(seat, "regen")
-        self.queue[0:0] = [("trim",), ("next_turn",)]
 
-    def _next_turn(self) -> None:
+    def _pass_turn(self) -> bool:
+        """The turn passes to the next student: False when the game is over instead."""
         seat = self.seat
         self.turns += 1
         if self.final_left is not None:
             self.final_left -= 1
-        elif self.credits(seat) >= self.goal:
+        elif (self.credits(seat) if self.spellbook[seat] else 0) >= self.goal:  # credits() of an empty book, inline
             self.final_left = self.players - 1
         if self.final_left is not None and self.final_left <= 0:
             self.done = True
             self.phase = "over"
-            return
+            return False
         self.seat = (seat + 1) % self.players
-        self.queue.insert(0, ("begin_turn",))
+        return True
 
     # ---- for the search player: what a seat cannot see ----------------------------------
     def determinize(self, seat: int, rng) -> MagicSpellState:
@@ -1150,6 +1185,9 @@ class MagicSpellState(State):
         if not filed_right:
             bad, letter = next((t, letter) for letter, filed in self.mixed.items() for t in filed if cat.letters[t] != letter)
             raise InvariantError(f"tile {bad} filed under {letter}")
+        kept = self._lab_counts
+        if kept is not None and kept[0] is self.mixed and kept[1] == self.mixed_count and kept != self._count_unseen():
+            raise InvariantError("the cached counts of the unseen laboratory are stale")
         unseen = list(chain.from_iterable(self.mixed.values()))
         self._last_unseen = ({letter: list(filed) for letter, filed in self.mixed.items()}, unseen)
         return unseen
