@@ -188,11 +188,5 @@ class ISMCTSPlayer(Player):
             player = s.current_player()
             if player == TERMINAL or s.turns >= cap:
                 break
-            s.apply(self._chance(s, rng) if player == CHANCE else self.policy.act(s, player, rng))
+            s.apply(s.sample_chance(rng) if player == CHANCE else self.policy.act(s, player, rng))
         return evaluate(s)[seat]
-
-    @staticmethod
-    def _chance(s: State, rng: random.Random) -> Any:
-        outcomes = s.chance_outcomes()
-        actions = [a for a, _ in outcomes]
-        return rng.choices(actions, weights=[p for _, p in outcomes])[0] if len(actions) > 1 else actions[0]

@@ -111,8 +111,9 @@ def _best_of(achievements, top: int) -> float:
 
 def best_sum(others: list, mine: float, n: int) -> float:
     """The sum of the n highest of `others` and `mine` (the spells n publishes would publish)."""
-    if n == 1 and not others:
-        return 0 + mine  # sum([mine]), as the general case below adds
+    if n == 1:  # the highest, as sum() adds it to 0
+        most = max(others, default=mine)
+        return 0 + (mine if mine > most else most)
     return sum(sorted([*others, mine], reverse=True)[:n])
 
 

@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from spellpress.rules.chance import draw_chance, draw_counted
 from spellpress.rules.evocabulary.actions import (
     CHANCE_TYPES,
     END,
@@ -153,7 +154,17 @@ class EvoState(State):
             total = sum(len(v) for v in self.familiar_deck.values())
             return [(Reveal("reveal", d), len(v) / total) for d, v in sorted(self.familiar_deck.items())]
         total = self.deck_count
-        return [(Deal("deal", letter), len(v) / total) for letter, v in sorted(self.deck.items())]
+        return [(_deal(letter), len(v) / total) for letter, v in sorted(self.deck.items())]
+
+    def sample_chance(self, rng) -> Any:
+        """chance_outcomes()'s draw (State.sample_chance), from the same random number: a deal from the
+        deck's counts without listing its outcomes."""
+        if self.reveals_due and self.familiar_deck:
+            return draw_chance(self.chance_outcomes(), rng)
+        deck = self.deck
+        letters = sorted(deck)
+        return draw_counted([_deal(letter) for letter in letters], [len(deck[letter]) for letter in letters],
+                            self.deck_count, rng)
 
     def legal_actions(self) -> Sequence[Any]:
         if self.phase == "over":
@@ -935,6 +946,16 @@ def _modifies(own: int, spell_wilds: int):
     def modifies(hand: int, spell: int, wilds: int) -> bool:
         return bool(hand + max(0, wilds - spell_wilds) or own - spell + max(0, spell_wilds - wilds))
     return modifies
+
+
+_DEALS: dict[str, Deal] = {}  # letter -> its deal, made once
+
+
+def _deal(letter: str) -> Deal:
+    found = _DEALS.get(letter)
+    if found is None:
+        found = _DEALS[letter] = Deal("deal", letter)
+    return found
 
 
 def _play_move(kind: str, team: int | None, word: str, src: str) -> Start | Modify:
