@@ -129,7 +129,7 @@ def minus(sub: str, locked: str) -> str:
 class MainSearch:
     """One main-phase decision's search (see the module doc)."""
 
-    def __init__(self, player: EvoPlayer, st: EvoState, seat: int):
+    def __init__(self, player: EvoPlayer, st: EvoState, seat: int, swaps: bool | None = None):
         content = st.content
         self.st, self.seat, self.content = st, seat, content
         self.hand = st.hand_letters(seat)
@@ -141,7 +141,8 @@ class MainSearch:
         self.refill = 5.0 if st.deck_count >= content.hand_size else 0.0
         self.bank = 0.2 if self.endgame else 0.55
         self.bonuses = Bonuses(st)
-        self.skill = player.skill
+        # modifies that take a letter out of a spell (and perhaps add others): from skill 0.6
+        self.swaps = player.skill >= 0.6 if swaps is None else swaps
         self.keep_all = player.skill < 1
         self.plays: list[tuple] = []  # below skill 1: every play
         # at skill 1: the best play whose value is known, as (value, order, letters, wild, play), and the
@@ -253,7 +254,7 @@ class MainSearch:
         for team, spell in st.spells[seat].items():
             own = key("".join(content.letter[i] for i in spell[1] if content.letter[i] != WILD))
             given_up = self.bank * st.spell_points(spell) + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
-            bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.skill >= 0.6 else [])
+            bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.swaps else [])
             for base in bases:
                 self._modify_base(team, base, st.spell_wilds(spell), given_up)
 
