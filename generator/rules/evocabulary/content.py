@@ -94,6 +94,7 @@ class Content:
         self._pts: dict[str, int] = {}
         self._top_letter: dict[str, int] = {}
         self.scoring_plays: dict[tuple, MainAction | None] = {}  # EvoState.scoring_play's answers by the seat's letters
+        self.can_score: dict[tuple, bool] = {}  # EvoState.can_score's, the same way
         # team_of for every length up to one past the longest team's, which stands for all longer ones
         self._team_by_length = [self._team_of(n) for n in range(max(self.teams, default=0) + 2)]
 
