@@ -693,36 +693,24 @@ class EvoState(State):
     def can_score(self, seat: int) -> bool:
         """Could this seat score on its turn (deck empty)? Whether `scoring_play` finds one, asked of
         the plays in any order: the first scoring play found will do."""
-        publish, burn = self.scoring_teams(seat)
-        if not publish and not burn:
+        teams = self.scoring_teams(seat)
+        if not any(teams):
             return False
-        letters = self._scoring_key(seat, publish, burn)
-        plays = self.content.scoring_plays
-        if letters in plays:
-            return plays[letters] is not None
-        memo = self.content.can_score
-        found = memo.get(letters)
-        if found is None:
-            if len(memo) > SCORING_PLAYS_KEPT:
-                memo.clear()
-            found = memo[letters] = next(self._scoring_plays(seat, publish, burn, ordered=False), None) is not None
-        return found
+        letters = self._scoring_key(seat, *teams)
+        if letters in self.content.scoring_plays:
+            return self.content.scoring_plays[letters] is not None
+        return _kept(self.content.can_score, letters,
+                     lambda: next(self._scoring_plays(seat, *teams, ordered=False), None) is not None)
 
     def scoring_play(self, seat: int) -> MainAction | None:
         """A start or modify, as the rules allow it (up to two wilds, a modify that only removes
         letters), that reaches a team that publishes, or that burns with a letter worth points
         left in the hand (the team's own actions or one copied by teamwork); None if there is none."""
-        publish, burn = self.scoring_teams(seat)
-        if not publish and not burn:
+        teams = self.scoring_teams(seat)
+        if not any(teams):
             return None
-        letters = self._scoring_key(seat, publish, burn)
-        memo = self.content.scoring_plays
-        if letters in memo:
-            return memo[letters]
-        if len(memo) > SCORING_PLAYS_KEPT:
-            memo.clear()
-        found = memo[letters] = next(self._scoring_plays(seat, publish, burn), None)
-        return found
+        return _kept(self.content.scoring_plays, self._scoring_key(seat, *teams),
+                     lambda: next(self._scoring_plays(seat, *teams), None))
 
     def _scoring_key(self, seat: int, publish: set[int], burn: set[int]) -> tuple:
         """What scoring_play's answer depends on: the seat's letters alone (hand, spells, locked) and
@@ -965,6 +953,17 @@ def _modifies(own: int, spell_wilds: int):
     def modifies(hand: int, spell: int, wilds: int) -> bool:
         return bool(hand + max(0, wilds - spell_wilds) or own - spell + max(0, spell_wilds - wilds))
     return modifies
+
+
+def _kept(memo: dict, letters: tuple, answer: Callable[[], Any]) -> Any:
+    """memo's answer for these letters, worked out and kept the first time (the memo starts over
+    past SCORING_PLAYS_KEPT answers)."""
+    if letters in memo:
+        return memo[letters]
+    if len(memo) > SCORING_PLAYS_KEPT:
+        memo.clear()
+    found = memo[letters] = answer()
+    return found
 
 
 _DEALS: dict[str, Deal] = {}  # letter -> its deal, made once
