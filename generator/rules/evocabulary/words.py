@@ -240,22 +240,34 @@ def _add_shares(sums: dict[int, int], options: tuple[int, ...]) -> dict[int, int
     return out
 
 
-def _candidates(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None):
+def _candidates(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None,
+                lazily: bool = False):
     """(word, letters of the pool used, wilds) of every word landing at one of `teams` from these
-    sources and up to n_wild (at most two) wilds, each once, unordered (as the word finder finds them);
-    with `only`, that word's alone."""
+    sources and up to n_wild (at most two) wilds, each once, unordered; with `only`, that word's alone.
+    `lazily`, each as the word finder finds it (a search that stops at the first that will do)."""
     pool = key("".join(sources.values())).replace(WILD, "")
     wilds = min(n_wild, 2)
     if only is None:
-        found: Iterable[tuple[str, str]] = ((w, sub) for w, sub, _ in c.words.finder.extensions("", pool, wilds, need_pool=False))
+        found = c.words.finder.extensions("", pool, wilds, need_pool=False)
+        if lazily:
+            yield from _first_finds(c, found, teams)
+            return
+        unique = {(w, sub) for w, sub, _ in found}
     elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
         common = key("".join((Counter(pool) & Counter(only)).elements()))
-        found = ((only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= wilds)
+        unique = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= wilds}
     else:
         return
     team_of = c.team_of
-    seen = set()
-    for word, sub in found:
+    for word, sub in unique:
+        if team_of(len(word)) in teams:
+            yield word, sub, len(word) - len(sub)
+
+
+def _first_finds(c: Content, found: Iterable[tuple[str, str, str]], teams: set[int]):
+    """_candidates' answers from the word finder's, each the first time it is found."""
+    team_of, seen = c.team_of, set()
+    for word, sub, _ in found:
         if team_of(len(word)) in teams and (word, sub) not in seen:
             seen.add((word, sub))
             yield word, sub, len(word) - len(sub)
@@ -266,7 +278,7 @@ def _build_options(c: Content, sources: dict[str, str], n_wild: int, teams: set[
     """all_builds' candidates: (word, wilds, per letter of the pool used its shares (letter, locked,
     spell, hand)), the words A-Z (or as found, not `ordered`)."""
     held = [Counter(sources.get(s, "")) for s in "lsh"]
-    candidates = _candidates(c, sources, n_wild, teams, only)
+    candidates = _candidates(c, sources, n_wild, teams, only, lazily=not ordered)
     for word, sub, wild_n in sorted(candidates) if ordered else candidates:
         used = Counter(sub)
         # split each letter of sub among the sources, every way
