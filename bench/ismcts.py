@@ -1,8 +1,9 @@
 """Does the search player get stronger with more search? Its win rate against the heuristic by budget.
 
     python bench/ismcts.py [--games 40 | --games 100,100,40] [--budgets 16,64,256] [--game spelled ...] [--workers 1] [--json]
-                           [--horizon TURNS]
+                           [--horizon TURNS] [--playout heuristic|fast]
     python bench/ismcts.py --baseline [REF] [--game evocabulary] [--budgets 64] [--games 1] [--repeat 1] [--horizon TURNS]
+                           [--playout heuristic|fast]
 
 For each game under cards/ that names a rules engine (or those given), two-player games of
 IS-MCTS (`generator/simulate/ismcts.py`) against the game's skill-1 heuristic at each budget
@@ -24,6 +25,10 @@ status 1 if not.
 --horizon plays the search player with playouts cut that many turns after the move, scored by who
 leads (ISMCTSPlayer's `horizon`): cheaper, a different player. With --baseline only the current tree
 takes it (REF's search player has none), so the two trees are not expected to play the same games.
+
+--playout fast plays the playouts with the engine's cheaper playout player (Rules.playout_player; the
+heuristic where an engine has none), the default move still the heuristic's: a different player
+again, timed and measured the same way (with --baseline, only the current tree takes it).
 
 A search game costs hundreds of heuristic games (every playout plays the game to its end): keep
 --games modest on a shared machine and read the intervals, not the point estimates.
@@ -59,9 +64,10 @@ def engine_games() -> list[str]:
             if (folder / "game.yaml").exists() and load_game(folder).spec.rules.get("engine")]
 
 
-def measure(game: str, budget: int, games: int, seed: int, workers: int, horizon: int | None = None) -> dict:
+def measure(game: str, budget: int, games: int, seed: int, workers: int, horizon: int | None = None,
+            playout: str = "heuristic") -> dict:
     spec = RunSpec(str(ROOT / "cards" / game), 2, games, seed=seed, common_random_numbers=True,
-                   lineup=(Seat("ismcts", budget=budget, horizon=horizon), Seat("heuristic")))
+                   lineup=(Seat("ismcts", budget=budget, horizon=horizon, playout=playout), Seat("heuristic")))
     started = time.process_time()
     with LazyProgress(f"{game}, budget {budget}", games) as bar:
         result = run(spec, workers=workers, progress=bar.advance)
@@ -81,38 +87,43 @@ import dataclasses, hashlib, time
 from spellpress.simulate.runner import RunSpec, Seat, run
 a = json.loads(sys.argv[2])
 run(RunSpec(a["folder"], 2, 1, seed=98), workers=1)
-lineup = (Seat("ismcts", budget=a["budget"], **({"horizon": a["horizon"]} if a.get("horizon") else {})), Seat("heuristic"))
+cut = {name: a[name] for name in ("horizon", "playout") if a.get(name)}
+lineup = (Seat("ismcts", budget=a["budget"], **cut), Seat("heuristic"))
 started = time.process_time()
 result = run(RunSpec(a["folder"], 2, a["games"], seed=a["seed"], lineup=lineup), workers=1, keep_records=True)
 cpu = time.process_time() - started
 def digest(record):
     outcome = dataclasses.asdict(record.outcome)
     outcome["played"] = dict(sorted(outcome["played"].items()))
+    outcome.pop("words", None)  # newer than the baseline (the scored words, read from the same moves)
     return hashlib.sha256(json.dumps([record.index, outcome], default=sorted).encode()).hexdigest()[:16]
 print(json.dumps({"cpu": cpu, "digests": [digest(r) for r in result.records]}))
 """
 
 
-def compare(ref: str, game: str, budget: int, games: int, seed: int, repeat: int, horizon: int | None = None) -> int:
+def compare(ref: str, game: str, budget: int, games: int, seed: int, repeat: int, horizon: int | None = None,
+            playout: str = "heuristic") -> int:
     """CPU seconds a search game in the ref's tree and the current one, and whether they played the same games."""
     with source_tree(ROOT, ref) as before, source_tree(ROOT) as after:
         args = {"budget": budget, "games": games, "seed": seed}
         runs = {}
         for tree in (before, after):
-            cut = {"horizon": horizon} if tree is after and horizon else {}
+            cut = {"horizon": horizon, "playout": playout if playout != "heuristic" else None} if tree is after else {}
             timed = [run_in(tree, TIMED, {**args, **cut, "folder": str(tree.root / "cards" / game)}) for _ in range(repeat)]
             runs[tree.label] = min(timed, key=lambda r: r["cpu"])
         old, new = runs[before.label], runs[after.label]
     per_old, per_new = old["cpu"] / games, new["cpu"] / games
+    expected = not horizon and playout == "heuristic"  # another player plays other games
     same = old["digests"] == new["digests"]
     met = "met" if per_new <= TARGET_SECONDS else "NOT met"
     print(f"{game}, IS-MCTS at {budget} playouts against the heuristic, 2 players, {games} game(s), seed {seed}, "
           f"the fastest of {repeat}; before: {before.label}, after: the current tree"
-          + (f" with playouts cut at {horizon} turns" if horizon else ""))
+          + (f" with playouts cut at {horizon} turns" if horizon else "")
+          + (f" with {playout} playouts" if playout != "heuristic" else ""))
     print(f"  CPU a game: before {per_old:.2f} s, after {per_new:.2f} s, ratio {per_old / per_new:.2f}x; "
           f"target at most {TARGET_SECONDS:g} s: {met} [load {os.getloadavg()[0]:.2f}]; "
-          f"same games: {'yes' if same else 'not expected (--horizon)' if horizon else 'NO'}")
-    return 0 if same or horizon else 1
+          f"same games: {'yes' if same else 'NO' if expected else 'not expected (--horizon, --playout)'}")
+    return 0 if same or not expected else 1
 
 
 def main() -> None:
@@ -129,12 +140,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="with --baseline: time each tree this many times, keep the fastest")
     parser.add_argument("--horizon", type=int, help="playouts stop this many turns after the move, scored by who leads "
                                                     "(default: to the game's end)")
+    parser.add_argument("--playout", choices=("heuristic", "fast"), default="heuristic",
+                        help="the playouts' player: the heuristic (default) or the engine's cheaper playout player")
     args = parser.parse_args()
     if args.horizon is not None and args.horizon < 1:
         parser.error("--horizon: at least 1 turn")
     if args.baseline:
         sys.exit(compare(args.baseline, (args.game or ["evocabulary"])[0], int((args.budgets or "64").split(",")[0]),
-                         int((args.games or "1").split(",")[0]), args.seed, args.repeat, args.horizon))
+                         int((args.games or "1").split(",")[0]), args.seed, args.repeat, args.horizon, args.playout))
     args.games, args.budgets = args.games or "40", args.budgets or "16,64,256"
     budgets = [int(b) for b in args.budgets.split(",")]
     counts = [int(n) for n in args.games.split(",")]
@@ -148,7 +161,7 @@ def main() -> None:
     for game in args.game or engine_games():
         before = None
         for budget, games in zip(budgets, counts, strict=False):
-            row = measure(game, budget, games, args.seed, args.workers, args.horizon)
+            row = measure(game, budget, games, args.seed, args.workers, args.horizon, args.playout)
             low, high = row["ci95"]
             row["parity"] = "above" if low > 0.5 else "below" if high < 0.5 else "parity"
             change = ""

@@ -263,5 +263,10 @@ class Rules(ABC):
     def heuristic_player(self, skill: float = 1.0) -> Player:
         """A sensible player; skill in [0, 1] (1 plays its best, 0 close to random)."""
 
+    def playout_player(self) -> Player:
+        """The player of the search player's playouts with playout="fast" (simulate/ismcts.py): an engine
+        may give a cheaper one than its heuristic; by default the skill-1 heuristic."""
+        return self.heuristic_player(1.0)
+
     def players_allowed(self, game: Game) -> range:
         return range(game.spec.players.min, game.spec.players.max + 1)

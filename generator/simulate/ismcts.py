@@ -96,6 +96,10 @@ def evaluate(state: State) -> list[float]:
     return out
 
 
+# the playouts' player: the game's skill-1 heuristic, or its engine's cheaper Rules.playout_player()
+PLAYOUTS = ("heuristic", "fast")
+
+
 class OutOfTime(Exception):
     """The time limit of a move passed (spellpress play)."""
 
@@ -105,17 +109,22 @@ class ISMCTSPlayer(Player):
     playout stops that many turns after the move and scores the position by `evaluate` (the share
     of opponents the seat leads): cheaper, but a lead is not a win (docs/simulate.md)."""
 
-    def __init__(self, rules: Rules, budget: int = 64, seconds: float | None = None, horizon: int | None = None):
+    def __init__(self, rules: Rules, budget: int = 64, seconds: float | None = None, horizon: int | None = None,
+                 playout: str = "heuristic"):
         if budget < 1:
             raise ValueError("an IS-MCTS budget is at least 1 playout a move")
         if horizon is not None and horizon < 1:
             raise ValueError("an IS-MCTS horizon is at least 1 turn")
+        if playout not in PLAYOUTS:
+            raise ValueError(f"an IS-MCTS playout player is one of {', '.join(PLAYOUTS)}, not {playout!r}")
         self.rules, self.budget, self.horizon = rules, budget, horizon
-        self.policy = rules.heuristic_player(1.0)
+        # the default move is the heuristic's; the playouts' player is the heuristic or the engine's cheaper one
+        self.default_policy = rules.heuristic_player(1.0)
+        self.policy = self.default_policy if playout == "heuristic" else rules.playout_player()
         # a time limit a move (spellpress play: a person is waiting); then the search stops after at
         # most `budget` playouts or once `seconds` have passed, and a game no longer replays from its seed
         self.seconds = seconds
-        self.name = f"ismcts-{budget}" + (f"-h{horizon}" if horizon else "")
+        self.name = f"ismcts-{budget}" + (f"-h{horizon}" if horizon else "") + ("" if playout == "heuristic" else f"-{playout}")
         self.moves = 0
         self.forced = 0
         self.changed = 0  # moves on which it played another move than the heuristic's
@@ -128,7 +137,7 @@ class ISMCTSPlayer(Player):
             self.forced += 1
             return legal[0]
         refuse_unless_determinizable(self.rules, state)
-        default = self.policy.act(state, seat, rng)
+        default = self.default_policy.act(state, seat, rng)
         self._deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         others = [a for a in legal if a != default]
         challenger: Any = None
@@ -188,11 +197,5 @@ class ISMCTSPlayer(Player):
             player = s.current_player()
             if player == TERMINAL or s.turns >= cap:
                 break
-            s.apply(self._chance(s, rng) if player == CHANCE else self.policy.act(s, player, rng))
+            s.apply(s.sample_chance(rng) if player == CHANCE else self.policy.act(s, player, rng))
         return evaluate(s)[seat]
-
-    @staticmethod
-    def _chance(s: State, rng: random.Random) -> Any:
-        outcomes = s.chance_outcomes()
-        actions = [a for a, _ in outcomes]
-        return rng.choices(actions, weights=[p for _, p in outcomes])[0] if len(actions) > 1 else actions[0]

@@ -38,11 +38,13 @@ class Seat:
     skill: float = 1.0
     budget: int = 64
     horizon: int | None = None
+    playout: str = "heuristic"  # the playouts' player: "heuristic" or "fast" (the engine's playout_player)
 
     @property
     def label(self) -> str:
         if self.kind == "ismcts":
-            return f"ismcts-{self.budget}" + (f"-h{self.horizon}" if self.horizon else "")
+            return (f"ismcts-{self.budget}" + (f"-h{self.horizon}" if self.horizon else "")
+                    + ("" if self.playout == "heuristic" else f"-{self.playout}"))
         return "random" if self.kind == "random" else f"heuristic-{self.skill:g}"
 
 
@@ -54,7 +56,7 @@ def make_player(seat: Seat, rules):
     if seat.kind == "ismcts":
         from spellpress.simulate.ismcts import ISMCTSPlayer
 
-        return ISMCTSPlayer(rules, seat.budget, horizon=seat.horizon)
+        return ISMCTSPlayer(rules, seat.budget, horizon=seat.horizon, playout=seat.playout)
     return rules.heuristic_player(seat.skill)
 
 

@@ -283,3 +283,28 @@ def test_a_horizon_cuts_each_playout_that_many_turns_after_the_move(loaded, monk
     assert ISMCTSPlayer(rules, 4, horizon=3).name == "ismcts-4-h3" == Seat("ismcts", budget=4, horizon=3).label
     with pytest.raises(ValueError, match="horizon"):
         ISMCTSPlayer(rules, 4, horizon=0)
+
+
+def test_fast_playouts_are_played_by_the_engines_playout_player(loaded, monkeypatch):
+    """playout="fast": the playouts' moves are the engine's playout player's (Evocabulary's own, the
+    heuristic where an engine has none); the default move stays the heuristic's."""
+    from spellpress.rules.evocabulary.playout import PlayoutPlayer
+
+    game, rules = loaded("evocabulary")
+    state = midgame(game, rules, seed=4)
+    seat = state.current_player()
+    player = ISMCTSPlayer(rules, 4, playout="fast")
+    asked: list = []
+    heuristic = rules.heuristic_player(1.0)
+    monkeypatch.setattr(PlayoutPlayer, "act", lambda self, s, who, rng: asked.append(who) or heuristic.act(s, who, rng))
+    world = player._world(state, seat, random.Random(7))
+    player._playout(world, rules.heuristic_player(1.0).act(state, seat, random.Random(7)), seat)
+    assert sorted(set(asked)) == [0, 1]  # every seat's moves in the playout
+    asked.clear()
+    player.default_policy.act(state, seat, random.Random(7))
+    assert not asked and not isinstance(player.default_policy, PlayoutPlayer)
+    assert player.name == "ismcts-4-fast" == Seat("ismcts", budget=4, playout="fast").label
+    spelled = loaded("spelled")[1]
+    assert type(ISMCTSPlayer(spelled, 4, playout="fast").policy) is type(spelled.heuristic_player(1.0))
+    with pytest.raises(ValueError, match="playout"):
+        ISMCTSPlayer(rules, 4, playout="quick")

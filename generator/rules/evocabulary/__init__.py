@@ -12,7 +12,9 @@ Choices where the rulebook is silent are documented in cards/evocabulary/README.
     content.py   the cards (letters, familiars, leaders, achievements), read once per game
     words.py     the game's words through generator/words; spells' letters by source
     state.py     setup, legal moves, the effect vocabulary, scoring, the end, invariants
+    main_search.py  the heuristic's main-phase search
     players.py   the heuristic player
+    playout.py   the search player's cheaper playout player
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import Any
 from spellpress.model.game import Game
 from spellpress.rules.evocabulary.content import WILD, Content, content_for
 from spellpress.rules.evocabulary.players import EvoPlayer
+from spellpress.rules.evocabulary.playout import PlayoutPlayer
 from spellpress.rules.evocabulary.settings import ACTIONS, EvoSettings, seat_table
 from spellpress.rules.evocabulary.state import EvoState
 from spellpress.rules.protocol import Player, Rules
@@ -57,6 +60,9 @@ class EvoRules(Rules):
 
     def heuristic_player(self, skill: float = 1.0) -> Player:
         return EvoPlayer(skill)
+
+    def playout_player(self) -> Player:
+        return PlayoutPlayer()
 
 
 RULES = EvoRules()

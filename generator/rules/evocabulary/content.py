@@ -92,8 +92,9 @@ class Content:
         self.piles = list(dict.fromkeys(a.pile for a in self.achievements))
         self.words = Words(game)
         self._pts: dict[str, int] = {}
-        self._top: dict[tuple[str, str], int] = {}
+        self._top_letter: dict[str, int] = {}
         self.scoring_plays: dict[tuple, MainAction | None] = {}  # EvoState.scoring_play's answers by the seat's letters
+        self.can_score: dict[tuple, bool] = {}  # EvoState.can_score's, the same way
         # team_of for every length up to one past the longest team's, which stands for all longer ones
         self._team_by_length = [self._team_of(n) for n in range(max(self.teams, default=0) + 2)]
 
@@ -104,13 +105,11 @@ class Content:
             p = self._pts[letters] = sum(self.letter_points[char] for char in letters)
         return p
 
-    def top(self, word: str, wild: str) -> int:
-        """The highest letter points in a word, one `wild` letter (scoring 0) left out."""
-        k = (word, wild)
-        t = self._top.get(k)
+    def top_letter(self, letters: str) -> int:
+        """The highest letter points among these (non-wild) letters, memoized."""
+        t = self._top_letter.get(letters)
         if t is None:
-            rest = word.replace(wild, "", 1) if wild else word
-            t = self._top[k] = max((self.letter_points.get(char, 0) for char in rest), default=0)
+            t = self._top_letter[letters] = max((self.letter_points.get(char, 0) for char in letters), default=0)
         return t
 
     def team_of(self, length: int) -> int | None:

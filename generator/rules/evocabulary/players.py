@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections import Counter
 
 from spellpress.rules.evocabulary.actions import END, Discard, MainAction, Modify, Start, Use
 from spellpress.rules.evocabulary.content import WILD
+from spellpress.rules.evocabulary.main_search import MainSearch
 from spellpress.rules.evocabulary.settings import COPYABLE
 from spellpress.rules.evocabulary.state import EvoState
 from spellpress.rules.evocabulary.words import make_src
@@ -38,7 +38,7 @@ class EvoPlayer(Player[EvoState]):
 
     # -- main phase ------------------------------------------------------------
     def _main(self, st: EvoState, seat: int, rng: random.Random) -> MainAction:
-        search = _MainSearch(self, st, seat)
+        search = MainSearch(self, st, seat)
         search.add_starts()
         if self.skill >= 0.3:
             search.add_modifies()
@@ -61,65 +61,6 @@ class EvoPlayer(Player[EvoState]):
             if pick[0] >= d_value:
                 return _as_move(pick)
         return Discard("discard", discard)
-
-    def _bonus_table(self, st):
-        """group_bonus(word, wild letter) -> bonus(word): the best achievement a word could claim now,
-        for every word of the word's group (the same letters but for the wild's: the same length,
-        and the same highest letter once the wild is left out); and whether a bonus may depend on
-        a word's syllables."""
-        content = st.content
-        by_len: dict[int, list] = defaultdict(list)
-        by_syl: dict[int, list] = defaultdict(list)
-        for pile in content.piles:
-            stack = st.piles[pile]
-            if stack:
-                a = content.ach_by_id[stack[0]]
-                if a.letters:
-                    for n in range(a.letters, 16 if a.or_more else a.letters + 1):
-                        by_len[n].append(a)
-                else:
-                    by_syl[a.syllables].append(a)
-        words, top_of = content.words, content.top
-
-        def best_of(achievements, top: int) -> float:
-            best = 0.0
-            for a in achievements:
-                v = a.points + (a.multiplier - 1) * top if a.multiplier else a.points
-                if v > best:
-                    best = v
-            return best
-
-        def group_bonus(word: str, wl: str) -> Callable[[str], float]:
-            if (1 if wl else 0) > content.max_wilds:
-                return _no_bonus
-            by_length = by_len.get(len(word), ())
-            top = top_of(word, wl) if by_length or by_syl else 0
-            length_best = best_of(by_length, top)
-            if not by_syl:
-                return lambda _: length_best
-            syllable_best: dict[int, float] = {}
-
-            def bonus(w: str) -> float:
-                n = words.syllables(w)
-                b = syllable_best.get(n)
-                if b is None:
-                    b = syllable_best[n] = best_of(by_syl.get(n, ()), top)
-                return b if b > length_best else length_best
-            return bonus
-        return group_bonus, bool(by_syl)
-
-    @staticmethod
-    def _bonus_bound(st) -> float:
-        """No achievement on top of a pile pays more than this (its highest letter worth the most)."""
-        content = st.content
-        top = max(content.letter_points.values(), default=0)
-        bound = 0.0
-        for pile in content.piles:
-            stack = st.piles[pile]
-            if stack:
-                a = content.ach_by_id[stack[0]]
-                bound = max(bound, a.points + (a.multiplier - 1) * top if a.multiplier else a.points)
-        return bound
 
     def _published(self, st, seat) -> dict[int, tuple[int, list]]:
         """Per team: how many publishes its actions make, and (team, value) of each existing spell
@@ -322,156 +263,8 @@ _PARAMS = {"draw": EvoPlayer._draw_params, "wild": EvoPlayer._wild_params, "burn
            "hire": EvoPlayer._hire_params}
 
 
-def _best_sum(others: list, mine: float, n: int) -> float:
-    """The sum of the n highest of `others` and `mine` (the spells n publishes would publish)."""
-    if n == 1 and not others:
-        return 0 + mine  # sum([mine]), as the general case below adds
-    return sum(sorted([*others, mine], reverse=True)[:n])
-
-
-def _no_bonus(word: str) -> float:
-    return 0.0
-
-
-def _minus(sub: str, locked: str) -> str:
-    """sub without the locked letters it contains (both sorted)."""
-    rest = list(sub)
-    for char in locked:
-        if char in rest:
-            rest.remove(char)
-    return "".join(rest)
-
-
 def pubs_slots(st: EvoState, seat: int, team: int) -> list:
     return [a for _, a in st.team_actions(seat, team) if a == "publish"]
-
-
-class _MainSearch:
-    """One main-phase decision's search: the starts and modifies of a hand, each valued by what its
-    team does now (publish, burn, draws, wilds, hires) plus the points it banks in spells.
-
-    A play is (value, kind, from team, word, base, sub, wild letter, locked). The words of one group
-    (one part of the hand, and a wild or not) land at one team, use the same letters and score the
-    same but for a publishing team's syllable achievements: at skill 1 only the best play is kept, so
-    a group's first word stands for all, or its first of each syllable count."""
-
-    def __init__(self, player: EvoPlayer, st: EvoState, seat: int):
-        content = st.content
-        self.st, self.seat, self.content = st, seat, content
-        self.hand = st.hand_letters(seat)
-        self.letters = key("".join(char for char in self.hand if char != WILD))
-        self.n_wild = self.hand.count(WILD)
-        self.endgame = st.deck_count == 0
-        self.team_value = player._team_values(st, seat)
-        self.published = player._published(st, seat)
-        self.refill = 5.0 if st.deck_count >= content.hand_size else 0.0
-        self.bank = 0.2 if self.endgame else 0.55
-        self.group_bonus, self.by_syllables = player._bonus_table(st)
-        self.bonus_bound = player._bonus_bound(st)
-        self.skill = player.skill
-        self.keep_all = player.skill < 1
-        self.plays: list[tuple] = []
-        self.best: tuple | None = None
-
-    def candidates(self) -> list[tuple]:
-        """The plays kept: every one below skill 1, else the best."""
-        return self.plays + ([self.best] if self.best is not None else [])
-
-    def members(self, k: str, wild: bool, publishes: bool):
-        words = self.content.words
-        if self.keep_all:
-            return words.members(k, wild)
-        if publishes and self.by_syllables:
-            return [(word, wl) for _, word, wl in words.syllable_firsts(k, wild)]
-        return words.first_member(k, wild)
-
-    def consider(self, k: str, wild: bool, v0: float, pts: int, n_pub: int, others: list, given_up: float | None,
-                 play: tuple) -> None:
-        """Value the group of words with letters k (and the wild or not), as weigh does. At skill 1 a
-        group is passed over when none of its words can beat the best play so far (a play must beat
-        it, not tie it, to take its place): off a publishing team every word of a group is worth the
-        same, and at one a word is worth at most what the best bonus on any pile would pay."""
-        best = self.best
-        if self.keep_all or best is None:
-            pass
-        elif not n_pub:
-            if self.endgame:
-                v = v0 - 1.0
-            else:
-                v = v0 + (self.bank * pts + 0.4 * (len(k) + wild))
-                if given_up is not None:
-                    v -= given_up
-            if v <= best[0]:
-                return
-        elif v0 + _best_sum(others, pts + self.bonus_bound, n_pub) <= best[0]:
-            return
-        group = self.members(k, wild, n_pub > 0)
-        pub = (n_pub, others, self.group_bonus(*group[0])) if n_pub else None
-        self.weigh(group, v0, pts, pub, given_up, play)
-
-    def weigh(self, group, v0: float, pts: int, pub: tuple | None, given_up: float | None, play: tuple) -> None:
-        """Value a group's words (at a publishing team: `pub`, its (spells published, the other
-        spells' values, bonus)); keep the best play (every play below skill 1)."""
-        kind, team, base, sub, locked = play
-        for word, wl in group:
-            v = v0
-            if pub:
-                v += _best_sum(pub[1], pts + pub[2](word), pub[0])
-            elif self.endgame:
-                v -= 1.0
-            else:
-                v += self.bank * pts + 0.4 * len(word)
-                if given_up is not None:
-                    v -= given_up
-            entry = (v, kind, team, word, base, sub, wl, locked)
-            if self.keep_all:
-                self.plays.append(entry)
-            elif self.best is None or v > self.best[0]:
-                self.best = entry
-
-    def add_starts(self) -> None:
-        st, seat, content = self.st, self.seat, self.content
-        free = [t for t in content.teams if t not in st.spells[seat]]
-        for teams, locked in st._lock_groups(seat, free):
-            pool = key(self.letters + locked) if locked else self.letters
-            for sub, wild, k in content.words.groups("", pool, self.n_wild > 0):
-                team = content.team_of(len(k) + wild)
-                if team not in teams:
-                    continue
-                hsub = _minus(sub, locked) if locked else sub
-                used = len(hsub) + wild
-                if not used:
-                    continue
-                pts = content.pts(hsub)
-                v0 = self.team_value[team] + (self.refill if used >= len(self.hand) else 0.0)
-                n_pub, pubs = self.published[team]
-                self.consider(k, wild, v0, pts, n_pub, [pv for _, pv in pubs], None, ("start", team, "", sub, locked))
-
-    def add_modifies(self) -> None:
-        st, seat, content = self.st, self.seat, self.content
-        for team, spell in st.spells[seat].items():
-            own = key("".join(content.letter[i] for i in spell[1] if content.letter[i] != WILD))
-            given_up = self.bank * st.spell_points(spell) + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
-            bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.skill >= 0.6 else [])
-            for base in bases:
-                self._modify_base(team, base, st.spell_wilds(spell), given_up)
-
-    def _modify_base(self, team: int, base: str, sw: int, given_up: float) -> None:
-        """The modifies of the spell at `team` that keep the letters `base` of it."""
-        content, spells = self.content, self.st.spells[self.seat]
-        base_pts = content.pts(base)
-        for sub, wild, k in content.words.groups(base, self.letters, self.n_wild + sw > 0, need_pool=False):
-            dest = content.team_of(len(k) + wild)
-            if dest is None or (dest != team and dest in spells):
-                continue
-            used = len(sub) + (1 if wild and not sw else 0)
-            if not used:
-                continue
-            pts = base_pts + content.pts(sub)
-            v0 = self.team_value[dest] + (self.refill if used >= len(self.hand) else 0.0)
-            n_pub, pubs = self.published[dest]
-            self.consider(k, wild, v0, pts, n_pub, [pv for t, pv in pubs if t != team], given_up,
-                          ("modify", team, base, sub, ""))
 
 
 def _endgame_scoring(st: EvoState, seat: int, plays: list[tuple], d_value: float) -> MainAction | None:

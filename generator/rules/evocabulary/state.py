@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from spellpress.rules.chance import draw_chance, draw_counted
 from spellpress.rules.evocabulary.actions import (
     CHANCE_TYPES,
     END,
@@ -153,7 +154,17 @@ class EvoState(State):
             total = sum(len(v) for v in self.familiar_deck.values())
             return [(Reveal("reveal", d), len(v) / total) for d, v in sorted(self.familiar_deck.items())]
         total = self.deck_count
-        return [(Deal("deal", letter), len(v) / total) for letter, v in sorted(self.deck.items())]
+        return [(_deal(letter), len(v) / total) for letter, v in sorted(self.deck.items())]
+
+    def sample_chance(self, rng) -> Any:
+        """chance_outcomes()'s draw (State.sample_chance), from the same random number: a deal from the
+        deck's counts without listing its outcomes."""
+        if self.reveals_due and self.familiar_deck:
+            return draw_chance(self.chance_outcomes(), rng)
+        deck = self.deck
+        letters = sorted(deck)
+        return draw_counted([_deal(letter) for letter in letters], [len(deck[letter]) for letter in letters],
+                            self.deck_count, rng)
 
     def legal_actions(self) -> Sequence[Any]:
         if self.phase == "over":
@@ -185,10 +196,11 @@ class EvoState(State):
         return sum(sizes) + len(subs_of(key("".join(self.hand_letters(self.seat)))))
 
     def _plays(self, seat: int, only: tuple | None = None, dests: frozenset[int] | None = None,
-               counting: bool = False) -> Iterator:
+               counting: bool = False, ordered: bool = True) -> Iterator:
         """Every start and modify this seat may make, as (kind, spell's team or None, word,
         source string: see make_src); with `only`, just that move's word; with `dests`, only plays
-        landing at those teams; `counting`, how many there are, a number per group of plays. A start
+        landing at those teams; `counting`, how many there are, a number per group of plays; not
+        `ordered`, the same plays in no set order (the words of a group of plays as found). A start
         takes at least one card from the hand; a modify adds one from the hand or takes one
         out of the spell ("add and/or remove letters"), so rearranging alone is no modify."""
         kind = word = team_only = None
@@ -205,9 +217,9 @@ class EvoState(State):
             return teams & dests if dests is not None else teams
 
         if kind in (None, "start"):
-            yield from self._start_plays(seat, allowed, word, counting)
+            yield from self._start_plays(seat, allowed, word, counting, ordered)
         if kind in (None, "modify"):
-            yield from self._modify_plays(seat, allowed, word, counting, only[1] if only is not None else None)
+            yield from self._modify_plays(seat, allowed, word, counting, only[1] if only is not None else None, ordered)
 
     def _hand_pool(self, seat: int) -> tuple[str, int]:
         """The seat's hand as its letters but the wilds (sorted), and its number of wilds."""
@@ -215,7 +227,7 @@ class EvoState(State):
         return key("".join(char for char in hand if char != WILD)), hand.count(WILD)
 
     def _start_plays(self, seat: int, allowed: Callable[[set[int]], set[int]], word: str | None,
-                     counting: bool) -> Iterator:
+                     counting: bool, ordered: bool = True) -> Iterator:
         """`_plays`' starts: a new spell at a team without one."""
         content = self.content
         letters, n_wild = self._hand_pool(seat)
@@ -228,12 +240,12 @@ class EvoState(State):
             if counting:
                 yield count_builds(content, sources, wilds, teams, _starts)
                 continue
-            for word_, src, hand_n, spell_n, w in all_builds(content, sources, wilds, teams, word):
+            for word_, src, hand_n, spell_n, w in all_builds(content, sources, wilds, teams, word, ordered):
                 if _starts(hand_n, spell_n, w):
                     yield "start", None, word_, src
 
     def _modify_plays(self, seat: int, allowed: Callable[[set[int]], set[int]], word: str | None,
-                      counting: bool, only_team: int | None) -> Iterator:
+                      counting: bool, only_team: int | None, ordered: bool = True) -> Iterator:
         """`_plays`' modifies: each spell (or the one at `only_team`) made another word."""
         content = self.content
         letters, n_wild = self._hand_pool(seat)
@@ -252,7 +264,7 @@ class EvoState(State):
                 if counting:
                     yield count_builds(content, sources, wilds, teams, modifies)
                     continue
-                for word_, src, hand_n, spell_n, w in all_builds(content, sources, wilds, teams, word):
+                for word_, src, hand_n, spell_n, w in all_builds(content, sources, wilds, teams, word, ordered):
                     if modifies(hand_n, spell_n, w):
                         yield "modify", team, word_, src
 
@@ -679,38 +691,44 @@ class EvoState(State):
 
     # -- the end ------------------------------------------------------------
     def can_score(self, seat: int) -> bool:
-        """Could this seat score on its turn (deck empty)? See `scoring_play`."""
-        return self.scoring_play(seat) is not None
+        """Could this seat score on its turn (deck empty)? Whether `scoring_play` finds one, asked of
+        the plays in any order: the first scoring play found will do."""
+        teams = self.scoring_teams(seat)
+        if not any(teams):
+            return False
+        letters = self._scoring_key(seat, *teams)
+        if letters in self.content.scoring_plays:
+            return self.content.scoring_plays[letters] is not None
+        return _kept(self.content.can_score, letters,
+                     lambda: next(self._scoring_plays(seat, *teams, ordered=False), None) is not None)
 
     def scoring_play(self, seat: int) -> MainAction | None:
         """A start or modify, as the rules allow it (up to two wilds, a modify that only removes
         letters), that reaches a team that publishes, or that burns with a letter worth points
         left in the hand (the team's own actions or one copied by teamwork); None if there is none."""
-        content = self.content
-        publish, burn = self.scoring_teams(seat)
-        if not publish and not burn:
+        teams = self.scoring_teams(seat)
+        if not any(teams):
             return None
-        # the answer depends on the seat's letters alone (hand, spells, locked) and these teams: kept
-        # per game, as the turns at the end of a game ask it again of hands that have not changed
-        letters = (key("".join(self.hand_letters(seat))),
-                   tuple((t, spell[0], key("".join(content.letter[i] for i in spell[1])))
-                         for t, spell in sorted(self.spells[seat].items())),
-                   tuple(self.locked_letters(seat, t) for t in content.teams), frozenset(publish), frozenset(burn))
-        memo = content.scoring_plays
-        if letters in memo:
-            return memo[letters]
-        if len(memo) > SCORING_PLAYS_KEPT:
-            memo.clear()
-        found = memo[letters] = self._first_scoring_play(seat, publish, burn)
-        return found
+        return _kept(self.content.scoring_plays, self._scoring_key(seat, *teams),
+                     lambda: next(self._scoring_plays(seat, *teams), None))
 
-    def _first_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> MainAction | None:
+    def _scoring_key(self, seat: int, publish: set[int], burn: set[int]) -> tuple:
+        """What scoring_play's answer depends on: the seat's letters alone (hand, spells, locked) and
+        these teams. Answers are kept per game, as the turns at the end of a game ask again of hands
+        that have not changed."""
         content = self.content
-        for kind, team, word, src in self._plays(seat, dests=frozenset(publish | burn)):
+        return (key("".join(self.hand_letters(seat))),
+                tuple((t, spell[0], key("".join(content.letter[i] for i in spell[1])))
+                      for t, spell in sorted(self.spells[seat].items())),
+                tuple(self.locked_letters(seat, t) for t in content.teams), frozenset(publish), frozenset(burn))
+
+    def _scoring_plays(self, seat: int, publish: set[int], burn: set[int], ordered: bool = True) -> Iterator[MainAction]:
+        """The scoring plays (see scoring_play), in the order of the legal actions or in none."""
+        content = self.content
+        for kind, team, word, src in self._plays(seat, dests=frozenset(publish | burn), ordered=ordered):
             if content.team_of(len(word)) in publish or any(content.letter_points.get(char, 0) > 0
                                                        for char in self._hand_after(seat, team, src_counts(word, src))):
-                return _play_move(kind, team, word, src)
-        return None
+                yield _play_move(kind, team, word, src)
 
     def scoring_teams(self, seat: int) -> tuple[set[int], set[int]]:
         """This seat's teams that publish, and those that burn but do not publish (their own
@@ -935,6 +953,27 @@ def _modifies(own: int, spell_wilds: int):
     def modifies(hand: int, spell: int, wilds: int) -> bool:
         return bool(hand + max(0, wilds - spell_wilds) or own - spell + max(0, spell_wilds - wilds))
     return modifies
+
+
+def _kept(memo: dict, letters: tuple, answer: Callable[[], Any]) -> Any:
+    """memo's answer for these letters, worked out and kept the first time (the memo starts over
+    past SCORING_PLAYS_KEPT answers)."""
+    if letters in memo:
+        return memo[letters]
+    if len(memo) > SCORING_PLAYS_KEPT:
+        memo.clear()
+    found = memo[letters] = answer()
+    return found
+
+
+_DEALS: dict[str, Deal] = {}  # letter -> its deal, made once
+
+
+def _deal(letter: str) -> Deal:
+    found = _DEALS.get(letter)
+    if found is None:
+        found = _DEALS[letter] = Deal("deal", letter)
+    return found
 
 
 def _play_move(kind: str, team: int | None, word: str, src: str) -> Start | Modify:

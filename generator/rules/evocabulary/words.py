@@ -4,7 +4,7 @@ spells' letters by source (l locked, s spell, h hand, w wild) as moves name them
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 from itertools import groupby, product
 from typing import TYPE_CHECKING
@@ -158,14 +158,16 @@ def src_counts(word: str, src: str) -> dict[str, Counter]:
     return counts
 
 
-def all_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None):
+def all_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None,
+               ordered: bool = True):
     """Every (word, source string, letters from the hand, from the spell, wilds) landing at one of
     `teams` from these sources (l locked, s spell, h hand letters) and up to two wilds: for
-    legal_actions only. With `only`, that word's builds alone (is one move legal?). The source
+    legal_actions only. With `only`, that word's builds alone (is one move legal?). The words come
+    A-Z, or if not `ordered` as the word finder meets them, each made as it is found. The source
     string is make_src's, made from each letter's shares without building per-source counts
     (src_counts gives them back)."""
     seen = set()
-    for word, wild_n, per_letter in _build_options(c, sources, n_wild, teams, only):
+    for word, wild_n, per_letter in _build_options(c, sources, n_wild, teams, only, ordered):
         for combo in product(*per_letter):
             src = _source_string(word, {letter: (a, a + b, a + b + h) for letter, a, b, h in combo})
             ident = (word, src)
@@ -238,29 +240,46 @@ def _add_shares(sums: dict[int, int], options: tuple[int, ...]) -> dict[int, int
     return out
 
 
-def _candidates(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None):
+def _candidates(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None = None,
+                lazily: bool = False):
     """(word, letters of the pool used, wilds) of every word landing at one of `teams` from these
-    sources and up to n_wild (at most two) wilds, unordered; with `only`, that word's alone."""
+    sources and up to n_wild (at most two) wilds, each once, unordered; with `only`, that word's alone.
+    `lazily`, each as the word finder finds it (a search that stops at the first that will do)."""
     pool = key("".join(sources.values())).replace(WILD, "")
     wilds = min(n_wild, 2)
     if only is None:
-        found = {(w, sub) for w, sub, _ in c.words.finder.extensions("", pool, wilds, need_pool=False)}
+        found = c.words.finder.extensions("", pool, wilds, need_pool=False)
+        if lazily:
+            yield from _first_finds(c, found, teams)
+            return
+        unique = {(w, sub) for w, sub, _ in found}
     elif only in c.words.words:  # the parts of the pool the word could use, short by at most n_wild
         common = key("".join((Counter(pool) & Counter(only)).elements()))
-        found = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= wilds}
+        unique = {(only, sub) for sub in subs_of(common) if 0 <= len(only) - len(sub) <= wilds}
     else:
         return
     team_of = c.team_of
-    for word, sub in found:
+    for word, sub in unique:
         if team_of(len(word)) in teams:
             yield word, sub, len(word) - len(sub)
 
 
-def _build_options(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None):
+def _first_finds(c: Content, found: Iterable[tuple[str, str, str]], teams: set[int]):
+    """_candidates' answers from the word finder's, each the first time it is found."""
+    team_of, seen = c.team_of, set()
+    for word, sub, _ in found:
+        if team_of(len(word)) in teams and (word, sub) not in seen:
+            seen.add((word, sub))
+            yield word, sub, len(word) - len(sub)
+
+
+def _build_options(c: Content, sources: dict[str, str], n_wild: int, teams: set[int], only: str | None,
+                   ordered: bool = True):
     """all_builds' candidates: (word, wilds, per letter of the pool used its shares (letter, locked,
-    spell, hand)), the words A-Z."""
+    spell, hand)), the words A-Z (or as found, not `ordered`)."""
     held = [Counter(sources.get(s, "")) for s in "lsh"]
-    for word, sub, wild_n in sorted(_candidates(c, sources, n_wild, teams, only)):
+    candidates = _candidates(c, sources, n_wild, teams, only, lazily=not ordered)
+    for word, sub, wild_n in sorted(candidates) if ordered else candidates:
         used = Counter(sub)
         # split each letter of sub among the sources, every way
         per_letter = [[(letter, *share) for share in _share_ways(n, held[0][letter], held[1][letter], held[2][letter])]

@@ -1,0 +1,121 @@
+"""Evocabulary's faster paths against the plain ones they stand for, on the positions of seeded
+games: the heuristic's ranked search, the end-of-game check, the deck's draw, the playout player's
+kept decisions."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from spellpress.load.game import load_game
+from spellpress.rules.chance import draw_chance
+from spellpress.rules.evocabulary import RULES, EvoPlayer, EvoState
+from spellpress.rules.evocabulary.main_search import MainSearch
+from spellpress.rules.evocabulary.playout import PlayoutPlayer
+from spellpress.rules.protocol import CHANCE, TERMINAL
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(ROOT / "cards" / "evocabulary")
+
+
+def positions(game, players: int, seed: int, player=None):
+    """Every position of a seeded heuristic game, the chance nodes and the turns of every seat."""
+    player = player or EvoPlayer(1.0)
+    st, rng = RULES.new_state(game, players), random.Random(seed)
+    while st.current_player() != TERMINAL and st.turns < RULES.turn_cap:
+        yield st
+        seat = st.current_player()
+        st.apply(st.sample_chance(rng) if seat == CHANCE else player.act(st, seat, rng))
+
+
+def without_deck(st: EvoState) -> EvoState:
+    """A copy of the position with the deck's letters moved to the discard pile."""
+    copy = st.clone()
+    copy.discard.extend(i for ids in copy.deck.values() for i in ids)
+    copy.deck, copy.deck_count = {}, 0
+    copy.check_invariants()
+    return copy
+
+
+def every_play(st: EvoState, seat: int) -> list[tuple]:
+    """The skill-1 search's plays, every word of every group valued (as below skill 1)."""
+    search = MainSearch(EvoPlayer(1.0), st, seat)
+    search.keep_all = True
+    search.add_starts()
+    search.add_modifies()
+    return search.plays
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, seed", [(2, 1), (4, 2), (3, 3)])
+def test_the_ranked_search_finds_the_first_best_of_every_play(game, players, seed):
+    decisions = 0
+    for st in positions(game, players, seed):
+        if st.phase != "main" or st.current_player() == CHANCE:
+            continue
+        seat = st.current_player()
+        search = MainSearch(EvoPlayer(1.0), st, seat)
+        search.add_starts()
+        search.add_modifies()
+        plays = every_play(st, seat)
+        want = max(plays, key=lambda p: p[0]) if plays else None  # max keeps the first of equal values
+        assert search.candidates() == ([want] if want else [])
+        decisions += 1
+    assert decisions > 20
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players, seed", [(2, 4), (4, 5)])
+def test_can_score_answers_as_scoring_play(game, players, seed):
+    checked = 0
+    for st in positions(game, players, seed):
+        if st.deck_count or st.current_player() == CHANCE:
+            continue
+        for seat in range(players):
+            st.content.scoring_plays.clear()
+            st.content.can_score.clear()
+            can = st.can_score(seat)  # asked first: its own search, not scoring_play's answer
+            st.content.scoring_plays.clear()
+            assert can == (st.scoring_play(seat) is not None)
+            checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("players, seed", [(2, 6), (4, 7)])
+def test_a_deal_is_drawn_as_from_the_listed_outcomes(game, players, seed):
+    draws = 0
+    for st in positions(game, players, seed):
+        if st.current_player() != CHANCE:
+            continue
+        state = random.getrandbits(32)
+        one, other = random.Random(state), random.Random(state)
+        assert st.sample_chance(one) == draw_chance(st.chance_outcomes(), other)
+        assert one.random() == other.random()  # the same random numbers used
+        draws += 1
+    assert draws > 40
+
+
+@pytest.mark.slow
+def test_the_playout_players_kept_decisions_are_the_ones_it_would_make(game):
+    """Positions met again (the same deal played twice, and re-dealt worlds of each position, one
+    with its deck thrown away) get the kept decision; each is what a fresh search of it decides."""
+    player, fresh = PlayoutPlayer(), PlayoutPlayer()
+    kept = 0
+    for seed in (8, 8, 9):
+        for st in positions(game, 2, seed, player):
+            if st.phase != "main" or st.current_player() == CHANCE:
+                continue
+            seat = st.current_player()
+            rng = random.Random(seed)
+            for world in (st, st.determinize(1 - seat, rng), st.determinize(1 - seat, rng), without_deck(st)):
+                before = len(player._decisions)
+                move = player.act(world, seat, rng)
+                kept += len(player._decisions) == before
+                assert move == fresh._search(world, seat, rng)
+    assert kept > 30
