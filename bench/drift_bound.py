@@ -35,6 +35,12 @@ def fit_drift(own: Sequence[float], side: Sequence[float]) -> dict:
     return {"k": k, "ci95": (k - 1.96 * se, k + 1.96 * se), "r2": r2, "changes": len(a)}
 
 
+def drifted(effects: Mapping[str, float], moves: Mapping[str, float], k: float) -> dict[str, float]:
+    """Every card's effect after an edit moving the cards of `moves` by their own moves, under the drift law."""
+    total = sum(moves.values())
+    return {card: x + moves.get(card, 0.0) + k * (total - moves.get(card, 0.0)) for card, x in effects.items()}
+
+
 def edit_margin(effects: Mapping[str, float], options: Mapping[str, Sequence[float]], k: float, max_changes: int,
                 limit: float, low: float = -10.0, high: float = 10.0) -> tuple[float, dict | None]:
     """The largest margin (to 0.01) for which an edit fits every card within +/-(limit - margin), and that edit:

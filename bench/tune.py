@@ -232,8 +232,6 @@ def reach(scale: str, workers: int, out: Path) -> dict:
     middle (a weak spell: cost -2, not below 0, credits +2; a strong one: cost +2, credits -1), on the same seeds
     as the game as it is: the move of its own effect and the largest move of another spell's."""
     from spellpress.load.game import load_game
-    from spellpress.simulate.api import RunSpec, run_many
-    from spellpress.tune.targets import simulated_figures
 
     folder = str(ROOT / "cards" / "magic-spell")
     game = load_game(Path(folder))
@@ -242,10 +240,7 @@ def reach(scale: str, workers: int, out: Path) -> dict:
     started, before = time.perf_counter(), resource.getrusage(resource.RUSAGE_SELF)
 
     def effects(variant: tuple) -> dict[str, tuple[float, float, float]]:
-        (result,) = run_many([RunSpec(folder, 4, games, REACH_SEED, variant=variant)], workers=workers)
-        found = simulated_figures(result.tally)["cards"]
-        return {key.split(":", 1)[1]: (100 * row["difference"], 100 * row["ci95"][0], 100 * row["ci95"][1])
-                for key, row in found.items() if key.startswith("spell:")}
+        return spell_effects(folder, [variant], games, REACH_SEED, workers)[0]
 
     base = effects(())
     rows = []
@@ -390,6 +385,8 @@ def _best_measured_edit(effects: dict, measured: dict, k: float) -> tuple[tuple,
     the drift law, and its prediction. The grid spells' options first, then up to the spare changes of edge doses."""
     from itertools import combinations, product
 
+    from drift_bound import drifted
+
     grid = [s for s in measured if s not in SETTLE_EDGE_DOSES]
     edge = [(s, d) for s in SETTLE_EDGE_DOSES if s in measured for d in measured[s]]
     best: tuple[float, tuple, dict] = (float("inf"), (), {})
@@ -398,8 +395,7 @@ def _best_measured_edit(effects: dict, measured: dict, k: float) -> tuple[tuple,
             if len({s for s, _ in extra}) < len(extra):
                 continue
             moves = {s: m for s, (m, _) in zip(grid, picks, strict=True)} | {s: m for s, (m, _) in extra}
-            total = sum(moves.values())
-            predicted = {s: x + moves.get(s, 0.0) + k * (total - moves.get(s, 0.0)) for s, x in effects.items()}
+            predicted = drifted(effects, moves, k)
             worst = max(map(abs, predicted.values()))
             if worst < best[0]:
                 variant = tuple(kv for _, v in picks for kv in v) + tuple(kv for _, (_, v) in extra for kv in v)

@@ -25,6 +25,16 @@ settings.load_profile("seeded")
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
 WISE = ROOT / "cards" / "word-to-the-wise"
+
+
+def bench_module(name: str):
+    """A script of bench/ (bench/<name>.py) loaded as a module, for tests of its pure parts."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "bench" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 DUPLEX = FIXTURES / "duplex-game"
 
 

@@ -8,7 +8,6 @@ Magic Spell's options are every change the spells benchmark's --vary ranges allo
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
 import random
 from collections import Counter
@@ -20,19 +19,12 @@ from spellpress.rules.plugins import rules_for
 from spellpress.rules.protocol import CHANCE
 from spellpress.simulate.variants import checked_variant
 from spellpress.tune.space import parse_space
-from tests.conftest import ROOT
+from tests.conftest import ROOT, bench_module
 
 PLAYERS = 4
 
 
-def _bench():
-    spec = importlib.util.spec_from_file_location("bench_tune", ROOT / "bench" / "tune.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = _bench()
+BENCH = bench_module("tune")
 
 
 def rummy_variants() -> list[tuple]:

@@ -2,21 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import bench_module
 
-
-def _module():
-    spec = importlib.util.spec_from_file_location("drift_bound", ROOT / "bench" / "drift_bound.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-BOUND = _module()
+BOUND = bench_module("drift_bound")
 
 
 def test_the_law_is_fitted_through_the_origin():
@@ -71,3 +61,8 @@ def test_a_spare_change_to_a_card_inside_can_undo_the_drift(sign):
     # b left as it is: only c's change against a's brings the total move down far enough
     margin, edit = BOUND.edit_margin({**effects, "b": -4.6 * sign}, {"a": [8.0 * sign], "b": []}, -0.1, 2, 5.0)
     assert margin > 0 and "b" not in edit["moves"] and abs(edit["total_move"]) < 8
+
+
+def test_an_edit_moves_its_cards_by_their_own_moves_and_drags_the_rest():
+    after = BOUND.drifted({"a": -8.0, "b": -4.5, "c": 2.0}, {"a": 8.0, "c": -2.0}, -0.1)
+    assert after == pytest.approx({"a": -8.0 + 8.0 - 0.1 * -2.0, "b": -4.5 - 0.1 * 6.0, "c": 2.0 - 2.0 - 0.1 * 8.0})
