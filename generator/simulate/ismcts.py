@@ -100,6 +100,11 @@ def evaluate(state: State) -> list[float]:
 PLAYOUTS = ("heuristic", "fast")
 
 
+def search_label(budget: int, horizon: int | None = None, playout: str = "heuristic") -> str:
+    """A search player's name in reports: 'ismcts-64', 'ismcts-64-h4', 'ismcts-64-h4-fast'."""
+    return f"ismcts-{budget}" + (f"-h{horizon}" if horizon else "") + ("" if playout == "heuristic" else f"-{playout}")
+
+
 class OutOfTime(Exception):
     """The time limit of a move passed (spellpress play)."""
 
@@ -124,7 +129,7 @@ class ISMCTSPlayer(Player):
         # a time limit a move (spellpress play: a person is waiting); then the search stops after at
         # most `budget` playouts or once `seconds` have passed, and a game no longer replays from its seed
         self.seconds = seconds
-        self.name = f"ismcts-{budget}" + (f"-h{horizon}" if horizon else "") + ("" if playout == "heuristic" else f"-{playout}")
+        self.name = search_label(budget, horizon, playout)
         self.moves = 0
         self.forced = 0
         self.changed = 0  # moves on which it played another move than the heuristic's

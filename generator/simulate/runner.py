@@ -43,8 +43,9 @@ class Seat:
     @property
     def label(self) -> str:
         if self.kind == "ismcts":
-            return (f"ismcts-{self.budget}" + (f"-h{self.horizon}" if self.horizon else "")
-                    + ("" if self.playout == "heuristic" else f"-{self.playout}"))
+            from spellpress.simulate.ismcts import search_label
+
+            return search_label(self.budget, self.horizon, self.playout)
         return "random" if self.kind == "random" else f"heuristic-{self.skill:g}"
 
 
