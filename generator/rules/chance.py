@@ -93,6 +93,20 @@ def draw_counted(actions: Sequence[Action], counts: Sequence[int], total: int, r
     return draw_chance(Counted(actions, counts, total).pairs(), rng)
 
 
+def draw_uniform(actions: Sequence[Action], rng: random.Random) -> Action:
+    """draw_counted(actions, [1] * len(actions), len(actions), rng) without the running sums: every action
+    alike (a shuffled pile's cards), the same random number picking the same one."""
+    n = len(actions)
+    if n < 2:  # one action: no number drawn (draw_counted's general way)
+        return draw_counted(actions, [1] * n, n, rng)
+    r = rng.random()
+    x = r * n
+    margin = n * (n + 2) * 2.0 ** -50  # draw_counted's, with total = len(counts) = n
+    if margin < x % 1.0 < 1.0 - margin:
+        return actions[int(x)]  # the running sums are 1, 2, ..., n: bisect_right(sums, x) is x's whole part
+    return _pick(_table(Counted(actions, [1] * n, n).pairs()), r)
+
+
 _TABLES: dict[int, tuple] = {}  # id of an outcome tuple -> (the tuple, kept so its id stays its own, ...)
 
 
