@@ -23,9 +23,10 @@ import random
 from bisect import bisect_right
 from collections.abc import Hashable, Sequence
 from itertools import accumulate
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
 Action = Hashable
+A = TypeVar("A", bound=Hashable)
 
 
 class Counted(Sequence):
@@ -93,18 +94,19 @@ def draw_counted(actions: Sequence[Action], counts: Sequence[int], total: int, r
     return draw_chance(Counted(actions, counts, total).pairs(), rng)
 
 
-def draw_uniform(actions: Sequence[Action], rng: random.Random) -> Action:
+def draw_uniform(actions: Sequence[A], rng: random.Random) -> A:
     """draw_counted(actions, [1] * len(actions), len(actions), rng) without the running sums: every action
     alike (a shuffled pile's cards), the same random number picking the same one."""
     n = len(actions)
     if n < 2:  # one action: no number drawn (draw_counted's general way)
-        return draw_counted(actions, [1] * n, n, rng)
+        return actions[0]
     r = rng.random()
     x = r * n
     margin = n * (n + 2) * 2.0 ** -50  # draw_counted's, with total = len(counts) = n
     if margin < x % 1.0 < 1.0 - margin:
         return actions[int(x)]  # the running sums are 1, 2, ..., n: bisect_right(sums, x) is x's whole part
-    return _pick(_table(Counted(actions, [1] * n, n).pairs()), r)
+    sums = list(accumulate([1 / n] * n))  # near a boundary: the fractions summed, as _table and _pick do
+    return actions[bisect_right(sums, r * (sums[-1] + 0.0), 0, n - 1)]
 
 
 _TABLES: dict[int, tuple] = {}  # id of an outcome tuple -> (the tuple, kept so its id stays its own, ...)

@@ -41,9 +41,6 @@ def _usefulness(cat: Catalog) -> dict[str, float]:
     return useful
 
 
-_UNKNOWN = object()  # a hand not looked at yet (its best spell may be None)
-
-
 def _places(letters: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     """Each letter with the number of the same letter before it: ("a", "b", "a") -> (a, 0), (b, 0), (a, 1)."""
     seen: dict[str, int] = {}
@@ -207,8 +204,8 @@ class SpelledHeuristic(Player[SpelledState]):
             return self._spells(state, hand, rng, explore)
         known = _tables(state, self).best_spells
         key = tuple(sorted(hand))  # the best spell is the same whatever the hand's order (see _spells)
-        found = known.get(key, _UNKNOWN)
-        if found is _UNKNOWN:  # a turn asks again at every action that leaves the hand as it is
+        found = known.get(key, ())  # (): not looked at yet (no spell has no cards; no spell at all is None)
+        if found == ():  # a turn asks again at every action that leaves the hand as it is
             if len(known) > 100_000:
                 known.clear()
             found = known[key] = self._spells(state, hand, rng, explore)
