@@ -137,9 +137,10 @@ class LostWordsPlayer(Player[LostWordsState]):
         placeable = table.placeable
         if placeable:
             return Place("place", placeable[0] if len(placeable) == 1 else min(placeable, key=lambda w: (table.unseen[w], w)))
-        worst = table.worst_uncovered()
-        if "wild-spell" in table.specials and worst:
-            return PlayWord("play", table.specials["wild-spell"], worst)
+        if "wild-spell" in table.specials:
+            worst = table.worst_uncovered()
+            if worst:
+                return PlayWord("play", table.specials["wild-spell"], worst)
         if "swap-pair" in table.specials and table.targets:
             return table.magpie()
         return None
@@ -150,8 +151,8 @@ class LostWordsPlayer(Player[LostWordsState]):
         spells = table.spells
         spare_words = [table.state.defs.word_of(c) for c in table.state.spares]
         held_spares = [s for s in spare_words if spells.get(s)]
-        worst = table.worst_uncovered()
-        if held_spares and worst:
+        worst = table.worst_uncovered() if held_spares else None
+        if worst:
             return Exchange("exchange", worst, held_spares[0])
         unseen = table.unseen
         hopeless = [w for w in table.uncovered if unseen[w] == 0 and not spells.get(w)]
