@@ -88,7 +88,7 @@ class LostWordsPlayer(Player[LostWordsState]):
             if effect.kind == "protect":
                 value = 15 if any(s[1] != NONE and not state.protected(s) for s in state.rows[seat]) else 5
             return value
-        word = defs.word_of(card)
+        word = defs.card_word[card]
         if word in uncovered:
             return 100 if hand_spells.get(word) == 1 else 6
         index = state.slot_of(seat, word)

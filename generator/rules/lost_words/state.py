@@ -290,8 +290,8 @@ class LostWordsState(State):
         return self.to_win - self.covered(seat)
 
     def uncovered_words(self, seat: int) -> list[str]:
-        word_of = self.defs.word_of
-        return [word_of(nature) for nature, cover, _ in self.rows[seat] if cover == NONE]
+        word = self.defs.card_word
+        return [word[nature] for nature, cover, _ in self.rows[seat] if cover == NONE]
 
     def slot_of(self, seat: int, word: str) -> int:
         for index, slot in enumerate(self.rows[seat]):
@@ -322,13 +322,13 @@ class LostWordsState(State):
 
     def attackable(self, seat: int) -> list[tuple[int, str]]:
         """(victim, word) of every completed, unprotected pair of the other players."""
-        word_of, guards = self.defs.word_of, self.defs.guards
+        word, guards = self.defs.card_word, self.defs.guards
         found = []
         for offset in range(1, self.players):
             victim = (seat + offset) % self.players
             for nature, cover, wall in self.rows[victim]:  # protected() written out: this runs at every action
                 if cover != NONE and wall == NONE and not guards[cover]:
-                    found.append((victim, word_of(nature)))
+                    found.append((victim, word[nature]))
         return found
 
     # ----------------------------------------------------------------- action moves
