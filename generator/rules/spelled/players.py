@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from spellpress.rules.protocol import Player
@@ -67,11 +68,22 @@ class _Tables:
         self.gain = [spell_gain(d) for d in defs]
         self.vowel = [d.letter in "aeiou" for d in defs]
         self.fragment = [box_value(d.fragment) for d in defs]
+        # ranks for min/max over a hand by a C key call: the order of (value, uid) and of (fragment, -uid)
+        self.drop_rank = _ranks(range(len(defs)), lambda u: (self.value[u], u))
+        self.fragment_rank = _ranks(range(len(defs)), lambda u: (self.fragment[u], -u))
         self.draws = [any(n == "draw" for n, _ in d.fragment) for d in defs]  # its fragment draws cards
         self.scrap = [box_value(d.scrap) for d in defs]
         self.scrap_damage = [sum(a for n, a in d.scrap or () if n == "damage") for d in defs]
         self.best_spells: dict[tuple[int, ...], tuple[int, ...] | None] = {}  # hand -> its best spell
         self.spell_letters: dict[str, tuple[tuple[tuple[str, int], ...], ...]] = {}  # a hand's letters A-Z -> its spells
+
+
+def _ranks(uids: range, order: Callable[[int], tuple]) -> list[int]:
+    """uid -> its place when every uid is sorted by `order` (distinct for distinct uids)."""
+    ranks = [0] * len(uids)
+    for place, uid in enumerate(sorted(uids, key=order)):
+        ranks[uid] = place
+    return ranks
 
 
 def _tables(state: SpelledState, player: SpelledHeuristic) -> _Tables:
@@ -116,8 +128,7 @@ class SpelledHeuristic(Player[SpelledState]):
         if state.phase == "discard":
             return END_TURN
         if state.phase in ("setup-drop", "drop"):
-            value = tables.value
-            return Drop("drop", min(hand, key=lambda u: (value[u], u)) if not explore else rng.choice(hand))
+            return Drop("drop", min(hand, key=tables.drop_rank.__getitem__) if not explore else rng.choice(hand))
         action: tuple | None = self._play_hand(state, side, hand, tables, rng, explore)  # steps 1 to 3
         if action is None:
             action = self._use_ability(state, side, tables)  # 4.
@@ -154,8 +165,7 @@ class SpelledHeuristic(Player[SpelledState]):
                 return Scrap("scrap", target)
         # 3. the rest as fragments (ones that might want keeping are kept only if no use)
         if hand:
-            fragment = tables.fragment
-            return Fragment("fragment", max(hand, key=lambda u: (fragment[u], -u)))
+            return Fragment("fragment", max(hand, key=tables.fragment_rank.__getitem__))
         return None
 
     def _use_ability(self, state: SpelledState, side: int, tables: _Tables) -> Destroy | Force | Scrap | TakeFree | None:
