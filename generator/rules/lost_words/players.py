@@ -106,7 +106,8 @@ class LostWordsPlayer(Player[LostWordsState]):
         hand_spells = state.hand_spells(seat)
         uncovered = set(state.uncovered_words(seat))
         spares = {defs.word[c] for c in state.spares}
-        wanted = {w for s in range(state.players) if s != seat for w in state.uncovered_words(s)}
+        word = defs.card_word  # the other seats' uncovered words (uncovered_words, written out for each)
+        wanted = {word[nature] for s, row in enumerate(state.rows) if s != seat for nature, cover, _ in row if cover == NONE}
         worst = min(state.hands[seat], key=lambda c: (self._card_value(state, seat, c, hand_spells, uncovered, spares, wanted),
                                                       defs.type_key[c]))
         return Discard("discard", defs.type_key[worst])

@@ -202,7 +202,7 @@ class LostWordsState(State):
     def _pile_counts(self, source: str) -> PileCounts:
         """The source's pile, its kinds counted when the pile is new (dealt from at first, or replaced whole)
         and then kept up to date by _deal, the only other change to a pile."""
-        pile = self._pile(source)
+        pile = self.nature_deck if source == NATURE_PILE else self.deck  # _pile, written out: twice a deal
         kept = self._counted.get(source)
         if kept is None or kept.pile is not pile:
             kept = self._counted[source] = PileCounts(pile, self.defs.type_key)
