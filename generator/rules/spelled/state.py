@@ -43,7 +43,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spellpress.rules.chance import Counted, draw_uniform
+from spellpress.rules.chance import Counted, uniform_index
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.spelled.actions import (
@@ -177,7 +177,8 @@ class SpelledState(State):
     def sample_chance(self, rng) -> int:
         """chance_outcomes()'s draw (State.sample_chance), straight from the pile: every card alike."""
         kind, who = self.draws[0]
-        return draw_uniform(self.market_pool if kind == "market" else self.pool[self.side_of[who]], rng)
+        pile = self.market_pool if kind == "market" else self.pool[self.side_of[who]]
+        return pile[uniform_index(len(pile), rng)]
 
     def legal_actions(self) -> list:
         if self.current_player() == CHANCE:
