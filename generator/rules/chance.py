@@ -93,6 +93,24 @@ def draw_counted(actions: Sequence[Action], counts: Sequence[int], total: int, r
     return draw_chance(Counted(actions, counts, total).pairs(), rng)
 
 
+def uniform_index(n: int, rng: random.Random) -> int:
+    """The index draw_counted(actions, [1] * n, n, rng) picks among n actions alike (a shuffled pile's
+    cards), without the running sums: the same random number, the same index; none drawn for n = 1.
+
+    With counts of one the running counts are 1..n, so the whole-number draw is int(r * n); near a whole
+    number the fractions 1/n are summed as random.choices sums them (Magic Spell's draws.py does the same
+    for its spells and tiles)."""
+    if n < 2:  # one action: no number drawn (draw_counted's general way)
+        return 0
+    r = rng.random()
+    x = r * n
+    margin = n * (n + 2) * 2.0 ** -50  # draw_counted's, with total = len(counts) = n
+    if margin < x % 1.0 < 1.0 - margin:
+        return int(x)
+    sums = list(accumulate([1 / n] * n))
+    return bisect_right(sums, r * (sums[-1] + 0.0), 0, n - 1)
+
+
 _TABLES: dict[int, tuple] = {}  # id of an outcome tuple -> (the tuple, kept so its id stays its own, ...)
 
 

@@ -10,7 +10,7 @@ from itertools import accumulate
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spellpress.rules.chance import Counted, draw_chance
+from spellpress.rules.chance import Counted, draw_chance, uniform_index
 
 
 def choices_draw(outcomes, rng: random.Random):
@@ -98,3 +98,31 @@ def test_one_outcome_draws_no_number_and_counts_that_do_not_add_up_are_read_as_f
     pairs = [("a", 2 / 7), ("b", 3 / 7)]
     for seed in range(50):
         assert draw_chance(Counted(["a", "b"], [2, 3], 7), random.Random(seed)) == choices_draw(pairs, random.Random(seed))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 80), st.integers(0, 2**32))
+def test_a_uniform_draw_is_random_choices_draw_over_equal_shares(n, seed):
+    """uniform_index (a shuffled pile: every card alike) draws what the runner drew from the pile's
+    (card, 1 / n) pairs, as many numbers drawn (none for one card)."""
+    pile = [("card", i) for i in range(n)]
+    pairs = [(card, 1 / n) for card in pile]
+    old, new = random.Random(seed), random.Random(seed)
+    for _ in range(10):
+        assert pile[uniform_index(n, new)] == choices_draw(pairs, old)
+    assert old.random() == new.random()
+
+
+def test_a_uniform_draw_at_the_boundaries_between_cards_draws_what_random_choices_draws():
+    looked = 0
+    for n in range(2, 70):
+        pairs = [(("card", i), 1 / n) for i in range(n)]
+        sums = list(accumulate(p for _, p in pairs))
+        numbers = [s / sums[-1] for s in sums]
+        for k in range(n + 1):
+            r = k / n
+            numbers += [r, math.nextafter(r, 0), math.nextafter(r, 2), math.nextafter(math.nextafter(r, 0), 0)]
+        for r in (r for r in numbers if 0 <= r < 1):
+            assert pairs[uniform_index(n, Fixed([r]))][0] == choices_draw(pairs, Fixed([r])), (n, r)
+            looked += 1
+    assert looked > 10000

@@ -666,3 +666,22 @@ def test_every_move_is_named_and_a_game_replays_from_its_json_record(game):
         replay.apply(plain)
     assert len(record) > 200 and replay.returns() == state.returns() and replay.hands == state.hands
     assert replay.rows == state.rows and replay.discard == state.discard
+
+
+def test_counted_legal_actions_are_as_many_as_the_listed_ones(game):
+    """count_legal_actions (what the runner's move counts ask) equals len(legal_actions()) at every step of
+    seeded games, chance steps included, with heuristic and random seats so every Special is played."""
+    from spellpress.rules.lost_words.players import LostWordsPlayer
+    from tests.rules.legal_counts import play_counting
+
+    rng, kinds_held = random.Random(11), set()
+
+    def look(state, seat):
+        if state.phase == L.state.ACTION:
+            kinds_held.update(state.defs.effects[key].kind for key in state.hand_specials(seat))
+
+    for players in (2, 3, 4):
+        for _ in range(6):
+            seats = [LostWordsPlayer(), RandomPlayer(), LostWordsPlayer(0.5), RandomPlayer()][:players]
+            play_counting(L.RULES.new_state(game, players), seats, rng, 300, look)
+    assert kinds_held == set(L.content.EFFECTS)  # every kind of Special was counted in some hand

@@ -601,3 +601,25 @@ def test_an_action_of_the_wrong_shape_is_illegal_not_a_crash(game):
     for action in [("fragment",), ("fragment", 1, 2), ("cast", 1), (), "end", ["end", False]]:
         with pytest.raises(IllegalAction):
             state.apply(action)
+
+
+def test_counted_legal_actions_are_as_many_as_the_listed_ones(game):
+    """count_legal_actions (what the runner's move counts ask) equals len(legal_actions()) at every step of
+    seeded games, chance steps included, with heuristic and random seats so every ability is in play."""
+    from spellpress.rules.spelled.players import SpelledHeuristic
+    from tests.rules.legal_counts import play_counting
+
+    rng, seen = random.Random(13), set()
+
+    def look(state, seat):
+        side = state.side_of[seat]
+        seen.update(name for name, n in state.tokens.items() if n)
+        seen.update(name for name, on in (
+            ("free", state.free), ("attacks", state.attacks), ("owes", state.phase == "main" and state.owes()),
+            ("destroyable", state.tokens["destroy"] and any(map(state.lasting_of, state.enemies(side))))) if on)
+
+    for players in (2, 4):
+        for _ in range(12):
+            seats = [SpelledHeuristic(), SpelledHeuristic(0.7), RandomPlayer(), SpelledHeuristic(0.5)][:players]
+            play_counting(RULES.new_state(game, players), seats, rng, 120, look)
+    assert {"scrap_hand", "scrap_discard", "scrap_market", "discard", "destroyable", "free", "attacks", "owes"} <= seen

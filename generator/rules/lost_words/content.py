@@ -95,6 +95,11 @@ class Defs:
         return frozenset(card for card, kind in enumerate(self.kind) if kind == SPECIAL)
 
     @cached_property
+    def card_word(self) -> list[str]:
+        """card -> its word, "" for a Special: word_of without its check, for the loops over rows at every action."""
+        return [word or "" for word in self.word]
+
+    @cached_property
     def spell_word(self) -> list[str | None]:
         """card -> its word if it is a Spell, else None (the players count Spells by word in C loops)."""
         return [word if kind == SPELL else None for kind, word in zip(self.kind, self.word, strict=True)]

@@ -4,7 +4,6 @@ Specials where they gain the most."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -89,7 +88,7 @@ class LostWordsPlayer(Player[LostWordsState]):
             if effect.kind == "protect":
                 value = 15 if any(s[1] != NONE and not state.protected(s) for s in state.rows[seat]) else 5
             return value
-        word = defs.word_of(card)
+        word = defs.card_word[card]
         if word in uncovered:
             return 100 if hand_spells.get(word) == 1 else 6
         index = state.slot_of(seat, word)
@@ -107,13 +106,14 @@ class LostWordsPlayer(Player[LostWordsState]):
         hand_spells = state.hand_spells(seat)
         uncovered = set(state.uncovered_words(seat))
         spares = {defs.word[c] for c in state.spares}
-        wanted = {w for s in range(state.players) if s != seat for w in state.uncovered_words(s)}
+        word = defs.card_word  # the other seats' uncovered words (uncovered_words, written out for each)
+        wanted = {word[nature] for s, row in enumerate(state.rows) if s != seat for nature, cover, _ in row if cover == NONE}
         worst = min(state.hands[seat], key=lambda c: (self._card_value(state, seat, c, hand_spells, uncovered, spares, wanted),
                                                       defs.type_key[c]))
         return Discard("discard", defs.type_key[worst])
 
     def _action(self, state: LostWordsState, seat: int) -> Action:
-        table = _Reading.of(state, seat, self._unseen(state, seat))
+        table = _Reading(state, seat)
         return (self._first_moves(table) or self._cover(table) or self._exchange(table) or self._later_specials(table)
                 or PASS)
 
@@ -126,20 +126,22 @@ class LostWordsPlayer(Player[LostWordsState]):
             + (1 if "wild-spell" in specials and table.worst_uncovered() else 0)
         if "extra-actions" in specials and useful >= 2 and table.mine_left >= 2:
             return Play("play", specials["extra-actions"])
-        if table.threat and "swap-pair" in specials:
+        if "swap-pair" in specials and table.threat:
             return table.magpie()
-        if table.threat and "knock-off" in specials:
+        if "knock-off" in specials and table.threat:
             return table.conker()
         return None
 
     @staticmethod
     def _cover(table: _Reading) -> Action | None:
         """Cover a Nature card: with a Spell (the one least likely to come again), the Wild One, or a Magpie."""
-        if table.placeable:
-            return Place("place", min(table.placeable, key=lambda w: (table.unseen[w], w)))
-        worst = table.worst_uncovered()
-        if "wild-spell" in table.specials and worst:
-            return PlayWord("play", table.specials["wild-spell"], worst)
+        placeable = table.placeable
+        if placeable:
+            return Place("place", placeable[0] if len(placeable) == 1 else min(placeable, key=lambda w: (table.unseen[w], w)))
+        if "wild-spell" in table.specials:
+            worst = table.worst_uncovered()
+            if worst:
+                return PlayWord("play", table.specials["wild-spell"], worst)
         if "swap-pair" in table.specials and table.targets:
             return table.magpie()
         return None
@@ -147,13 +149,14 @@ class LostWordsPlayer(Player[LostWordsState]):
     @staticmethod
     def _exchange(table: _Reading) -> Action | None:
         """Exchange a hopeless card for a spare we hold the Spell for, or a better one."""
-        unseen, spells = table.unseen, table.spells
+        spells = table.spells
         spare_words = [table.state.defs.word_of(c) for c in table.state.spares]
-        hopeless = [w for w in table.uncovered if unseen[w] == 0 and not spells.get(w)]
         held_spares = [s for s in spare_words if spells.get(s)]
-        worst = table.worst_uncovered()
-        if held_spares and worst:
+        worst = table.worst_uncovered() if held_spares else None
+        if worst:
             return Exchange("exchange", worst, held_spares[0])
+        unseen = table.unseen
+        hopeless = [w for w in table.uncovered if unseen[w] == 0 and not spells.get(w)]
         if hopeless:
             best = max(spare_words, key=lambda s: (unseen[s], s))
             if unseen[best] > 0:
@@ -162,8 +165,8 @@ class LostWordsPlayer(Player[LostWordsState]):
 
     def _later_specials(self, table: _Reading) -> Action | None:
         """The Specials left: a Conker on a leader no further from winning, then draw, ask, wall, any Conker."""
-        state, seat, specials, targets = table.state, table.seat, table.specials, table.targets
-        if "knock-off" in specials and targets and table.left[table.leader] <= table.mine_left:
+        state, seat, specials = table.state, table.seat, table.specials
+        if "knock-off" in specials and table.targets and table.left[table.leader] <= table.mine_left:
             return table.conker()
         if "draw" in specials:
             return Play("play", specials["draw"])
@@ -175,7 +178,7 @@ class LostWordsPlayer(Player[LostWordsState]):
             open_pairs = [state.defs.word_of(s[0]) for s in state.rows[seat] if s[1] != NONE and not state.protected(s)]
             if open_pairs:
                 return PlayWord("play", specials["protect"], open_pairs[0])
-        if "knock-off" in specials and targets:
+        if "knock-off" in specials and table.targets:
             return table.conker()
         return None
 
@@ -197,33 +200,62 @@ class LostWordsPlayer(Player[LostWordsState]):
         return best if chance >= self.heron_threshold else None
 
 
-@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ sets each field the slow way, at every action
 class _Reading:
     """What the heuristic player reads off the table before an action: its uncovered Nature cards, the
-    Spells and Specials (effect kind -> key) in hand, the pairs it can attack, and the seats' race."""
+    Spells and Specials (effect kind -> key) in hand; the unseen Spells and the race (the pairs it can
+    attack, the seats' cards still to cover, the leader) are worked out when a rule asks for them: most
+    actions need neither (a plain slotted class: a dataclass's __init__ costs more at every action)."""
 
-    state: LostWordsState
-    seat: int
-    uncovered: list[str]
-    spells: dict[str, int]
-    specials: dict[str, str]
-    placeable: list[str]
-    targets: list[tuple[int, str]]
-    unseen: defaultdict[str | None, int]
-    left: dict[int, int]  # Nature cards still to cover, for this seat and each seat it can attack
-    leader: int  # the opponent nearest to winning among those with pairs to attack, or -1
+    __slots__ = ("state", "seat", "uncovered", "spells", "specials", "placeable", "_unseen", "_targets", "_left",
+                 "_leader")
 
-    @classmethod
-    def of(cls, state: LostWordsState, seat: int, unseen: defaultdict[str | None, int]) -> _Reading:
-        uncovered = state.uncovered_words(seat)
-        spells = state.hand_spells(seat)
-        targets = state.attackable(seat)
+    def __init__(self, state: LostWordsState, seat: int):
+        self.state, self.seat = state, seat
+        self.uncovered = uncovered = state.uncovered_words(seat)
+        self.spells = spells = state.hand_spells(seat)
+        effects = state.defs.effects
+        self.specials = {effects[key].kind: key for key in state.hand_specials(seat)}
+        self.placeable = [w for w in uncovered if spells.get(w)]
+        self._unseen: defaultdict[str | None, int] | None = None
+        self._targets: list[tuple[int, str]] | None = None
+        self._left: dict[int, int] = {}
+        self._leader = -1
+
+    @property
+    def unseen(self) -> defaultdict[str | None, int]:
+        """Copies of each Spell the seat cannot see (LostWordsPlayer._unseen)."""
+        if self._unseen is None:
+            self._unseen = LostWordsPlayer._unseen(self.state, self.seat)
+        return self._unseen
+
+    @property
+    def targets(self) -> list[tuple[int, str]]:
+        """The pairs the seat can attack: (victim, word)."""
+        if self._targets is None:
+            self._race()
+        assert self._targets is not None
+        return self._targets
+
+    @property
+    def left(self) -> dict[int, int]:
+        """Nature cards still to cover, for this seat and each seat it can attack."""
+        if self._targets is None:
+            self._race()
+        return self._left
+
+    @property
+    def leader(self) -> int:
+        """The opponent nearest to winning among those with pairs to attack, or -1."""
+        if self._targets is None:
+            self._race()
+        return self._leader
+
+    def _race(self) -> None:
+        state, seat = self.state, self.seat
+        self._targets = targets = state.attackable(seat)
         victims = {v for v, _ in targets}
-        left = {s: state.still_to_cover(s) for s in {seat, *victims}}
-        leader = min(victims, key=lambda v: (left[v], (v - seat) % state.players)) if victims else -1
-        return cls(state, seat, uncovered, spells,
-                   {state.defs.effects[key].kind: key for key in state.hand_specials(seat)},
-                   [w for w in uncovered if spells.get(w)], targets, unseen, left, leader)
+        self._left = left = {s: state.still_to_cover(s) for s in {seat, *victims}}
+        self._leader = min(victims, key=lambda v: (left[v], (v - seat) % state.players)) if victims else -1
 
     @property
     def threat(self) -> bool:
@@ -231,13 +263,13 @@ class _Reading:
 
     @property
     def mine_left(self) -> int:
-        return self.left[self.seat]
+        return self.left[self.seat] if self._targets is not None else self.state.still_to_cover(self.seat)
 
     def worst_uncovered(self, exclude_held: bool = True) -> str | None:
         """The uncovered card whose Spell is least likely to turn up (by default one not held)."""
         pool = [w for w in self.uncovered if not (exclude_held and self.spells.get(w))]
-        if not pool:
-            return None
+        if len(pool) <= 1:
+            return pool[0] if pool else None
         return min(pool, key=lambda w: (self.unseen[w], w))
 
     def magpie(self) -> PlaySwap:

@@ -202,7 +202,7 @@ class LostWordsState(State):
     def _pile_counts(self, source: str) -> PileCounts:
         """The source's pile, its kinds counted when the pile is new (dealt from at first, or replaced whole)
         and then kept up to date by _deal, the only other change to a pile."""
-        pile = self._pile(source)
+        pile = self.nature_deck if source == NATURE_PILE else self.deck  # _pile, written out: twice a deal
         kept = self._counted.get(source)
         if kept is None or kept.pile is not pile:
             kept = self._counted[source] = PileCounts(pile, self.defs.type_key)
@@ -223,6 +223,24 @@ class LostWordsState(State):
         if self.phase == DISCARD:
             return [Discard("discard", key) for key in sorted({self.defs.type_key[c] for c in self.hands[self.seat]})]
         return self._action_moves()
+
+    def count_legal_actions(self) -> int:
+        """len(legal_actions()), without making the actions (the runner counts them at every decision of
+        its sampled games; an ask-everyone Special alone has one for every Spell word)."""
+        if self.phase == OVER:
+            return 0
+        if self.owed:
+            counts = self._pile_counts(self.owed[0][0]).counts
+            return len(counts) - counts.count(0)
+        if self.phase == DRAW:
+            draws = int(bool(self.deck or len(self.discard) > 1))
+            draws += int(bool(self.discard and self.defs.kind[self.discard[-1]] == SPELL))
+            return draws or 1
+        if self.phase == REPLY:
+            return 2
+        if self.phase == DISCARD:
+            return len(set(map(self.defs.type_key.__getitem__, self.hands[self.seat])))
+        return self._count_action_moves()
 
     def apply(self, action: Any) -> None:
         if self.phase == OVER:
@@ -272,8 +290,8 @@ class LostWordsState(State):
         return self.to_win - self.covered(seat)
 
     def uncovered_words(self, seat: int) -> list[str]:
-        word_of = self.defs.word_of
-        return [word_of(nature) for nature, cover, _ in self.rows[seat] if cover == NONE]
+        word = self.defs.card_word
+        return [word[nature] for nature, cover, _ in self.rows[seat] if cover == NONE]
 
     def slot_of(self, seat: int, word: str) -> int:
         for index, slot in enumerate(self.rows[seat]):
@@ -304,13 +322,13 @@ class LostWordsState(State):
 
     def attackable(self, seat: int) -> list[tuple[int, str]]:
         """(victim, word) of every completed, unprotected pair of the other players."""
-        word_of, guards = self.defs.word_of, self.defs.guards
+        word, guards = self.defs.card_word, self.defs.guards
         found = []
         for offset in range(1, self.players):
             victim = (seat + offset) % self.players
             for nature, cover, wall in self.rows[victim]:  # protected() written out: this runs at every action
                 if cover != NONE and wall == NONE and not guards[cover]:
-                    found.append((victim, word_of(nature)))
+                    found.append((victim, word[nature]))
         return found
 
     # ----------------------------------------------------------------- action moves
@@ -329,6 +347,31 @@ class LostWordsState(State):
         for key in self.hand_specials(seat):
             moves.extend(self._special_moves(key, uncovered))
         return moves
+
+    def _count_action_moves(self) -> int:
+        """len(_action_moves()), counted as it lists them."""
+        seat = self.seat
+        uncovered = self.uncovered_words(seat)
+        spells = self.hand_spells(seat)
+        count = 1 + sum(1 for word in uncovered if spells.get(word)) + len(uncovered) * len(self.spares)
+        effects, attackable = self.defs.effects, None
+        for key in self.hand_specials(seat):
+            kind = effects[key].kind
+            if kind in ("draw", "extra-actions"):
+                count += 1
+            elif kind == "ask-everyone":
+                count += len(self.defs.spell_words)
+            elif kind in ("knock-off", "swap-pair"):
+                if attackable is None:
+                    attackable = len(self.attackable(seat))
+                count += attackable * (len(uncovered) if kind == "swap-pair" else 1)
+            elif kind == "protect":
+                count += sum(1 for slot in self.rows[seat] if slot[1] != NONE and not self.protected(slot))
+            elif kind == "wild-spell":
+                count += len(uncovered)
+            else:
+                raise AssertionError(kind)
+        return count
 
     def _special_moves(self, key: str, uncovered: list[str]) -> list[Special]:
         effect, seat = self.defs.effects[key], self.seat

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from spellpress.rules.protocol import Player
@@ -41,6 +42,17 @@ def _usefulness(cat: Catalog) -> dict[str, float]:
     return useful
 
 
+def _places(letters: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """Each letter with the number of the same letter before it: ("a", "b", "a") -> (a, 0), (b, 0), (a, 1)."""
+    seen: dict[str, int] = {}
+    places = []
+    for c in letters:
+        nth = seen.get(c, 0)
+        places.append((c, nth))
+        seen[c] = nth + 1
+    return tuple(places)
+
+
 def spell_gain(d: CardDef) -> float:
     """What a card adds to a spell: its damage and its spelled boxes."""
     return d.damage + sum(box_value(b) for b in d.spelled)
@@ -56,11 +68,22 @@ class _Tables:
         self.gain = [spell_gain(d) for d in defs]
         self.vowel = [d.letter in "aeiou" for d in defs]
         self.fragment = [box_value(d.fragment) for d in defs]
+        # ranks for min/max over a hand by a C key call: the order of (value, uid) and of (fragment, -uid)
+        self.drop_rank = _ranks(range(len(defs)), lambda u: (self.value[u], u))
+        self.fragment_rank = _ranks(range(len(defs)), lambda u: (self.fragment[u], -u))
         self.draws = [any(n == "draw" for n, _ in d.fragment) for d in defs]  # its fragment draws cards
         self.scrap = [box_value(d.scrap) for d in defs]
         self.scrap_damage = [sum(a for n, a in d.scrap or () if n == "damage") for d in defs]
         self.best_spells: dict[tuple[int, ...], tuple[int, ...] | None] = {}  # hand -> its best spell
-        self.spell_letters: dict[str, tuple[tuple[str, ...], ...]] = {}  # a hand's letters A-Z -> its spells' letters
+        self.spell_letters: dict[str, tuple[tuple[tuple[str, int], ...], ...]] = {}  # a hand's letters A-Z -> its spells
+
+
+def _ranks(uids: range, order: Callable[[int], tuple]) -> list[int]:
+    """uid -> its place when every uid is sorted by `order` (distinct for distinct uids)."""
+    ranks = [0] * len(uids)
+    for place, uid in enumerate(sorted(uids, key=order)):
+        ranks[uid] = place
+    return ranks
 
 
 def _tables(state: SpelledState, player: SpelledHeuristic) -> _Tables:
@@ -105,8 +128,7 @@ class SpelledHeuristic(Player[SpelledState]):
         if state.phase == "discard":
             return END_TURN
         if state.phase in ("setup-drop", "drop"):
-            value = tables.value
-            return Drop("drop", min(hand, key=lambda u: (value[u], u)) if not explore else rng.choice(hand))
+            return Drop("drop", min(hand, key=tables.drop_rank.__getitem__) if not explore else rng.choice(hand))
         action: tuple | None = self._play_hand(state, side, hand, tables, rng, explore)  # steps 1 to 3
         if action is None:
             action = self._use_ability(state, side, tables)  # 4.
@@ -143,8 +165,7 @@ class SpelledHeuristic(Player[SpelledState]):
                 return Scrap("scrap", target)
         # 3. the rest as fragments (ones that might want keeping are kept only if no use)
         if hand:
-            fragment = tables.fragment
-            return Fragment("fragment", max(hand, key=lambda u: (fragment[u], -u)))
+            return Fragment("fragment", max(hand, key=tables.fragment_rank.__getitem__))
         return None
 
     def _use_ability(self, state: SpelledState, side: int, tables: _Tables) -> Destroy | Force | Scrap | TakeFree | None:
@@ -192,15 +213,21 @@ class SpelledHeuristic(Player[SpelledState]):
         if explore:  # a random one of the spells, in the word finder's order
             return self._spells(state, hand, rng, explore)
         known = _tables(state, self).best_spells
-        key = tuple(hand)
-        if key not in known:  # a turn asks again at every action that leaves the hand as it is
+        key = tuple(sorted(hand))  # the best spell is the same whatever the hand's order (see _spells)
+        found = known.get(key, ())  # (): not looked at yet (no spell has no cards; no spell at all is None)
+        if found == ():  # a turn asks again at every action that leaves the hand as it is
             if len(known) > 100_000:
                 known.clear()
-            known[key] = self._spells(state, hand, rng, explore)
-        return known[key]
+            found = known[key] = self._spells(state, hand, rng, explore)
+        return found
 
     def _spells(self, state: SpelledState, hand: list[int], rng: random.Random, explore: bool) -> tuple | None:
+        """The spell of highest gain (explore: a random one): of each letter the cards of highest gain, lowest
+        uid first, so neither the pick nor the tie-break (the sorted uids) depends on the hand's order."""
         defs = state.defs
+        spells = self._spell_letters(state, "".join(defs[u].letter for u in hand), explore)
+        if not spells:  # most hands the heuristic looks at make no word
+            return None
         gain_of = _tables(state, self).gain
         by_letter: dict[str, list[int]] = {}
         for u in hand:
@@ -208,32 +235,28 @@ class SpelledHeuristic(Player[SpelledState]):
         for cards in by_letter.values():
             cards.sort(key=lambda u: (-gain_of[u], u))
         options: list[tuple[float, tuple]] = []
-        for spell_letters in self._spell_letters(state, "".join(defs[u].letter for u in hand), explore):
-            picked, taken = [], Counter[str]()
-            for c in spell_letters:
-                picked.append(by_letter[c][taken[c]])
-                taken[c] += 1
+        for places in spells:
+            picked = [by_letter[c][nth] for c, nth in places]
             gain = sum(map(gain_of.__getitem__, picked))
             if len(picked) >= state.bonus_letters:
                 gain += state.bonus_damage
             gain += 0.01 * len(picked)
             options.append((gain, tuple(sorted(picked))))
-        if not options:
-            return None
         if explore:
             return rng.choice(options)[1]
         return max(options)[1]
 
-    def _spell_letters(self, state: SpelledState, letters: str, explore: bool) -> tuple[tuple[str, ...], ...]:
-        """The letters of each spell the hand's letters make, each once, in the word finder's order. Its
-        matches are listed by their letters A-Z, whatever the hand's order; only the order of the list
-        depends on it, which only a random pick (explore) reads: else they are kept by the letters A-Z."""
+    def _spell_letters(self, state: SpelledState, letters: str, explore: bool) -> tuple[tuple[tuple[str, int], ...], ...]:
+        """Each spell the hand's letters make, once, in the word finder's order, as its letters' places in the
+        hand: (letter, which copy of it), the first copy 0. Its matches are listed by their letters A-Z,
+        whatever the hand's order; only the order of the list depends on it, which only a random pick
+        (explore) reads: else they are kept by the letters A-Z."""
         known = _tables(state, self).spell_letters
         key = "".join(sorted(letters))
         found = None if explore else known.get(key)
         if found is None:
             matches = state.cat.finder.find(letters, min_length=state.cat.min_letters)
-            found = tuple(dict.fromkeys(m.cards for m in matches))
+            found = tuple(map(_places, dict.fromkeys(m.cards for m in matches)))
             if not explore:
                 if len(known) > 100_000:
                     known.clear()

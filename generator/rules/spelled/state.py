@@ -43,7 +43,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spellpress.rules.chance import Counted
+from spellpress.rules.chance import Counted, uniform_index
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
 from spellpress.rules.spelled.actions import (
@@ -174,6 +174,12 @@ class SpelledState(State):
         pool = self.market_pool if kind == "market" else self.pool[self.side_of[who]]
         return Counted(list(pool), [1] * len(pool), len(pool))  # every card alike: (u, 1 / len(pool)) each
 
+    def sample_chance(self, rng) -> int:
+        """chance_outcomes()'s draw (State.sample_chance), straight from the pile: every card alike."""
+        kind, who = self.draws[0]
+        pile = self.market_pool if kind == "market" else self.pool[self.side_of[who]]
+        return pile[uniform_index(len(pile), rng)]
+
     def legal_actions(self) -> list:
         if self.current_player() == CHANCE:
             return [a for a, _ in self.chance_outcomes()]
@@ -211,6 +217,39 @@ class SpelledState(State):
             acts += [Toss("toss", u) for u in hand]
             acts += [END_TURN, END_KEEPING]
         return acts
+
+    def count_legal_actions(self) -> int:
+        """len(legal_actions()), counted as it lists them, without making the actions (the runner counts
+        them at every decision of its sampled games)."""
+        player = self.current_player()
+        if player == CHANCE:
+            kind, who = self.draws[0]
+            return len(self.market_pool if kind == "market" else self.pool[self.side_of[who]])
+        if player == TERMINAL:
+            return 0
+        defs, seat, side = self.defs, self.seat, self.side_of[self.seat]
+        hand = self.hand[seat]
+        if self.phase in ("setup-drop", "drop"):
+            return len(hand)
+        if self.phase == "discard":
+            return len(hand) + 2
+        count = len(hand) + len(self.cat.spellable(tuple(defs[u].letter for u in sorted(hand))))
+        count += sum(1 for u in self.played if defs[u].scrap is not None)
+        shop = [u for u in self.row if u is not None] + self.reserve
+        count += sum(1 for u in shop if defs[u].cost <= self.energy)
+        if self.free:
+            count += sum(1 for u in shop if defs[u].cost <= max(self.free))
+        tokens = self.tokens
+        count += (len(hand) if tokens["scrap_hand"] else 0) + (len(self.discard[side]) if tokens["scrap_discard"] else 0)
+        if tokens["scrap_market"]:
+            count += len(self.row) - self.row.count(None)
+        if tokens["discard"]:
+            count += len(self.enemies(side))
+        if tokens["destroy"]:
+            count += sum(len(self.lasting_of(s)) for s in self.enemies(side))
+        if self.attacks:
+            count += len(self.attacks) * len(self.targets(side))
+        return count if self.owes() else count + len(hand) + 2
 
     def owes(self) -> bool:
         """Is a choice of a partly used box still owed and possible? Then the main phase cannot end."""
