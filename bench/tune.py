@@ -167,12 +167,12 @@ TWO_HOURS_ON_TWO_CORES = 2 * 3600 * 2  # CPU-seconds
 
 
 def seat_intervals(verified: dict) -> list[str]:
-    """Each seat's points off its fair share with its interval at the verification's quantile."""
+    """Each seat's points off its fair share with the interval a hold reads (the verification's one-sided quantile)."""
     from spellpress.tune.targets import _checks, parse_targets
 
     (seats,) = parse_targets(["seats=3"])
     return [f"{what} {value:+.1f} ({low:+.1f}..{high:+.1f})"
-            for what, value, (low, high) in _checks(seats, verified["figures"], verified["z"])]
+            for what, value, (low, high) in _checks(seats, verified["figures"], verified["z_inside"])]
 
 
 def rummy_budget(report: dict, load_before: tuple[float, float, float]) -> dict:
@@ -186,6 +186,7 @@ def rummy_budget(report: dict, load_before: tuple[float, float, float]) -> dict:
             "two_hours_on_two_cores_met": cpu <= TWO_HOURS_ON_TWO_CORES,
             "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
             "verification_z": round(seats["verification_z"], 3),
+            "verification_z_inside": round(seats["verification_z_inside"], 3),
             "verify_games_on_aim": seats["needed_on_aim"], "verify_games_halfway": seats["needed_halfway"]}
 
 
@@ -291,7 +292,7 @@ def settle(scale: str, workers: int, out: Path) -> dict:
     """Magic Spell, 4 players: can an edit of at most 6 spells' cost and credits be verified with every spell within
     +/-5? Settled by a bound, not by a search.
 
-    1. The game as it is, played as tune verifies (fresh seeds, the 37 spells' intervals read together, z = 3.20):
+    1. The game as it is, played as tune verifies (fresh seeds; a spell is held by its one-sided interval, z = 1.64):
        where each spell stands, and how far a verification of that size places a spell (its half-width h).
     2. Doses on the same seeds: every option the space allows (cost -2..+2, credits -1..+2) of the 4 spells furthest
        from 0, and the single changes of SETTLE_EDGE_DOSES.
@@ -320,7 +321,7 @@ def settle(scale: str, workers: int, out: Path) -> dict:
                 parse_targets([f"cards={LIMIT:g}"]), verify_games, verify_games, 3)
 
     def placed(row: dict) -> dict[str, tuple[float, float, float]]:
-        return {key.split(":", 1)[1]: (100 * f["difference"], *(100 * x for x in _card_interval(f, row["z"])))
+        return {key.split(":", 1)[1]: (100 * f["difference"], *(100 * x for x in _card_interval(f, row["z_inside"])))
                 for key, f in row["figures"]["cards"].items() if key.startswith("spell:")}
 
     (as_is_row,) = verify(game, rules, plan, [()], verify_games, None, workers)
@@ -374,6 +375,7 @@ def settle(scale: str, workers: int, out: Path) -> dict:
             "measured_edit": [[k, v] for k, v in candidate] if candidate else None,
             "measured_edit_predicted": {s: round(v, 1) for s, v in predicted.items()},
             "measured_edit_verified": {"verdict": checked["verdict"], "z": round(checked["z"], 3),
+                                       "z_inside": round(checked["z_inside"], 3),
                                        "spells": {s: [round(v, 1) for v in t] for s, t in
                                                   sorted(found.items(), key=lambda i: -abs(i[1][0]))}} if checked else None,
             "games": verify_games * (1 + bool(checked)) + dose_games * (len(doses) + 1),

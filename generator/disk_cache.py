@@ -11,6 +11,10 @@ digest of the file's bytes and settings (Lexicon.digest), so that its tables are
 the words. `SPELLPRESS_WORD_CACHE` names another folder, or `off` keeps
 nothing on disk. A file that cannot be read is built again; one that cannot be written is skipped
 (a read-only home still works, only slower). Files are written whole (a temporary file renamed).
+
+The folder is kept under a size (`SPELLPRESS_WORD_CACHE_MB`, default LIMIT_MB): a table read is
+marked used, and writing one that takes the folder over the size removes the least recently used
+files until it is back under PRUNE_TO of it (so that the next writes do not prune again).
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from pathlib import Path
 from typing import TypeVar
 
 FORMAT = 2  # raise when a table's layout changes
+LIMIT_MB = 256.0  # the shipped games' tables take about 16 MB; edited word lists and tune's variants add theirs
+PRUNE_TO = 0.75
 Table = TypeVar("Table")
 
 
@@ -58,6 +64,8 @@ def cached(name: str, digest: str, build: Callable[[], Table], valid: Callable[[
     try:
         found = marshal.loads(path.read_bytes())
         if valid is None or valid(found):
+            with suppress(OSError):
+                os.utime(path)  # used: the last to be pruned
             return found
     except (OSError, EOFError, ValueError, TypeError):
         pass
@@ -70,7 +78,43 @@ def cached(name: str, digest: str, build: Callable[[], Table], valid: Callable[[
     except (OSError, ValueError):
         with suppress(OSError):
             temporary.unlink(missing_ok=True)
+        return table
+    prune(folder, limit_bytes())
     return table
+
+
+def limit_bytes() -> int:
+    """The most the cache folder may hold: $SPELLPRESS_WORD_CACHE_MB megabytes (a number), else LIMIT_MB."""
+    setting = os.environ.get("SPELLPRESS_WORD_CACHE_MB", "")
+    try:
+        megabytes = float(setting) if setting else LIMIT_MB
+    except ValueError:
+        megabytes = LIMIT_MB  # a cache setting is never worth stopping a run for
+    return int(max(0.0, megabytes) * 1_000_000)
+
+
+def prune(folder: Path, limit: int) -> list[Path]:
+    """Remove the least recently used files of `folder` while it holds more than `limit` bytes, down to
+    PRUNE_TO of it; the files removed. Files another process removes first are skipped."""
+    entries = []
+    with suppress(OSError):
+        for entry in os.scandir(folder):
+            with suppress(OSError):
+                if entry.is_file(follow_symlinks=False):
+                    stat = entry.stat(follow_symlinks=False)
+                    entries.append((stat.st_mtime, stat.st_size, Path(entry.path)))
+    total = sum(size for _, size, _ in entries)
+    if total <= limit:
+        return []
+    removed = []
+    for _, size, path in sorted(entries, key=lambda e: e[0]):
+        if total <= limit * PRUNE_TO:
+            break
+        with suppress(OSError):
+            path.unlink()
+            removed.append(path)
+        total -= size
+    return removed
 
 
 def known_good(kind: str, digest: str) -> bool:

@@ -6,8 +6,15 @@ band of +/- `band_points` around its fair share. Every interval inside the band:
 interval wholly outside it: not balanced. Anything else: undecided, and more games will tell.
 
 A run that looks at its verdict after several batches (`simulate` without --games) spends its
-5% error over the looks and the seats (`sequential_z`): a decided verdict is then wrong at most
-5% of the time, however close the game is to the band's edge.
+5% error over the looks: a decided verdict is then wrong at most 5% of the time, however close the
+game is to the band's edge. The two decided verdicts need different widths:
+
+- "not balanced" claims that some seat lies outside the band, any of them: each seat's interval is
+  drawn at a quantile that shares the error among the seats (`sequential_z`, two-sided Bonferroni).
+- "balanced" claims that every seat lies inside. It is wrong only when some seat truly lies outside,
+  and then that seat's own interval must have missed its rate on that one side: each seat alone
+  bounds the error, so the intervals are one-sided and not shared (`inside_z`; an intersection-union
+  test, Berger 1982). Deciding "balanced" takes fewer games the more seats or cards are judged.
 """
 
 from __future__ import annotations
@@ -58,21 +65,22 @@ def effect(interval: tuple[float, float]) -> str:
 
 
 def verdict(wins: Sequence[float], games: int | Sequence[int], band_points: float = 3.0,
-            fair: float | None = None, z: float = Z95) -> str:
+            fair: float | None = None, z: float = Z95, z_inside: float | None = None) -> str:
     """BALANCED, NOT_BALANCED or UNDECIDED for seats (or teams) with these wins out of `games`
-    (one count for all, or one each), judged by each Wilson interval (95%, or for the normal
-    quantile z) against the band of +/- band_points percentage points around the fair share
-    (default: one over the seats)."""
+    (one count for all, or one each), judged by each Wilson interval against the band of
+    +/- band_points percentage points around the fair share (default: one over the seats): wholly
+    outside at the normal quantile z (95% by default), all inside at z_inside (default z)."""
     if not wins:
         raise ValueError("a verdict needs at least one seat")
     counts = [games] * len(wins) if isinstance(games, int) else list(games)
     share = 1 / len(wins) if fair is None else fair
     band = band_points / 100
     low_edge, high_edge = share - band, share + band
-    intervals = [wilson(w, n, z) for w, n in zip(wins, counts, strict=False)]
-    if any(high < low_edge or low > high_edge for low, high in intervals):
+    outer = [wilson(w, n, z) for w, n in zip(wins, counts, strict=False)]
+    if any(high < low_edge or low > high_edge for low, high in outer):
         return NOT_BALANCED
-    if all(low_edge <= low and high <= high_edge for low, high in intervals):
+    inner = outer if z_inside is None else [wilson(w, n, z_inside) for w, n in zip(wins, counts, strict=False)]
+    if all(low_edge <= low and high <= high_edge for low, high in inner):
         return BALANCED
     return UNDECIDED
 
@@ -91,13 +99,22 @@ def spent_error(looks: Sequence[int], look: int, error_rate: float = ERROR_RATE)
 
 
 def sequential_z(looks: Sequence[int], look: int, judged: int, error_rate: float = ERROR_RATE) -> float:
-    """The normal quantile of every interval judged at this look, so that all the intervals of all
-    the looks hold their true rates together at least 1 - error_rate of the time (Bonferroni over
-    the `judged` intervals and the looks: valid whatever their correlation). A decided verdict is
-    wrong only when some interval misses its true rate, so it is wrong at most error_rate of the time."""
+    """The normal quantile of the intervals of which one lying wholly outside the band decides "not
+    balanced" at this look, so that all the intervals of all the looks hold their true rates together
+    at least 1 - error_rate of the time (Bonferroni over the `judged` intervals and the looks: valid
+    whatever their correlation). A game truly balanced is called not balanced only when some interval
+    misses its true rate, so at most error_rate of the time."""
     if judged < 1:
         raise ValueError("a verdict judges at least one interval")
     return NormalDist().inv_cdf(1 - spent_error(looks, look, error_rate) / judged / 2)
+
+
+def inside_z(looks: Sequence[int], look: int, error_rate: float = ERROR_RATE) -> float:
+    """The normal quantile of the intervals that must all lie inside the band for a decided "balanced"
+    (or "held") at this look: one-sided, spending the look's share of the error and not sharing it
+    among the intervals. A seat truly outside is called inside only when its own interval misses its
+    rate on the side of the band, at most the spent error at each look (see the module's note)."""
+    return NormalDist().inv_cdf(1 - spent_error(looks, look, error_rate))
 
 
 def judged_intervals(wins: Sequence[float], games: int) -> int:

@@ -1,10 +1,12 @@
 """What other packages (tune) may use of simulate/: typed run options, the verdicts' one rule, and the
 loaders and pools a caller that plays many runs needs. Everything else in simulate/ is its own business.
 
-The rule (`decision_z`): a verdict reads several intervals (seats, cards, a length...), perhaps at
-several looks at a growing run; each interval is drawn at the normal quantile that spends the 5% error
-over the looks and shares it among the intervals (spellpress.stats.sequential_z), so a decided verdict
-is wrong at most 5% of the time, wherever the truth lies. `simulate` and `tune` both judge by it.
+The rule (`Decision`): a verdict reads several intervals (seats, cards, a length...), perhaps at
+several looks at a growing run. "Some interval wholly outside" is read at the normal quantile that spends
+the 5% error over the looks and shares it among the intervals (`Decision.z`, spellpress.stats.sequential_z);
+"every interval inside" at the one-sided quantile of the look's share, not shared (`Decision.z_inside`,
+spellpress.stats.inside_z). A decided verdict is then wrong at most 5% of the time, wherever the truth
+lies. `simulate` and `tune` both judge by it.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from dataclasses import dataclass
 from spellpress.errors import Option, UserError
 from spellpress.simulate.runner import RunResult, RunSpec, open_executor, run_many
 from spellpress.simulate.tally import Tally
-from spellpress.stats import ERROR_RATE, judged_intervals, sequential_z
+from spellpress.stats import ERROR_RATE, inside_z, judged_intervals, sequential_z
 
 RulesOptions = tuple[tuple[str, object], ...]  # --option KEY=VALUE pairs, values parsed, in the order given
 
-__all__ = ["ERROR_RATE", "Decision", "RulesOptions", "RunResult", "RunSpec", "Tally", "decision_z", "find_card",
+__all__ = ["ERROR_RATE", "Decision", "RulesOptions", "RunResult", "RunSpec", "Tally", "find_card",
            "judged_intervals", "load_once", "open_executor", "parse_options", "run_many", "seat_wins"]
 
 
@@ -47,13 +49,13 @@ class Decision:
 
     @property
     def z(self) -> float:
+        """The quantile of the intervals of which one wholly outside its band decides a miss."""
         return sequential_z(self.looks, self.look, self.judged, self.error_rate)
 
-
-def decision_z(judged: int, looks: Sequence[int] = (1,), look: int = 0) -> float:
-    """The normal quantile of each of `judged` intervals one verdict reads at look `look` of a run judged after
-    `looks` games (default: judged once), so that the verdict is wrong at most ERROR_RATE of the time."""
-    return Decision(judged, tuple(looks), look).z
+    @property
+    def z_inside(self) -> float:
+        """The quantile of the intervals that must all lie inside their bands to decide a hold."""
+        return inside_z(self.looks, self.look, self.error_rate)
 
 
 def seat_wins(tally: Tally) -> list[float]:

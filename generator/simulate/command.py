@@ -11,7 +11,7 @@ from spellpress.errors import Location, Option, UserError
 from spellpress.model.vocabulary import HELP as VOCABULARY_HELP
 from spellpress.model.vocabulary import known_words_note, vocabulary_level
 from spellpress.paths import game_folders
-from spellpress.simulate.api import decision_z, parse_options, seat_wins
+from spellpress.simulate.api import Decision, parse_options, seat_wins
 from spellpress.stats import BALANCED, ERROR_RATE, NOT_BALANCED, UNDECIDED, judged_intervals, verdict
 from spellpress.wording import plural
 from spellpress.write.json_text import finite_json
@@ -161,7 +161,9 @@ def simulate(game: Game, players: int, args) -> dict:
     report["seconds_per_turn"] = rules.seconds_per_turn
     report["minutes_mean"] = round(report["length"].get("mean", 0) * rules.seconds_per_turn / 60, 1)
     report["verdict"], report["verdict_reason"] = judge(result, looks, look)
-    report["verdict_z"] = round(verdict_z(result, looks, look), 4)
+    decision = verdict_decision(result, looks, look)
+    report["verdict_z"] = round(decision.z, 4)
+    report["verdict_z_inside"] = round(decision.z_inside, 4)
     report["verdict_looks"] = looks[:look + 1]
     report["verdict_error_rate"] = ERROR_RATE
     report["balanced"] = report["verdict"] == BALANCED
@@ -184,27 +186,30 @@ def batch_plan(games: int | None, max_games: int) -> list[tuple[int, int]]:
     return plan
 
 
-def verdict_z(result, looks: list[int], look: int) -> float:
-    """The width of the verdict's intervals at this look of the plan (spellpress.simulate.api.decision_z)."""
-    return decision_z(judged_intervals(seat_wins(result.tally), result.tally.finished), looks, look)
+def verdict_decision(result, looks: list[int], look: int) -> Decision:
+    """How the verdict's intervals are drawn at this look of the plan (spellpress.simulate.api.Decision)."""
+    return Decision(judged_intervals(seat_wins(result.tally), result.tally.finished), tuple(looks), look)
 
 
 def judge(result, looks: list[int] | None = None, look: int = 0) -> tuple[str, str]:
     """(verdict, why) of a run at look number `look` of the plan `looks` (default: the run's games
     judged once): stalled games are never balanced; else the seats' (or teams') intervals, with the
-    error rate spent over the looks and the seats, against the band (spellpress.stats)."""
+    error rate spent over the looks (and shared among the seats for a miss), against the band
+    (spellpress.stats)."""
     tally = result.tally
     stalls = tally.games - tally.finished
     if stalls:
         return NOT_BALANCED, plural(stalls, "stalled game")
     wins = seat_wins(tally)
     who = "team" if tally.teams else "seat"
-    z = verdict_z(result, looks or [tally.games], look)
-    found = verdict(wins, tally.finished, BALANCE_TOLERANCE_POINTS, z=z)
+    decision = verdict_decision(result, looks or [tally.games], look)
+    found = verdict(wins, tally.finished, BALANCE_TOLERANCE_POINTS, z=decision.z, z_inside=decision.z_inside)
     band = f"the +/-{BALANCE_TOLERANCE_POINTS:g}-point band around its fair share"
-    sure = f"(z = {z:.2f}: wrong at most {ERROR_RATE:.0%} of the time over every look and {who})"
-    return found, {BALANCED: f"every {who}'s interval lies inside {band} {sure}",
-                   NOT_BALANCED: f"some {who}'s interval lies wholly outside {band} {sure}",
+    wrong = f"wrong at most {ERROR_RATE:.0%} of the time over every look"
+    return found, {BALANCED: f"every {who}'s interval lies inside {band} (one-sided z = {decision.z_inside:.2f}: "
+                             f"{wrong})",
+                   NOT_BALANCED: f"some {who}'s interval lies wholly outside {band} (z = {decision.z:.2f}: {wrong} "
+                                 f"and {who})",
                    UNDECIDED: f"some {who}'s interval reaches across the edge of {band}: more games will tell"}[found]
 
 

@@ -1,13 +1,15 @@
 """What a tune's budget can decide, said before it starts: from each target's tolerance, the 95% interval a
-candidate's figure has after the first rung and after every rung, the interval the verification draws (at
-simulate's quantile for every interval it reads together: simulate.api.decision_z), and the games a
-verification needs to decide a figure that lies on the aim or halfway to the band's edge.
+candidate's figure has after the first rung and after every rung, the intervals the verification draws
+(simulate's rule, simulate.api.Decision: a miss at the quantile shared by every interval it reads together,
+a hold at the one-sided 5% quantile), and the games a verification needs to call held a figure that lies on
+the aim or halfway to the band's edge.
 
     seats=3 at 4 players: a seat wins 1/4 of the games at most fair; its Wilson interval is about
-    +/- z * sqrt(p (1 - p) / n): +/-6.0 points at 200 games at z = 1.96. The verification reads the
-    4 seats together, at z = 2.50: +/-3.4 at 1,000 games, +/-1.7 at 4,000. A seat is called held
-    only when its whole interval lies inside +/-3: at 4,000 games only a seat within 1.3 points of
-    fair can be, and missed only one 4.7 points or more off.
+    +/- z * sqrt(p (1 - p) / n): +/-6.0 points at 200 games at z = 1.96. The verification calls a seat
+    held only when its one-sided interval (z = 1.64) lies inside +/-3: +/-2.3 at 1,000 games, +/-1.1
+    at 4,000, so at 4,000 games a seat within 1.9 points of fair can be. It calls one missed only when
+    its interval read with the 4 seats together (z = 2.50, +/-1.7 at 4,000) lies wholly outside: 4.7
+    points or more off.
 
 A card's effect (cards=N) compares the seats that played it with the others: at best (half the seats
 played it) its interval is +/- z * sqrt(4 p (1 - p) / (games * players)). Letter shares are judged on
@@ -20,7 +22,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from spellpress.simulate.api import decision_z
+from spellpress.simulate.api import Decision
 from spellpress.tune.targets import Z95, Target
 
 
@@ -58,7 +60,8 @@ def power(targets: tuple[Target, ...], players: int, first: int, games: int, ver
           cards: int = 0) -> list[dict]:
     """Per target: the intervals the budget gives and what its verification can decide (`cards`: how many cards
     a cards target will compare, at most)."""
-    z = decision_z(verification_intervals(targets, players, cards))
+    decision = Decision(verification_intervals(targets, players, cards), (1,))
+    z, z_inside = decision.z, decision.z_inside
     rows: list[dict[str, Any]] = []
     for target in targets:
         spread = _spread(target, players)
@@ -71,12 +74,14 @@ def power(targets: tuple[Target, ...], players: int, first: int, games: int, ver
         tolerance = (target.high - target.low) / 2
         search = (first, games) if unit == "games" else (samples, samples)
         checked = verify if unit == "games" else samples
-        h = half_width(sd, checked, z)
+        h = half_width(sd, checked, z_inside)
         rows.append({"target": target.text, "unit": unit, "sd": sd, "tolerance": tolerance,
                      "half_width": {"first rung": half_width(sd, search[0]), "every rung": half_width(sd, search[1]),
-                                    "verification": h},
-                     "verification_z": z, "held_within": max(0.0, tolerance - h), "missed_beyond": tolerance + h,
-                     "needed_on_aim": needed(sd, tolerance, z), "needed_halfway": needed(sd, tolerance / 2, z),
+                                    "verification": h, "verification (miss)": half_width(sd, checked, z)},
+                     "verification_z": z, "verification_z_inside": z_inside, "held_within": max(0.0, tolerance - h),
+                     "missed_beyond": tolerance + half_width(sd, checked, z),
+                     "needed_on_aim": needed(sd, tolerance, z_inside),
+                     "needed_halfway": needed(sd, tolerance / 2, z_inside),
                      "decidable": h < tolerance, "verification": checked})
     return rows
 
@@ -95,9 +100,10 @@ def power_lines(rows: list[dict], players: int) -> list[str]:
         h, unit = row["half_width"], row["unit"]
         where = f" at {players} players" if unit == "games" else ""
         text = (f"{row['target']}{where}: a figure's 95% interval is +/-{_amount(h['first rung'], row)} after the first "
-                f"rung, +/-{_amount(h['every rung'], row)} after every rung; the verification's (z = "
-                f"{row['verification_z']:.2f}, every interval it reads together) +/-{_amount(h['verification'], row)} on "
-                f"{row['verification']:,} {unit}. ")
+                f"rung, +/-{_amount(h['every rung'], row)} after every rung; on the verification's "
+                f"{row['verification']:,} {unit}, +/-{_amount(h['verification'], row)} to call it held (one-sided, z = "
+                f"{row['verification_z_inside']:.2f}), +/-{_amount(h['verification (miss)'], row)} to call it missed "
+                f"(z = {row['verification_z']:.2f}, every interval it reads together). ")
         if row["decidable"]:
             text += (f"The verification calls a figure held only within +/-{_amount(row['held_within'], row)} of the "
                      f"aim, missed only beyond +/-{_amount(row['missed_beyond'], row)}; ")

@@ -612,7 +612,7 @@ def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor,
            progress: Callable[[int], None] | None = None) -> list[dict]:
     """Re-play every variant on fresh seeds (the same for all: common random numbers) and judge its targets
     together, as simulate judges a run: a decided verdict is wrong at most 5% of the time."""
-    from spellpress.simulate.api import decision_z
+    from spellpress.simulate.api import Decision
     from spellpress.tune.targets import judged, overall, verdict
 
     simulated = any(t.simulated for t in plan.targets)
@@ -622,12 +622,12 @@ def verify(game, rules, plan: Plan, variants: list[tuple], games: int, executor,
     for variant, tally in zip(variants, tallies, strict=False):
         fresh = Plan(**{**plan.__dict__, "seed": plan.seed * SEARCH_SEED_BLOCK + VERIFY_OFFSET})  # fresh letter samples too
         figures = figures_of(game, rules, fresh, variant, tally)
-        intervals = judged(plan.targets, figures)  # simulate's rule: the 5% error shared by every interval read
-        z = decision_z(intervals)
-        verdicts = [verdict(t, figures, z) for t in plan.targets]
+        intervals = judged(plan.targets, figures)  # simulate's rule: a miss shares the 5% among every interval read
+        decision = Decision(intervals, (1,))  # one look
+        verdicts = [verdict(t, figures, decision.z, decision.z_inside) for t in plan.targets]
         _, distances = score(plan, figures)
         rows.append({"variant": [[k, v] for k, v in variant], "figures": figures, "other": other_figures(figures),
-                     "distances": distances, "judged": intervals, "z": z,
+                     "distances": distances, "judged": intervals, "z": decision.z, "z_inside": decision.z_inside,
                      "targets": verdicts, "verdict": overall(verdicts, figures.get("stalls", 0))})
     return rows
 

@@ -9,10 +9,11 @@
 
 Each target scores a candidate by `distance`: 0 on the aim, 1 on the edge of the band, more
 outside. The search minimises the worst distance plus a quarter of the mean one. A verified
-candidate's targets are judged by simulate's rule (spellpress.simulate.api.decision_z): every
-interval the verdict reads, over all its targets, at the quantile that shares the 5% error among
-them; a target `held` when every interval lies inside the band, `missed` when some interval lies
-wholly outside, else `undecided`. A decided verdict is then wrong at most 5% of the time.
+candidate's targets are judged by simulate's rule (spellpress.simulate.api.Decision): a target is
+`missed` when some interval lies wholly outside the band, every interval the verdict reads, over all
+its targets, drawn at the quantile that shares the 5% error among them; `held` when every interval,
+drawn one-sided at 5% (a seat truly outside is called inside only when its own interval misses), lies
+inside the band; else `undecided`. A decided verdict is then wrong at most 5% of the time.
 """
 
 from __future__ import annotations
@@ -290,14 +291,15 @@ def objective(distances: list[float], stalls: int = 0, games: int = 1) -> float:
     return max(distances) + sum(distances) / (4 * len(distances)) + 10 * stalls / max(1, games)
 
 
-def verdict(target: Target, figures: dict, z: float = Z95) -> dict:
-    """held: every interval (at the normal quantile z) inside the band; missed: some interval wholly outside;
-    else undecided."""
+def verdict(target: Target, figures: dict, z: float = Z95, z_inside: float | None = None) -> dict:
+    """missed: some interval (at the normal quantile z) wholly outside the band; held: every interval (at
+    z_inside, default z) inside; else undecided. The worst figure's interval is the one its state read."""
     checks = _checks(target, figures, z)
     outside = [what for what, _, (low, high) in checks if high < target.low or low > target.high]
-    inside = all(target.low <= low and high <= target.high for _, _, (low, high) in checks)
+    inner = checks if z_inside is None or outside else _checks(target, figures, z_inside)
+    inside = all(target.low <= low and high <= target.high for _, _, (low, high) in inner)
     state = "missed" if outside else "held" if inside else "undecided"
-    worst = max(checks, key=lambda c: target.distance(c[1]), default=None)
+    worst = max(inner, key=lambda c: target.distance(c[1]), default=None)
     return {"name": target.name, "target": target.text, "verdict": state, "outside": outside,
             "worst": {"what": worst[0], "value": worst[1], "interval": list(worst[2])} if worst else None}
 

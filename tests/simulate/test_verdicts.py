@@ -78,8 +78,9 @@ def test_without_games_it_plays_batches_until_decided_or_the_most(capsys):
     games, seats = report["games"], report["seats"]
     assert games in (200, 400, 800, 1600)
     wins = [row["win_rate"] * games for row in seats]
-    assert report["verdict"] == verdict(wins, games, z=report["verdict_z"])  # the JSON's verdict is the stats module's
+    assert report["verdict"] == verdict(wins, games, z=report["verdict_z"], z_inside=report["verdict_z_inside"])
     assert report["verdict_looks"][-1] == games and report["verdict_z"] > 1.96  # 5% spent over the looks and seats
+    assert 1.645 < report["verdict_z_inside"] < report["verdict_z"]  # one-sided, spent over the looks only
     if games < 1600:
         assert report["decided"]  # it stopped early only because the verdict was decided
     same = _simulate(capsys, "--games", str(games))  # the batches play the games of one run of that length

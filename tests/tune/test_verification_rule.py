@@ -1,7 +1,8 @@
-"""Tune's verification judges a proposal by simulate's rule (issue 40): every interval the verdict reads,
-over all its targets, at the quantile that shares the 5% error among them (simulate.api.decision_z). A
-verified verdict is then wrong at most 5% of the time, at the band's edge too: with a plain 95% interval
-a seat, 4 seats just inside the +/-3 band were called "not balanced" about 7% of the time.
+"""Tune's verification judges a proposal by simulate's rule (issue 40, simulate.api.Decision): a miss by every
+interval the verdict reads, over all its targets, at the quantile that shares the 5% error among them; a hold
+by each interval one-sided at 5%. A verified verdict is then wrong at most 5% of the time, at the band's edge
+too: with a plain 95% interval a seat, 4 seats just inside the +/-3 band were called "not balanced" about 7%
+of the time.
 
 The games are drawn, seeded, as the outcomes of a game whose seats win at known rates, and fed to
 tune's own `verify` in place of the played games."""
@@ -15,7 +16,7 @@ import pytest
 
 from spellpress.load.game import load_game
 from spellpress.rules.plugins import rules_for
-from spellpress.simulate.api import Tally, decision_z
+from spellpress.simulate.api import Decision, Tally
 from spellpress.tune import study as tune_study
 from spellpress.tune.command import plan_for
 from spellpress.tune.options import TuneOptions
@@ -49,13 +50,17 @@ def test_a_decided_verification_is_wrong_at_most_5_percent_of_the_time(monkeypat
     called = Counter(row["verdict"] for row in rows)
     assert called[wrong] / RUNS <= 0.05, called
     judged = 1 if len(rates) == 2 else len(rates)  # two seats that share every game are one interval
-    assert {(row["judged"], row["z"]) for row in rows} == {(judged, decision_z(judged))}
+    decision = Decision(judged, (1,))
+    assert {(row["judged"], row["z"], row["z_inside"]) for row in rows} == {(judged, decision.z, decision.z_inside)}
 
 
 def test_the_verdict_reads_every_target_s_intervals_together(monkeypatch):
     rows = verdicts(monkeypatch, (0.25, 0.25, 0.25, 0.25), seed=7)[:1]
-    assert rows[0]["judged"] == 4 and rows[0]["z"] > 2.49  # 5% shared by 4 seats: 0.625% a side each
-    low, high = rows[0]["targets"][0]["worst"]["interval"]
-    seat = rows[0]["figures"]["seats"][0]
+    assert rows[0]["judged"] == 4 and rows[0]["z"] > 2.49  # a miss: 5% shared by 4 seats, 0.625% a side each
+    assert rows[0]["z_inside"] == pytest.approx(1.645, abs=0.001)  # a hold: each seat's own 5%, one side
+    assert rows[0]["verdict"] == "balanced"
+    low, high = rows[0]["targets"][0]["worst"]["interval"]  # the interval its "held" read
+    worst = rows[0]["targets"][0]["worst"]["what"]
+    seat = rows[0]["figures"]["seats"][int(worst.split()[-1]) - 1]
     low95, high95 = seat["ci95"]
-    assert high - low > 100 * (high95 - low95) * 1.2  # wider than the 95% interval it replaces
+    assert high - low == pytest.approx(100 * (high95 - low95) * 1.645 / 1.96, rel=0.02)  # narrower than the 95%

@@ -219,3 +219,33 @@ def test_skeleton_words_make_one_set_only_once_a_run_is_under_way(cache, monkeyp
     for _ in range(len(many.packed) + 1):
         assert "notes" in many
     assert many.whole == frozenset(WORDS)
+
+
+def test_the_folder_is_kept_under_its_size_least_recently_used_first(cache, monkeypatch):
+    import os
+
+    from spellpress.disk_cache import PRUNE_TO, limit_bytes
+
+    _ = LetterIndex(WORDS).by_key  # table A
+    (table_a,) = cache.iterdir()
+    fillers = [cache / f"filler-{i}" for i in range(4)]
+    for age, filler in enumerate(fillers):
+        filler.write_bytes(b"x" * 600)
+        os.utime(filler, (1000 + age, 1000 + age))  # long unused, filler-0 the longest
+    os.utime(table_a, (500, 500))  # older than every filler...
+    _ = LetterIndex(WORDS).by_key  # ...until read: now the most recently used
+    limit = table_a.stat().st_size + 2000
+    monkeypatch.setenv("SPELLPRESS_WORD_CACHE_MB", str(limit / 1_000_000))
+    assert limit_bytes() == limit
+    _ = LetterIndex(WORDS + ("post",)).by_key  # table B: over the size, so the oldest go
+    left = set(cache.iterdir())
+    assert table_a in left and len(left - set(fillers)) == 2  # A and B kept
+    assert fillers[0] not in left and fillers[1] not in left and fillers[3] in left  # the least recently used first
+    assert sum(path.stat().st_size for path in left) <= limit * PRUNE_TO
+
+
+def test_a_size_that_is_not_a_number_keeps_the_default(monkeypatch):
+    from spellpress.disk_cache import LIMIT_MB, limit_bytes
+
+    monkeypatch.setenv("SPELLPRESS_WORD_CACHE_MB", "lots")
+    assert limit_bytes() == LIMIT_MB * 1_000_000
