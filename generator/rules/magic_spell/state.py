@@ -341,6 +341,42 @@ class MagicSpellState(State):
             return [Drop("drop", s) for s in self.homework[seat]]
         raise AssertionError(phase)
 
+    def count_legal_actions(self) -> int:
+        """len(legal_actions()), counted without making the actions (the runner counts them at every
+        decision of a measured game): the same phases and the same rules, a tally per kind."""
+        if self.done or self.chance is not None:
+            return 0
+        seat, phase = self.seat, self.phase
+        if phase == "action":
+            count = self._count_weaves(seat, paid=False)
+            others = self.players - 1
+            for sid in self.spellbook[seat]:
+                spell = self.cat.spells[sid]
+                if spell.castable:
+                    count += others if spell.who == "target" else 1
+            count += self._count_scrounge_slots("scrounge") + 1  # and rest
+            if self.spirit[seat] >= self.research_cost(seat) and (self.deck_mixed or self.deck_bottom):
+                count += 1
+            return count
+        if phase == "scrounged":
+            return self._count_weaves(seat, paid=False, only=self.looking) + 2  # and keep, return
+        if phase == "extra":
+            return self._count_weaves(seat, paid=True) + 1  # and stop
+        if phase in ("scrounge", "pick"):
+            return self._count_scrounge_slots(phase)
+        if phase in ("give", "trim_tiles"):
+            return len(self.cabinet[seat])
+        if phase == "transmute":
+            return len(self.cabinet[seat]) + 1  # and stop
+        if phase == "trim_spells":
+            return len(self.homework[seat])
+        raise AssertionError(phase)
+
+    def _count_scrounge_slots(self, verb: str) -> int:
+        """len(_scrounge_slots(verb))."""
+        known = len(self.known) if verb != "pick" or not self.returned else len(self.takeable_known(verb))
+        return known + (1 if self.mixed_count else 0)
+
     def _scrounge_slots(self, verb: str) -> list:
         takes = self.cat.takes[verb]  # made once: a list of them after every decision of a measured game
         slots = list(map(takes.__getitem__, self.takeable_known(verb)))
@@ -391,8 +427,7 @@ class MagicSpellState(State):
         if letter not in self.remaining(sid):  # it holds only the letters still needed
             return False
         if self.known_stone(tile):
-            stones = sum(1 for t, _ in self.woven.get(sid, ()) if self.known_stone(t) and t != tile)
-            return stones < self.cat.params["stones_per_spell"]
+            return self._stone_fits(sid, tile)
         return shown == letter
 
     def wrong_tiles(self, pairs: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -407,41 +442,74 @@ class MagicSpellState(State):
                 wrong.append((tile, letter))
         return wrong
 
-    def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
-        """Every legal weave: what `can_weave` and `weave_cost` allow, worked out once per tile."""
-        homework = self.homework[seat]
+    def _weave_sources(self, seat: int, paid: bool, only: int | None) -> list[tuple[int, int | None, str, bool]]:
+        """The tiles a weave may move now, worked out once per tile: (tile, the spell it is on or None, the
+        letter it shows, whether its holder knows it for a stone). A tile in hand (`only`), or the
+        cabinet's tiles and those on the seat's spells; only those that show a wanted letter or are a
+        known stone, and (but for the tile in hand) whose weave the seat has the spirit for."""
         wanted = self.needs(seat)  # every letter some spell still needs
         letters, stones, tampered = self.cat.letters, self.cat.stone, self.tampered
-        # (tile, the spell it is on or None, the letter it shows): a tile in hand (`only`), or the cabinet's
-        # tiles and those on the seat's spells; only those that show a wanted letter or may be a stone
-        sources: list[tuple[int, int | None, str]]
         if only is not None:
-            sources = [(only, None, letters[only])]
-        else:
-            sources = [(t, None, letters[t]) for t in self.cabinet[seat] if letters[t] in wanted or stones[t]]
-            sources += [(t, sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())
-                        if letter in wanted or stones[t]]
+            stone = stones[only] and only not in tampered
+            return [(only, None, letters[only], stone)] if stone or letters[only] in wanted else []
+        sources: list[tuple[int, int | None, str]]
+        sources = [(t, None, letters[t]) for t in self.cabinet[seat] if letters[t] in wanted or stones[t]]
+        sources += [(t, sid, letter) for sid in self.homework[seat] for t, letter in self.woven.get(sid, ())
+                    if letter in wanted or stones[t]]
         if not sources:  # mostly, in the extra phase after a weave
             return []
-        lefts = [(sid, self.remaining(sid)) for sid in homework]  # letters each spell still needs (all > 0)
-        extra = self._extra_weave_cost(seat, paid)
-        move, stone_limit = self.cat.params["move_weave_cost"], self.cat.params["stones_per_spell"]
-        acts = []
+        extra, move, spirit = self._extra_weave_cost(seat, paid), self.cat.params["move_weave_cost"], self.spirit[seat]
+        found: list[tuple[int, int | None, str, bool]] = []
         for tile, home, shown in sources:
             stone = stones[tile] and tile not in tampered  # known_stone, inline: this loop runs on every check
             if not stone and shown not in wanted:
                 continue
-            if only is None and extra + (move if home is not None else 0) > self.spirit[seat]:
+            if extra + (move if home is not None else 0) > spirit:
                 continue
+            found.append((tile, home, shown, stone))
+        return found
+
+    def _stone_fits(self, sid: int, tile: int) -> bool:
+        """May a known stone go onto the spell (fewer other known stones on it than the limit)?"""
+        stones = sum(1 for t, _ in self.woven.get(sid, ()) if t != tile and self.known_stone(t))
+        return stones < self.cat.params["stones_per_spell"]
+
+    def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
+        """Every legal weave: what `can_weave` and `weave_cost` allow."""
+        sources = self._weave_sources(seat, paid, only)
+        if not sources:
+            return []
+        lefts = [(sid, self.remaining(sid)) for sid in self.homework[seat]]  # letters each spell still needs (all > 0)
+        acts = []
+        for tile, home, shown, stone in sources:
             for sid, left in lefts:
                 if home == sid:
                     continue
                 if not stone:
                     if shown in left:
                         acts.append(Weave("weave", tile, sid, shown))
-                elif sum(1 for t, _ in self.woven.get(sid, ()) if t != tile and self.known_stone(t)) < stone_limit:
+                elif self._stone_fits(sid, tile):
                     acts += [Weave("weave", tile, sid, letter) for letter in sorted(left)]
         return acts
+
+    def _count_weaves(self, seat: int, paid: bool, only: int | None = None) -> int:
+        """len(_weave_actions(...)), without making them: a letter tile weaves onto every spell that
+        still needs its letter but the one it is on; a stone, as any letter a spell it fits needs."""
+        sources = self._weave_sources(seat, paid, only)
+        if not sources:
+            return 0
+        homework = self.homework[seat]
+        spells_needing: dict[str, int] = {}  # letter -> the seat's spells that still need it
+        for sid in homework:
+            for letter in self.remaining(sid):
+                spells_needing[letter] = spells_needing.get(letter, 0) + 1
+        count = 0
+        for tile, home, shown, stone in sources:
+            if not stone:
+                count += spells_needing.get(shown, 0) - (home is not None and shown in self.remaining(home))
+            else:
+                count += sum(len(self.remaining(sid)) for sid in homework if sid != home and self._stone_fits(sid, tile))
+        return count
 
     # ---- applying actions -----------------------------------------------------
     def apply(self, action: Any) -> None:
