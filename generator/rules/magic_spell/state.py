@@ -125,6 +125,7 @@ class MagicSpellState(State):
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
         self._lasting: dict[int, tuple[list[int], dict[str, int]]] = {}  # seat -> (a copy of its spellbook, lasting totals)
         self._trade_views: dict[int, tuple] = {}
+        self._weave_tables: dict[int, tuple[Letters, dict[str, int], int]] = {}  # seat -> its needs, _weave_table()
         self._credits: tuple[list[list[int]], tuple[float, ...]] = ([], ())  # returns()'s credits, with their spellbooks
         # the seats in the trade window at the start of each seat's turn: the others (both of two)
         self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
@@ -205,6 +206,7 @@ class MagicSpellState(State):
         self._left.clear()
         self._needs.clear()
         self._trade_views.clear()
+        self._weave_tables.clear()
 
     def remaining(self, sid: int) -> Letters:
         """Letters the spell still needs (by what its tiles claim to be); cached, do not modify."""
@@ -427,7 +429,8 @@ class MagicSpellState(State):
         if letter not in self.remaining(sid):  # it holds only the letters still needed
             return False
         if self.known_stone(tile):
-            return self._stone_fits(sid, tile)
+            stones = sum(1 for t, _ in self.woven.get(sid, ()) if self.known_stone(t) and t != tile)
+            return stones < self.cat.params["stones_per_spell"]
         return shown == letter
 
     def wrong_tiles(self, pairs: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -442,74 +445,80 @@ class MagicSpellState(State):
                 wrong.append((tile, letter))
         return wrong
 
-    def _weave_sources(self, seat: int, paid: bool, only: int | None) -> list[tuple[int, int | None, str, bool]]:
-        """The tiles a weave may move now, worked out once per tile: (tile, the spell it is on or None, the
-        letter it shows, whether its holder knows it for a stone). A tile in hand (`only`), or the
-        cabinet's tiles and those on the seat's spells; only those that show a wanted letter or are a
-        known stone, and (but for the tile in hand) whose weave the seat has the spirit for."""
+    def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
+        """Every legal weave: what `can_weave` and `weave_cost` allow, worked out once per tile."""
+        homework = self.homework[seat]
         wanted = self.needs(seat)  # every letter some spell still needs
         letters, stones, tampered = self.cat.letters, self.cat.stone, self.tampered
-        if only is not None:
-            stone = stones[only] and only not in tampered
-            return [(only, None, letters[only], stone)] if stone or letters[only] in wanted else []
+        # (tile, the spell it is on or None, the letter it shows): a tile in hand (`only`), or the cabinet's
+        # tiles and those on the seat's spells; only those that show a wanted letter or may be a stone
         sources: list[tuple[int, int | None, str]]
-        sources = [(t, None, letters[t]) for t in self.cabinet[seat] if letters[t] in wanted or stones[t]]
-        sources += [(t, sid, letter) for sid in self.homework[seat] for t, letter in self.woven.get(sid, ())
-                    if letter in wanted or stones[t]]
+        if only is not None:
+            sources = [(only, None, letters[only])]
+        else:
+            sources = [(t, None, letters[t]) for t in self.cabinet[seat] if letters[t] in wanted or stones[t]]
+            sources += [(t, sid, letter) for sid in homework for t, letter in self.woven.get(sid, ())
+                        if letter in wanted or stones[t]]
         if not sources:  # mostly, in the extra phase after a weave
             return []
-        extra, move, spirit = self._extra_weave_cost(seat, paid), self.cat.params["move_weave_cost"], self.spirit[seat]
-        found: list[tuple[int, int | None, str, bool]] = []
+        lefts = [(sid, self.remaining(sid)) for sid in homework]  # letters each spell still needs (all > 0)
+        extra = self._extra_weave_cost(seat, paid)
+        move, stone_limit = self.cat.params["move_weave_cost"], self.cat.params["stones_per_spell"]
+        acts = []
         for tile, home, shown in sources:
             stone = stones[tile] and tile not in tampered  # known_stone, inline: this loop runs on every check
             if not stone and shown not in wanted:
                 continue
-            if extra + (move if home is not None else 0) > spirit:
+            if only is None and extra + (move if home is not None else 0) > self.spirit[seat]:
                 continue
-            found.append((tile, home, shown, stone))
-        return found
-
-    def _stone_fits(self, sid: int, tile: int) -> bool:
-        """May a known stone go onto the spell (fewer other known stones on it than the limit)?"""
-        stones = sum(1 for t, _ in self.woven.get(sid, ()) if t != tile and self.known_stone(t))
-        return stones < self.cat.params["stones_per_spell"]
-
-    def _weave_actions(self, seat: int, paid: bool, only: int | None = None) -> list:
-        """Every legal weave: what `can_weave` and `weave_cost` allow."""
-        sources = self._weave_sources(seat, paid, only)
-        if not sources:
-            return []
-        lefts = [(sid, self.remaining(sid)) for sid in self.homework[seat]]  # letters each spell still needs (all > 0)
-        acts = []
-        for tile, home, shown, stone in sources:
             for sid, left in lefts:
                 if home == sid:
                     continue
                 if not stone:
                     if shown in left:
                         acts.append(Weave("weave", tile, sid, shown))
-                elif self._stone_fits(sid, tile):
+                elif sum(1 for t, _ in self.woven.get(sid, ()) if t != tile and self.known_stone(t)) < stone_limit:
                     acts += [Weave("weave", tile, sid, letter) for letter in sorted(left)]
         return acts
 
     def _count_weaves(self, seat: int, paid: bool, only: int | None = None) -> int:
-        """len(_weave_actions(...)), without making them: a letter tile weaves onto every spell that
-        still needs its letter but the one it is on; a stone, as any letter a spell it fits needs."""
-        sources = self._weave_sources(seat, paid, only)
-        if not sources:
-            return 0
-        homework = self.homework[seat]
-        spells_needing: dict[str, int] = {}  # letter -> the seat's spells that still need it
-        for sid in homework:
-            for letter in self.remaining(sid):
-                spells_needing[letter] = spells_needing.get(letter, 0) + 1
+        """len(_weave_actions(...)), without making them when no stone is in play: a tile weaves onto
+        every spell of the homework that still needs the letter it shows, but the one it is on."""
+        if self.stones:  # a known stone weaves as any letter a spell it fits needs: those are listed
+            return len(self._weave_actions(seat, paid, only))
+        spells_needing, woven_weaves = self._weave_table(seat)
+        letters = self.cat.letters
+        if only is not None:
+            return spells_needing.get(letters[only], 0)
+        extra, spirit = self._extra_weave_cost(seat, paid), self.spirit[seat]
         count = 0
-        for tile, home, shown, stone in sources:
-            if not stone:
-                count += spells_needing.get(shown, 0) - (home is not None and shown in self.remaining(home))
-            else:
-                count += sum(len(self.remaining(sid)) for sid in homework if sid != home and self._stone_fits(sid, tile))
+        if extra <= spirit:  # the cabinet's tiles
+            count = sum(map(spells_needing.get, map(letters.__getitem__, self.cabinet[seat]), repeat(0)))
+        if extra + self.cat.params["move_weave_cost"] <= spirit:  # and those on the spells
+            count += woven_weaves
         return count
+
+    def _weave_table(self, seat: int) -> tuple[dict[str, int], int]:
+        """(letter -> the seat's homework spells that still need it, the weaves of the tiles on those
+        spells onto the others): what _count_weaves reads. Kept while the seat's needs are the same
+        object, as every change to its homework or to the tiles on it makes new needs."""
+        needs = self.needs(seat)
+        kept = self._weave_tables.get(seat)
+        if kept is None or kept[0] is not needs:
+            kept = self._weave_tables[seat] = (needs, *self._count_weave_table(seat))
+        return kept[1], kept[2]
+
+    def _count_weave_table(self, seat: int) -> tuple[dict[str, int], int]:
+        homework = self.homework[seat]
+        lefts = list(map(self.remaining, homework))  # letters each spell still needs (all > 0)
+        spells_needing: dict[str, int] = {}
+        for letter in chain.from_iterable(lefts):
+            spells_needing[letter] = spells_needing.get(letter, 0) + 1
+        woven, woven_weaves = self.woven, 0
+        for sid, left in zip(homework, lefts, strict=True):
+            for _, letter in woven.get(sid, ()):  # standing for its letter: onto each other spell needing it
+                woven_weaves += spells_needing.get(letter, 0) - (letter in left)
+        return spells_needing, woven_weaves
 
     # ---- applying actions -----------------------------------------------------
     def apply(self, action: Any) -> None:
@@ -1223,9 +1232,10 @@ class MagicSpellState(State):
                              [list(b) for b in self.spellbook], dict(self.completed))
 
     def _check_caches(self) -> None:
-        """What `remaining` and `needs` cached is what they would count now (a change that did not
-        drop them would make every later move read stale letters). Incremental like `_check_spells`:
-        skipped while the spells' tiles, the homework and the cached objects are those last checked."""
+        """What `remaining`, `needs` and `_weave_table` cached is what they would count now (a change
+        that did not drop them would make every later move read stale letters). Incremental like
+        `_check_spells`: skipped while the spells' tiles, the homework and the cached objects are those
+        last checked."""
         cached = (tuple(self._left.items()), tuple(self._needs.items()))  # compared by identity first
         last = self._last_caches
         if last is not None and last[0] == self.woven and last[1] == self.homework and last[2] == cached:
@@ -1236,6 +1246,9 @@ class MagicSpellState(State):
         for seat, needs in self._needs.items():
             if not dict.__eq__(needs, self._count_needs(seat)):  # dict's own: Counter's is written in Python
                 raise InvariantError(f"the cached letters seat {seat} still needs are stale")
+            table = self._weave_tables.get(seat)
+            if table is not None and table[0] is needs and table[1:] != self._count_weave_table(seat):
+                raise InvariantError(f"the cached weave counts of seat {seat} are stale")
         self._last_caches = ({sid: list(pairs) for sid, pairs in self.woven.items()}, [list(h) for h in self.homework], cached)
 
     def _unseen_checked(self) -> list[int]:
