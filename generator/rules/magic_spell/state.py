@@ -1003,12 +1003,11 @@ class MagicSpellState(State):
     def _count_short_letters(self, seat: int) -> None:
         """Statistics: each letter a spell of the student about to play needs and the laboratory has
         run out of."""
-        needs = self.needs(seat)
-        if needs.keys() <= self._unseen_counts()[3]:  # mostly: the unseen tiles hold every letter needed
+        needs, unseen = self.needs(seat), self._unseen_counts()[3]
+        if needs.keys() <= unseen:  # mostly: the unseen tiles hold every letter needed
             return
-        mixed = self.mixed
-        seen = {self.cat.letters[t] for t in self.known}
-        short = {letter for letter in needs if not mixed.get(letter) and letter not in seen}
+        short = needs.keys() - unseen  # set operations: no Python loop per letter or per known tile
+        short.difference_update(self.known_letters().values())
         if not short:
             return
         for sid in self.homework[seat]:  # counted per spell, in the homework's and the words' order
