@@ -486,27 +486,29 @@ class MagicSpellState(State):
         every spell of the homework that still needs the letter it shows, but the one it is on."""
         if self.stones:  # a known stone weaves as any letter a spell it fits needs: those are listed
             return len(self._weave_actions(seat, paid, only))
-        spells_needing, woven_weaves = self._weave_table(seat)
-        letters = self.cat.letters
+        kept, needs = self._weave_tables.get(seat), self._needs.get(seat)  # _weave_table's check, inline
+        if kept is None or needs is None or kept[0] is not needs:
+            kept = self._weave_table(seat)
+        spells_needing, letters = kept[1], self.cat.letters
         if only is not None:
             return spells_needing.get(letters[only], 0)
-        extra, spirit = self._extra_weave_cost(seat, paid), self.spirit[seat]
+        extra, spirit = self._extra_weave_cost(seat, paid) if paid else 0, self.spirit[seat]
         count = 0
         if extra <= spirit:  # the cabinet's tiles
             count = sum(map(spells_needing.get, map(letters.__getitem__, self.cabinet[seat]), repeat(0)))
         if extra + self.cat.params["move_weave_cost"] <= spirit:  # and those on the spells
-            count += woven_weaves
+            count += kept[2]
         return count
 
-    def _weave_table(self, seat: int) -> tuple[dict[str, int], int]:
-        """(letter -> the seat's homework spells that still need it, the weaves of the tiles on those
-        spells onto the others): what _count_weaves reads. Kept while the seat's needs are the same
-        object, as every change to its homework or to the tiles on it makes new needs."""
+    def _weave_table(self, seat: int) -> tuple[Letters, dict[str, int], int]:
+        """(the seat's needs, letter -> the seat's homework spells that still need it, the weaves of the
+        tiles on those spells onto the others): what _count_weaves reads. Kept while the seat's needs
+        are the same object, as every change to its homework or to the tiles on it makes new needs."""
         needs = self.needs(seat)
         kept = self._weave_tables.get(seat)
         if kept is None or kept[0] is not needs:
             kept = self._weave_tables[seat] = (needs, *self._count_weave_table(seat))
-        return kept[1], kept[2]
+        return kept
 
     def _count_weave_table(self, seat: int) -> tuple[dict[str, int], int]:
         homework = self.homework[seat]
