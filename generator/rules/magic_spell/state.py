@@ -1005,7 +1005,12 @@ class MagicSpellState(State):
     def _count_short_letters(self, seat: int) -> None:
         """Statistics: each letter a spell of the student about to play needs and the laboratory has
         run out of."""
-        needs, unseen = self.needs(seat), self._unseen_counts()[3]
+        needs, kept = self._needs.get(seat), self._lab_counts  # needs() and _unseen_counts(), inline: every turn
+        if needs is None:
+            needs = self.needs(seat)
+        if kept is None or kept[0] is not self.mixed or kept[1] != self.mixed_count:
+            kept = self._unseen_counts()
+        unseen = kept[3]
         if needs.keys() <= unseen:  # mostly: the unseen tiles hold every letter needed
             return
         short = needs.keys() - unseen  # set operations: no Python loop per letter or per known tile
