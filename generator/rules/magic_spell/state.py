@@ -1044,15 +1044,21 @@ class MagicSpellState(State):
         views, kept, cabinets, needs = [], self._trade_views, self.cabinet, self._needs
         for seat in seats:
             last = kept.get(seat)  # _trade_view's own check, inline: every turn asks for every other seat
-            view = (last[2] if last is not None and last[1] is needs.get(seat) and last[0] == cabinets[seat]
-                    else self._count_trade_view(seat, cabinets[seat], self.needs(seat)))
-            if view[0] and view[1]:
-                views.append([seat, *view])
+            if last is not None and last[1] is needs.get(seat) and last[0] == cabinets[seat]:
+                spare, wanted = last[2]
+            else:
+                spare, wanted = self._count_trade_view(seat, cabinets[seat], self.needs(seat))
+            if spare and wanted:
+                views.append([seat, spare, wanted])
+        if len(views) < 2:
+            return
         for i, first in enumerate(views):
+            spare, wanted = first[1], first[2]
             for second in views[i + 1:]:
                 # a quick no first (most windows trade nothing), then the exact policy
-                if not (first[1].isdisjoint(second[2]) or second[1].isdisjoint(first[2])):
+                if not (spare.isdisjoint(second[2]) or second[1].isdisjoint(wanted)):
                     self._trade_pair(first, second)
+                    spare, wanted = first[1], first[2]  # the trades made changed its view
 
     def _trade_pair(self, first: list, second: list) -> None:
         """Up to three trades between two seats whose views ([seat, spare, wanted]) allow one; the
