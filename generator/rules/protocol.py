@@ -81,6 +81,12 @@ class State(ABC):
     def legal_actions(self) -> Sequence[Action]:
         """Legal actions for the current seat, in a deterministic order (never empty unless terminal)."""
 
+    def count_legal_actions(self) -> int:
+        """How many legal actions there are: len(legal_actions()), which the runner's move figures count
+        at every decision of a measured game. An engine may override it with a cheaper count (without
+        making the actions); it must equal len(legal_actions()) at every state."""
+        return len(self.legal_actions())
+
     def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
         """(action, probability) pairs when CHANCE is to act."""
         raise NotImplementedError

@@ -1,7 +1,8 @@
 """Is a rules engine sound? Plays seeded random and heuristic games and checks the protocol's promises.
 
 At every position: chance outcomes are distinct, with positive probabilities summing to 1;
-`legal_actions()` is not empty, has no repeats, and gives the same list twice and on a clone;
+`legal_actions()` is not empty, has no repeats, and gives the same list twice and on a clone, as many
+actions as `count_legal_actions()` says;
 `returns()` is finite for every seat; every action taken comes back equal from the JSON of a game
 record (`spellpress play` saves and replays games so). At sampled positions, more: every listed action (up to
 ACTIONS_TRIED of them, spread over the list) applies on a clone and leaves its invariants whole;
@@ -36,7 +37,7 @@ from spellpress.simulate.state_walk import first_difference, shared_containers, 
 CHECKS = {
     "play": "plays without an error",
     "chance": "chance outcomes: distinct, probabilities positive and summing to 1",
-    "legal": "legal actions: the same list every time, no repeats, each one applies",
+    "legal": "legal actions: the same list every time, no repeats, as many as counted, each one applies",
     "clone": "clone: shares no state with its original",
     "determinize": "determinize: keeps what the seat sees, re-deals only what it cannot, leaks nothing",
     "observation": "observation: never shows what the seat cannot see (unchanged by a re-deal)",
@@ -147,6 +148,11 @@ class _Checker:
         if len(set(first)) != len(first):
             repeated = next(a for a, n in Counter(first).items() if n > 1)
             self.report.add("legal", f"legal_actions() lists {repeated!r} twice", where)
+            return None
+        count = state.count_legal_actions()
+        if count != len(first):  # an engine's cheaper count (the runner's move figures read it)
+            self.report.add("legal", f"count_legal_actions() gives {count}, but legal_actions() lists {len(first)} "
+                            f"(turn {state.turns})", method_location(state, "count_legal_actions"))
             return None
         return first
 

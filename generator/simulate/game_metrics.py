@@ -2,8 +2,9 @@
 
 `Tracker` follows one game (play.play_game feeds it): the score of every seat
 (`returns()`) after each turn, and at sampled games the number of legal actions at
-every decision. `per_game` turns that into one game's figures; `aggregate` averages
-them over a run. Every figure is defined in docs/simulate.md.
+every decision (`State.count_legal_actions`, which an engine may count without listing
+them). `per_game` turns that into one game's figures; `aggregate` averages them over a
+run. Every figure is defined in docs/simulate.md.
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ class Tracker:
 
     def decision(self, state: State) -> None:
         """Before a seat acts, in a game that measures its moves."""
-        n = len(state.legal_actions())
+        count = getattr(state, "count_legal_actions", None)  # a state of no State subclass: its list's length
+        n = count() if count is not None else len(state.legal_actions())
         self.decisions += 1
         self.choices += n
         self.forced += n == 1

@@ -337,6 +337,7 @@ def test_legerdemain_never_takes_back_a_tile_it_gave(game):
     a, b = tiles(st, 0, "ab")
     (x,) = tiles(st, 1, "x")
     st.apply(("cast", legerdemain, 1))
+    assert st.phase == "give" and st.count_legal_actions() == len(st.legal_actions()) == 2
     st.apply(("give", a))
     assert st.chance_outcomes() == [(("pick", x), 1.0)]  # not the A just given
     st.apply(("pick", x))
@@ -463,6 +464,7 @@ def test_philosophers_stone_stands_for_any_letter_once_per_spell_and_leaves_when
     assert ("weave", star, sid, "p") in st.legal_actions()
     st.apply(("weave", star, sid, "p"))
     assert ("weave", bang, sid, "t") not in st.legal_actions()  # one stone per spell
+    assert st.count_legal_actions() == len(st.legal_actions())  # nor counted
     st.apply(("stop",))
     finish_turn(st)
     assert st.returns()[0] == 1.0  # the stone still in the cabinet scores a credit

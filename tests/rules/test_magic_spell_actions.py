@@ -90,3 +90,25 @@ def test_a_play_record_from_before_typed_actions_replays_to_its_scores(game):
     assert record.game == "magic-spell" and all(type(action) is tuple for action in record.actions)
     state = replay(RULES, game, len(record.seats), record.actions)
     assert state.is_terminal() and state.returns() == record.scores
+
+
+def test_the_cheap_count_of_legal_actions_is_their_number_at_every_decision(game):
+    """count_legal_actions() (the runner's move figures read it) counts without making the actions: it
+    must give len(legal_actions()) at every decision, in every phase, stones and all."""
+    phases, stone_weaves, decisions = set(), 0, 0
+    for seed in range(16):
+        rng = random.Random(seed)
+        players = [MagicSpellPlayer(None), RandomPlayer(), MagicSpellPlayer(6), RandomPlayer()][:2 + seed % 3]
+        state = RULES.new_state(game, len(players), {"stones": seed % 2 == 1})
+        while (seat := state.current_player()) != TERMINAL:
+            if seat == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            assert state.count_legal_actions() == len(legal), (seed, state.turns, state.phase, legal)
+            phases.add(state.phase)
+            stone_weaves += any(action.verb == "weave" and state.cat.stone[action.tile] for action in legal)
+            decisions += 1
+            state.apply(players[seat].act(state, seat, rng))
+    assert {"action", "extra", "scrounged", "scrounge", "pick", "transmute", "trim_tiles", "trim_spells"} <= phases
+    assert stone_weaves > 20 and decisions > 4000

@@ -98,3 +98,25 @@ def test_the_laboratory_counts_follow_a_change_by_hand(game):
         state.check_invariants()
     state.drop_caches()  # ... as with the other kept counts
     assert all(draws_as_listed(state, seed) for seed in range(50))
+
+
+def test_the_weave_counts_follow_the_needs_and_a_stale_one_is_caught(game):
+    state, rng = RULES.new_state(game, 3, {}), random.Random(2)
+    players = [MagicSpellPlayer(None) for _ in range(3)]
+    while state.turns < 12 or not any(state.woven.get(sid) for sid in state.homework[state.seat]):
+        seat = state.current_player()
+        state.apply(state.sample_chance(rng) if seat == CHANCE else players[seat].act(state, seat, rng))
+    seat = state.seat
+    table = state._weave_table(seat)
+    assert table[1:] == state._count_weave_table(seat) and table[2] > 0  # a woven tile may move to another spell
+    sid = next(sid for sid in state.homework[seat] if state.woven.get(sid))
+    letter = next(iter(state.remaining(sid)))
+    state._recount(seat, sid, letter, -1)  # the homework needs one letter fewer: new needs, counted anew
+    assert state._weave_table(seat) is not table and state._weave_table(seat)[1:] == state._count_weave_table(seat)
+    state._recount(seat, sid, letter, +1)
+    state._weave_table(seat)[1][letter] += 1  # a stale count
+    state._last_caches = None
+    with pytest.raises(InvariantError, match="weave counts of seat"):
+        state.check_invariants()
+    state.drop_caches()
+    state.check_invariants()

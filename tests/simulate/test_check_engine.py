@@ -117,6 +117,17 @@ def test_a_broken_engine_fails_its_check_at_the_method_at_fault(tmp_path, check)
         assert_conforms(folder, workers=False)
 
 
+def test_a_count_of_legal_actions_off_by_one_fails_at_its_method(tmp_path):
+    """An engine's cheaper count (the runner's move figures read it) must equal the list's length."""
+    source = broken("    def apply(self, action):\n", "    def count_legal_actions(self):\n"
+                    "        return len(self.hands[self.seat]) + 1\n\n    def apply(self, action):\n")
+    findings = check_engine(starter_game(tmp_path, source), workers=False).failed("legal")
+    assert findings and "count_legal_actions() gives" in findings[0].message
+    where = findings[0].where
+    assert where is not None and where.path.name == "rules.py" and where.line == def_line(source, "count_legal_actions")
+    assert_conforms(starter_game(tmp_path / "right", source.replace(") + 1\n", ")\n")), workers=False)
+
+
 KEEPS_HANDS = broken(  # re-deals the deck but keeps the opponents' real hands: the search plays them face up
     "        hidden = list(copy.deck) + [card for o in others for card in copy.hands[o]]\n"
     "        hands, copy.deck = redeal(rng, hidden, [len(copy.hands[o]) for o in others])\n"

@@ -58,6 +58,19 @@ def test_move_counts_come_from_the_legal_actions_at_each_decision():
     assert figures["forced_share"] == measured["forced"] / measured["decisions"]
 
 
+def test_move_counts_ask_the_engines_own_count(monkeypatch):
+    """An engine may count its legal actions without listing them (State.count_legal_actions): the
+    tracker asks that count, never the list."""
+    from spellpress.load.game import load_game
+    from tests.simulate.toy import ToyState
+
+    game = load_game(FIXTURES / "toy-game")
+    players = [TOY_RULES.heuristic_player(1.0)] * 2
+    monkeypatch.setattr(ToyState, "count_legal_actions", lambda self: 5)
+    measured = play_game(TOY_RULES, game, players, 3, measure_moves=True).metrics
+    assert measured["choices"] == 5 * measured["decisions"] > 0 and measured["forced"] == 0
+
+
 def test_simulate_reports_the_metrics_the_same_on_any_worker():
     spec = RunSpec(str(FIXTURES / "toy-game"), 3, 120, seed=2, engine="tests.simulate.toy")
     one, two = summary(run(spec, workers=1)), summary(run(spec, workers=2))

@@ -9,7 +9,6 @@ from typing import NamedTuple
 
 from spellpress.rules.magic_spell.actions import (
     KEEP,
-    MIXED,
     NO_TARGET,
     RESEARCH,
     REST,
@@ -17,7 +16,6 @@ from spellpress.rules.magic_spell.actions import (
     STOP,
     Cast,
     Drop,
-    Take,
     TileChoice,
     Weave,
 )
@@ -86,15 +84,16 @@ class MagicSpellPlayer(Player[MagicSpellState]):
         # the remembered tiles whose letter is needed (needs holds only letters still needed, so `in` is
         # a count above 0), and the tiles not remembered: map/compress/filterfalse, no Python loop per tile
         wanted = list(compress(known, map(needs.__contains__, map(memory.get, known))))
+        takes = state.cat.takes[verb]  # the takes, made once: a known tile's by its number, an unseen one's last
         if wanted:
-            return Take(verb, min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs)))
+            return takes[min(wanted, key=lambda t: self._weave_rank(state, seat, state.cat.letters[t], needs))]
         unknown = list(filterfalse(memory.__contains__, known))
         total = state.mixed_count + len(unknown)
         if total == 0:  # everything left is remembered and useless: take the most useful letter
-            return Take(verb, max(known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0)))
+            return takes[max(known, key=lambda t: state.cat.demand.get(state.cat.letters[t], 0))]
         if rng.random() * total < state.mixed_count:
-            return Take(verb, MIXED)
-        return Take(verb, unknown[int(rng.random() * len(unknown))])
+            return takes[-1]
+        return takes[unknown[int(rng.random() * len(unknown))]]
 
     # ---- evaluation -----------------------------------------------------------------
     def best_spell_for(self, state: MagicSpellState, seat: int, letter: str, exclude: int | None = None):
@@ -329,7 +328,7 @@ class MagicSpellPlayer(Player[MagicSpellState]):
                 return best
         # 2. a remembered tile that one of my spells needs
         if wanted is not None:
-            return Take("scrounge", wanted)
+            return state.cat.takes["scrounge"][wanted]
         # 3. weave what the cabinet already holds
         if not weave_found:
             weave = self.cabinet_weave(state, seat)

@@ -125,6 +125,7 @@ class MagicSpellState(State):
         self._needs: dict[int, Letters] = {}  # cache of needs(); dropped whenever the seat's homework changes
         self._lasting: dict[int, tuple[list[int], dict[str, int]]] = {}  # seat -> (a copy of its spellbook, lasting totals)
         self._trade_views: dict[int, tuple] = {}
+        self._weave_tables: dict[int, tuple[Letters, dict[str, int], int]] = {}  # seat -> its needs, _weave_table()
         self._credits: tuple[list[list[int]], tuple[float, ...]] = ([], ())  # returns()'s credits, with their spellbooks
         # the seats in the trade window at the start of each seat's turn: the others (both of two)
         self._windows = [list(range(players)) if players == 2 else [s for s in range(players) if s != seat]
@@ -205,6 +206,7 @@ class MagicSpellState(State):
         self._left.clear()
         self._needs.clear()
         self._trade_views.clear()
+        self._weave_tables.clear()
 
     def remaining(self, sid: int) -> Letters:
         """Letters the spell still needs (by what its tiles claim to be); cached, do not modify."""
@@ -341,6 +343,42 @@ class MagicSpellState(State):
             return [Drop("drop", s) for s in self.homework[seat]]
         raise AssertionError(phase)
 
+    def count_legal_actions(self) -> int:
+        """len(legal_actions()), counted without making the actions (the runner counts them at every
+        decision of a measured game): the same phases and the same rules, a tally per kind."""
+        if self.done or self.chance is not None:
+            return 0
+        seat, phase = self.seat, self.phase
+        if phase == "action":
+            count = self._count_weaves(seat, paid=False)
+            others = self.players - 1
+            for sid in self.spellbook[seat]:
+                spell = self.cat.spells[sid]
+                if spell.castable:
+                    count += others if spell.who == "target" else 1
+            count += self._count_scrounge_slots("scrounge") + 1  # and rest
+            if self.spirit[seat] >= self.research_cost(seat) and (self.deck_mixed or self.deck_bottom):
+                count += 1
+            return count
+        if phase == "scrounged":
+            return self._count_weaves(seat, paid=False, only=self.looking) + 2  # and keep, return
+        if phase == "extra":
+            return self._count_weaves(seat, paid=True) + 1  # and stop
+        if phase in ("scrounge", "pick"):
+            return self._count_scrounge_slots(phase)
+        if phase in ("give", "trim_tiles"):
+            return len(self.cabinet[seat])
+        if phase == "transmute":
+            return len(self.cabinet[seat]) + 1  # and stop
+        if phase == "trim_spells":
+            return len(self.homework[seat])
+        raise AssertionError(phase)
+
+    def _count_scrounge_slots(self, verb: str) -> int:
+        """len(_scrounge_slots(verb))."""
+        known = len(self.known) if verb != "pick" or not self.returned else len(self.takeable_known(verb))
+        return known + (1 if self.mixed_count else 0)
+
     def _scrounge_slots(self, verb: str) -> list:
         takes = self.cat.takes[verb]  # made once: a list of them after every decision of a measured game
         slots = list(map(takes.__getitem__, self.takeable_known(verb)))
@@ -442,6 +480,47 @@ class MagicSpellState(State):
                 elif sum(1 for t, _ in self.woven.get(sid, ()) if t != tile and self.known_stone(t)) < stone_limit:
                     acts += [Weave("weave", tile, sid, letter) for letter in sorted(left)]
         return acts
+
+    def _count_weaves(self, seat: int, paid: bool, only: int | None = None) -> int:
+        """len(_weave_actions(...)), without making them when no stone is in play: a tile weaves onto
+        every spell of the homework that still needs the letter it shows, but the one it is on."""
+        if self.stones:  # a known stone weaves as any letter a spell it fits needs: those are listed
+            return len(self._weave_actions(seat, paid, only))
+        kept, needs = self._weave_tables.get(seat), self._needs.get(seat)  # _weave_table's check, inline
+        if kept is None or needs is None or kept[0] is not needs:
+            kept = self._weave_table(seat)
+        spells_needing, letters = kept[1], self.cat.letters
+        if only is not None:
+            return spells_needing.get(letters[only], 0)
+        extra, spirit = self._extra_weave_cost(seat, paid) if paid else 0, self.spirit[seat]
+        count = 0
+        if extra <= spirit:  # the cabinet's tiles
+            count = sum(map(spells_needing.get, map(letters.__getitem__, self.cabinet[seat]), repeat(0)))
+        if extra + self.cat.params["move_weave_cost"] <= spirit:  # and those on the spells
+            count += kept[2]
+        return count
+
+    def _weave_table(self, seat: int) -> tuple[Letters, dict[str, int], int]:
+        """(the seat's needs, letter -> the seat's homework spells that still need it, the weaves of the
+        tiles on those spells onto the others): what _count_weaves reads. Kept while the seat's needs
+        are the same object, as every change to its homework or to the tiles on it makes new needs."""
+        needs = self.needs(seat)
+        kept = self._weave_tables.get(seat)
+        if kept is None or kept[0] is not needs:
+            kept = self._weave_tables[seat] = (needs, *self._count_weave_table(seat))
+        return kept
+
+    def _count_weave_table(self, seat: int) -> tuple[dict[str, int], int]:
+        homework = self.homework[seat]
+        lefts = list(map(self.remaining, homework))  # letters each spell still needs (all > 0)
+        spells_needing: dict[str, int] = {}
+        for letter in chain.from_iterable(lefts):
+            spells_needing[letter] = spells_needing.get(letter, 0) + 1
+        woven, woven_weaves = self.woven, 0
+        for sid, left in zip(homework, lefts, strict=True):
+            for _, letter in woven.get(sid, ()):  # standing for its letter: onto each other spell needing it
+                woven_weaves += spells_needing.get(letter, 0) - (letter in left)
+        return spells_needing, woven_weaves
 
     # ---- applying actions -----------------------------------------------------
     def apply(self, action: Any) -> None:
@@ -926,12 +1005,16 @@ class MagicSpellState(State):
     def _count_short_letters(self, seat: int) -> None:
         """Statistics: each letter a spell of the student about to play needs and the laboratory has
         run out of."""
-        needs = self.needs(seat)
-        if needs.keys() <= self._unseen_counts()[3]:  # mostly: the unseen tiles hold every letter needed
+        needs, kept = self._needs.get(seat), self._lab_counts  # needs() and _unseen_counts(), inline: every turn
+        if needs is None:
+            needs = self.needs(seat)
+        if kept is None or kept[0] is not self.mixed or kept[1] != self.mixed_count:
+            kept = self._unseen_counts()
+        unseen = kept[3]
+        if needs.keys() <= unseen:  # mostly: the unseen tiles hold every letter needed
             return
-        mixed = self.mixed
-        seen = {self.cat.letters[t] for t in self.known}
-        short = {letter for letter in needs if not mixed.get(letter) and letter not in seen}
+        short = needs.keys() - unseen  # set operations: no Python loop per letter or per known tile
+        short.difference_update(self.known_letters().values())
         if not short:
             return
         for sid in self.homework[seat]:  # counted per spell, in the homework's and the words' order
@@ -961,15 +1044,21 @@ class MagicSpellState(State):
         views, kept, cabinets, needs = [], self._trade_views, self.cabinet, self._needs
         for seat in seats:
             last = kept.get(seat)  # _trade_view's own check, inline: every turn asks for every other seat
-            view = (last[2] if last is not None and last[1] is needs.get(seat) and last[0] == cabinets[seat]
-                    else self._count_trade_view(seat, cabinets[seat], self.needs(seat)))
-            if view[0] and view[1]:
-                views.append([seat, *view])
+            if last is not None and last[1] is needs.get(seat) and last[0] == cabinets[seat]:
+                spare, wanted = last[2]
+            else:
+                spare, wanted = self._count_trade_view(seat, cabinets[seat], self.needs(seat))
+            if spare and wanted:
+                views.append([seat, spare, wanted])
+        if len(views) < 2:
+            return
         for i, first in enumerate(views):
+            spare, wanted = first[1], first[2]
             for second in views[i + 1:]:
                 # a quick no first (most windows trade nothing), then the exact policy
-                if not (first[1].isdisjoint(second[2]) or second[1].isdisjoint(first[2])):
+                if not (spare.isdisjoint(second[2]) or second[1].isdisjoint(wanted)):
                     self._trade_pair(first, second)
+                    spare, wanted = first[1], first[2]  # the trades made changed its view
 
     def _trade_pair(self, first: list, second: list) -> None:
         """Up to three trades between two seats whose views ([seat, spare, wanted]) allow one; the
@@ -1155,9 +1244,10 @@ class MagicSpellState(State):
                              [list(b) for b in self.spellbook], dict(self.completed))
 
     def _check_caches(self) -> None:
-        """What `remaining` and `needs` cached is what they would count now (a change that did not
-        drop them would make every later move read stale letters). Incremental like `_check_spells`:
-        skipped while the spells' tiles, the homework and the cached objects are those last checked."""
+        """What `remaining`, `needs` and `_weave_table` cached is what they would count now (a change
+        that did not drop them would make every later move read stale letters). Incremental like
+        `_check_spells`: skipped while the spells' tiles, the homework and the cached objects are those
+        last checked."""
         cached = (tuple(self._left.items()), tuple(self._needs.items()))  # compared by identity first
         last = self._last_caches
         if last is not None and last[0] == self.woven and last[1] == self.homework and last[2] == cached:
@@ -1168,6 +1258,9 @@ class MagicSpellState(State):
         for seat, needs in self._needs.items():
             if not dict.__eq__(needs, self._count_needs(seat)):  # dict's own: Counter's is written in Python
                 raise InvariantError(f"the cached letters seat {seat} still needs are stale")
+            table = self._weave_tables.get(seat)
+            if table is not None and table[0] is needs and table[1:] != self._count_weave_table(seat):
+                raise InvariantError(f"the cached weave counts of seat {seat} are stale")
         self._last_caches = ({sid: list(pairs) for sid, pairs in self.woven.items()}, [list(h) for h in self.homework], cached)
 
     def _unseen_checked(self) -> list[int]:
