@@ -164,7 +164,10 @@ class Definitions:
         self.time_step = {action: j for j, (action, _) in enumerate(self.time_outcomes)}  # ("time", j) -> j
         self.drawn_letter = {action: letter for letter, action in self.draw_actions.items()}  # ("draw", x) -> x
         self._subs: dict[tuple, tuple] = {}
-        self._sub_best: dict[tuple, dict[str, tuple]] = {}
+        self._sub_best: dict[tuple, list[Any]] = {}  # (roll, coverage) -> part number -> _best_of_sub (None: not yet)
+        self._part_numbers: dict[str, int] = {}
+        self._wordy_parts: tuple[dict[str, int], dict[str, int]] = ({}, {})  # by y_wild
+        self._parts: list[str] = []
         self._misses = 0
         self._choices: dict[tuple, dict[str, tuple]] = {}  # (roll, coverage, players) -> hand -> choice
         self._choices_kept = 0
@@ -178,6 +181,7 @@ class Definitions:
         self._vowel_set_bits: dict[frozenset, int] = {}
         self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
         self._hand_subs: dict[str, tuple[str, ...]] = {}
+        self._word_parts: dict[tuple[str, bool], tuple[int, ...]] = {}
         self._bluffs: dict[str, int] = {}
         self._rows: dict[tuple, tuple] = {}
         self._race_tables: dict[int, tuple[dict, dict]] = {}
@@ -404,6 +408,33 @@ class Definitions:
                 self._hand_subs.clear()
         return subs
 
+    def word_parts(self, hand_key: str, y_wild: bool) -> tuple[int, ...]:
+        """The numbers (part_number) of hand_subs' parts that some word is made of, whatever the roll (with
+        y_wild: or with a WILD as its Y), in their order: the only parts whose words a roll can make (a
+        third of a five-card hand's have none)."""
+        parts = self._word_parts.get((hand_key, y_wild))
+        if parts is None:
+            numbers = self._wordy_parts[y_wild]  # part -> its number, -1 for a part no word is made of
+            found = []
+            for sub in self.hand_subs(hand_key):
+                number = numbers.get(sub)
+                if number is None:
+                    number = numbers[sub] = self.part_number(sub) if self._sub_words(sub, y_wild) else -1
+                if number >= 0:
+                    found.append(number)
+            parts = self._word_parts[hand_key, y_wild] = tuple(found)
+            if len(self._word_parts) > 200_000:
+                self._word_parts.clear()
+        return parts
+
+    def part_number(self, sub: str) -> int:
+        """A number of this part's own, given the first time it is asked for (self._parts[number] is the part)."""
+        number = self._part_numbers.get(sub)
+        if number is None:
+            number = self._part_numbers[sub] = len(self._parts)
+            self._parts.append(sub)
+        return number
+
     def bluffs(self, hand_key: str) -> int:
         """How many bluffs the hand may risk: its parts long enough, with a vowel, for a word."""
         count = self._bluffs.get(hand_key)
@@ -420,23 +451,27 @@ class Definitions:
         rolled, wilds = self.roll_key(roll)
         y_wild = bool(wilds) and "y" not in hand_key
         table_key = (rolled, wilds, y_wild, coverage)
+        # a list by part number, not a dict by part: the tables grow large, and a list is read at one place
         table = self._sub_best.get(table_key)
         if table is None:
-            table = self._sub_best[table_key] = {}
+            table = self._sub_best[table_key] = []
+        parts = self.word_parts(hand_key, y_wild)
+        if len(table) < len(self._parts):
+            table.extend([None] * (len(self._parts) - len(table)))
         best: dict[int, tuple[int, str]] = {}  # the first best word of each length, in the parts' order
-        get = table.get
-        for sub in self.hand_subs(hand_key):
-            rows = get(sub)
+        for number in parts:
+            rows = table[number]
             if rows is None:
-                rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
+                rows = table[number] = self._best_of_sub(self._parts[number], rolled, wilds, y_wild, coverage)
                 self._misses += 1
             for letters, value, pair in rows:
                 old = best.get(letters)
                 if old is None or value > old[0]:
                     best[letters] = pair
-        if len(hand_key) == self.p.hand_size:  # the whole hand: +10
+        # the whole hand, the last of its parts (rows: if it makes a word): +10
+        if len(hand_key) == self.p.hand_size and parts and self._parts[parts[-1]] == hand_key:
             bonus = self.p.all_cards_bonus
-            for letters, value, (_, word) in table[hand_key]:
+            for letters, value, (_, word) in rows:
                 old = best[letters]
                 if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
                     best[letters] = (value + bonus, word)
@@ -499,7 +534,8 @@ class Definitions:
             found: list[tuple[int, int, str]] = []
             bonus = self.p.all_cards_bonus if len(hand_key) == self.p.hand_size else 0
             y_wild = bool(wilds) and "y" not in hand_key
-            for sub in self.hand_subs(hand_key):  # in any order: the sorts below decide it (no word twice)
+            for number in self.word_parts(hand_key, y_wild):  # in any order: the sorts below decide it (no word twice)
+                sub = self._parts[number]
                 if len(sub) == len(hand_key):
                     found.extend((v + bonus, n, w) for v, n, w in self._scored(sub, rolled, wilds, y_wild))
                 else:
@@ -533,7 +569,9 @@ class Definitions:
             if by_sub is None:
                 by_sub = self._sub_counts[table_key] = {}
             count = 0
-            for sub in self.hand_subs(hand_key):
+            parts = self._parts
+            for number in self.word_parts(hand_key, y_wild):  # a part that makes no word counts none
+                sub = parts[number]
                 words = by_sub.get(sub)
                 if words is None:
                     words = by_sub[sub] = self._sub_count(sub, rolled, wilds, y_wild)
