@@ -62,6 +62,10 @@ def _rolled_letters(counts: int, mask: int) -> int:
     return ((counts & mask) * _BYTE_SUM >> _SUM_SHIFT) & 0xFF
 
 
+_ROLLED_BITS = {"".join(vowel for vowel, bit in _VOWEL_BIT.items() if bits & bit): bits
+                for bits in range(1 << len(DIE_VOWELS))}  # a roll_key's rolled vowels (sorted) -> their bits
+
+
 def _vowel_bits(vowels) -> int:
     """A set of die vowels as bits."""
     bits = 0
@@ -179,7 +183,7 @@ class Definitions:
         self._words_of: dict[tuple[str, bool], tuple] = {}
         self._vowel_set_counts: dict[str, tuple] = {}
         self._vowel_set_bits: dict[frozenset, int] = {}
-        self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
+        self._sub_counts: dict[tuple, list[Any]] = {}  # (roll, y_wild) -> part number -> its words (None: not yet)
         self._hand_subs: dict[str, tuple[str, ...]] = {}
         self._word_parts: dict[tuple[str, bool], tuple[int, ...]] = {}
         self._bluffs: dict[str, int] = {}
@@ -298,7 +302,7 @@ class Definitions:
     def _scored(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> Iterator[tuple[int, int, str]]:
         """_sub_rows' (points, letters, word), in no particular order."""
         p = self.p
-        rolled_bits = _vowel_bits(rolled)
+        rolled_bits = _ROLLED_BITS[rolled]
         mask = _ROLLED_MASKS[rolled_bits]
         for word, free, vowels, letters, points, y, counts in self._sub_words(sub, y_wild):
             # the word's die vowels the dice lack, each named by a WILD (a WILD as Y is one more)
@@ -347,7 +351,7 @@ class Definitions:
 
     def _sub_count(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> int:
         """len(_sub_rows(...)), from how many of the sub's words have each set of die vowels."""
-        rolled_bits = _vowel_bits(rolled)
+        rolled_bits = _ROLLED_BITS[rolled]
         count = sum([words for free, words in self._vowel_sets(sub)
                      if (free & ~rolled_bits).bit_count() <= wilds and free])
         if y_wild:  # and the words whose one Y is a WILD: one WILD fewer for their vowels
@@ -378,7 +382,7 @@ class Definitions:
             return ()
         # _scored's rows, worked out here (this runs for every new part of a hand and roll)
         p = self.p
-        rolled_bits = _vowel_bits(rolled)
+        rolled_bits = _ROLLED_BITS[rolled]
         mask, vowel_points, wild_points = _ROLLED_MASKS[rolled_bits], p.vowel_points, p.wild_points
         for word, free, vowels, letters, points, y, counts in words:
             if (free & ~rolled_bits).bit_count() + y > wilds or not (free or y):
@@ -565,16 +569,17 @@ class Definitions:
             by_hand = self._word_counts[table_key] = {}
         count = by_hand.get(hand_key)
         if count is None:
-            by_sub = self._sub_counts.get(table_key)
-            if by_sub is None:
-                by_sub = self._sub_counts[table_key] = {}
+            by_part = self._sub_counts.get(table_key)  # by part number, as best_by_length's tables
+            if by_part is None:
+                by_part = self._sub_counts[table_key] = []
+            parts = self.word_parts(hand_key, y_wild)  # a part that makes no word counts none
+            if len(by_part) < len(self._parts):
+                by_part.extend([None] * (len(self._parts) - len(by_part)))
             count = 0
-            parts = self._parts
-            for number in self.word_parts(hand_key, y_wild):  # a part that makes no word counts none
-                sub = parts[number]
-                words = by_sub.get(sub)
+            for number in parts:
+                words = by_part[number]
                 if words is None:
-                    words = by_sub[sub] = self._sub_count(sub, rolled, wilds, y_wild)
+                    words = by_part[number] = self._sub_count(self._parts[number], rolled, wilds, y_wild)
                 count += words
             by_hand[hand_key] = count
             self._counts_kept += 1
