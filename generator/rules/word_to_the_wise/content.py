@@ -62,6 +62,10 @@ def _rolled_letters(counts: int, mask: int) -> int:
     return ((counts & mask) * _BYTE_SUM >> _SUM_SHIFT) & 0xFF
 
 
+_ROLLED_BITS = {"".join(vowel for vowel, bit in _VOWEL_BIT.items() if bits & bit): bits
+                for bits in range(1 << len(DIE_VOWELS))}  # a roll_key's rolled vowels (sorted) -> their bits
+
+
 def _vowel_bits(vowels) -> int:
     """A set of die vowels as bits."""
     bits = 0
@@ -164,7 +168,10 @@ class Definitions:
         self.time_step = {action: j for j, (action, _) in enumerate(self.time_outcomes)}  # ("time", j) -> j
         self.drawn_letter = {action: letter for letter, action in self.draw_actions.items()}  # ("draw", x) -> x
         self._subs: dict[tuple, tuple] = {}
-        self._sub_best: dict[tuple, dict[str, tuple]] = {}
+        self._sub_best: dict[tuple, list[Any]] = {}  # (roll, coverage) -> part number -> _best_of_sub (None: not yet)
+        self._part_numbers: dict[str, int] = {}
+        self._wordy_parts: tuple[dict[str, int], dict[str, int]] = ({}, {})  # by y_wild
+        self._parts: list[str] = []
         self._misses = 0
         self._choices: dict[tuple, dict[str, tuple]] = {}  # (roll, coverage, players) -> hand -> choice
         self._choices_kept = 0
@@ -176,8 +183,9 @@ class Definitions:
         self._words_of: dict[tuple[str, bool], tuple] = {}
         self._vowel_set_counts: dict[str, tuple] = {}
         self._vowel_set_bits: dict[frozenset, int] = {}
-        self._sub_counts: dict[tuple, dict[str, int]] = {}  # (roll, y_wild) -> sub -> its words
+        self._sub_counts: dict[tuple, list[Any]] = {}  # (roll, y_wild) -> part number -> its words (None: not yet)
         self._hand_subs: dict[str, tuple[str, ...]] = {}
+        self._word_parts: dict[tuple[str, bool], tuple[int, ...]] = {}
         self._bluffs: dict[str, int] = {}
         self._rows: dict[tuple, tuple] = {}
         self._race_tables: dict[int, tuple[dict, dict]] = {}
@@ -294,7 +302,7 @@ class Definitions:
     def _scored(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> Iterator[tuple[int, int, str]]:
         """_sub_rows' (points, letters, word), in no particular order."""
         p = self.p
-        rolled_bits = _vowel_bits(rolled)
+        rolled_bits = _ROLLED_BITS[rolled]
         mask = _ROLLED_MASKS[rolled_bits]
         for word, free, vowels, letters, points, y, counts in self._sub_words(sub, y_wild):
             # the word's die vowels the dice lack, each named by a WILD (a WILD as Y is one more)
@@ -343,7 +351,7 @@ class Definitions:
 
     def _sub_count(self, sub: str, rolled: str, wilds: int, y_wild: bool) -> int:
         """len(_sub_rows(...)), from how many of the sub's words have each set of die vowels."""
-        rolled_bits = _vowel_bits(rolled)
+        rolled_bits = _ROLLED_BITS[rolled]
         count = sum([words for free, words in self._vowel_sets(sub)
                      if (free & ~rolled_bits).bit_count() <= wilds and free])
         if y_wild:  # and the words whose one Y is a WILD: one WILD fewer for their vowels
@@ -374,7 +382,7 @@ class Definitions:
             return ()
         # _scored's rows, worked out here (this runs for every new part of a hand and roll)
         p = self.p
-        rolled_bits = _vowel_bits(rolled)
+        rolled_bits = _ROLLED_BITS[rolled]
         mask, vowel_points, wild_points = _ROLLED_MASKS[rolled_bits], p.vowel_points, p.wild_points
         for word, free, vowels, letters, points, y, counts in words:
             if (free & ~rolled_bits).bit_count() + y > wilds or not (free or y):
@@ -404,6 +412,33 @@ class Definitions:
                 self._hand_subs.clear()
         return subs
 
+    def word_parts(self, hand_key: str, y_wild: bool) -> tuple[int, ...]:
+        """The numbers (part_number) of hand_subs' parts that some word is made of, whatever the roll (with
+        y_wild: or with a WILD as its Y), in their order: the only parts whose words a roll can make (a
+        third of a five-card hand's have none)."""
+        parts = self._word_parts.get((hand_key, y_wild))
+        if parts is None:
+            numbers = self._wordy_parts[y_wild]  # part -> its number, -1 for a part no word is made of
+            found = []
+            for sub in self.hand_subs(hand_key):
+                number = numbers.get(sub)
+                if number is None:
+                    number = numbers[sub] = self.part_number(sub) if self._sub_words(sub, y_wild) else -1
+                if number >= 0:
+                    found.append(number)
+            parts = self._word_parts[hand_key, y_wild] = tuple(found)
+            if len(self._word_parts) > 200_000:
+                self._word_parts.clear()
+        return parts
+
+    def part_number(self, sub: str) -> int:
+        """A number of this part's own, given the first time it is asked for (self._parts[number] is the part)."""
+        number = self._part_numbers.get(sub)
+        if number is None:
+            number = self._part_numbers[sub] = len(self._parts)
+            self._parts.append(sub)
+        return number
+
     def bluffs(self, hand_key: str) -> int:
         """How many bluffs the hand may risk: its parts long enough, with a vowel, for a word."""
         count = self._bluffs.get(hand_key)
@@ -420,23 +455,27 @@ class Definitions:
         rolled, wilds = self.roll_key(roll)
         y_wild = bool(wilds) and "y" not in hand_key
         table_key = (rolled, wilds, y_wild, coverage)
+        # a list by part number, not a dict by part: the tables grow large, and a list is read at one place
         table = self._sub_best.get(table_key)
         if table is None:
-            table = self._sub_best[table_key] = {}
+            table = self._sub_best[table_key] = []
+        parts = self.word_parts(hand_key, y_wild)
+        if len(table) < len(self._parts):
+            table.extend([None] * (len(self._parts) - len(table)))
         best: dict[int, tuple[int, str]] = {}  # the first best word of each length, in the parts' order
-        get = table.get
-        for sub in self.hand_subs(hand_key):
-            rows = get(sub)
+        for number in parts:
+            rows = table[number]
             if rows is None:
-                rows = table[sub] = self._best_of_sub(sub, rolled, wilds, y_wild, coverage)
+                rows = table[number] = self._best_of_sub(self._parts[number], rolled, wilds, y_wild, coverage)
                 self._misses += 1
             for letters, value, pair in rows:
                 old = best.get(letters)
                 if old is None or value > old[0]:
                     best[letters] = pair
-        if len(hand_key) == self.p.hand_size:  # the whole hand: +10
+        # the whole hand, the last of its parts (rows: if it makes a word): +10
+        if len(hand_key) == self.p.hand_size and parts and self._parts[parts[-1]] == hand_key:
             bonus = self.p.all_cards_bonus
-            for letters, value, (_, word) in table[hand_key]:
+            for letters, value, (_, word) in rows:
                 old = best[letters]
                 if value + bonus > old[0] or value + bonus == old[0] and word < old[1]:
                     best[letters] = (value + bonus, word)
@@ -499,7 +538,8 @@ class Definitions:
             found: list[tuple[int, int, str]] = []
             bonus = self.p.all_cards_bonus if len(hand_key) == self.p.hand_size else 0
             y_wild = bool(wilds) and "y" not in hand_key
-            for sub in self.hand_subs(hand_key):  # in any order: the sorts below decide it (no word twice)
+            for number in self.word_parts(hand_key, y_wild):  # in any order: the sorts below decide it (no word twice)
+                sub = self._parts[number]
                 if len(sub) == len(hand_key):
                     found.extend((v + bonus, n, w) for v, n, w in self._scored(sub, rolled, wilds, y_wild))
                 else:
@@ -529,14 +569,17 @@ class Definitions:
             by_hand = self._word_counts[table_key] = {}
         count = by_hand.get(hand_key)
         if count is None:
-            by_sub = self._sub_counts.get(table_key)
-            if by_sub is None:
-                by_sub = self._sub_counts[table_key] = {}
+            by_part = self._sub_counts.get(table_key)  # by part number, as best_by_length's tables
+            if by_part is None:
+                by_part = self._sub_counts[table_key] = []
+            parts = self.word_parts(hand_key, y_wild)  # a part that makes no word counts none
+            if len(by_part) < len(self._parts):
+                by_part.extend([None] * (len(self._parts) - len(by_part)))
             count = 0
-            for sub in self.hand_subs(hand_key):
-                words = by_sub.get(sub)
+            for number in parts:
+                words = by_part[number]
                 if words is None:
-                    words = by_sub[sub] = self._sub_count(sub, rolled, wilds, y_wild)
+                    words = by_part[number] = self._sub_count(self._parts[number], rolled, wilds, y_wild)
                 count += words
             by_hand[hand_key] = count
             self._counts_kept += 1

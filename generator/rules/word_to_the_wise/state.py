@@ -383,7 +383,7 @@ class WiseState(State):
             self._after_refill()
 
     def _after_refill(self) -> None:
-        if any(not hand for hand in self.hands):
+        if not all(self.hands):  # a seat with no card
             self._finish("no card to begin a round")
             return
         self.phase = ROLL
@@ -582,9 +582,8 @@ class WiseState(State):
                     continue
             self._score(placed.seat, placed.value, "word", number)
             standing.append(placed)
-            discard, played = self.discard, self.played_letters
-            for c in placed.cards:
-                discard[c] += 1
+            played = self.played_letters
+            self.discard.update(placed.cards)
             for c in dict.fromkeys(placed.cards):
                 seats = played.get(c)
                 if seats is None:
@@ -602,7 +601,7 @@ class WiseState(State):
         self.turns = number
         self.placed = []  # the table is cleared (the log keeps the words)
         self.placed_seats = set()
-        if not self.deck_size and any(not hand for hand in self.hands):
+        if not self.deck_size and not all(self.hands):
             self._finish("deck empty and a player out of cards")
             return
         self.dry_rounds = 0 if standing or self.deck_size else self.dry_rounds + 1
