@@ -182,8 +182,11 @@ class Content:
 
     def _two_wilds(self, sub: str, pick: list) -> tuple:
         """The entries of `sub` with two wilds (see _wild_picks), kept in its pick."""
-        pairs = sorted((word, 1 << (ord(first) - 97) | 1 << (ord(second) - 97))
-                       for first, second, word in self.card_words.with_two_letters(sub))
+        found = self.card_words.with_two_letters(sub)
+        if not found:  # most keys of a long hand
+            pick[2] = ()
+            return ()
+        pairs = sorted((word, 1 << (ord(first) - 97) | 1 << (ord(second) - 97)) for first, second, word in found)
         pick[2] = tuple([bits, word, None] for word, bits in pairs)
         return pick[2]
 
