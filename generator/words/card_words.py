@@ -153,9 +153,19 @@ class CardWords:
     def with_two_letters(self, cards: str) -> list[tuple[str, str, str]]:
         """(first letter, second letter, the A-Z first word spelled by `cards` plus both), the first letter
         not after the second, for each pair of letters."""
-        with_letter, out = self.with_letter, []
-        for first in self.alphabet:
-            out += [(first, second, word) for second, word in with_letter(_insert(cards, first)) if second >= first]
+        short, out = self._short, []
+        if short is None:
+            with_letter = self.with_letter
+            for first in self.alphabet:
+                out += [(first, second, word) for second, word in with_letter(_insert(cards, first)) if second >= first]
+            return out
+        at, end = 0, len(cards)
+        for first in self.alphabet:  # with_letter's table read directly: this runs for every key of a two-wild hand
+            while at < end and cards[at] <= first:
+                at += 1
+            found = short.get(cards[:at] + first + cards[at:])
+            if found:
+                out += [(first, second, word) for second, word in found if second >= first]
         return out
 
 

@@ -88,9 +88,20 @@ class Content:
         self._words = lru_cache(maxsize=50_000)(self._words_of)
 
     def best(self, hand: Hand) -> Split:
-        """The best split of `hand` (sorted), memoized: see _best."""
+        """The best split of `hand` (sorted), memoized: see _best. A hand without a wild that a search has
+        already been through (a hand one card short, valued by value_without) is read off the shared memo."""
         split = self._splits.get(hand)
-        return split if split is not None else self._remember(hand, self._best(hand))
+        if split is None:
+            split = self._shared_split(hand) if self.wild not in hand else None
+            split = self._remember(hand, split or self._best(hand))
+        return split
+
+    def _shared_split(self, hand: Hand) -> Split | None:
+        """The best split of a hand without a wild from the searches kept in shared_splits, if they hold it."""
+        shared = self.shared_splits
+        packed = sum(map(self.bits.__getitem__, hand))
+        top = shared.get(packed)
+        return None if top is None else _read_split(shared.get, packed, top, self.kinds)
 
     def hand_points(self, cards: Hand) -> int:
         return sum(map(self.points.__getitem__, cards))
@@ -158,17 +169,24 @@ class Content:
         same A-Z by word, its words with two wilds A-Z (None until a hand of two wilds asks)], each word as an
         entry [the wild letters as bits, the word, its option once made]: the first entry whose letters are
         not left out is the word the finder takes."""
-        by_letter = tuple([1 << (ord(letter) - 97), word, None] for letter, word in sorted(self.card_words.with_letter(sub)))
+        letters = self.card_words.with_letter(sub)
         picks = self._picks
         if len(picks) >= SPLITS_KEPT:
             picks.clear()
+        if not letters:  # most keys: nothing to sort
+            pick = picks[sub] = [(), (), None]
+            return pick
+        by_letter = tuple([1 << (ord(letter) - 97), word, None] for letter, word in sorted(letters))
         pick = picks[sub] = [by_letter, tuple(sorted(by_letter, key=itemgetter(1))), None]
         return pick
 
     def _two_wilds(self, sub: str, pick: list) -> tuple:
         """The entries of `sub` with two wilds (see _wild_picks), kept in its pick."""
-        pairs = sorted((word, 1 << (ord(first) - 97) | 1 << (ord(second) - 97))
-                       for first, second, word in self.card_words.with_two_letters(sub))
+        found = self.card_words.with_two_letters(sub)
+        if not found:  # most keys of a long hand
+            pick[2] = ()
+            return ()
+        pairs = sorted((word, 1 << (ord(first) - 97) | 1 << (ord(second) - 97)) for first, second, word in found)
         pick[2] = tuple([bits, word, None] for word, bits in pairs)
         return pick[2]
 
@@ -250,7 +268,7 @@ class Content:
         """value(hand without one `kind` card), from the search of the whole hand.
 
         Without a wild in the hand, the words of the hand one card short are the whole hand's words
-        that fit in it, in the same order: the same split, kept for best(). With a wild, its words
+        that fit in it, in the same order: the same search, which best() reads later if asked. With a wild, its words
         depend on the cards left out (a wild never stands for a letter whose card is left unused):
         without an X card, a word may also take a wild for an X whose other cards it all uses, which
         the whole hand's search lacks; _Family.value_without adds those (the same score and
@@ -261,14 +279,11 @@ class Content:
             return split.score, split.uses_every_card
         value = self._values.get(rest)
         if value is None:
-            if self.wild in hand:
-                value = self._family(hand).value_without(kind)
-                if len(self._values) >= SPLITS_KEPT:
-                    self._values.clear()
-                self._values[rest] = value
-            else:
-                split = self._remember(rest, self._family(hand).split(kind))
-                value = split.score, split.uses_every_card
+            family = self._family(hand)
+            value = family.value_without(kind) if self.wild in hand else family.plain_value_without(kind)
+            if len(self._values) >= SPLITS_KEPT:
+                self._values.clear()
+            self._values[rest] = value
         return value
 
     def _family(self, hand: Hand) -> _Family:
@@ -295,13 +310,15 @@ class _Family:
 
     def __init__(self, content: Content, hand: Hand):
         self.kinds, self.slot, self.bits, self.held = content.kinds, content.slot, content.bits, frozenset(hand)
-        self.packed = sum(map(self.bits.__getitem__, hand))
+        self.packed, self.size = sum(map(self.bits.__getitem__, hand)), len(hand)
         by_first: list[list[tuple]] = [[] for _ in self.kinds]
         for option in content._words(hand):
             by_first[option[6]].append(option)
         self.content, self.by_first, self.points, self.guards = content, by_first, content.point_list, content.guards
-        self.search = _SplitSearch(by_first, self.points, content.settings.unplayed_penalty, self.guards,
-                                   content.shared_splits, content.wild_field).search
+        self.searcher = _SplitSearch(by_first, self.points, content.settings.unplayed_penalty, self.guards,
+                                     content.shared_splits, content.wild_field)
+        self.search = self.searcher.search
+        self._no_wild: list[tuple] | None = None
 
     def value_without(self, without: str) -> tuple[int, bool]:
         """(score, uses every card) of the hand's best split less one `without` card. Without a
@@ -318,6 +335,8 @@ class _Family:
             held_w = (self.packed >> w_shift) & COUNT
             swap = bits[content.wild] - bits[without]
             gain = content.points[content.wild] - content.points[without]
+            if held_w == 1 and w == 0:
+                return self._one_wild_without(packed, x_shift, held_x, swap, gain)
             extra: list[list[tuple]] = [list(options) for options in self.by_first]
             found = False
             for options in self.by_first:
@@ -332,25 +351,38 @@ class _Family:
                 search = _SplitSearch(extra, self.points, content.settings.unplayed_penalty, self.guards,
                                       content.shared_splits, content.wild_field).search
         top = search(packed)
-        return top[0], top[1] > 0 and top[1] == _card_count(packed)
+        return top[0], top[1] > 0 and top[1] == self.size - 1
+
+    def _one_wild_without(self, packed: int, x_shift: int, held_x: int, swap: int, gain: int) -> tuple[int, bool]:
+        """value_without's search when the hand holds one wild, the first kind: the rest's search reads the
+        words under the wild, each leaving a rest without a wild (the same in every search), so the words
+        with a wild in place of an X card, read after them, only go on from where the rest's own search
+        ended, in the same order."""
+        swapped = [(option[0] + swap, option[1] + gain, *option[2:]) for option in self.no_wild
+                   if (option[0] >> x_shift) & COUNT == held_x]
+        top = self.searcher.scan(packed, swapped, self.search(packed))
+        return top[0], top[1] > 0 and top[1] == self.size - 1
+
+    @property
+    def no_wild(self) -> list[tuple]:
+        """The hand's words that take no wild, in the order of by_first (a hand of one wild, the first kind)."""
+        found = self._no_wild
+        if found is None:
+            found = self._no_wild = [option for options in self.by_first[1:] for option in options]
+        return found
+
+    def plain_value_without(self, without: str) -> tuple[int, bool]:
+        """(score, uses every card) of the best split of the hand (no wild) less one `without` card."""
+        packed = self.packed - self.bits[without]
+        top = self.search(packed)
+        return top[0], top[1] > 0 and top[1] == self.size - 1
 
     def split(self, without: str | None) -> Split:
         """The best split of the hand, or of the hand less one `without` card."""
-        search, kinds = self.search, self.kinds
         packed = self.packed - (self.bits[without] if without is not None else 0)
-        top = search(packed)
-        words, unplayed = [], []
-        rest, node = packed, top
-        while rest:
-            option, left = node[3], node[4]
-            if option is None:
-                first = ((rest & -rest).bit_length() - 1) // FIELD
-                unplayed.append(kinds[first])
-            else:
-                words.append((option[4], option[5]))
-            rest = left
-            node = search(rest)
-        return Split(tuple(sorted(words)), tuple(sorted(unplayed)), top[0])
+        split = _read_split(self.search, packed, self.search(packed), self.kinds)
+        assert split is not None  # the search answers every rest
+        return split
 
 
 class _SplitSearch:
@@ -377,11 +409,22 @@ class _SplitSearch:
         first //= FIELD
         skip = rest - (1 << (FIELD * first))
         after = (own if skip & wild_field else shared).get(skip) or self.search(skip)
-        score, used, longest = after[0] - self.penalty * self.points[first], after[1], after[2]
-        best: tuple = (score, used, longest, None, skip)
+        skipped = (after[0] - self.penalty * self.points[first], after[1], after[2], None, skip)
+        best = self.scan(rest, self.by_first[first], skipped)
+        if memo is self.shared and len(memo) >= SHARED_KEPT:
+            memo.clear()
+        memo[rest] = best
+        return best
+
+    def scan(self, rest: int, options: list[tuple], best: tuple) -> tuple:
+        """The search's node for `rest` after `options`, read in order from `best` on: an option takes the
+        place only when its split beats the best so far (a higher score, then more cards in words, then a
+        longer longest word): among equals the first stays."""
+        wild_field, shared, own = self.wild_field, self.shared, self.memo
+        score, used, longest = best[0], best[1], best[2]
         guards, search = self.guards, self.search
         held = rest | guards
-        for option in self.by_first[first]:
+        for option in options:
             cards = option[0]
             if (held - cards) & guards != guards:
                 continue
@@ -396,9 +439,6 @@ class _SplitSearch:
             if total > score or count > used or (count == used and length > longest):
                 score, used, longest = total, count, length
                 best = (total, count, length, option, left)
-        if memo is self.shared and len(memo) >= SHARED_KEPT:
-            memo.clear()
-        memo[rest] = best
         return best
 
 
@@ -412,19 +452,30 @@ GUARD = 1 << (FIELD - 1)
 COUNT = GUARD - 1  # the count bits of one kind's field
 
 
+def _read_split(search, packed: int, top: tuple, kinds: Hand) -> Split | None:
+    """The split a search chose for `packed` (its node `top`), following the rest each choice leaves:
+    `search` answers a rest, or None where it has no answer (a memo started over)."""
+    words, unplayed = [], []
+    rest, node = packed, top
+    while rest:
+        option, left = node[3], node[4]
+        if option is None:
+            first = ((rest & -rest).bit_length() - 1) // FIELD
+            unplayed.append(kinds[first])
+        else:
+            words.append((option[4], option[5]))
+        rest = left
+        if rest:
+            node = search(rest)
+            if node is None:
+                return None
+    return Split(tuple(sorted(words)), tuple(sorted(unplayed)), top[0])
+
+
 def _sort_options(options: list[tuple]) -> None:
     """Most cards first, then A-Z by word; equals keep their order (two stable sorts)."""
     options.sort(key=itemgetter(4))
     options.sort(key=itemgetter(2), reverse=True)
-
-
-def _card_count(packed: int) -> int:
-    """How many cards a packed hand holds."""
-    total = 0
-    while packed:
-        total += packed & COUNT
-        packed >>= FIELD
-    return total
 
 
 def hand_without(hand: Hand, kind: str) -> Hand:
