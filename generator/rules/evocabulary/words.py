@@ -3,6 +3,7 @@ spells' letters by source (l locked, s spell, h hand, w wild) as moves name them
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING
 from spellpress.model.game import Game
 from spellpress.rules.protocol import IllegalAction
 from spellpress.words.finder import for_words
-from spellpress.words.index import key, sub_multisets, sub_multisets_between
+from spellpress.words.index import _halves, key, sub_multisets, sub_multisets_between, subs_and_lefts
 from spellpress.words.syllables import syllables
 
 if TYPE_CHECKING:
@@ -26,6 +27,23 @@ SOURCE_ORDER = "lshw"  # canonical order of sources within one letter's position
 def subs_of(sorted_letters: str) -> tuple[str, ...]:
     """Every sub-multiset of a sorted hand, wilds ("?") included, each once (the discards)."""
     return tuple(sub_multisets_between(sorted_letters, ""))
+
+
+def subs_with_keys(base: str, pool: str) -> tuple[list[str], list[str]]:
+    """sub_multisets(pool), and beside each part the key of the sorted `base` plus it. The pool's parts
+    are its two halves' parts joined (see sub_multisets), and every letter of the head half sorts
+    before the tail's, so a key is base's letters before the tail's first plus a head part, sorted,
+    then the rest of base plus a tail part, sorted: a sort a part of each half, not one a part."""
+    head, tail = _halves(pool)
+    heads, tails = subs_and_lefts(head)[0], subs_and_lefts(tail)[0]
+    subs = [h + t for h in heads for t in tails]
+    if not base:
+        return subs, subs
+    cut = bisect_left(base, tail[0]) if tail else len(base)
+    base_head, base_tail = base[:cut], base[cut:]
+    head_keys = [key(base_head + h) for h in heads] if base_head else heads
+    tail_keys = [key(base_tail + t) for t in tails] if base_tail else tails
+    return subs, [h + t for h in head_keys for t in tail_keys]
 
 
 class Words:
@@ -59,10 +77,9 @@ class Words:
         have the same length and letters but the wild's: `members` and `syllable_firsts` name them."""
         pool = pool.replace(WILD, "")
         by_key = self.finder.index.by_key
-        subs = sub_multisets(pool)
+        subs, keys = subs_with_keys(base, pool)
         if need_pool and subs and not subs[0]:  # mixed-radix order: the empty part comes first
-            subs = subs[1:]
-        keys = list(map("".join, map(sorted, [base + sub for sub in subs]))) if base else subs
+            subs, keys = subs[1:], keys[1:]
         if not wild:
             return [(sub, False, k) for sub, k in zip(subs, keys, strict=True) if k in by_key]
         one_short = self.finder.index.one_short(len(base) + len(pool) + 1)
