@@ -3,9 +3,9 @@ spells' letters by source (l locked, s spell, h hand, w wild) as moves name them
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from functools import lru_cache
 from itertools import groupby, product
 from typing import TYPE_CHECKING
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from spellpress.rules.evocabulary.content import Content
 
 WILD = "?"  # a wild card's letter
+WILD_COUNTS_KEPT = 200_000  # Words.word_counts' counts of each kind kept before that memo starts over
 SOURCE_ORDER = "lshw"  # canonical order of sources within one letter's positions
 
 
@@ -57,7 +58,8 @@ class Words:
         self._syllables: dict[str, int] = {}
         self._members: dict[tuple[str, bool], tuple[tuple[str, str], ...]] = {}
         self._firsts: dict[tuple[str, bool], tuple[tuple[int, str, str], ...]] = {}
-        self._wild_count: dict[str, tuple[int, int]] = {}
+        self._one_wild: dict[str, int] = {}  # word_counts' counts by letters, kept
+        self._two_wilds: dict[str, int] = {}
 
     def syllables(self, word: str) -> int:
         n = self._syllables.get(word)
@@ -91,34 +93,58 @@ class Words:
                 found.append((sub, True, k))
         return found
 
-    def word_counts(self, pool: str, wilds: int):
+    def word_counts(self, pool: str, wilds: int, lengths: Container[int]):
         """(sub of pool, wilds, how many words) for the words extensions("", pool, wilds, need_pool=False)
-        makes of each part of the pool with that many wilds (0-2): counted, not listed."""
+        makes of each part of the pool with that many wilds (0-2), of the `lengths` wanted: counted,
+        not listed (and the costly two-wild counts only where they are wanted)."""
         by_key = self.finder.index.by_key
         if wilds:  # the table of keys a letter short, grown once for the longest part (each growth reads every key)
             self.finder.index.one_short(len(pool) + 2)
-        known = self._wild_count
+        ones, twos = self._one_wild, self._two_wilds
         for sub in sub_multisets(pool):
-            n = len(by_key.get(sub, ()))
-            if n:
-                yield sub, 0, n
-            if wilds:
-                one, two = known.get(sub) or self._wild_counts(sub)
+            size = len(sub)
+            if size in lengths:
+                n = len(by_key.get(sub, ()))
+                if n:
+                    yield sub, 0, n
+            if wilds and size + 1 in lengths:
+                one = ones.get(sub)
+                if one is None:
+                    one = self._one_wild_count(sub)
                 if one:
                     yield sub, 1, one
-                if two and wilds >= 2:
+            if wilds >= 2 and size + 2 in lengths:
+                two = twos.get(sub)
+                if two is None:
+                    two = self._two_wild_count(sub)
+                if two:
                     yield sub, 2, two
 
-    def _wild_counts(self, letters: str) -> tuple[int, int]:
-        """How many words these letters make with one wild, and with two."""
-        found = self._wild_count.get(letters)
-        if found is None:
-            one_short = self.finder.index.one_short(len(letters) + 2)
-            one = sum(len(words) for _, words in one_short.get(letters, ()))
-            two = sum(len(words) for first in self.finder.alphabet
-                      for letter, words in one_short.get(key(letters + first), ()) if letter >= first)
-            found = self._wild_count[letters] = (one, two)
-        return found
+    def _one_wild_count(self, letters: str) -> int:
+        """How many words these letters make with one wild (kept)."""
+        if len(self._one_wild) >= WILD_COUNTS_KEPT:
+            self._one_wild.clear()
+        pairs = self.finder.index.one_short(len(letters) + 2).get(letters, ())
+        one = self._one_wild[letters] = sum(len(words) for _, words in pairs)
+        return one
+
+    def _two_wild_count(self, letters: str) -> int:
+        """How many words these letters make with two wilds (kept): for each letter the first wild may
+        stand for, the words one letter longer than letters and it whose other letter comes no earlier."""
+        get = self.finder.index.one_short(len(letters) + 2).get
+        two = 0
+        cuts = [(letters[:at], letters[at:]) for at in range(len(letters) + 1)]  # each place a letter can go
+        for first in self.finder.alphabet:
+            head, tail = cuts[bisect_right(letters, first)]
+            pairs = get(head + first + tail)
+            if pairs:
+                for letter, words in pairs:
+                    if letter >= first:
+                        two += len(words)
+        if len(self._two_wilds) >= WILD_COUNTS_KEPT:
+            self._two_wilds.clear()
+        self._two_wilds[letters] = two
+        return two
 
     def members(self, letters: str, wild: bool) -> tuple[tuple[str, str], ...]:
         """(word, wild letter or "") of a group, in search's order."""
@@ -206,9 +232,8 @@ def count_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[in
     pool = key("".join(sources.values())).replace(WILD, "")
     shares: dict[tuple[str, int], tuple[int, tuple[int, ...]]] = {}  # (letter, n) -> _shares of this pool's cards
     team_of = c.team_of
-    for sub, wild_n, words in c.words.word_counts(pool, min(n_wild, 2)):  # a word's builds depend on its letters
-        if team_of(len(sub) + wild_n) not in teams:
-            continue
+    lengths = {n for n in range(len(pool) + 3) if team_of(n) in teams}
+    for sub, wild_n, words in c.words.word_counts(pool, min(n_wild, 2), lengths):  # a word's builds depend on its letters
         ways = 1
         spell_sums: dict[int, int] | None = {0: 1}  # builds without a hand letter, by spell letters
         for letter, n in _letter_counts(sub):
