@@ -5,6 +5,7 @@ side in play) and achievements (pile, what they ask, what they pay)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
@@ -102,14 +103,14 @@ class Content:
         """Points of these (non-wild) letters, memoized."""
         p = self._pts.get(letters)
         if p is None:
-            p = self._pts[letters] = sum(self.letter_points[char] for char in letters)
+            p = self._pts[letters] = sum(map(self.letter_points.__getitem__, letters))
         return p
 
     def top_letter(self, letters: str) -> int:
         """The highest letter points among these (non-wild) letters, memoized."""
         t = self._top_letter.get(letters)
         if t is None:
-            t = self._top_letter[letters] = max((self.letter_points.get(char, 0) for char in letters), default=0)
+            t = self._top_letter[letters] = max(map(self.letter_points.get, letters, repeat(0)), default=0)
         return t
 
     def team_of(self, length: int) -> int | None:

@@ -51,6 +51,7 @@ class Bonuses:
         self._length: dict[tuple[int, int], float] = {}
         self._syllable: dict[tuple[int, int], float] = {}
         self._any_syllable: dict[int, float] = {}
+        self._group: dict[tuple[int, bool, int], tuple[float, float]] = {}
 
     def length_best(self, length: int, top: int) -> float:
         found = self._length.get((length, top))
@@ -73,14 +74,20 @@ class Bonuses:
 
     def group(self, letters: str, wild: bool) -> tuple[float, float]:
         """A group's bonus by length (every word's least), and the most a word of it could get; the
-        group's letters but the wild's give its highest letter (a wild scores 0)."""
+        group's letters but the wild's give its highest letter (a wild scores 0). Kept by the length,
+        the wild and the highest letter, all it depends on."""
+        length = len(letters) + wild
+        if not self.by_syl and length not in self.by_len:
+            return _NO_BONUS
+        asked = (length, wild, self.top_of(letters))
+        found = self._group.get(asked)
+        if found is None:
+            found = self._group[asked] = self._group_bonus(*asked)
+        return found
+
+    def _group_bonus(self, length: int, wild: bool, top: int) -> tuple[float, float]:
         if (1 if wild else 0) > self.max_wilds:
             return 0.0, 0.0
-        length = len(letters) + wild
-        by_length = self.by_len.get(length, ())
-        if not by_length and not self.by_syl:
-            return 0.0, 0.0
-        top = self.top_of(letters)
         least = self.length_best(length, top)
         if not self.by_syl:
             return least, least
@@ -98,6 +105,9 @@ class Bonuses:
         if most == least:
             return lambda _: least
         return lambda word: self.word(word, letters, least)
+
+
+_NO_BONUS = (0.0, 0.0)
 
 
 def _best_of(achievements, top: int) -> float:
