@@ -781,6 +781,9 @@ def test_word_groups_give_the_searchs_words_in_its_order(game):
         expanded = [(word, sub, wl) for sub, w, k in words.groups(base, pool, wild, need_pool)
                     for word, wl in words.members(k, w)]
         assert expanded == list(words.search(base, pool, wild, need_pool))
+        for dropped in sorted(set(base)):  # a spell less one of its letters, asked of the whole spell
+            assert words.groups(base, pool, wild, need_pool, dropped) == words.groups(base.replace(dropped, "", 1), pool, wild,
+                                                                                      need_pool)
         for sub, w, k in words.groups(base, pool, wild, need_pool):
             group = words.members(k, w)
             assert words.first_member(k, w) == group[:1]

@@ -264,16 +264,16 @@ class MainSearch:
         for team, spell in st.spells[seat].items():
             own = key("".join(content.letter[i] for i in spell[1] if content.letter[i] != WILD))
             given_up = self.bank * st.spell_points(spell) + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
-            bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.swaps else [])
-            for base in bases:
-                self._modify_base(team, base, st.spell_wilds(spell), given_up)
+            for dropped in [""] + (sorted(set(own)) if self.swaps else []):  # keep the spell, or all but a letter
+                self._modify_base(team, own, dropped, st.spell_wilds(spell), given_up)
 
-    def _modify_base(self, team: int, base: str, sw: int, given_up: float) -> None:
-        """The modifies of the spell at `team` that keep the letters `base` of it."""
+    def _modify_base(self, team: int, own: str, dropped: str, sw: int, given_up: float) -> None:
+        """The modifies of the spell at `team` that keep the letters `own` of it less `dropped` (one or none)."""
         content, spells = self.content, self.st.spells[self.seat]
+        base = own.replace(dropped, "", 1) if dropped else own
         base_pts = content.pts(base)
         team_of, pts_of, n_hand = content.team_of, content.pts, len(self.hand)
-        for sub, wild, k in content.words.groups(base, self.letters, self.n_wild + sw > 0, need_pool=False):
+        for sub, wild, k in content.words.groups(own, self.letters, self.n_wild + sw > 0, need_pool=False, dropped=dropped):
             dest = team_of(len(k) + wild)
             if dest is None or (dest != team and dest in spells):
                 continue

@@ -59,6 +59,7 @@ class Words:
         self._members: dict[tuple[str, bool], tuple[tuple[str, str], ...]] = {}
         self._firsts: dict[tuple[str, bool], tuple[tuple[int, str, str], ...]] = {}
         self._one_wild: dict[str, int] = {}  # word_counts' counts by letters, kept
+        self._last_keys: tuple[str, str, list[str], list[str]] = ("", "\n", [], [])
         self._two_wilds: dict[str, int] = {}
 
     def syllables(self, word: str) -> int:
@@ -73,13 +74,18 @@ class Words:
         the pool (a locked wild) stands for nothing."""
         return self.finder.extensions(base, pool.replace(WILD, ""), 1 if wild else 0, need_pool)
 
-    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True) -> list[tuple[str, bool, str]]:
+    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True, dropped: str = "") -> list[tuple[str, bool, str]]:
         """search's words a group at a time: (sub of pool used, wild or not, the letters of the
         group's words), for the groups search's words come in, in its order. The words of a group
-        have the same length and letters but the wild's: `members` and `syllable_firsts` name them."""
+        have the same length and letters but the wild's: `members` and `syllable_firsts` name them.
+        With `dropped`, those of `base` less that letter (a spell less one of its letters: the keys
+        of the whole spell and each part of the pool, less that letter, are still sorted)."""
         pool = pool.replace(WILD, "")
         by_key = self.finder.index.by_key
-        subs, keys = subs_with_keys(base, pool)
+        subs, keys = self._keys(base, pool)
+        if dropped:
+            base = base.replace(dropped, "", 1)
+            keys = [k.replace(dropped, "", 1) for k in keys]
         if need_pool and subs and not subs[0]:  # mixed-radix order: the empty part comes first
             subs, keys = subs[1:], keys[1:]
         if not wild:
@@ -92,6 +98,13 @@ class Words:
             if k in one_short:
                 found.append((sub, True, k))
         return found
+
+    def _keys(self, base: str, pool: str) -> tuple[list[str], list[str]]:
+        """subs_with_keys(base, pool), the last answer kept (a spell's modifies ask it for each letter dropped)."""
+        last = self._last_keys
+        if last[0] != base or last[1] != pool:
+            last = self._last_keys = (base, pool, *subs_with_keys(base, pool))
+        return last[2], last[3]
 
     def word_counts(self, pool: str, wilds: int, lengths: Container[int]):
         """(sub of pool, wilds, how many words) for the words extensions("", pool, wilds, need_pool=False)
