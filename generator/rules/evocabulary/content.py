@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import repeat
+from typing import Any
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
@@ -96,6 +97,7 @@ class Content:
         self._top_letter: dict[str, int] = {}
         self.scoring_plays: dict[tuple, MainAction | None] = {}  # EvoState.scoring_play's answers by the seat's letters
         self.can_score: dict[tuple, bool] = {}  # EvoState.can_score's, the same way
+        self.bonuses: dict[tuple[str, ...], Any] = {}  # main_search.Bonuses by the achievements atop the piles
         # team_of for every length up to one past the longest team's, which stands for all longer ones
         self._team_by_length = [self._team_of(n) for n in range(max(self.teams, default=0) + 2)]
 

@@ -24,22 +24,38 @@ from spellpress.rules.evocabulary.content import WILD
 from spellpress.words.index import key
 
 if TYPE_CHECKING:
+    from spellpress.rules.evocabulary.content import Content
     from spellpress.rules.evocabulary.players import EvoPlayer
     from spellpress.rules.evocabulary.state import EvoState
 
 
+BONUSES_KEPT = 1_000  # Bonuses kept per game's content (one per set of pile tops met) before starting over
+
+
+def bonuses_of(st: EvoState) -> Bonuses:
+    """The Bonuses of the achievements atop the state's piles: one per set of tops, kept with the
+    content, so what it works out serves every decision that meets those tops."""
+    content = st.content
+    tops = tuple(stack[0] if stack else "" for stack in st.piles.values())
+    found = content.bonuses.get(tops)
+    if found is None:
+        if len(content.bonuses) >= BONUSES_KEPT:
+            content.bonuses.clear()
+        found = content.bonuses[tops] = Bonuses(content, tops)
+    return found
+
+
 class Bonuses:
     """The best achievement a word could claim now: by its length and the highest letter it scores
-    (the pile tops of letter achievements), or by its syllables (those of syllable achievements)."""
+    (the pile tops of letter achievements), or by its syllables (those of syllable achievements).
+    `tops`: the achievement atop each pile ("" for an empty pile)."""
 
-    def __init__(self, st: EvoState):
-        content = st.content
+    def __init__(self, content: Content, tops: tuple[str, ...]):
         self.by_len: dict[int, list] = defaultdict(list)
         self.by_syl: dict[int, list] = defaultdict(list)
-        for pile in content.piles:
-            stack = st.piles[pile]
-            if stack:
-                a = content.ach_by_id[stack[0]]
+        for top in tops:
+            if top:
+                a = content.ach_by_id[top]
                 if a.letters:
                     for n in range(a.letters, 16 if a.or_more else a.letters + 1):
                         self.by_len[n].append(a)
@@ -150,7 +166,7 @@ class MainSearch:
         self.published = player._published(st, seat)
         self.refill = 5.0 if st.deck_count >= content.hand_size else 0.0
         self.bank = 0.2 if self.endgame else 0.55
-        self.bonuses = Bonuses(st)
+        self.bonuses = bonuses_of(st)
         # modifies that take a letter out of a spell (and perhaps add others): from skill 0.6
         self.swaps = player.skill >= 0.6 if swaps is None else swaps
         self.keep_all = player.skill < 1

@@ -92,7 +92,8 @@ class Words:
             return [(sub, False, k) for sub, k in zip(subs, keys, strict=True) if k in by_key]
         one_short = self.finder.index.one_short(len(base) + len(pool) + 1)
         found = []
-        for sub, k in zip(subs, keys, strict=True):
+        for at in [at for at, k in enumerate(keys) if k in by_key or k in one_short]:  # few parts make words
+            sub, k = subs[at], keys[at]
             if k in by_key:
                 found.append((sub, False, k))
             if k in one_short:
