@@ -724,8 +724,15 @@ class EvoState(State):
         letters = self._scoring_key(seat, *teams)
         if letters in self.content.scoring_plays:
             return self.content.scoring_plays[letters] is not None
-        return _kept(self.content.can_score, letters,
-                     lambda: next(self._scoring_plays(seat, *teams, ordered=False), None) is not None)
+        return _kept(self.content.can_score, letters, lambda: self._any_scoring_play(seat, *teams))
+
+    def _any_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> bool:
+        """Whether _scoring_plays has one: any play at a publishing team (counted, not made: a hand
+        that has none is answered without listing every build), else a play at a burning team that
+        leaves a letter worth points in the hand (the first found)."""
+        if publish and any(self._plays(seat, dests=frozenset(publish), counting=True)):
+            return True
+        return bool(burn) and next(self._scoring_plays(seat, set(), burn, ordered=False), None) is not None
 
     def scoring_play(self, seat: int) -> MainAction | None:
         """A start or modify, as the rules allow it (up to two wilds, a modify that only removes
