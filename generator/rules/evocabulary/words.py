@@ -114,25 +114,18 @@ class Words:
         by_key = self.finder.index.by_key
         if wilds:  # the table of keys a letter short, grown once for the longest part (each growth reads every key)
             self.finder.index.one_short(len(pool) + 2)
-        ones, twos = self._one_wild, self._two_wilds
-        for sub in sub_multisets(pool):
-            size = len(sub)
-            if size in lengths:
-                n = len(by_key.get(sub, ()))
+        subs = sub_multisets(pool)
+        for sub in [sub for sub in subs if sub in by_key and len(sub) in lengths]:  # few parts are words
+            yield sub, 0, len(by_key[sub])
+        for n_wild, known, count in ((1, self._one_wild, self._one_wild_count), (2, self._two_wilds, self._two_wild_count)):
+            if wilds < n_wild:
+                break
+            for sub in [sub for sub in subs if len(sub) + n_wild in lengths]:
+                n = known.get(sub)
+                if n is None:
+                    n = count(sub)
                 if n:
-                    yield sub, 0, n
-            if wilds and size + 1 in lengths:
-                one = ones.get(sub)
-                if one is None:
-                    one = self._one_wild_count(sub)
-                if one:
-                    yield sub, 1, one
-            if wilds >= 2 and size + 2 in lengths:
-                two = twos.get(sub)
-                if two is None:
-                    two = self._two_wild_count(sub)
-                if two:
-                    yield sub, 2, two
+                    yield sub, n_wild, n
 
     def _one_wild_count(self, letters: str) -> int:
         """How many words these letters make with one wild (kept)."""
