@@ -686,6 +686,24 @@ def test_asking_about_one_move_agrees_with_the_full_list(request, words):
     assert asked > 500
 
 
+def test_counting_the_legal_actions_gives_the_length_of_their_list(small_game):
+    """count_legal_actions() (the runner's move counts, made without the moves) equals the length of
+    the built list at every position of seeded games: chance, main and team phases, 2 and 4 players."""
+    seen: Counter = Counter()
+    for seed, players in ((11, 2), (12, 4)):
+        rng = random.Random(seed)
+        seats = [RULES.heuristic_player(1.0), RandomPlayer(), RULES.heuristic_player(0.5), RandomPlayer()][:players]
+        st = RULES.new_state(small_game, players)
+        while st.current_player() != TERMINAL and st.turns < 120:
+            seat = st.current_player()
+            listed = [a for a, _ in st.chance_outcomes()] if seat == CHANCE else list(st.legal_actions())
+            assert st.count_legal_actions() == len(listed), (seat, st.phase, st.turns)
+            seen["chance" if seat == CHANCE else st.phase] += 1
+            st.apply(st.sample_chance(rng) if seat == CHANCE else seats[seat].act(st, seat, rng))
+        assert st.count_legal_actions() == len(st.legal_actions()) == 0 or st.turns >= 120
+    assert min(seen.values()) > 50 and set(seen) == {"chance", "main", "team"}
+
+
 def test_legal_actions_of_an_earlier_position_refuse_to_answer(game):
     st = fresh(game)
     set_hand(st, 0, "catxyzq")
@@ -763,6 +781,9 @@ def test_word_groups_give_the_searchs_words_in_its_order(game):
         expanded = [(word, sub, wl) for sub, w, k in words.groups(base, pool, wild, need_pool)
                     for word, wl in words.members(k, w)]
         assert expanded == list(words.search(base, pool, wild, need_pool))
+        for dropped in sorted(set(base)):  # a spell less one of its letters, asked of the whole spell
+            assert words.groups(base, pool, wild, need_pool, dropped) == words.groups(base.replace(dropped, "", 1), pool, wild,
+                                                                                      need_pool)
         for sub, w, k in words.groups(base, pool, wild, need_pool):
             group = words.members(k, w)
             assert words.first_member(k, w) == group[:1]

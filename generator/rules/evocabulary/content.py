@@ -5,6 +5,8 @@ side in play) and achievements (pile, what they ask, what they pay)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
+from typing import Any
 
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
@@ -95,6 +97,7 @@ class Content:
         self._top_letter: dict[str, int] = {}
         self.scoring_plays: dict[tuple, MainAction | None] = {}  # EvoState.scoring_play's answers by the seat's letters
         self.can_score: dict[tuple, bool] = {}  # EvoState.can_score's, the same way
+        self.bonuses: dict[tuple[str, ...], Any] = {}  # main_search.Bonuses by the achievements atop the piles
         # team_of for every length up to one past the longest team's, which stands for all longer ones
         self._team_by_length = [self._team_of(n) for n in range(max(self.teams, default=0) + 2)]
 
@@ -102,14 +105,14 @@ class Content:
         """Points of these (non-wild) letters, memoized."""
         p = self._pts.get(letters)
         if p is None:
-            p = self._pts[letters] = sum(self.letter_points[char] for char in letters)
+            p = self._pts[letters] = sum(map(self.letter_points.__getitem__, letters))
         return p
 
     def top_letter(self, letters: str) -> int:
         """The highest letter points among these (non-wild) letters, memoized."""
         t = self._top_letter.get(letters)
         if t is None:
-            t = self._top_letter[letters] = max((self.letter_points.get(char, 0) for char in letters), default=0)
+            t = self._top_letter[letters] = max(map(self.letter_points.get, letters, repeat(0)), default=0)
         return t
 
     def team_of(self, length: int) -> int | None:

@@ -24,22 +24,38 @@ from spellpress.rules.evocabulary.content import WILD
 from spellpress.words.index import key
 
 if TYPE_CHECKING:
+    from spellpress.rules.evocabulary.content import Content
     from spellpress.rules.evocabulary.players import EvoPlayer
     from spellpress.rules.evocabulary.state import EvoState
 
 
+BONUSES_KEPT = 1_000  # Bonuses kept per game's content (one per set of pile tops met) before starting over
+
+
+def bonuses_of(st: EvoState) -> Bonuses:
+    """The Bonuses of the achievements atop the state's piles: one per set of tops, kept with the
+    content, so what it works out serves every decision that meets those tops."""
+    content = st.content
+    tops = tuple(stack[0] if stack else "" for stack in st.piles.values())
+    found = content.bonuses.get(tops)
+    if found is None:
+        if len(content.bonuses) >= BONUSES_KEPT:
+            content.bonuses.clear()
+        found = content.bonuses[tops] = Bonuses(content, tops)
+    return found
+
+
 class Bonuses:
     """The best achievement a word could claim now: by its length and the highest letter it scores
-    (the pile tops of letter achievements), or by its syllables (those of syllable achievements)."""
+    (the pile tops of letter achievements), or by its syllables (those of syllable achievements).
+    `tops`: the achievement atop each pile ("" for an empty pile)."""
 
-    def __init__(self, st: EvoState):
-        content = st.content
+    def __init__(self, content: Content, tops: tuple[str, ...]):
         self.by_len: dict[int, list] = defaultdict(list)
         self.by_syl: dict[int, list] = defaultdict(list)
-        for pile in content.piles:
-            stack = st.piles[pile]
-            if stack:
-                a = content.ach_by_id[stack[0]]
+        for top in tops:
+            if top:
+                a = content.ach_by_id[top]
                 if a.letters:
                     for n in range(a.letters, 16 if a.or_more else a.letters + 1):
                         self.by_len[n].append(a)
@@ -51,6 +67,7 @@ class Bonuses:
         self._length: dict[tuple[int, int], float] = {}
         self._syllable: dict[tuple[int, int], float] = {}
         self._any_syllable: dict[int, float] = {}
+        self._group: dict[tuple[int, bool, int], tuple[float, float]] = {}
 
     def length_best(self, length: int, top: int) -> float:
         found = self._length.get((length, top))
@@ -73,14 +90,20 @@ class Bonuses:
 
     def group(self, letters: str, wild: bool) -> tuple[float, float]:
         """A group's bonus by length (every word's least), and the most a word of it could get; the
-        group's letters but the wild's give its highest letter (a wild scores 0)."""
+        group's letters but the wild's give its highest letter (a wild scores 0). Kept by the length,
+        the wild and the highest letter, all it depends on."""
+        length = len(letters) + wild
+        if not self.by_syl and length not in self.by_len:
+            return _NO_BONUS
+        asked = (length, wild, self.top_of(letters))
+        found = self._group.get(asked)
+        if found is None:
+            found = self._group[asked] = self._group_bonus(*asked)
+        return found
+
+    def _group_bonus(self, length: int, wild: bool, top: int) -> tuple[float, float]:
         if (1 if wild else 0) > self.max_wilds:
             return 0.0, 0.0
-        length = len(letters) + wild
-        by_length = self.by_len.get(length, ())
-        if not by_length and not self.by_syl:
-            return 0.0, 0.0
-        top = self.top_of(letters)
         least = self.length_best(length, top)
         if not self.by_syl:
             return least, least
@@ -98,6 +121,9 @@ class Bonuses:
         if most == least:
             return lambda _: least
         return lambda word: self.word(word, letters, least)
+
+
+_NO_BONUS = (0.0, 0.0)
 
 
 def _best_of(achievements, top: int) -> float:
@@ -140,7 +166,7 @@ class MainSearch:
         self.published = player._published(st, seat)
         self.refill = 5.0 if st.deck_count >= content.hand_size else 0.0
         self.bank = 0.2 if self.endgame else 0.55
-        self.bonuses = Bonuses(st)
+        self.bonuses = bonuses_of(st)
         # modifies that take a letter out of a spell (and perhaps add others): from skill 0.6
         self.swaps = player.skill >= 0.6 if swaps is None else swaps
         self.keep_all = player.skill < 1
@@ -254,16 +280,16 @@ class MainSearch:
         for team, spell in st.spells[seat].items():
             own = key("".join(content.letter[i] for i in spell[1] if content.letter[i] != WILD))
             given_up = self.bank * st.spell_points(spell) + 0.4 * len(spell[0])  # what a modify gives up of the spell's value
-            bases = [own] + ([own.replace(char, "", 1) for char in sorted(set(own))] if self.swaps else [])
-            for base in bases:
-                self._modify_base(team, base, st.spell_wilds(spell), given_up)
+            for dropped in [""] + (sorted(set(own)) if self.swaps else []):  # keep the spell, or all but a letter
+                self._modify_base(team, own, dropped, st.spell_wilds(spell), given_up)
 
-    def _modify_base(self, team: int, base: str, sw: int, given_up: float) -> None:
-        """The modifies of the spell at `team` that keep the letters `base` of it."""
+    def _modify_base(self, team: int, own: str, dropped: str, sw: int, given_up: float) -> None:
+        """The modifies of the spell at `team` that keep the letters `own` of it less `dropped` (one or none)."""
         content, spells = self.content, self.st.spells[self.seat]
+        base = own.replace(dropped, "", 1) if dropped else own
         base_pts = content.pts(base)
         team_of, pts_of, n_hand = content.team_of, content.pts, len(self.hand)
-        for sub, wild, k in content.words.groups(base, self.letters, self.n_wild + sw > 0, need_pool=False):
+        for sub, wild, k in content.words.groups(own, self.letters, self.n_wild + sw > 0, need_pool=False, dropped=dropped):
             dest = team_of(len(k) + wild)
             if dest is None or (dest != team and dest in spells):
                 continue

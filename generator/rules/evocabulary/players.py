@@ -130,13 +130,14 @@ class EvoPlayer(Player[EvoState]):
             if LETTER_USE.get(char, 0) <= 2:
                 keep = 0
             out += [char] * max(0, n - keep)
-        rest = Counter(hand) - Counter(out)
-        v_left = sum(n for char, n in rest.items() if char in "aeiou")
+        thrown = Counter(out)
+        rest = [char for char, n in counts.items() for _ in range(n - thrown[char])]  # the hand less out, as Counter's elements()
+        v_left = sum(1 for char in rest if char in "aeiou")
         if v_left > 3:
-            extra = sorted((char for char in rest.elements() if char in "aeiou"), key=lambda char: LETTER_USE[char])[: v_left - 3]
+            extra = sorted((char for char in rest if char in "aeiou"), key=lambda char: LETTER_USE[char])[: v_left - 3]
             out += extra
         elif vowels < 2:
-            cons = sorted((char for char in rest.elements() if char not in "aeiou" and char != WILD),
+            cons = sorted((char for char in rest if char not in "aeiou" and char != WILD),
                           key=lambda char: LETTER_USE[char])
             out += cons[: max(0, len(cons) - 3)]
         if not out and len(hand) >= st.content.hand_size and st.deck_count:
@@ -282,6 +283,8 @@ def _as_move(pick: tuple) -> Start | Modify:
     _, kind, team, word, base, sub, wl, locked = pick
     w = Counter(wl) if wl else Counter()
     if kind == "start":
+        if not locked:  # the usual start: hand letters and wilds only
+            return Start("start", word, make_src(word, {"h": Counter(sub), "w": w}))
         lk = Counter(sub) & Counter(locked)
         return Start("start", word, make_src(word, {"l": lk, "h": Counter(sub) - lk, "w": w}))
     return Modify("modify", team, word, make_src(word, {"s": Counter(base), "h": Counter(sub), "w": w}))

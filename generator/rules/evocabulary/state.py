@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 from spellpress.rules.chance import draw_chance, draw_counted
 from spellpress.rules.evocabulary.actions import (
@@ -163,8 +163,20 @@ class EvoState(State):
             return draw_chance(self.chance_outcomes(), rng)
         deck = self.deck
         letters = sorted(deck)
-        return draw_counted([_deal(letter) for letter in letters], [len(deck[letter]) for letter in letters],
-                            self.deck_count, rng)
+        letter = cast(str, draw_counted(letters, [len(deck[letter]) for letter in letters], self.deck_count, rng))
+        return _deal(letter)
+
+    def count_legal_actions(self) -> int:
+        """len(legal_actions()) without making the actions (the runner's move counts): a main phase's
+        moves counted from the word tables (count_main_actions), a team phase's from each slot's
+        parameters, chance's from the deck."""
+        if self.phase == "over":
+            return 0
+        if self.current_player() == CHANCE:
+            return len(self.familiar_deck) if self.reveals_due and self.familiar_deck else len(self.deck)
+        if self.phase == "main":
+            return self.count_main_actions()
+        return self._count_team_actions()
 
     def legal_actions(self) -> Sequence[Any]:
         if self.phase == "over":
@@ -277,6 +289,20 @@ class EvoState(State):
 
     def _team_actions(self) -> list:
         out: list = [END]
+        for slot, copied, params in self._slot_params():
+            if copied is None:
+                out.extend(Use("use", slot, *p) for p in params)
+            else:
+                out.extend(Use("use", slot, copied, *p) for p in params)
+        return out
+
+    def _count_team_actions(self) -> int:
+        """len(_team_actions()), from each slot's parameters without making the actions."""
+        return 1 + sum(len(params) for _, _, params in self._slot_params())
+
+    def _slot_params(self) -> Iterator[tuple[int, tuple | None, list[tuple]]]:
+        """The team phase's unused slots, in order, as (slot, the (team, position, k) a teamwork copies or
+        None, every parameter tuple of the action)."""
         for i, (pos, action) in enumerate(self.slots):
             if i in self.used_slots:
                 continue
@@ -287,10 +313,9 @@ class EvoState(State):
                             continue
                         for k, a in enumerate(self.fam_actions(fam)):
                             if a in COPYABLE:
-                                out.extend(Use("use", i, (team, p2, k), *params) for params in self._params(a, None))
+                                yield i, (team, p2, k), self._params(a, None)
             else:
-                out.extend(Use("use", i, *params) for params in self._params(action, pos))
-        return out
+                yield i, None, self._params(action, pos)
 
     def _params(self, action: str, pos: int | None) -> list[tuple]:
         seat = self.seat
@@ -699,8 +724,15 @@ class EvoState(State):
         letters = self._scoring_key(seat, *teams)
         if letters in self.content.scoring_plays:
             return self.content.scoring_plays[letters] is not None
-        return _kept(self.content.can_score, letters,
-                     lambda: next(self._scoring_plays(seat, *teams, ordered=False), None) is not None)
+        return _kept(self.content.can_score, letters, lambda: self._any_scoring_play(seat, *teams))
+
+    def _any_scoring_play(self, seat: int, publish: set[int], burn: set[int]) -> bool:
+        """Whether _scoring_plays has one: any play at a publishing team (counted, not made: a hand
+        that has none is answered without listing every build), else a play at a burning team that
+        leaves a letter worth points in the hand (the first found)."""
+        if publish and any(self._plays(seat, dests=frozenset(publish), counting=True)):
+            return True
+        return bool(burn) and next(self._scoring_plays(seat, set(), burn, ordered=False), None) is not None
 
     def scoring_play(self, seat: int) -> MainAction | None:
         """A start or modify, as the rules allow it (up to two wilds, a modify that only removes

@@ -3,8 +3,9 @@ spells' letters by source (l locked, s spell, h hand, w wild) as moves name them
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from functools import lru_cache
 from itertools import groupby, product
 from typing import TYPE_CHECKING
@@ -12,13 +13,14 @@ from typing import TYPE_CHECKING
 from spellpress.model.game import Game
 from spellpress.rules.protocol import IllegalAction
 from spellpress.words.finder import for_words
-from spellpress.words.index import key, sub_multisets, sub_multisets_between
+from spellpress.words.index import _halves, key, sub_multisets, sub_multisets_between, subs_and_lefts
 from spellpress.words.syllables import syllables
 
 if TYPE_CHECKING:
     from spellpress.rules.evocabulary.content import Content
 
 WILD = "?"  # a wild card's letter
+WILD_COUNTS_KEPT = 200_000  # Words.word_counts' counts of each kind kept before that memo starts over
 SOURCE_ORDER = "lshw"  # canonical order of sources within one letter's positions
 
 
@@ -26,6 +28,23 @@ SOURCE_ORDER = "lshw"  # canonical order of sources within one letter's position
 def subs_of(sorted_letters: str) -> tuple[str, ...]:
     """Every sub-multiset of a sorted hand, wilds ("?") included, each once (the discards)."""
     return tuple(sub_multisets_between(sorted_letters, ""))
+
+
+def subs_with_keys(base: str, pool: str) -> tuple[list[str], list[str]]:
+    """sub_multisets(pool), and beside each part the key of the sorted `base` plus it. The pool's parts
+    are its two halves' parts joined (see sub_multisets), and every letter of the head half sorts
+    before the tail's, so a key is base's letters before the tail's first plus a head part, sorted,
+    then the rest of base plus a tail part, sorted: a sort a part of each half, not one a part."""
+    head, tail = _halves(pool)
+    heads, tails = subs_and_lefts(head)[0], subs_and_lefts(tail)[0]
+    subs = [h + t for h in heads for t in tails]
+    if not base:
+        return subs, subs
+    cut = bisect_left(base, tail[0]) if tail else len(base)
+    base_head, base_tail = base[:cut], base[cut:]
+    head_keys = [key(base_head + h) for h in heads] if base_head else heads
+    tail_keys = [key(base_tail + t) for t in tails] if base_tail else tails
+    return subs, [h + t for h in head_keys for t in tail_keys]
 
 
 class Words:
@@ -39,7 +58,9 @@ class Words:
         self._syllables: dict[str, int] = {}
         self._members: dict[tuple[str, bool], tuple[tuple[str, str], ...]] = {}
         self._firsts: dict[tuple[str, bool], tuple[tuple[int, str, str], ...]] = {}
-        self._wild_count: dict[str, tuple[int, int]] = {}
+        self._one_wild: dict[str, int] = {}  # word_counts' counts by letters, kept
+        self._last_keys: tuple[str, str, list[str], list[str]] = ("", "\n", [], [])
+        self._two_wilds: dict[str, int] = {}
 
     def syllables(self, word: str) -> int:
         n = self._syllables.get(word)
@@ -53,55 +74,84 @@ class Words:
         the pool (a locked wild) stands for nothing."""
         return self.finder.extensions(base, pool.replace(WILD, ""), 1 if wild else 0, need_pool)
 
-    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True) -> list[tuple[str, bool, str]]:
+    def groups(self, base: str, pool: str, wild: bool, need_pool: bool = True, dropped: str = "") -> list[tuple[str, bool, str]]:
         """search's words a group at a time: (sub of pool used, wild or not, the letters of the
         group's words), for the groups search's words come in, in its order. The words of a group
-        have the same length and letters but the wild's: `members` and `syllable_firsts` name them."""
+        have the same length and letters but the wild's: `members` and `syllable_firsts` name them.
+        With `dropped`, those of `base` less that letter (a spell less one of its letters: the keys
+        of the whole spell and each part of the pool, less that letter, are still sorted)."""
         pool = pool.replace(WILD, "")
         by_key = self.finder.index.by_key
-        subs = sub_multisets(pool)
+        subs, keys = self._keys(base, pool)
+        if dropped:
+            base = base.replace(dropped, "", 1)
+            keys = [k.replace(dropped, "", 1) for k in keys]
         if need_pool and subs and not subs[0]:  # mixed-radix order: the empty part comes first
-            subs = subs[1:]
-        keys = list(map("".join, map(sorted, [base + sub for sub in subs]))) if base else subs
+            subs, keys = subs[1:], keys[1:]
         if not wild:
             return [(sub, False, k) for sub, k in zip(subs, keys, strict=True) if k in by_key]
         one_short = self.finder.index.one_short(len(base) + len(pool) + 1)
         found = []
-        for sub, k in zip(subs, keys, strict=True):
+        for at in [at for at, k in enumerate(keys) if k in by_key or k in one_short]:  # few parts make words
+            sub, k = subs[at], keys[at]
             if k in by_key:
                 found.append((sub, False, k))
             if k in one_short:
                 found.append((sub, True, k))
         return found
 
-    def word_counts(self, pool: str, wilds: int):
+    def _keys(self, base: str, pool: str) -> tuple[list[str], list[str]]:
+        """subs_with_keys(base, pool), the last answer kept (a spell's modifies ask it for each letter dropped)."""
+        last = self._last_keys
+        if last[0] != base or last[1] != pool:
+            last = self._last_keys = (base, pool, *subs_with_keys(base, pool))
+        return last[2], last[3]
+
+    def word_counts(self, pool: str, wilds: int, lengths: Container[int]):
         """(sub of pool, wilds, how many words) for the words extensions("", pool, wilds, need_pool=False)
-        makes of each part of the pool with that many wilds (0-2): counted, not listed."""
+        makes of each part of the pool with that many wilds (0-2), of the `lengths` wanted: counted,
+        not listed (and the costly two-wild counts only where they are wanted)."""
         by_key = self.finder.index.by_key
         if wilds:  # the table of keys a letter short, grown once for the longest part (each growth reads every key)
             self.finder.index.one_short(len(pool) + 2)
-        known = self._wild_count
-        for sub in sub_multisets(pool):
-            n = len(by_key.get(sub, ()))
-            if n:
-                yield sub, 0, n
-            if wilds:
-                one, two = known.get(sub) or self._wild_counts(sub)
-                if one:
-                    yield sub, 1, one
-                if two and wilds >= 2:
-                    yield sub, 2, two
+        subs = sub_multisets(pool)
+        for sub in [sub for sub in subs if sub in by_key and len(sub) in lengths]:  # few parts are words
+            yield sub, 0, len(by_key[sub])
+        for n_wild, known, count in ((1, self._one_wild, self._one_wild_count), (2, self._two_wilds, self._two_wild_count)):
+            if wilds < n_wild:
+                break
+            for sub in [sub for sub in subs if len(sub) + n_wild in lengths]:
+                n = known.get(sub)
+                if n is None:
+                    n = count(sub)
+                if n:
+                    yield sub, n_wild, n
 
-    def _wild_counts(self, letters: str) -> tuple[int, int]:
-        """How many words these letters make with one wild, and with two."""
-        found = self._wild_count.get(letters)
-        if found is None:
-            one_short = self.finder.index.one_short(len(letters) + 2)
-            one = sum(len(words) for _, words in one_short.get(letters, ()))
-            two = sum(len(words) for first in self.finder.alphabet
-                      for letter, words in one_short.get(key(letters + first), ()) if letter >= first)
-            found = self._wild_count[letters] = (one, two)
-        return found
+    def _one_wild_count(self, letters: str) -> int:
+        """How many words these letters make with one wild (kept)."""
+        if len(self._one_wild) >= WILD_COUNTS_KEPT:
+            self._one_wild.clear()
+        pairs = self.finder.index.one_short(len(letters) + 2).get(letters, ())
+        one = self._one_wild[letters] = sum(len(words) for _, words in pairs)
+        return one
+
+    def _two_wild_count(self, letters: str) -> int:
+        """How many words these letters make with two wilds (kept): for each letter the first wild may
+        stand for, the words one letter longer than letters and it whose other letter comes no earlier."""
+        get = self.finder.index.one_short(len(letters) + 2).get
+        two = 0
+        cuts = [(letters[:at], letters[at:]) for at in range(len(letters) + 1)]  # each place a letter can go
+        for first in self.finder.alphabet:
+            head, tail = cuts[bisect_right(letters, first)]
+            pairs = get(head + first + tail)
+            if pairs:
+                for letter, words in pairs:
+                    if letter >= first:
+                        two += len(words)
+        if len(self._two_wilds) >= WILD_COUNTS_KEPT:
+            self._two_wilds.clear()
+        self._two_wilds[letters] = two
+        return two
 
     def members(self, letters: str, wild: bool) -> tuple[tuple[str, str], ...]:
         """(word, wild letter or "") of a group, in search's order."""
@@ -189,9 +239,8 @@ def count_builds(c: Content, sources: dict[str, str], n_wild: int, teams: set[in
     pool = key("".join(sources.values())).replace(WILD, "")
     shares: dict[tuple[str, int], tuple[int, tuple[int, ...]]] = {}  # (letter, n) -> _shares of this pool's cards
     team_of = c.team_of
-    for sub, wild_n, words in c.words.word_counts(pool, min(n_wild, 2)):  # a word's builds depend on its letters
-        if team_of(len(sub) + wild_n) not in teams:
-            continue
+    lengths = {n for n in range(len(pool) + 3) if team_of(n) in teams}
+    for sub, wild_n, words in c.words.word_counts(pool, min(n_wild, 2), lengths):  # a word's builds depend on its letters
         ways = 1
         spell_sums: dict[int, int] | None = {0: 1}  # builds without a hand letter, by spell letters
         for letter, n in _letter_counts(sub):
