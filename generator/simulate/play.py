@@ -40,37 +40,47 @@ def play_game(
         state.check_invariants()
     tracker = Tracker(measure_moves)
     turn_cap, turn = rules.turn_cap, tracker.turn
-    # the state's methods looked up once: this loop runs for every action of every game
+    # the state's and players' methods looked up once: this loop runs for every action of every game
     current_player, apply = state.current_player, state.apply
+    acts = [player.act for player in seats]
     # an engine's own sampling (State.sample_chance); a state of no State subclass lists its outcomes
     sample_chance = getattr(state, "sample_chance", None) or (lambda rng: draw_chance(state.chance_outcomes(), rng))
+    counter = watchdog if watchdog is not None else _Unwatched()
     taken = 0
     while True:
         seat = current_player()
         turns = state.turns
-        if seat == TERMINAL or turns >= turn_cap:
-            outcome = state.outcome(stalled=seat != TERMINAL)
-            if not finite_scores(outcome.scores):
-                raise BadScores(state, outcome.scores)
-            outcome.metrics = tracker.finish(state, outcome)
-            outcome.words = scored_words(state)
-            return outcome
+        if turns != turn:  # a new turn: the turn cap is read only when the count moves
+            if seat == TERMINAL or turns >= turn_cap:
+                break
+            tracker.turn_started(state)
+            turn = turns
+        elif seat == TERMINAL:
+            break
         taken += 1
         if taken > MAX_ACTIONS_PER_GAME:  # the runner's own cap: an engine's turn count may never move
             raise EngineStall(state)
-        if turns != turn:
-            tracker.turn_started(state)
-            turn = turns
         if seat == CHANCE:
             action = sample_chance(rng)
         else:
             if measure_moves:
                 tracker.decision(state)
-            action = seats[seat].act(state, seat, rng)
+            action = acts[seat](state, seat, rng)
             if check and action not in state.legal_actions():
                 raise IllegalAction(f"{seats[seat].name} in seat {seat} chose an illegal action {action!r}")
         apply(action)
         if check:
             state.check_invariants()
-        if watchdog is not None:
-            watchdog.moves += 1
+        counter.moves += 1
+    outcome = state.outcome(stalled=seat != TERMINAL)
+    if not finite_scores(outcome.scores):
+        raise BadScores(state, outcome.scores)
+    outcome.metrics = tracker.finish(state, outcome)
+    outcome.words = scored_words(state)
+    return outcome
+
+
+class _Unwatched:
+    """Where the actions are counted when no watchdog is told of them."""
+
+    moves = 0
