@@ -22,23 +22,27 @@ MOVE_SAMPLE = 10  # count legal actions at every decision of one game in this ma
 
 
 class Tracker:
-    def __init__(self, measure_moves: bool):
+    """One game's trace, for one state: its methods are looked up once (this runs at every turn)."""
+
+    def __init__(self, state: State, measure_moves: bool):
         self.measure_moves = measure_moves
         self.scores: list[list[float]] = []  # returns() at the end of each turn
         self.turn = -1
         self.decisions = 0  # player decisions (sampled games)
         self.forced = 0  # decisions with a single legal action
         self.choices = 0  # legal actions summed over decisions
+        self._returns = state.returns
+        # a state of no State subclass: its list's length
+        self._count = getattr(state, "count_legal_actions", None) or (lambda: len(state.legal_actions()))
 
-    def turn_started(self, state: State) -> None:
-        """Before the first action of each turn (state.turns has moved on from `self.turn`)."""
-        self.turn = state.turns
-        self.scores.append(list(state.returns()))
+    def turn_started(self, turn: int) -> None:
+        """Before the first action of each turn (the state's turn count has moved on to `turn`)."""
+        self.turn = turn
+        self.scores.append(list(self._returns()))
 
-    def decision(self, state: State) -> None:
+    def decision(self) -> None:
         """Before a seat acts, in a game that measures its moves."""
-        count = getattr(state, "count_legal_actions", None)  # a state of no State subclass: its list's length
-        n = count() if count is not None else len(state.legal_actions())
+        n = self._count()
         self.decisions += 1
         self.choices += n
         self.forced += n == 1

@@ -38,7 +38,7 @@ def play_game(
     state = rules.new_state(game, len(seats), options)
     if check:
         state.check_invariants()
-    tracker = Tracker(measure_moves)
+    tracker = Tracker(state, measure_moves)
     turn_cap, turn = rules.turn_cap, tracker.turn
     # the state's and players' methods looked up once: this loop runs for every action of every game
     current_player, apply = state.current_player, state.apply
@@ -53,7 +53,7 @@ def play_game(
         if turns != turn:  # a new turn: the turn cap is read only when the count moves
             if seat == TERMINAL or turns >= turn_cap:
                 break
-            tracker.turn_started(state)
+            tracker.turn_started(turns)
             turn = turns
         elif seat == TERMINAL:
             break
@@ -64,7 +64,7 @@ def play_game(
             action = sample_chance(rng)
         else:
             if measure_moves:
-                tracker.decision(state)
+                tracker.decision()
             action = acts[seat](state, seat, rng)
             if check and action not in state.legal_actions():
                 raise IllegalAction(f"{seats[seat].name} in seat {seat} chose an illegal action {action!r}")
