@@ -27,7 +27,6 @@ class Tracker:
     def __init__(self, state: State, measure_moves: bool):
         self.measure_moves = measure_moves
         self.scores: list[list[float]] = []  # returns() at the end of each turn
-        self.turn = -1
         self.decisions = 0  # player decisions (sampled games)
         self.forced = 0  # decisions with a single legal action
         self.choices = 0  # legal actions summed over decisions
@@ -35,9 +34,8 @@ class Tracker:
         # a state of no State subclass: its list's length
         self._count = getattr(state, "count_legal_actions", None) or (lambda: len(state.legal_actions()))
 
-    def turn_started(self, turn: int) -> None:
-        """Before the first action of each turn (the state's turn count has moved on to `turn`)."""
-        self.turn = turn
+    def turn_started(self) -> None:
+        """Before the first action of each turn (the state's turn count has moved on)."""
         self.scores.append(list(self._returns()))
 
     def decision(self) -> None:

@@ -39,7 +39,7 @@ def play_game(
     if check:
         state.check_invariants()
     tracker = Tracker(state, measure_moves)
-    turn_cap, turn = rules.turn_cap, tracker.turn
+    turn_cap, turn = rules.turn_cap, -1  # -1: no turn started yet
     # the state's and players' methods looked up once: this loop runs for every action of every game
     current_player, apply = state.current_player, state.apply
     acts = [player.act for player in seats]
@@ -53,7 +53,7 @@ def play_game(
         if turns != turn:  # a new turn: the turn cap is read only when the count moves
             if seat == TERMINAL or turns >= turn_cap:
                 break
-            tracker.turn_started(turns)
+            tracker.turn_started()
             turn = turns
         elif seat == TERMINAL:
             break
