@@ -1,5 +1,5 @@
 """Evocabulary's faster paths against the plain ones they stand for, on the positions of seeded
-games: the heuristic's ranked search, the end-of-game check, the deck's draw, the playout player's
+games: the heuristic's ranked search, the end-of-game check, the deck's draw, the playout players'
 kept decisions."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from spellpress.load.game import load_game
 from spellpress.rules.chance import draw_chance
 from spellpress.rules.evocabulary import RULES, EvoPlayer, EvoState
 from spellpress.rules.evocabulary.main_search import MainSearch
-from spellpress.rules.evocabulary.playout import PlayoutPlayer
+from spellpress.rules.evocabulary.playout import KeptHeuristic, PlayoutPlayer
 from spellpress.rules.protocol import CHANCE, TERMINAL
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,10 +102,14 @@ def test_a_deal_is_drawn_as_from_the_listed_outcomes(game, players, seed):
 
 
 @pytest.mark.slow
-def test_the_playout_players_kept_decisions_are_the_ones_it_would_make(game):
+@pytest.mark.parametrize(("kept", "search"), [(PlayoutPlayer, lambda: PlayoutPlayer()._search),
+                                              (KeptHeuristic, lambda: EvoPlayer(1.0)._main)],
+                         ids=["playout", "heuristic"])
+def test_kept_decisions_are_the_ones_the_player_would_make(game, kept, search):
     """Positions met again (the same deal played twice, and re-dealt worlds of each position, one
-    with its deck thrown away) get the kept decision; each is what a fresh search of it decides."""
-    player, fresh = PlayoutPlayer(), PlayoutPlayer()
+    with its deck thrown away) get the kept decision; each is what a fresh search of it decides:
+    the playout player's own, and the kept heuristic's the skill-1 heuristic's."""
+    player, fresh = kept(), search()
     kept = 0
     for seed in (8, 8, 9):
         for st in positions(game, 2, seed, player):
@@ -117,5 +121,5 @@ def test_the_playout_players_kept_decisions_are_the_ones_it_would_make(game):
                 before = len(player._decisions)
                 move = player.act(world, seat, rng)
                 kept += len(player._decisions) == before
-                assert move == fresh._search(world, seat, rng)
+                assert move == fresh(world, seat, rng)
     assert kept > 30
