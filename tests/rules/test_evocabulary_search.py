@@ -12,9 +12,12 @@ import pytest
 from spellpress.load.game import load_game
 from spellpress.rules.chance import draw_chance
 from spellpress.rules.evocabulary import RULES, EvoPlayer, EvoState
+from spellpress.rules.evocabulary import words as words_module
 from spellpress.rules.evocabulary.main_search import MainSearch
 from spellpress.rules.evocabulary.playout import KeptHeuristic, PlayoutPlayer
+from spellpress.rules.evocabulary.words import Words
 from spellpress.rules.protocol import CHANCE, TERMINAL
+from spellpress.words.index import key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,3 +126,23 @@ def test_kept_decisions_are_the_ones_the_player_would_make(game, kept, search):
                 kept += len(player._decisions) == before
                 assert move == fresh(world, seat, rng)
     assert kept > 30
+
+
+def test_kept_groups_are_the_groups_a_fresh_search_finds(game, monkeypatch):
+    """Words.groups keeps its answers (and starts over past GROUPS_KEPT): asked again, with every
+    argument varied one at a time, each answer is what a search that kept nothing finds."""
+    monkeypatch.setattr(words_module, "GROUPS_KEPT", 40)
+    kept, fresh = Words(game), Words(game)
+    letters = "".join(RULES.new_state(game, 2).content.letter).replace("?", "")
+    rng = random.Random(39)
+    asked, found = [], 0
+    for _ in range(60):
+        pool, base = key(rng.sample(letters, rng.randint(1, 9))), key(rng.sample(letters, rng.randint(0, 5)))
+        for wild in (False, True):
+            asked.append((base, pool, wild, True, ""))
+            asked.append((base, pool, wild, False, base[:1]))
+    for args in asked + asked[::-1]:  # the second pass answered from memory (where not started over)
+        answer = kept.groups(*args)
+        assert answer == fresh._find_groups(*args)
+        found += len(answer)
+    assert 0 < len(kept._groups) <= 40 and found > 500
