@@ -5,6 +5,7 @@ kept decisions."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,9 @@ from spellpress.load.game import load_game
 from spellpress.rules.chance import draw_chance
 from spellpress.rules.evocabulary import RULES, EvoPlayer, EvoState
 from spellpress.rules.evocabulary import words as words_module
+from spellpress.rules.evocabulary.content import WILD
 from spellpress.rules.evocabulary.main_search import MainSearch
+from spellpress.rules.evocabulary.players import _discard_value
 from spellpress.rules.evocabulary.playout import KeptHeuristic, PlayoutPlayer
 from spellpress.rules.evocabulary.words import Words
 from spellpress.rules.protocol import CHANCE, TERMINAL
@@ -146,3 +149,19 @@ def test_kept_groups_are_the_groups_a_fresh_search_finds(game, monkeypatch):
         assert answer == fresh._find_groups(*args)
         found += len(answer)
     assert 0 < len(kept._groups) <= 40 and found > 500
+
+
+@pytest.mark.parametrize("players, seed", [(2, 4), (4, 5)])
+def test_a_discard_throws_back_only_hand_letters_but_wilds(game, players, seed):
+    """The heuristic values a discard at most as many draws as the hand has letters but wilds, and
+    chooses it only when a play could be worth less: that bound holds at every main decision."""
+    player, decisions = EvoPlayer(1.0), 0
+    for st in positions(game, players, seed, player):
+        if st.phase != "main" or st.current_player() == CHANCE:
+            continue
+        hand = st.hand_letters(st.current_player())
+        thrown = player._discard_choice(st, st.current_player(), hand)
+        assert not Counter(thrown) - Counter(char for char in hand if char != WILD)
+        assert _discard_value(st, len(thrown), len(hand)) <= _discard_value(st, len(hand) - hand.count(WILD), len(hand))
+        decisions += 1
+    assert decisions > 30
