@@ -1,10 +1,11 @@
 """Evocabulary's faster paths against the plain ones they stand for, on the positions of seeded
-games: the heuristic's ranked search, the end-of-game check, the deck's draw, the playout player's
+games: the heuristic's ranked search, the end-of-game check, the deck's draw, the playout players'
 kept decisions."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -12,9 +13,14 @@ import pytest
 from spellpress.load.game import load_game
 from spellpress.rules.chance import draw_chance
 from spellpress.rules.evocabulary import RULES, EvoPlayer, EvoState
+from spellpress.rules.evocabulary import words as words_module
+from spellpress.rules.evocabulary.content import WILD
 from spellpress.rules.evocabulary.main_search import MainSearch
-from spellpress.rules.evocabulary.playout import PlayoutPlayer
+from spellpress.rules.evocabulary.players import _discard_value
+from spellpress.rules.evocabulary.playout import KeptHeuristic, PlayoutPlayer
+from spellpress.rules.evocabulary.words import Words
 from spellpress.rules.protocol import CHANCE, TERMINAL
+from spellpress.words.index import key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,10 +108,14 @@ def test_a_deal_is_drawn_as_from_the_listed_outcomes(game, players, seed):
 
 
 @pytest.mark.slow
-def test_the_playout_players_kept_decisions_are_the_ones_it_would_make(game):
+@pytest.mark.parametrize(("kept", "search"), [(PlayoutPlayer, lambda: PlayoutPlayer()._search),
+                                              (KeptHeuristic, lambda: EvoPlayer(1.0)._main)],
+                         ids=["playout", "heuristic"])
+def test_kept_decisions_are_the_ones_the_player_would_make(game, kept, search):
     """Positions met again (the same deal played twice, and re-dealt worlds of each position, one
-    with its deck thrown away) get the kept decision; each is what a fresh search of it decides."""
-    player, fresh = PlayoutPlayer(), PlayoutPlayer()
+    with its deck thrown away) get the kept decision; each is what a fresh search of it decides:
+    the playout player's own, and the kept heuristic's the skill-1 heuristic's."""
+    player, fresh = kept(), search()
     kept = 0
     for seed in (8, 8, 9):
         for st in positions(game, 2, seed, player):
@@ -117,5 +127,41 @@ def test_the_playout_players_kept_decisions_are_the_ones_it_would_make(game):
                 before = len(player._decisions)
                 move = player.act(world, seat, rng)
                 kept += len(player._decisions) == before
-                assert move == fresh._search(world, seat, rng)
+                assert move == fresh(world, seat, rng)
     assert kept > 30
+
+
+def test_kept_groups_are_the_groups_a_fresh_search_finds(game, monkeypatch):
+    """Words.groups keeps its answers (and starts over past GROUPS_KEPT): asked again, with every
+    argument varied one at a time, each answer is what a search that kept nothing finds."""
+    monkeypatch.setattr(words_module, "GROUPS_KEPT", 40)
+    kept, fresh = Words(game), Words(game)
+    letters = "".join(RULES.new_state(game, 2).content.letter).replace("?", "")
+    rng = random.Random(39)
+    asked, found = [], 0
+    for _ in range(60):
+        pool, base = key(rng.sample(letters, rng.randint(1, 9))), key(rng.sample(letters, rng.randint(0, 5)))
+        for wild in (False, True):
+            asked.append((base, pool, wild, True, ""))
+            asked.append((base, pool, wild, False, base[:1]))
+    for args in asked + asked[::-1]:  # the second pass answered from memory (where not started over)
+        answer = kept.groups(*args)
+        assert answer == fresh._find_groups(*args)
+        found += len(answer)
+    assert 0 < len(kept._groups) <= 40 and found > 500
+
+
+@pytest.mark.parametrize("players, seed", [(2, 4), (4, 5)])
+def test_a_discard_throws_back_only_hand_letters_but_wilds(game, players, seed):
+    """The heuristic values a discard at most as many draws as the hand has letters but wilds, and
+    chooses it only when a play could be worth less: that bound holds at every main decision."""
+    player, decisions = EvoPlayer(1.0), 0
+    for st in positions(game, players, seed, player):
+        if st.phase != "main" or st.current_player() == CHANCE:
+            continue
+        hand = st.hand_letters(st.current_player())
+        thrown = player._discard_choice(st, st.current_player(), hand)
+        assert not Counter(thrown) - Counter(char for char in hand if char != WILD)
+        assert _discard_value(st, len(thrown), len(hand)) <= _discard_value(st, len(hand) - hand.count(WILD), len(hand))
+        decisions += 1
+    assert decisions > 30

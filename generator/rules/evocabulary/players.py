@@ -45,22 +45,28 @@ class EvoPlayer(Player[EvoState]):
         return self._choose_main(st, seat, rng, search.candidates(), search.hand)
 
     def _choose_main(self, st: EvoState, seat: int, rng: random.Random, plays: list[tuple], hand: list[str]) -> MainAction:
-        """The best of the valued plays, or a discard when it is worth more (at the end: a scoring play)."""
-        discard = self._discard_choice(st, seat, hand)
-        d_value = 0.9 * min(len(discard) + max(0, st.content.hand_size - len(hand)), st.deck_count) + 0.3
+        """The best of the valued plays, or a discard when it is worth more (at the end: a scoring play).
+        The discard is chosen only when the play could be worth less: a discard throws back at most
+        the hand's letters but its wilds, and is worth at most that many draws."""
+        discard = None
         if st.deck_count == 0:
             d_value = -0.5  # a pass: with the deck empty only scoring plays are worth making
             scoring = _endgame_scoring(st, seat, plays, d_value)
             if scoring is not None:
                 return scoring
+        else:
+            d_value = _discard_value(st, len(hand) - hand.count(WILD), len(hand))
         if plays:
             pick = max(plays, key=lambda p: p[0])
             if self.skill < 1 and rng.random() > self.skill:
                 plays.sort(key=lambda p: -p[0])
                 pick = rng.choice(plays[: max(1, len(plays) // 2)])
+            if pick[0] < d_value and st.deck_count:  # what this hand's discard is worth
+                discard = self._discard_choice(st, seat, hand)
+                d_value = _discard_value(st, len(discard), len(hand))
             if pick[0] >= d_value:
                 return _as_move(pick)
-        return Discard("discard", discard)
+        return Discard("discard", self._discard_choice(st, seat, hand) if discard is None else discard)
 
     def _published(self, st, seat) -> dict[int, tuple[int, list]]:
         """Per team: how many publishes its actions make, and (team, value) of each existing spell
@@ -266,6 +272,12 @@ _PARAMS = {"draw": EvoPlayer._draw_params, "wild": EvoPlayer._wild_params, "burn
 
 def pubs_slots(st: EvoState, seat: int, team: int) -> list:
     return [a for _, a in st.team_actions(seat, team) if a == "publish"]
+
+
+def _discard_value(st: EvoState, thrown: int, hand: int) -> float:
+    """What the heuristic thinks a discard of `thrown` letters from a hand of `hand` cards is worth:
+    the draws it brings (the hand refilled), as many as the deck holds."""
+    return 0.9 * min(thrown + max(0, st.content.hand_size - hand), st.deck_count) + 0.3
 
 
 def _endgame_scoring(st: EvoState, seat: int, plays: list[tuple], d_value: float) -> MainAction | None:

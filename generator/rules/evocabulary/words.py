@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 WILD = "?"  # a wild card's letter
 WILD_COUNTS_KEPT = 200_000  # Words.word_counts' counts of each kind kept before that memo starts over
+GROUPS_KEPT = 10_000  # Words.groups' answers kept before that memo starts over
 SOURCE_ORDER = "lshw"  # canonical order of sources within one letter's positions
 
 
@@ -61,6 +62,7 @@ class Words:
         self._one_wild: dict[str, int] = {}  # word_counts' counts by letters, kept
         self._last_keys: tuple[str, str, list[str], list[str]] = ("", "\n", [], [])
         self._two_wilds: dict[str, int] = {}
+        self._groups: dict[tuple[str, str, bool, bool, str], list[tuple[str, bool, str]]] = {}
 
     def syllables(self, word: str) -> int:
         n = self._syllables.get(word)
@@ -79,7 +81,18 @@ class Words:
         group's words), for the groups search's words come in, in its order. The words of a group
         have the same length and letters but the wild's: `members` and `syllable_firsts` name them.
         With `dropped`, those of `base` less that letter (a spell less one of its letters: the keys
-        of the whole spell and each part of the pool, less that letter, are still sorted)."""
+        of the whole spell and each part of the pool, less that letter, are still sorted). Answers are
+        kept (the same list each time: read it, do not change it): a seat's letters come again, in a
+        game and far more in a search player's playouts."""
+        asked = (base, pool, wild, need_pool, dropped)
+        found = self._groups.get(asked)
+        if found is None:
+            if len(self._groups) >= GROUPS_KEPT:
+                self._groups.clear()
+            found = self._groups[asked] = self._find_groups(*asked)
+        return found
+
+    def _find_groups(self, base: str, pool: str, wild: bool, need_pool: bool, dropped: str) -> list[tuple[str, bool, str]]:
         pool = pool.replace(WILD, "")
         by_key = self.finder.index.by_key
         subs, keys = self._keys(base, pool)
