@@ -100,14 +100,6 @@ def evaluate(state: State) -> list[float]:
 PLAYOUTS = ("heuristic", "fast")
 
 
-def playout_heuristic(rules: Rules) -> Player:
-    """The skill-1 heuristic of the default playouts: the engine's `kept_heuristic_player()` where it
-    has one (the same moves, a position met again answered from memory: playouts of one search share
-    worlds and luck, so a seat meets positions again), else heuristic_player(1.0)."""
-    kept = getattr(rules, "kept_heuristic_player", None)
-    return kept() if kept is not None else rules.heuristic_player(1.0)
-
-
 def search_label(budget: int, horizon: int | None = None, playout: str = "heuristic") -> str:
     """A search player's name in reports: 'ismcts-64', 'ismcts-64-h4', 'ismcts-64-h4-fast'."""
     return f"ismcts-{budget}" + (f"-h{horizon}" if horizon else "") + ("" if playout == "heuristic" else f"-{playout}")
@@ -133,7 +125,7 @@ class ISMCTSPlayer(Player):
         self.rules, self.budget, self.horizon = rules, budget, horizon
         # the default move is the heuristic's; the playouts' player is the heuristic or the engine's cheaper one
         self.default_policy = rules.heuristic_player(1.0)
-        self.policy = playout_heuristic(rules) if playout == "heuristic" else rules.playout_player()
+        self.policy = rules.kept_heuristic_player() if playout == "heuristic" else rules.playout_player()
         # a time limit a move (spellpress play: a person is waiting); then the search stops after at
         # most `budget` playouts or once `seconds` have passed, and a game no longer replays from its seed
         self.seconds = seconds
