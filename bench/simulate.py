@@ -21,7 +21,9 @@ run: the word caches fill as a long run goes on), and prints games per CPU-secon
 after, their ratio against issue 39's target, and the cold start: the CPU seconds of the first
 game in a fresh process (loading the game and its rules included), target at most 0.3 s. The
 machine is shared: CPU time, not wall time, and the load average beside every figure. The games
-a run plays are sized from a short baseline run (--seconds of baseline play, 50 to 5,000 games). Every game's result
+a run plays are sized from short baseline runs (about --seconds of baseline play, the most of 50, 100, 200, 500,
+1,000, 2,000 or 5,000 games that fits: a run's figure depends on its length, as its caches fill, so two runs of
+a tree are compared at the same count). Every game's result
 (scores, winners, turns, played cards, figures, metrics) is compared between the two trees, game
 by game for the same seeds, once with the heuristic in every seat and once with a mixed lineup
 (skill 1, skill 0.5, the random player, skill 0.8): any difference is printed and the exit
@@ -288,6 +290,19 @@ def play_in(tree: Tree, game: str, players: int, games: int, *, workers: int = 1
                                "workers": workers, "warmup": warmup, "lineup": seats, "seed": 1, "trace": trace})
 
 
+RUN_SIZES = (50, 100, 200, 500, 1000, 2000, 5000)  # a run's games: one of these, so that noise does not move it
+
+
+def sized_run(tree: Tree, game: str, players: int, seconds: float) -> int:
+    """How many games make about `seconds` of the tree's play: the most of RUN_SIZES that fits, from the
+    fastest of three short runs. A game's cost falls as a run goes on (A Word to the Wise: 180 games
+    per CPU-second over 300 games, 270 over 3,000, its word caches filling), so a run's figure is only
+    comparable with a run of as many games after as many warm-up games: a count read from one short
+    timing (+-15% on a loaded machine) moved between runs, and the figure with it."""
+    rate = max(30 / play_in(tree, game, players, 30, warmup=30)["cpu"] for _ in range(3))
+    return max([size for size in RUN_SIZES if size <= rate * seconds] or RUN_SIZES[:1])
+
+
 def differences(before: dict, after: dict) -> str:
     """'' when both runs gave the same games, else which differ."""
     old, new = before["digests"], after["digests"]
@@ -312,8 +327,7 @@ def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bo
             if not before.has_game(name):
                 print(f"  {name:18} {players:7d}  not in {before.label}: nothing to compare (an edition made since)")
                 continue
-            rate = 30 / play_in(before, name, players, 30, warmup=30)["cpu"]
-            games = int(min(5000, max(50, round(rate * seconds / 50) * 50)))
+            games = sized_run(before, name, players, seconds)
             warmup = max(30, games // 5)  # word caches fill as a run goes on: time a run that is under way
             runs: dict[str, list[dict]] = {"before": [], "after": []}
             colds: dict[str, list[float]] = {"before": [], "after": []}
