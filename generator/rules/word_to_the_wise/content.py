@@ -160,6 +160,7 @@ class Definitions:
         self.draw_actions = {letter: Draw("draw", letter) for letter in self.letters}
         self.deck_letters = tuple(self.totals)  # the order of a deck's letters (a dict from totals)
         self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in that order
+        self.draw_kinds = len(self.totals) + 2  # draw_counted's margin: (kinds + 2) * 2**-50 a card
         self.skeleton, self._words = _word_tables(game)
         steps = params.steps
         normal = NormalDist()

@@ -38,7 +38,7 @@ from itertools import chain, combinations
 from typing import Any, NamedTuple
 
 from spellpress.errors import Option, UserError
-from spellpress.rules.chance import Counted, draw_chance, draw_counted
+from spellpress.rules.chance import Counted, draw_chance, draw_counted, near_whole_draw
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
@@ -297,11 +297,39 @@ class WiseState(State):
             return [(First("first", seat), share) for seat in self._tied]
         raise IllegalAction(f"no chance event in the {PHASE_NAMES[phase]} phase")
 
+    @property
+    def deck(self) -> dict[str, int]:
+        """letter -> cards of it left in the deck, in the game's order of letters (draws are listed in it)."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, counts: dict[str, int]) -> None:
+        self._deck = counts
+        self._pile: list[Draw] | None = None  # made again from the counts when next drawn from
+
+    def _deck_pile(self) -> list[Draw]:
+        """The deck's cards as their draw actions, letter by letter in the deck's order: the card at
+        whole position k is the one the k-th unit of the counts' running sums falls on."""
+        actions = self.defs.draw_actions
+        self._pile = [actions[letter] for letter, n in self._deck.items() for _ in range(n)]
+        return self._pile
+
     def sample_chance(self, rng):
         """chance_outcomes()'s draw (State.sample_chance), the deck's drawn from its counts, no list made."""
         phase = self.phase
         if phase == DEAL:
-            return draw_counted(self.defs.deck_draws, list(self.deck.values()), self.deck_size, rng)
+            # draw_counted's pick, read off the deck's cards in order: the card at int(r * total) is the
+            # one whose running count first exceeds r * total, where that is not near a whole number
+            pile = self._pile if self._pile is not None else self._deck_pile()
+            total = self.deck_size
+            if len(pile) == total and total and pile[0] is not pile[-1]:  # two letters or more left
+                r = rng.random()
+                x = r * total
+                margin = total * self.defs.draw_kinds * 2.0 ** -50  # draw_counted's
+                if margin < x % 1.0 < 1.0 - margin:
+                    return pile[int(x)]
+                return near_whole_draw(self.defs.deck_draws, list(self._deck.values()), total, r)
+            return draw_counted(self.defs.deck_draws, list(self._deck.values()), total, rng)
         if phase == ROLL:
             return draw_chance(self.defs.die_outcomes[len(self.roll)], rng)
         if phase == TIME:
@@ -369,11 +397,14 @@ class WiseState(State):
         letter = self.defs.drawn_letter.get(move)
         if letter is None:
             raise IllegalAction(f"not a card draw: {move!r}")
-        left = self.deck[letter]
+        deck = self._deck
+        left = deck[letter]
         if not left:
             raise IllegalAction(f"no {letter!r} card left to draw")
-        self.deck[letter] = left - 1
+        deck[letter] = left - 1
         self.deck_size -= 1
+        if self._pile is not None:
+            self._pile.remove(self.defs.draw_actions[letter])
         seat = self._drawer
         assert seat is not None  # the deal goes on only while a seat is to draw
         self.hands[seat].append(letter)
@@ -768,15 +799,8 @@ class WiseState(State):
     # -- invariants --------------------------------------------------------------------
     def check_invariants(self) -> None:
         defs = self.defs
+        self._check_deck()
         # every consonant card is in exactly one place: deck, a hand, the table, the discard pile
-        counts = self.deck.values()
-        if min(counts, default=0) < 0:
-            letter, n = min(self.deck.items(), key=lambda item: item[1])
-            raise InvariantError(f"{n} {letter} cards in the deck")
-        if sum(counts) != self.deck_size:
-            raise InvariantError(f"deck size {self.deck_size} but {sum(counts)} cards in it")
-        if tuple(self.deck) != defs.deck_letters:  # draws are listed in this order
-            raise InvariantError(f"the deck holds letters {''.join(self.deck)}, not the game's {''.join(defs.totals)}")
         if max(map(len, self.hands)) > self.p.hand_size:
             seat = next(seat for seat, hand in enumerate(self.hands) if len(hand) > self.p.hand_size)
             raise InvariantError(f"seat {seat} holds {len(self.hands[seat])} cards")
@@ -811,6 +835,19 @@ class WiseState(State):
             raise InvariantError(f"scores {self.scores} but the rules give {expected}")
         if self._ledger_sums() != self.scores:
             raise InvariantError("scores disagree with the score ledger")
+
+    def _check_deck(self) -> None:
+        defs = self.defs
+        counts = self.deck.values()
+        if min(counts, default=0) < 0:
+            letter, n = min(self.deck.items(), key=lambda item: item[1])
+            raise InvariantError(f"{n} {letter} cards in the deck")
+        if sum(counts) != self.deck_size:
+            raise InvariantError(f"deck size {self.deck_size} but {sum(counts)} cards in it")
+        if tuple(self.deck) != defs.deck_letters:  # draws are listed in this order
+            raise InvariantError(f"the deck holds letters {''.join(self.deck)}, not the game's {''.join(defs.totals)}")
+        if self._pile is not None and self._pile != [defs.draw_actions[c] for c, n in self.deck.items() for _ in range(n)]:
+            raise InvariantError("the deck's cards, as drawn from, differ from its counts")
 
     def _logged_points(self) -> list[int]:
         """What the rules give each seat over the logged rounds (the kept totals: not to be changed).
