@@ -1,16 +1,18 @@
-"""A Word to the Wise's deck draws: read off the deck's cards in order, the same card as draw_counted picks from
-the counts, for the same random number, whatever the deck went through (draws, a new deck, a re-deal)."""
+"""A Word to the Wise's chance draws: deck draws read off the deck's cards in order, the same card as
+draw_counted picks from the counts for the same random number, whatever the deck went through (draws, a new
+deck); dice and search times from kept running sums, as draw_chance draws them."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from spellpress.load.game import load_game
 from spellpress.rules import word_to_the_wise as W
-from spellpress.rules.chance import draw_counted
+from spellpress.rules.chance import draw_chance, draw_counted
 from spellpress.rules.protocol import CHANCE, TERMINAL, RandomPlayer
 from tests.rules.test_chance import Fixed
 
@@ -31,23 +33,26 @@ def counted_draw(state, rng_state):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_every_draw_of_a_game_is_the_counts_draw(game, seed):
+def test_every_chance_event_of_a_game_is_the_listed_outcomes_draw(game, seed):
+    """Deck draws as draw_counted from the counts, dice and search times as draw_chance from their outcomes."""
     rng, player = random.Random(seed), RandomPlayer()
     state = W.RULES.new_state(game, 3 + seed % 3, None)
-    draws = 0
+    seen: Counter = Counter()
     while (seat := state.current_player()) != TERMINAL:
         if seat != CHANCE:
             state.apply(player.act(state, seat, rng))
             continue
         if state.phase == W.DEAL:
             want, after = counted_draw(state, rng.getstate())
-            action = state.sample_chance(rng)
-            assert action == want and rng.getstate() == after
-            draws += 1
         else:
-            action = state.sample_chance(rng)
+            copy = random.Random()
+            copy.setstate(rng.getstate())
+            want, after = draw_chance(state.chance_outcomes(), copy), copy.getstate()
+        action = state.sample_chance(rng)
+        assert action == want and rng.getstate() == after
+        seen[state.phase] += 1
         state.apply(action)
-    assert draws > 40  # the deal and many refills
+    assert seen[W.DEAL] > 40 and seen[W.ROLL] > 10 and seen[W.TIME] > 10  # the deal, refills, rounds
 
 
 def test_a_new_deck_is_drawn_from_its_own_counts(game):

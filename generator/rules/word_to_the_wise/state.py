@@ -32,6 +32,7 @@ One round, as the state runs it:
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from enum import IntEnum
 from itertools import chain, combinations
@@ -331,10 +332,15 @@ class WiseState(State):
                 return near_whole_draw(self.defs.deck_draws, list(self._deck.values()), total, r)
             return draw_counted(self.defs.deck_draws, list(self._deck.values()), total, rng)
         if phase == ROLL:
-            return draw_chance(self.defs.die_outcomes[len(self.roll)], rng)
-        if phase == TIME:
-            return draw_chance(self.defs.time_outcomes, rng)
-        return draw_chance(self.chance_outcomes(), rng)
+            table = self.defs.die_sums[len(self.roll)]
+        elif phase == TIME:
+            table = self.defs.time_sums
+        else:
+            return draw_chance(self.chance_outcomes(), rng)
+        if table is None:  # one outcome: no number drawn
+            return self.chance_outcomes()[0][0]
+        actions, sums, weights = table  # draw_chance's draw
+        return actions[bisect_right(sums, rng.random() * weights, 0, len(actions) - 1)]
 
     def legal_actions(self):
         phase = self.phase
@@ -520,9 +526,11 @@ class WiseState(State):
         seat = self._queue.pop(0)
         target = self.pending[seat]
         assert target is not None  # the seats timed are those with a target
-        word = target[0]
-        speed = self.p.speeds[seat] if self.p.speeds else 1.0
-        self.times[seat] += speed * self.defs.search_seconds(len(word)) * self.defs.quantiles[step]
+        speeds = self.p.speeds
+        if speeds:
+            self.times[seat] += speeds[seat] * self.defs.search_seconds(len(target[0])) * self.defs.quantiles[step]
+        else:  # speed 1.0: 1.0 * seconds is seconds, so seconds * quantile, as kept for the word's length
+            self.times[seat] += self.defs.step_times(len(target[0]))[step]
         if not self._queue:
             self._race()
 
