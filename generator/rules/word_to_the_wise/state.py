@@ -323,7 +323,7 @@ class WiseState(State):
             # one whose running count first exceeds r * total, where that is not near a whole number
             pile = self._pile if self._pile is not None else self._deck_pile()
             total = self.deck_size
-            if len(pile) == total and total and pile[0] is not pile[-1]:  # two letters or more left
+            if len(pile) == total and total and pile[0] != pile[-1]:  # two letters or more left
                 r = rng.random()
                 x = r * total
                 margin = total * self.defs.draw_kinds * 2.0 ** -50  # draw_counted's
