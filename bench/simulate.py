@@ -1,7 +1,7 @@
 """Simulation benchmark: games per second on one worker and on two, and against an earlier tree.
 
     python bench/simulate.py [--game word-to-the-wise] [--players 4] [--games 2000] [--full]
-    python bench/simulate.py --baseline [REF] [--only GAME,...] [--players 4] [--seconds 5] [--repeat 1] [--full]
+    python bench/simulate.py --baseline [REF] [--only GAME,...] [--players 4] [--seconds 5 | --games N] [--repeat 1] [--full]
     python bench/simulate.py --check-ratios [--games 100] [--only GAME,...]
     python bench/simulate.py --cold [--baseline REF] [--only GAME,...] [--players 4] [--repeat 1]
 
@@ -21,7 +21,10 @@ run: the word caches fill as a long run goes on), and prints games per CPU-secon
 after, their ratio against issue 39's target, and the cold start: the CPU seconds of the first
 game in a fresh process (loading the game and its rules included), target at most 0.3 s. The
 machine is shared: CPU time, not wall time, and the load average beside every figure. The games
-a run plays are sized from a short baseline run (--seconds of baseline play, 50 to 5,000 games). Every game's result
+a run plays are sized from short baseline runs (about --seconds of baseline play, the most of 50, 100, 200, 500,
+1,000, 2,000 or 5,000 games that fits: a run's figure depends on its length, as its caches fill, so two runs of
+a tree are compared at the same count; --games N plays N games of every engine instead, for figures to
+compare between runs). Every game's result
 (scores, winners, turns, played cards, figures, metrics) is compared between the two trees, game
 by game for the same seeds, once with the heuristic in every seat and once with a mixed lineup
 (skill 1, skill 0.5, the random player, skill 0.8): any difference is printed and the exit
@@ -288,6 +291,19 @@ def play_in(tree: Tree, game: str, players: int, games: int, *, workers: int = 1
                                "workers": workers, "warmup": warmup, "lineup": seats, "seed": 1, "trace": trace})
 
 
+RUN_SIZES = (50, 100, 200, 500, 1000, 2000, 5000)  # a run's games: one of these, so that noise does not move it
+
+
+def sized_run(tree: Tree, game: str, players: int, seconds: float) -> int:
+    """How many games make about `seconds` of the tree's play: the most of RUN_SIZES that fits, from the
+    fastest of three short runs. A game's cost falls as a run goes on (A Word to the Wise: 180 games
+    per CPU-second over 300 games, 270 over 3,000, its word caches filling), so a run's figure is only
+    comparable with a run of as many games after as many warm-up games: a count read from one short
+    timing (+-15% on a loaded machine) moved between runs, and the figure with it."""
+    rate = max(30 / play_in(tree, game, players, 30, warmup=30)["cpu"] for _ in range(3))
+    return max([size for size in RUN_SIZES if size <= rate * seconds] or RUN_SIZES[:1])
+
+
 def differences(before: dict, after: dict) -> str:
     """'' when both runs gave the same games, else which differ."""
     old, new = before["digests"], after["digests"]
@@ -297,7 +313,8 @@ def differences(before: dict, after: dict) -> str:
     return f"{len(wrong)} of {len(old)} games differ (first: game {wrong[0]})" if wrong else ""
 
 
-def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bool, only: list[str]) -> int:
+def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bool, only: list[str],
+            pinned: int | None = None) -> int:
     """Every engine's games/s in the ref's tree and the current one, and whether their games are the same."""
     failed = []
     with source_tree(ROOT, ref) as before, source_tree(ROOT) as after:
@@ -312,8 +329,7 @@ def compare(ref: str, players_wanted: int, seconds: float, repeat: int, full: bo
             if not before.has_game(name):
                 print(f"  {name:18} {players:7d}  not in {before.label}: nothing to compare (an edition made since)")
                 continue
-            rate = 30 / play_in(before, name, players, 30, warmup=30)["cpu"]
-            games = int(min(5000, max(50, round(rate * seconds / 50) * 50)))
+            games = pinned or sized_run(before, name, players, seconds)
             warmup = max(30, games // 5)  # word caches fill as a run goes on: time a run that is under way
             runs: dict[str, list[dict]] = {"before": [], "after": []}
             colds: dict[str, list[float]] = {"before": [], "after": []}
@@ -368,7 +384,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="word-to-the-wise")
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--games", type=int, help="games of each run (default 2,000; with --check-ratios 100; with "
+                        "--baseline sized from --seconds)")
     parser.add_argument("--full", action="store_true", help="also time 10,000 games on two workers")
     parser.add_argument("--repeat", type=int, default=1, help="time each run this many times and keep the fastest")
     parser.add_argument("--cold", action="store_true",
@@ -386,9 +403,10 @@ def main() -> int:
     if args.cold:
         return compare_cold(args.baseline or BASELINE, args.players, args.repeat, only)
     if args.baseline:
-        return compare(args.baseline, args.players, args.seconds, args.repeat, args.full, only)
+        return compare(args.baseline, args.players, args.seconds, args.repeat, args.full, only, args.games)
     if args.check_ratios:
-        return check_ratios(args.games if args.games != 2000 else 100, args.repeat, only)
+        return check_ratios(args.games or 100, args.repeat, only)
+    args.games = args.games or 2000
     folder = str((ROOT / "cards" / args.game).resolve())
     spec = RunSpec(folder, args.players, args.games, seed=1)
     one = min(timed(spec, 1) for _ in range(args.repeat))

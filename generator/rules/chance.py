@@ -88,9 +88,25 @@ def draw_counted(actions: Sequence[Action], counts: Sequence[int], total: int, r
         margin = total * (len(counts) + 2) * 2.0 ** -50  # over (2n + 4) * 2**-53 * total (see above)
         if margin < x % 1.0 < 1.0 - margin:
             return actions[bisect_right(sums, x)]
-        return _pick(_table(Counted(actions, counts, total).pairs()), r)
+        return near_whole_draw(actions, counts, total, r)
     # one kind left, or fractions that do not add up to 1: the general way
     return draw_chance(Counted(actions, counts, total).pairs(), rng)
+
+
+def sums_table(outcomes: Sequence[tuple[Action, float]]) -> tuple[tuple, list[float], float]:
+    """(actions, running sums of the weights, their total) of fixed outcomes of two or more, for an engine
+    that draws as draw_chance does without calling it: actions[bisect_right(sums, rng.random() * total,
+    0, len(actions) - 1)] is draw_chance(outcomes, rng)."""
+    if len(outcomes) < 2:
+        raise ValueError("one outcome: draw_chance draws no number for it")
+    return _table(outcomes)[1:]
+
+
+def near_whole_draw(actions: Sequence[Action], counts: Sequence[int], total: int, r: float) -> Action:
+    """draw_counted's pick for a random number `r` whose r * total is too near a whole number to compare
+    whole counts: the fractions summed as random.choices sums them (for an engine that draws from its
+    counts its own way, with draw_counted's margin)."""
+    return _pick(_table(Counted(actions, counts, total).pairs()), r)
 
 
 def uniform_index(n: int, rng: random.Random) -> int:

@@ -32,13 +32,14 @@ One round, as the state runs it:
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections import Counter
 from enum import IntEnum
 from itertools import chain, combinations
 from typing import Any, NamedTuple
 
 from spellpress.errors import Option, UserError
-from spellpress.rules.chance import Counted, draw_chance, draw_counted
+from spellpress.rules.chance import Counted, draw_chance, draw_counted, near_whole_draw
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
@@ -297,16 +298,49 @@ class WiseState(State):
             return [(First("first", seat), share) for seat in self._tied]
         raise IllegalAction(f"no chance event in the {PHASE_NAMES[phase]} phase")
 
+    @property
+    def deck(self) -> dict[str, int]:
+        """letter -> cards of it left in the deck, in the game's order of letters (draws are listed in it)."""
+        return self._deck
+
+    @deck.setter
+    def deck(self, counts: dict[str, int]) -> None:
+        self._deck = counts
+        self._pile: list[Draw] | None = None  # made again from the counts when next drawn from
+
+    def _deck_pile(self) -> list[Draw]:
+        """The deck's cards as their draw actions, letter by letter in the deck's order: the card at
+        whole position k is the one the k-th unit of the counts' running sums falls on."""
+        actions = self.defs.draw_actions
+        self._pile = [actions[letter] for letter, n in self._deck.items() for _ in range(n)]
+        return self._pile
+
     def sample_chance(self, rng):
         """chance_outcomes()'s draw (State.sample_chance), the deck's drawn from its counts, no list made."""
         phase = self.phase
         if phase == DEAL:
-            return draw_counted(self.defs.deck_draws, list(self.deck.values()), self.deck_size, rng)
+            # draw_counted's pick, read off the deck's cards in order: the card at int(r * total) is the
+            # one whose running count first exceeds r * total, where that is not near a whole number
+            pile = self._pile if self._pile is not None else self._deck_pile()
+            total = self.deck_size
+            if len(pile) == total and total and pile[0] != pile[-1]:  # two letters or more left
+                r = rng.random()
+                x = r * total
+                margin = total * self.defs.draw_kinds * 2.0 ** -50  # draw_counted's
+                if margin < x % 1.0 < 1.0 - margin:
+                    return pile[int(x)]
+                return near_whole_draw(self.defs.deck_draws, list(self._deck.values()), total, r)
+            return draw_counted(self.defs.deck_draws, list(self._deck.values()), total, rng)
         if phase == ROLL:
-            return draw_chance(self.defs.die_outcomes[len(self.roll)], rng)
-        if phase == TIME:
-            return draw_chance(self.defs.time_outcomes, rng)
-        return draw_chance(self.chance_outcomes(), rng)
+            table = self.defs.die_sums[len(self.roll)]
+        elif phase == TIME:
+            table = self.defs.time_sums
+        else:
+            return draw_chance(self.chance_outcomes(), rng)
+        if table is None:  # one outcome: no number drawn
+            return self.chance_outcomes()[0][0]
+        actions, sums, weights = table  # draw_chance's draw
+        return actions[bisect_right(sums, rng.random() * weights, 0, len(actions) - 1)]
 
     def legal_actions(self):
         phase = self.phase
@@ -369,11 +403,14 @@ class WiseState(State):
         letter = self.defs.drawn_letter.get(move)
         if letter is None:
             raise IllegalAction(f"not a card draw: {move!r}")
-        left = self.deck[letter]
+        deck = self._deck
+        left = deck[letter]
         if not left:
             raise IllegalAction(f"no {letter!r} card left to draw")
-        self.deck[letter] = left - 1
+        deck[letter] = left - 1
         self.deck_size -= 1
+        if self._pile is not None:
+            self._pile.remove(self.defs.draw_actions[letter])
         seat = self._drawer
         assert seat is not None  # the deal goes on only while a seat is to draw
         self.hands[seat].append(letter)
@@ -489,9 +526,11 @@ class WiseState(State):
         seat = self._queue.pop(0)
         target = self.pending[seat]
         assert target is not None  # the seats timed are those with a target
-        word = target[0]
-        speed = self.p.speeds[seat] if self.p.speeds else 1.0
-        self.times[seat] += speed * self.defs.search_seconds(len(word)) * self.defs.quantiles[step]
+        speeds = self.p.speeds
+        if speeds:
+            self.times[seat] += speeds[seat] * self.defs.search_seconds(len(target[0])) * self.defs.quantiles[step]
+        else:  # speed 1.0: 1.0 * seconds is seconds, so seconds * quantile, as kept for the word's length
+            self.times[seat] += self.defs.step_times(len(target[0]))[step]
         if not self._queue:
             self._race()
 
@@ -768,15 +807,8 @@ class WiseState(State):
     # -- invariants --------------------------------------------------------------------
     def check_invariants(self) -> None:
         defs = self.defs
+        self._check_deck()
         # every consonant card is in exactly one place: deck, a hand, the table, the discard pile
-        counts = self.deck.values()
-        if min(counts, default=0) < 0:
-            letter, n = min(self.deck.items(), key=lambda item: item[1])
-            raise InvariantError(f"{n} {letter} cards in the deck")
-        if sum(counts) != self.deck_size:
-            raise InvariantError(f"deck size {self.deck_size} but {sum(counts)} cards in it")
-        if tuple(self.deck) != defs.deck_letters:  # draws are listed in this order
-            raise InvariantError(f"the deck holds letters {''.join(self.deck)}, not the game's {''.join(defs.totals)}")
         if max(map(len, self.hands)) > self.p.hand_size:
             seat = next(seat for seat, hand in enumerate(self.hands) if len(hand) > self.p.hand_size)
             raise InvariantError(f"seat {seat} holds {len(self.hands[seat])} cards")
@@ -811,6 +843,19 @@ class WiseState(State):
             raise InvariantError(f"scores {self.scores} but the rules give {expected}")
         if self._ledger_sums() != self.scores:
             raise InvariantError("scores disagree with the score ledger")
+
+    def _check_deck(self) -> None:
+        defs = self.defs
+        counts = self.deck.values()
+        if min(counts, default=0) < 0:
+            letter, n = min(self.deck.items(), key=lambda item: item[1])
+            raise InvariantError(f"{n} {letter} cards in the deck")
+        if sum(counts) != self.deck_size:
+            raise InvariantError(f"deck size {self.deck_size} but {sum(counts)} cards in it")
+        if tuple(self.deck) != defs.deck_letters:  # draws are listed in this order
+            raise InvariantError(f"the deck holds letters {''.join(self.deck)}, not the game's {''.join(defs.totals)}")
+        if self._pile is not None and self._pile != [defs.draw_actions[c] for c, n in self.deck.items() for _ in range(n)]:
+            raise InvariantError("the deck's cards, as drawn from, differ from its counts")
 
     def _logged_points(self) -> list[int]:
         """What the rules give each seat over the logged rounds (the kept totals: not to be changed).
