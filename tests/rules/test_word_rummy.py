@@ -412,3 +412,60 @@ def test_a_hand_one_card_short_is_valued_as_if_searched_alone(game):
                 assert content.best(hand_without(hand, kind)) == alone, (hand, kind)
             checked["wild" if content.wild in hand else "plain"] += 1
     assert min(checked.values()) > 200, checked
+
+
+def seeded_plain_hands(content, seed: int, count: int):
+    """Seeded hands of 5 to 11 cards without a wild (the bounds of _discard_bounded need none)."""
+    import random
+    from collections import Counter
+
+    deck = [kind for kind in Counter(content.counts).elements() if kind != content.wild]
+    rng = random.Random(seed)
+    return [tuple(sorted(rng.sample(deck, rng.randint(5, 11)))) for _ in range(count)]
+
+
+@pytest.mark.slow
+def test_the_bounded_discard_chooses_what_searching_every_card_chooses_with_fewer_searches(game, monkeypatch):
+    """_discard_bounded (issue 39) settles most discards from the hand's best split: it picks the very
+    action _discard_searched picks (ties included: the first of equal keys), and searches fewer cards."""
+    from spellpress.rules.word_rummy.players import RummyHeuristic
+    from spellpress.rules.word_rummy.state import Discard
+
+    state = new(game, 2)
+    content, player = state.content, RummyHeuristic()
+    searched = {"bounded": 0, "every": 0}
+    value_without = type(content).value_without
+    counting = "every"
+
+    def counted(self, hand, kind):
+        searched[counting] += 1
+        return value_without(self, hand, kind)
+
+    monkeypatch.setattr(type(content), "value_without", counted)
+    for number, hand in enumerate(seeded_plain_hands(content, 39, 150)):
+        kinds = sorted(set(hand))
+        if number % 3 == 0 and len(kinds) > 1:  # the card taken from the discard pile may not go back
+            kinds.remove(kinds[number % len(kinds)])
+        actions = [Discard("discard", kind, False) for kind in kinds]
+        counting = "every"
+        want = player._discard_searched(state, hand, actions)
+        counting = "bounded"
+        assert player._discard_bounded(state, hand, actions) == want, hand
+    assert searched["bounded"] < searched["every"] / 2, searched
+
+
+@pytest.mark.slow
+def test_a_hand_whose_best_split_leaves_a_card_out_scores_that_card_higher_without_it(game):
+    """The draw's shortcut (issue 39): without a wild, a hand less a card its best split leaves out scores
+    the split's score plus unplayed_penalty times that card's points, as a search of the smaller hand says."""
+    from spellpress.rules.word_rummy.content import _Family, hand_without
+
+    content = new(game, 2).content
+    penalty, checked = content.settings.unplayed_penalty, 0
+    for hand in seeded_plain_hands(content, 40, 150):
+        split = content.best(hand)
+        for kind in set(split.unplayed):
+            alone = _Family(content, hand_without(hand, kind)).split(None)
+            assert alone.score == split.score + penalty * content.points[kind], (hand, kind)
+            checked += 1
+    assert checked > 50

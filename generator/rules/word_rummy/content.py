@@ -64,6 +64,8 @@ class Content:
             counts[kind] += card.count
             self.points[kind] = int(card["points"])
         self.kinds: Hand = tuple(sorted(counts))
+        # every card but the wild scores: a hand's split then uses every card exactly when it scores them all
+        self.letters_score = all(points > 0 for kind, points in self.points.items() if kind != self.wild)
         self.draws = tuple(("card", kind) for kind in self.kinds)  # the deck's chance outcomes, A-Z
         self.counts = dict(counts)
         self.total = sum(counts.values())
