@@ -476,3 +476,44 @@ def test_the_draw_values_the_hand_now_as_a_search_of_it_does(game):
         assert player._draw(state, 0, [FROM_DECK, FROM_DISCARD]) == want, hand
         shortcut += hand[0] in taken.unplayed
     assert shortcut > 20, shortcut
+
+
+@pytest.mark.slow
+def test_a_hand_goes_out_exactly_when_its_best_split_uses_every_card(game):
+    """goes_out_without (issue 39) stops at the first split of every card instead of searching the best: it
+    answers as the best split of the hand less the card does, for hands with and without a wild."""
+    from spellpress.rules.word_rummy.content import _Family, hand_without
+
+    content = new(game, 2).content
+    answers = {True: 0, False: 0}
+    for number, hand in enumerate(seeded_plain_hands(content, 41, 400)):
+        hand = hand[:4 + number % 3]  # short hands: many are all words
+        if number % 4 == 0:
+            hand = tuple(sorted((content.wild, *hand[1:])))
+        for kind in sorted(set(hand)):
+            content._splits.clear()
+            content._values.clear()
+            content._covered.clear()
+            alone = _Family(content, hand_without(hand, kind)).split(None)
+            assert content.goes_out_without(hand, kind) == alone.uses_every_card, (hand, kind)
+            answers[alone.uses_every_card] += 1
+    assert min(answers.values()) > 100, answers
+
+
+def test_going_out_takes_the_discard_that_leaves_the_most_points(game):
+    """With a way out, the heuristic goes out, discarding the card that leaves its words the most points:
+    the same choice as valuing every discard by its search."""
+    from spellpress.rules.word_rummy.players import RummyHeuristic
+    from spellpress.rules.word_rummy.state import Discard
+
+    state = new(game, 2)
+    content, player = state.content, RummyHeuristic()
+    hand = tuple(sorted("castle"))  # all words without the c (stale), the l (caste), the e (cast), ...
+    actions = [Discard("discard", kind, out) for kind in sorted(set(hand)) for out in (False, True)
+               if not out or content.goes_out_without(hand, kind)]
+    outs = [action.card for action in actions if action.go_out]
+    assert len(outs) >= 3, outs
+    state.hands[0] = list(hand)
+    chosen = player._discard(state, 0, actions)
+    assert chosen == player._discard_searched(state, hand, actions)
+    assert chosen.go_out and content.points[chosen.card] == min(content.points[kind] for kind in outs)

@@ -56,9 +56,25 @@ class RummyHeuristic(Player[RummyState]):
     def _discard(self, state: RummyState, seat: int, actions: list):
         hand = state.hand(seat)
         content = state.content
-        if content.letters_score and content.wild not in hand and not any(action[2] for action in actions):
+        if any(action[2] for action in actions):
+            return self._go_out(state, hand, actions)
+        if content.letters_score and content.wild not in hand:
             return self._discard_bounded(state, hand, actions)
         return self._discard_searched(state, hand, actions)
+
+    def _go_out(self, state: RummyState, hand: tuple, actions: list):
+        """_discard_searched's choice when an action goes out, with no search: going out comes first, and a
+        hand of words scores every card's points (then the bonus for using them all, then the points of the
+        card discarded, then a letter before the wild)."""
+        points, wild, total = state.content.points, state.content.wild, state.content.hand_points(hand)
+        best, best_key = None, None
+        for action in actions:
+            if action[2]:
+                kind = action[1]
+                key = (total - points[kind], points[kind], kind != wild)
+                if best_key is None or key > best_key:
+                    best, best_key = action, key
+        return best
 
     def _discard_searched(self, state: RummyState, hand: tuple, actions: list):
         """The card whose loss leaves the best split (going out first, then the split's score and the bonus
