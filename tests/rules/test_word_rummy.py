@@ -517,3 +517,29 @@ def test_going_out_takes_the_discard_that_leaves_the_most_points(game):
     chosen = player._discard(state, 0, actions)
     assert chosen == player._discard_searched(state, hand, actions)
     assert chosen.go_out and content.points[chosen.card] == min(content.points[kind] for kind in outs)
+
+
+@pytest.mark.slow
+def test_a_hand_one_card_short_of_a_searched_hand_is_read_off_its_search(game):
+    """best() of a hand without a wild one card short of a hand searched lately (the hand scored after its
+    last discard, issue 39) reads that hand's search, builds no search of its own, and gives the very split
+    a search of the smaller hand alone gives; the larger hand may hold a wild."""
+    from spellpress.rules.word_rummy.content import _Family, hand_without
+
+    content = new(game, 2).content
+    read = 0
+    for number, hand in enumerate(seeded_plain_hands(content, 42, 30)):
+        if number % 3 == 0:
+            hand = tuple(sorted((content.wild, *hand[1:])))
+        content._families.clear()
+        content._family(hand)
+        for kind in sorted(set(hand)):
+            rest = hand_without(hand, kind)
+            if content.wild in rest:
+                continue
+            content._splits.clear()
+            content.shared_splits.clear()
+            assert content.best(rest) == _Family(content, rest).split(None), (hand, kind)
+            assert list(content._families) == [hand]
+            read += 1
+    assert read > 100, read

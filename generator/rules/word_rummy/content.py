@@ -81,6 +81,7 @@ class Content:
         # wild are the same in every hand that holds them (a wild's words depend on the cards left out)
         self.slot = {kind: i for i, kind in enumerate(self.kinds)}
         self.bits = {kind: 1 << (FIELD * i) for kind, i in self.slot.items()}
+        self.kind_of_bits = {bits: kind for kind, bits in self.bits.items()}
         self.point_list = [self.points[kind] for kind in self.kinds]
         self.guards = sum(GUARD << (FIELD * i) for i in range(len(self.kinds)))
         self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
@@ -253,7 +254,15 @@ class Content:
 
     def _best(self, hand: Hand) -> Split:
         """The best split of `hand` (sorted): highest score, then most cards in words, then the
-        longest word; among equals the first found (options in a fixed order: deterministic)."""
+        longest word; among equals the first found (options in a fixed order: deterministic). A hand
+        without a wild one card short of a hand searched lately is read off that search (as value_without
+        reads it): a hand scored at the end of a round is the hand its last discard came from, less it."""
+        if self.wild not in hand:
+            packed = sum(map(self.bits.__getitem__, hand))
+            for family in self._families.values():
+                kind = self.kind_of_bits.get(family.packed - packed)
+                if kind is not None:
+                    return family.split(kind)
         return self._family(hand).split(None)
 
     def value(self, hand: Hand) -> tuple[int, bool]:
