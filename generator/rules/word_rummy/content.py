@@ -303,7 +303,7 @@ class Content:
         when every card scores (letters_score), a split that leaves a card out scores less than one of every
         card, so the best split uses every card exactly when some split does: a search that stops at the
         first (_Family.covers), not the best split's."""
-        if self.wild in hand or not self.letters_score:
+        if self.wild in hand or not self.letters_score or len(hand) < 2:  # covers() needs a card left
             return self.value_without(hand, kind)[1]
         rest = hand_without(hand, kind)
         split = self._splits.get(rest)
