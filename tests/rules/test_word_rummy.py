@@ -412,3 +412,134 @@ def test_a_hand_one_card_short_is_valued_as_if_searched_alone(game):
                 assert content.best(hand_without(hand, kind)) == alone, (hand, kind)
             checked["wild" if content.wild in hand else "plain"] += 1
     assert min(checked.values()) > 200, checked
+
+
+def seeded_plain_hands(content, seed: int, count: int):
+    """Seeded hands of 5 to 11 cards without a wild (the bounds of _discard_bounded need none)."""
+    import random
+    from collections import Counter
+
+    deck = [kind for kind in Counter(content.counts).elements() if kind != content.wild]
+    rng = random.Random(seed)
+    return [tuple(sorted(rng.sample(deck, rng.randint(5, 11)))) for _ in range(count)]
+
+
+@pytest.mark.slow
+def test_the_bounded_discard_chooses_what_searching_every_card_chooses_with_fewer_searches(game, monkeypatch):
+    """_discard_bounded (issue 39) settles most discards from the hand's best split: it picks the very
+    action _discard_searched picks (ties included: the first of equal keys), and searches fewer cards."""
+    from spellpress.rules.word_rummy.players import RummyHeuristic
+    from spellpress.rules.word_rummy.state import Discard
+
+    state = new(game, 2)
+    content, player = state.content, RummyHeuristic()
+    searched = {"bounded": 0, "every": 0}
+    value_without = type(content).value_without
+    counting = "every"
+
+    def counted(self, hand, kind):
+        searched[counting] += 1
+        return value_without(self, hand, kind)
+
+    monkeypatch.setattr(type(content), "value_without", counted)
+    for number, hand in enumerate(seeded_plain_hands(content, 39, 150)):
+        kinds = sorted(set(hand))
+        if number % 3 == 0 and len(kinds) > 1:  # the card taken from the discard pile may not go back
+            kinds.remove(kinds[number % len(kinds)])
+        actions = [Discard("discard", kind, False) for kind in kinds]
+        counting = "every"
+        want = player._discard_searched(state, hand, actions)
+        counting = "bounded"
+        assert player._discard_bounded(state, hand, actions) == want, hand
+    assert searched["bounded"] < searched["every"] / 2, searched
+
+
+@pytest.mark.slow
+def test_the_draw_values_the_hand_now_as_a_search_of_it_does(game):
+    """The draw's shortcut (issue 39): without a wild, when the taken hand's best split leaves the top card
+    out, the hand now is valued from that split; the decision is the one a search of the hand now gives."""
+    from spellpress.rules.word_rummy.players import RummyHeuristic
+
+    state = new(game, 2)
+    content, player, settings = state.content, RummyHeuristic(), state.settings
+    shortcut = 0
+    for hand in seeded_plain_hands(content, 40, 200):
+        state.hands[0], state.discard, state.phase, state.seat = list(hand[1:]), [hand[0]], DRAW, 0
+        taken = content.best(hand)
+        now = content.value_without(hand, hand[0])[0]
+        if taken.unplayed:
+            after = taken.score + settings.unplayed_penalty * max(content.points[kind] for kind in taken.unplayed)
+        else:
+            after = taken.score - min(content.points[kind] for kind in hand[1:])
+        want = FROM_DISCARD if after >= now + settings.skill_margin else FROM_DECK
+        content._values.clear()  # the draw may not read the search of the hand now off the memo
+        assert player._draw(state, 0, [FROM_DECK, FROM_DISCARD]) == want, hand
+        shortcut += hand[0] in taken.unplayed
+    assert shortcut > 20, shortcut
+
+
+@pytest.mark.slow
+def test_a_hand_goes_out_exactly_when_its_best_split_uses_every_card(game):
+    """goes_out_without (issue 39) stops at the first split of every card instead of searching the best: it
+    answers as the best split of the hand less the card does, for hands with and without a wild."""
+    from spellpress.rules.word_rummy.content import _Family, hand_without
+
+    content = new(game, 2).content
+    answers = {True: 0, False: 0}
+    for number, hand in enumerate(seeded_plain_hands(content, 41, 400)):
+        hand = hand[:4 + number % 3]  # short hands: many are all words
+        if number % 4 == 0:
+            hand = tuple(sorted((content.wild, *hand[1:])))
+        for kind in sorted(set(hand)):
+            content._splits.clear()
+            content._values.clear()
+            content._covered.clear()
+            alone = _Family(content, hand_without(hand, kind)).split(None)
+            assert content.goes_out_without(hand, kind) == alone.uses_every_card, (hand, kind)
+            answers[alone.uses_every_card] += 1
+    assert min(answers.values()) > 100, answers
+
+
+def test_going_out_takes_the_discard_that_leaves_the_most_points(game):
+    """With a way out, the heuristic goes out, discarding the card that leaves its words the most points:
+    the same choice as valuing every discard by its search."""
+    from spellpress.rules.word_rummy.players import RummyHeuristic
+    from spellpress.rules.word_rummy.state import Discard
+
+    state = new(game, 2)
+    content, player = state.content, RummyHeuristic()
+    hand = tuple(sorted("castle"))  # all words without the c (stale), the l (caste), the e (cast), ...
+    actions = [Discard("discard", kind, out) for kind in sorted(set(hand)) for out in (False, True)
+               if not out or content.goes_out_without(hand, kind)]
+    outs = [action.card for action in actions if action.go_out]
+    assert len(outs) >= 3, outs
+    state.hands[0] = list(hand)
+    chosen = player._discard(state, 0, actions)
+    assert chosen == player._discard_searched(state, hand, actions)
+    assert chosen.go_out and content.points[chosen.card] == min(content.points[kind] for kind in outs)
+
+
+@pytest.mark.slow
+def test_a_hand_one_card_short_of_a_searched_hand_is_read_off_its_search(game):
+    """best() of a hand without a wild one card short of a hand searched lately (the hand scored after its
+    last discard, issue 39) reads that hand's search, builds no search of its own, and gives the very split
+    a search of the smaller hand alone gives; the larger hand may hold a wild."""
+    from spellpress.rules.word_rummy.content import _Family, hand_without
+
+    content = new(game, 2).content
+    read = 0
+    for number, hand in enumerate(seeded_plain_hands(content, 42, 30)):
+        if number % 3 == 0:
+            hand = tuple(sorted((content.wild, *hand[1:])))
+        content._families.clear()
+        content._family(hand)
+        for kind in sorted(set(hand)):
+            rest = hand_without(hand, kind)
+            if content.wild in rest:
+                continue
+            content._splits.clear()
+            content.shared_splits.clear()
+            assert content.best(rest) == _Family(content, rest).split(None), (hand, kind)
+            assert list(content._families) == [hand]
+            read += 1
+    assert read > 100, read

@@ -64,6 +64,8 @@ class Content:
             counts[kind] += card.count
             self.points[kind] = int(card["points"])
         self.kinds: Hand = tuple(sorted(counts))
+        # every card but the wild scores: a hand's split then uses every card exactly when it scores them all
+        self.letters_score = all(points > 0 for kind, points in self.points.items() if kind != self.wild)
         self.draws = tuple(("card", kind) for kind in self.kinds)  # the deck's chance outcomes, A-Z
         self.counts = dict(counts)
         self.total = sum(counts.values())
@@ -74,10 +76,12 @@ class Content:
         self._splits: dict[Hand, Split] = {}
         self._values: dict[Hand, tuple[int, bool]] = {}  # see value_without
         self._families: dict[Hand, _Family] = {}
+        self._covered: dict[int, bool] = {}  # a packed hand without a wild -> whether its cards are all words
         # every hand packed in one integer, FIELD bits a kind (see _Family); the searches of hands without a
         # wild are the same in every hand that holds them (a wild's words depend on the cards left out)
         self.slot = {kind: i for i, kind in enumerate(self.kinds)}
         self.bits = {kind: 1 << (FIELD * i) for kind, i in self.slot.items()}
+        self.kind_of_bits = {bits: kind for kind, bits in self.bits.items()}
         self.point_list = [self.points[kind] for kind in self.kinds]
         self.guards = sum(GUARD << (FIELD * i) for i in range(len(self.kinds)))
         self.wild_field = COUNT * self.bits[self.wild] if self.wild in self.bits else 0
@@ -250,7 +254,15 @@ class Content:
 
     def _best(self, hand: Hand) -> Split:
         """The best split of `hand` (sorted): highest score, then most cards in words, then the
-        longest word; among equals the first found (options in a fixed order: deterministic)."""
+        longest word; among equals the first found (options in a fixed order: deterministic). A hand
+        without a wild one card short of a hand searched lately is read off that search (as value_without
+        reads it): a hand scored at the end of a round is the hand its last discard came from, less it."""
+        if self.wild not in hand:
+            packed = sum(map(self.bits.__getitem__, hand))
+            for family in self._families.values():
+                kind = self.kind_of_bits.get(family.packed - packed)
+                if kind is not None:
+                    return family.split(kind)
         return self._family(hand).split(None)
 
     def value(self, hand: Hand) -> tuple[int, bool]:
@@ -285,6 +297,23 @@ class Content:
                 self._values.clear()
             self._values[rest] = value
         return value
+
+    def goes_out_without(self, hand: Hand, kind: str) -> bool:
+        """value_without(hand, kind)[1]: whether the hand less one `kind` card is all words. Without a wild,
+        when every card scores (letters_score), a split that leaves a card out scores less than one of every
+        card, so the best split uses every card exactly when some split does: a search that stops at the
+        first (_Family.covers), not the best split's."""
+        if self.wild in hand or not self.letters_score or len(hand) < 2:  # covers() needs a card left
+            return self.value_without(hand, kind)[1]
+        rest = hand_without(hand, kind)
+        split = self._splits.get(rest)
+        if split is not None:
+            return split.uses_every_card
+        value = self._values.get(rest)
+        if value is not None:
+            return value[1]
+        family = self._family(hand)
+        return family.covers(family.packed - self.bits[kind])
 
     def _family(self, hand: Hand) -> _Family:
         family = self._families.get(hand)
@@ -376,6 +405,25 @@ class _Family:
         packed = self.packed - self.bits[without]
         top = self.search(packed)
         return top[0], top[1] > 0 and top[1] == self.size - 1
+
+    def covers(self, rest: int) -> bool:
+        """Whether the cards of `rest` (packed, no wild, within the hand) are all words: the first card in a
+        word that fits, and the rest after it covered. Kept by hand in the content: without a wild the words
+        of the cards are the same in every hand that holds them."""
+        covered = self.content._covered
+        found = covered.get(rest)
+        if found is None:
+            first = ((rest & -rest).bit_length() - 1) // FIELD
+            guards = self.guards
+            held, found = rest | guards, False
+            for option in self.by_first[first]:
+                if (held - option[0]) & guards == guards and (rest == option[0] or self.covers(rest - option[0])):
+                    found = True
+                    break
+            if len(covered) >= SHARED_KEPT:
+                covered.clear()
+            covered[rest] = found
+        return found
 
     def split(self, without: str | None) -> Split:
         """The best split of the hand, or of the hand less one `without` card."""

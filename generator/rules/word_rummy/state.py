@@ -136,7 +136,7 @@ class RummyState(State):
             actions: list[Discard] = []
             for kind in self.discardable(hand):
                 actions.append(Discard("discard", kind, False))
-                if self.went_out is None and self.content.value_without(hand, kind)[1]:
+                if self.went_out is None and self.content.goes_out_without(hand, kind):
                     actions.append(Discard("discard", kind, True))
             return actions
         return []
@@ -198,7 +198,7 @@ class RummyState(State):
             raise IllegalAction(f"seat {self.seat} holds no {kind!r}")
         if kind not in self.discardable(hand):
             raise IllegalAction(f"seat {self.seat} took {kind!r} from the discard pile and cannot put it back")
-        if out and (self.went_out is not None or not self.content.value_without(hand, kind)[1]):
+        if out and (self.went_out is not None or not self.content.goes_out_without(hand, kind)):
             raise IllegalAction(f"seat {self.seat} cannot go out without {kind!r}")
         self.hands[self.seat].remove(kind)
         self.discard.append(kind)
