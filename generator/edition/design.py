@@ -151,12 +151,32 @@ def counts_for(shares: dict[str, float], faces: list[str], fixed: dict[str, int]
     return {**apportion(weights, total - sum(fixed.values())), **fixed}
 
 
-def points_for(words, faces: list[str], hand: int, lowest: int, highest: int, low_end: float = 0.0) -> dict[str, int]:
-    """The letter analysis's suggested points for these faces on a line from lowest + low_end to highest
-    (never under lowest): a low end below lowest prints more easy letters at the lowest points, above it fewer."""
+def face_difficulty(words, faces: list[str], hand: int) -> dict[str, dict[str, float]]:
+    """The letter analysis's difficulty of each face's letters and of each multi-letter face."""
     letters = "".join(sorted({letter for face in faces for letter in face}))
-    units = tuple(face for face in faces if len(face) > 1)
-    measured = difficulty(words, letters, hand, units)
+    return difficulty(words, letters, hand, tuple(face for face in faces if len(face) > 1))
+
+
+class FaceDifficulties(dict):
+    """face_difficulty by faces (a tuple), each measured once: every candidate deck of a search reads the same
+    words, and measuring them takes seconds."""
+
+    def __init__(self, words, hand: int):
+        super().__init__()
+        self.words, self.hand = words, hand
+
+    def __missing__(self, faces: tuple[str, ...]) -> dict[str, dict[str, float]]:
+        self[faces] = face_difficulty(self.words, list(faces), self.hand)
+        return self[faces]
+
+
+def points_for(words, faces: list[str], hand: int, lowest: int, highest: int, low_end: float = 0.0,
+               measured: dict[str, dict[str, float]] | None = None) -> dict[str, int]:
+    """The letter analysis's suggested points for these faces on a line from lowest + low_end to highest
+    (never under lowest): a low end below lowest prints more easy letters at the lowest points, above it fewer.
+    `measured`: face_difficulty(words, faces, hand) when the caller has it already (it reads every word)."""
+    letters = "".join(sorted({letter for face in faces for letter in face}))
+    measured = measured or face_difficulty(words, faces, hand)
     scale = {letter: measured[letter]["difficulty"] for letter in letters}
     suggested = suggest_points({face: measured[face]["difficulty"] for face in faces}, lowest + low_end, highest, scale=scale)
     return {face: max(lowest, suggested[face]) for face in faces}
@@ -214,11 +234,12 @@ def design(source: dict[str, Figure], source_mix: LetterMix, source_shares: dict
     lowest, source_highest = (int(min(printed)), int(max(printed))) if printed else (1, 10)
     dice = mapped_dice(source_mix.dice, source_shares, shares)
     judges: dict[tuple[tuple, bool], Judge] = {}
+    measures = FaceDifficulties(words, rules.hand)
 
     def judged(spread: float, highest: int, added: int, low_end: float) -> Candidate:
         extra = search.digraphs if added else []
         faces = letters + chosen_pairs + extra
-        points = points_for(words, faces, rules.hand, lowest, highest, low_end)
+        points = points_for(words, faces, rules.hand, lowest, highest, low_end, measures[tuple(faces)])
         lever = apportion({gram: shares[gram] for gram in extra}, added) if added else {}
         deck = Deck(counts_for(shares, letters, {**fixed, **lever}, total, spread), points, dice, source_mix.wild_cards,
                     spread, highest, tuple(extra), low_end)

@@ -55,14 +55,23 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="module")
+def chromium():
+    """One Chromium for the module: starting and closing it cost about 3 s a test."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = launch(playwright)
-        yield chromium
-        chromium.close()
+        started = launch(playwright)
+        yield started
+        started.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    """The module's Chromium; each test's pages live in their own contexts, all closed after the test."""
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
 
 
 def open_page(browser, server: Server):
