@@ -274,11 +274,5 @@ class Rules(ABC):
         may give a cheaper one than its heuristic; by default the skill-1 heuristic."""
         return self.heuristic_player(1.0)
 
-    def kept_heuristic_player(self) -> Player:
-        """The player of the search player's default playouts: the skill-1 heuristic's very moves. An engine
-        may keep its decisions by the position they read (playouts of one search meet positions again); by
-        default the skill-1 heuristic."""
-        return self.heuristic_player(1.0)
-
     def players_allowed(self, game: Game) -> range:
         return range(game.spec.players.min, game.spec.players.max + 1)

@@ -125,7 +125,7 @@ class ISMCTSPlayer(Player):
         self.rules, self.budget, self.horizon = rules, budget, horizon
         # the default move is the heuristic's; the playouts' player is the heuristic or the engine's cheaper one
         self.default_policy = rules.heuristic_player(1.0)
-        self.policy = rules.kept_heuristic_player() if playout == "heuristic" else rules.playout_player()
+        self.policy = self.default_policy if playout == "heuristic" else rules.playout_player()
         # a time limit a move (spellpress play: a person is waiting); then the search stops after at
         # most `budget` playouts or once `seconds` have passed, and a game no longer replays from its seed
         self.seconds = seconds

@@ -1,5 +1,5 @@
 """Evocabulary's faster paths against the plain ones they stand for, on the positions of seeded
-games: the heuristic's ranked search, the end-of-game check, the deck's draw, the playout players'
+games: the heuristic's ranked search, the end-of-game check, the deck's draw, the playout player's
 kept decisions."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from spellpress.rules.evocabulary import words as words_module
 from spellpress.rules.evocabulary.content import WILD
 from spellpress.rules.evocabulary.main_search import MainSearch
 from spellpress.rules.evocabulary.players import _discard_value
-from spellpress.rules.evocabulary.playout import KeptHeuristic, PlayoutPlayer
+from spellpress.rules.evocabulary.playout import PlayoutPlayer
 from spellpress.rules.evocabulary.words import Words
 from spellpress.rules.protocol import CHANCE, TERMINAL
 from spellpress.words.index import key
@@ -108,14 +108,10 @@ def test_a_deal_is_drawn_as_from_the_listed_outcomes(game, players, seed):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("kept", "search"), [(PlayoutPlayer, lambda: PlayoutPlayer()._search),
-                                              (KeptHeuristic, lambda: EvoPlayer(1.0)._main)],
-                         ids=["playout", "heuristic"])
-def test_kept_decisions_are_the_ones_the_player_would_make(game, kept, search):
+def test_the_playout_players_kept_decisions_are_the_ones_it_would_make(game):
     """Positions met again (the same deal played twice, and re-dealt worlds of each position, one
-    with its deck thrown away) get the kept decision; each is what a fresh search of it decides:
-    the playout player's own, and the kept heuristic's the skill-1 heuristic's."""
-    player, fresh = kept(), search()
+    with its deck thrown away) get the kept decision; each is what a fresh search of it decides."""
+    player, fresh = PlayoutPlayer(), PlayoutPlayer()
     kept = 0
     for seed in (8, 8, 9):
         for st in positions(game, 2, seed, player):
@@ -127,7 +123,7 @@ def test_kept_decisions_are_the_ones_the_player_would_make(game, kept, search):
                 before = len(player._decisions)
                 move = player.act(world, seat, rng)
                 kept += len(player._decisions) == before
-                assert move == fresh(world, seat, rng)
+                assert move == fresh._search(world, seat, rng)
     assert kept > 30
 
 

@@ -285,18 +285,6 @@ def test_a_horizon_cuts_each_playout_that_many_turns_after_the_move(loaded, monk
         ISMCTSPlayer(rules, 4, horizon=0)
 
 
-def test_default_playouts_are_the_heuristics_kept_where_an_engine_keeps_them(loaded):
-    """The default playouts: Evocabulary's kept heuristic (the skill-1 heuristic's moves, decisions
-    kept by position), any other engine's skill-1 heuristic; the default move is the heuristic's."""
-    from spellpress.rules.evocabulary.playout import KeptHeuristic
-
-    rules = loaded("evocabulary")[1]
-    player = ISMCTSPlayer(rules, 4)
-    assert type(player.policy) is KeptHeuristic and type(player.default_policy) is type(rules.heuristic_player(1.0))
-    spelled = loaded("spelled")[1]
-    assert type(ISMCTSPlayer(spelled, 4).policy) is type(spelled.heuristic_player(1.0))
-
-
 def test_fast_playouts_are_played_by_the_engines_playout_player(loaded, monkeypatch):
     """playout="fast": the playouts' moves are the engine's playout player's (Evocabulary's own, the
     heuristic where an engine has none); the default move stays the heuristic's."""

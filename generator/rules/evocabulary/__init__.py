@@ -14,7 +14,7 @@ Choices where the rulebook is silent are documented in cards/evocabulary/README.
     state.py     setup, legal moves, the effect vocabulary, scoring, the end, invariants
     main_search.py  the heuristic's main-phase search
     players.py   the heuristic player
-    playout.py   the search player's playout players: the heuristic with its decisions kept, and a cheaper one
+    playout.py   the search player's cheaper playout player
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any
 from spellpress.model.game import Game
 from spellpress.rules.evocabulary.content import WILD, Content, content_for
 from spellpress.rules.evocabulary.players import EvoPlayer
-from spellpress.rules.evocabulary.playout import KeptHeuristic, PlayoutPlayer
+from spellpress.rules.evocabulary.playout import PlayoutPlayer
 from spellpress.rules.evocabulary.settings import ACTIONS, EvoSettings, seat_table
 from spellpress.rules.evocabulary.state import EvoState
 from spellpress.rules.protocol import Player, Rules
@@ -63,11 +63,6 @@ class EvoRules(Rules):
 
     def playout_player(self) -> Player:
         return PlayoutPlayer()
-
-    def kept_heuristic_player(self) -> Player:
-        """The skill-1 heuristic's moves, a position met again answered from memory: the search
-        player's default playouts (simulate/ismcts.py)."""
-        return KeptHeuristic()
 
 
 RULES = EvoRules()

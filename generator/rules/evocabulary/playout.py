@@ -1,13 +1,12 @@
-"""Evocabulary's players for the search player's playouts (docs/simulate.md): the skill-1 heuristic
-with its main-phase decisions kept (the same moves), and the cheaper playout player
-(ISMCTSPlayer(playout="fast")).
+"""Evocabulary's playout player: the heuristic at less cost, for the search player's playouts
+(ISMCTSPlayer(playout="fast"), docs/simulate.md).
 
-The playouts of a search move are played in the same worlds with the same luck, one a candidate
-move, so a seat often meets the same position again: its hand (letters in order), its spells and
-teams, the achievements on top of the piles, and the few facts of the table its values read (see
-`position`). Both players keep their main-phase decisions by what they read. The playout player
-also leaves out the modifies that take a letter out of a spell (a spell only grows: a decision
-reads the hand's words once a spell, not once a letter of it).
+It values plays as the heuristic does but leaves out the modifies that take a letter out of a
+spell (a spell only grows: a decision reads the hand's words once a spell, not once a letter of
+it), and it keeps its main-phase decisions by what they read. The playouts of a search move are
+played in the same worlds with the same luck, one a candidate move, so a seat often meets the same
+position again: its hand (letters in order), its spells and teams, the achievements on top of the
+piles, and the few facts of the table its values read (see `position`).
 """
 
 from __future__ import annotations
@@ -23,14 +22,12 @@ from spellpress.rules.evocabulary.state import EvoState
 DECISIONS_KEPT = 50_000  # main-phase decisions kept before the memo starts over
 
 
-class KeptHeuristic(EvoPlayer):
-    """The skill-1 heuristic, its main decisions kept by position: the same moves, each position's
-    searched once (see the module doc)."""
-
-    swaps = True  # the skill-1 heuristic's search
+class PlayoutPlayer(EvoPlayer):
+    """The skill-1 heuristic without swaps, its main decisions kept (see the module doc)."""
 
     def __init__(self) -> None:
         super().__init__(1.0)
+        self.name = "playout"
         self._content: Content | None = None
         self._decisions: dict[tuple, MainAction] = {}
 
@@ -50,20 +47,10 @@ class KeptHeuristic(EvoPlayer):
         return move
 
     def _search(self, st: EvoState, seat: int, rng: random.Random) -> MainAction:
-        search = MainSearch(self, st, seat, swaps=self.swaps)
+        search = MainSearch(self, st, seat, swaps=False)
         search.add_starts()
         search.add_modifies()
         return self._choose_main(st, seat, rng, search.candidates(), search.hand)
-
-
-class PlayoutPlayer(KeptHeuristic):
-    """The skill-1 heuristic without swaps, its main decisions kept (see the module doc)."""
-
-    swaps = False
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.name = "playout"
 
 
 def position(st: EvoState, seat: int) -> tuple:
