@@ -74,9 +74,7 @@ def draw_chance(outcomes: Sequence[tuple[Action, float]], rng: random.Random) ->
     table = _TABLES.get(id(outcomes)) if type(outcomes) is tuple else None
     if table is None or table[0] is not outcomes:
         table = _table(outcomes)
-    _, actions, sums, total = table
-    return actions[bisect_right(sums, rng.random() * total, 0, len(actions) - 1)]
-
+    return _pick(table, rng.random())
 
 def draw_counted(actions: Sequence[Action], counts: Sequence[int], total: int, rng: random.Random) -> Action:
     """draw_chance(Counted(actions, counts, total), rng), without making the Counted (an engine that
@@ -84,22 +82,33 @@ def draw_counted(actions: Sequence[Action], counts: Sequence[int], total: int, r
     sums = list(accumulate(counts))
     if sums and sums[-1] == total and total > 0 and min(counts) >= 0 and counts.count(0) < len(counts) - 1:
         r = rng.random()
-        x = r * total
-        margin = total * (len(counts) + 2) * 2.0 ** -50  # over (2n + 4) * 2**-53 * total (see above)
-        if margin < x % 1.0 < 1.0 - margin:
-            return actions[bisect_right(sums, x)]
+        at = whole_position(r, total, len(counts))
+        if at is not None:
+            return actions[bisect_right(sums, at)]
         return near_whole_draw(actions, counts, total, r)
     # one kind left, or fractions that do not add up to 1: the general way
     return draw_chance(Counted(actions, counts, total).pairs(), rng)
 
 
-def sums_table(outcomes: Sequence[tuple[Action, float]]) -> tuple[tuple, list[float], float]:
-    """(actions, running sums of the weights, their total) of fixed outcomes of two or more, for an engine
-    that draws as draw_chance does without calling it: actions[bisect_right(sums, rng.random() * total,
-    0, len(actions) - 1)] is draw_chance(outcomes, rng)."""
+def whole_position(r: float, total: int, kinds: int) -> int | None:
+    """The whole position int(r * total) among `total` cards of `kinds` kinds, where comparing the whole
+    running counts with r * total picks what random.choices picks (see the module doc); None where r * total
+    is too near a whole number for that, and the fractions must be summed as random.choices sums them."""
+    x = r * total
+    margin = total * (kinds + 2) * 2.0 ** -50  # over (2n + 4) * 2**-53 * total (see the module doc)
+    return int(x) if margin < x % 1.0 < 1.0 - margin else None
+
+
+def outcome_table(outcomes: Sequence[tuple[Action, float]]) -> tuple[Any, tuple, list, float]:
+    """The running sums draw_chance reads for fixed outcomes of two or more, made once, for an engine that
+    keeps them: draw_from_table(table, rng) is draw_chance(outcomes, rng)."""
     if len(outcomes) < 2:
         raise ValueError("one outcome: draw_chance draws no number for it")
-    return _table(outcomes)[1:]
+    return _table(outcomes)
+
+
+def draw_from_table(table: tuple[Any, tuple, list, float], rng: random.Random) -> Action:
+    return _pick(table, rng.random())
 
 
 def near_whole_draw(actions: Sequence[Action], counts: Sequence[int], total: int, r: float) -> Action:
@@ -114,15 +123,14 @@ def uniform_index(n: int, rng: random.Random) -> int:
     cards), without the running sums: the same random number, the same index; none drawn for n = 1.
 
     With counts of one the running counts are 1..n, so the whole-number draw is int(r * n); near a whole
-    number the fractions 1/n are summed as random.choices sums them (Magic Spell's draws.py does the same
-    for its spells and tiles)."""
+    number the fractions 1/n are summed as random.choices sums them (Magic Spell's draws.py draws its spells
+    and tiles by it)."""
     if n < 2:  # one action: no number drawn (draw_counted's general way)
         return 0
     r = rng.random()
-    x = r * n
-    margin = n * (n + 2) * 2.0 ** -50  # draw_counted's, with total = len(counts) = n
-    if margin < x % 1.0 < 1.0 - margin:
-        return int(x)
+    at = whole_position(r, n, n)  # draw_counted's, with total = len(counts) = n
+    if at is not None:
+        return at
     sums = list(accumulate([1 / n] * n))
     return bisect_right(sums, r * (sums[-1] + 0.0), 0, n - 1)
 

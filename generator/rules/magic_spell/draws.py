@@ -9,25 +9,13 @@ from collections.abc import Iterable, Sequence
 from itertools import accumulate
 from typing import Any
 
-from spellpress.rules.chance import draw_counted
+from spellpress.rules.chance import draw_counted, near_whole_draw, uniform_index, whole_position
 
 
 def draw_uniform(draws: Sequence[Any], items: Sequence[int], rng: random.Random) -> Any:
     """draw_counted([draws[i] for i in items], [1] * n, n, rng), n = len(items), without the lists:
-    one of `items` (a spell in the deck, a tile in a cabinet) with the same chance each.
-
-    With counts of one, the running counts are 1..n, so the whole-number draw is item int(r * n);
-    near a whole number it sums the fractions 1/n as random.choices does (see chance.py)."""
-    n = len(items)
-    if n == 1:  # no number drawn, as for a single outcome
-        return draws[items[0]]
-    r = rng.random()
-    x = r * n
-    margin = n * (n + 2) * 2.0 ** -50  # draw_counted's margin, for n kinds and a total of n
-    if margin < x % 1.0 < 1.0 - margin:
-        return draws[items[int(x)]]
-    sums = list(accumulate([1 / n] * n))
-    return draws[items[bisect_right(sums, r * (sums[-1] + 0.0), 0, n - 1)]]
+    one of `items` (a spell in the deck, a tile in a cabinet) with the same chance each (chance.uniform_index)."""
+    return draws[items[uniform_index(len(items), rng)]]
 
 
 def draw_by_sizes(draws: Sequence[Any], sizes: Iterable[int], total: int, rng: random.Random) -> Any:
@@ -38,14 +26,10 @@ def draw_by_sizes(draws: Sequence[Any], sizes: Iterable[int], total: int, rng: r
     if not (total > 0 and sums[-1] == total and sums[bisect_left(sums, 1)] < total):
         return draw_counted(draws, _counts(sums), total, rng)  # one kind left (no number drawn), or nothing
     r = rng.random()
-    x = r * total
-    margin = total * (len(sums) + 2) * 2.0 ** -50  # draw_counted's margin
-    if margin < x % 1.0 < 1.0 - margin:
-        return draws[bisect_right(sums, x)]
-    # near a whole number: the fractions summed as random.choices sums them (see chance.py)
-    kinds = [(draws[i], n / total) for i, n in enumerate(_counts(sums)) if n]
-    fractions = list(accumulate(fraction for _, fraction in kinds))
-    return kinds[bisect_right(fractions, r * (fractions[-1] + 0.0), 0, len(kinds) - 1)][0]
+    at = whole_position(r, total, len(sums))
+    if at is not None:
+        return draws[bisect_right(sums, at)]
+    return near_whole_draw(draws, _counts(sums), total, r)
 
 
 def _counts(sums: list[int]) -> list[int]:

@@ -16,7 +16,7 @@ from typing import Any
 from spellpress.errors import UserError
 from spellpress.model.game import Game
 from spellpress.model.memo import memo_on
-from spellpress.rules.chance import sums_table
+from spellpress.rules.chance import outcome_table
 from spellpress.rules.settings import options_key
 from spellpress.rules.word_to_the_wise.actions import Die, Draw, Time, Word
 from spellpress.rules.word_to_the_wise.settings import Params, params_for
@@ -161,15 +161,14 @@ class Definitions:
         self.draw_actions = {letter: Draw("draw", letter) for letter in self.letters}
         self.deck_letters = tuple(self.totals)  # the order of a deck's letters (a dict from totals)
         self.deck_draws = tuple(self.draw_actions[letter] for letter in self.totals)  # in that order
-        self.draw_kinds = len(self.totals) + 2  # draw_counted's margin: (kinds + 2) * 2**-50 a card
         self.skeleton, self._words = _word_tables(game)
         steps = params.steps
         normal = NormalDist()
         self.quantiles = tuple(math.exp(params.spread * normal.inv_cdf((j + 0.5) / steps)) for j in range(steps))
         self.time_outcomes = tuple((Time("time", j), 1.0 / steps) for j in range(steps))
         # draw_chance's tables for the dice and the search times (None: one outcome, no number drawn)
-        self.die_sums = tuple(sums_table(outcomes) if len(outcomes) > 1 else None for outcomes in self.die_outcomes)
-        self.time_sums = sums_table(self.time_outcomes) if steps > 1 else None
+        self.die_sums = tuple(outcome_table(outcomes) if len(outcomes) > 1 else None for outcomes in self.die_outcomes)
+        self.time_sums = outcome_table(self.time_outcomes) if steps > 1 else None
         # a search's seconds at each step of the model, for each length of word (seats of equal speed)
         self.step_seconds: dict[int, tuple[float, ...]] = {}
         self.time_step = {action: j for j, (action, _) in enumerate(self.time_outcomes)}  # ("time", j) -> j

@@ -32,14 +32,13 @@ One round, as the state runs it:
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections import Counter
 from enum import IntEnum
 from itertools import chain, combinations
 from typing import Any, NamedTuple
 
 from spellpress.errors import Option, UserError
-from spellpress.rules.chance import Counted, draw_chance, draw_counted, near_whole_draw
+from spellpress.rules.chance import Counted, draw_chance, draw_counted, draw_from_table, near_whole_draw, whole_position
 from spellpress.rules.moves import LazyMoves
 from spellpress.rules.observation import CardRef, Observation, Zone, hand_zone, to_move
 from spellpress.rules.protocol import CHANCE, TERMINAL, IllegalAction, InvariantError, Outcome, State, redeal
@@ -325,10 +324,9 @@ class WiseState(State):
             total = self.deck_size
             if len(pile) == total and total and pile[0] != pile[-1]:  # two letters or more left
                 r = rng.random()
-                x = r * total
-                margin = total * self.defs.draw_kinds * 2.0 ** -50  # draw_counted's
-                if margin < x % 1.0 < 1.0 - margin:
-                    return pile[int(x)]
+                at = whole_position(r, total, len(self._deck))
+                if at is not None:
+                    return pile[at]
                 return near_whole_draw(self.defs.deck_draws, list(self._deck.values()), total, r)
             return draw_counted(self.defs.deck_draws, list(self._deck.values()), total, rng)
         if phase == ROLL:
@@ -339,8 +337,7 @@ class WiseState(State):
             return draw_chance(self.chance_outcomes(), rng)
         if table is None:  # one outcome: no number drawn
             return self.chance_outcomes()[0][0]
-        actions, sums, weights = table  # draw_chance's draw
-        return actions[bisect_right(sums, rng.random() * weights, 0, len(actions) - 1)]
+        return draw_from_table(table, rng)
 
     def legal_actions(self):
         phase = self.phase
